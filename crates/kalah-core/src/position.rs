@@ -1,0 +1,835 @@
+//! Positions, sowing, captures, extra turns, the end of the game and the sweep.
+
+use std::fmt;
+use std::str::FromStr;
+
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{MoveError, ParsePositionError, SetupError};
+use crate::moves::Move;
+use crate::rules::{CaptureRule, EndRule, LeftoverRule, Rules, Start};
+use crate::{MAX_HOUSES, MAX_PITS, MAX_SEEDS};
+
+/// One of the two players, named by the row he owns. South moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Side {
+    /// The first player; owns bins 0..m (houses) and bin m (store).
+    South = 0,
+    /// The second player; owns bins m+1..2m (houses) and bin 2m+1 (store).
+    North = 1,
+}
+
+impl Side {
+    /// The other side.
+    #[inline]
+    pub fn opposite(self) -> Side {
+        match self {
+            Side::South => Side::North,
+            Side::North => Side::South,
+        }
+    }
+
+    /// 0 for South, 1 for North (the index into `[south, north]` pairs).
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// `S` or `N`.
+    pub fn letter(self) -> char {
+        match self {
+            Side::South => 'S',
+            Side::North => 'N',
+        }
+    }
+
+    /// "South" or "North".
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::South => "South",
+            Side::North => "North",
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where the game stands with respect to the opening rules (pie rule, Manchester rule).
+///
+/// Under rules without a pie rule and with the first-move extra turn (see
+/// [`Rules::has_opening_rules`]) every position is [`Phase::Normal`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Phase {
+    /// No seed has been sown yet; South to move. Written `opening`.
+    Opening,
+    /// South's first turn goes on after an extra turn; South to move. Written `first-turn`.
+    FirstTurn,
+    /// North's first action, which may be `swap` under the pie rule; North to move. Written `pie`.
+    PieChoice,
+    /// Everything else. Not written.
+    #[default]
+    Normal,
+}
+
+impl Phase {
+    /// The tag written after the side to move, or `None` for [`Phase::Normal`].
+    pub fn tag(self) -> Option<&'static str> {
+        match self {
+            Phase::Opening => Some("opening"),
+            Phase::FirstTurn => Some("first-turn"),
+            Phase::PieChoice => Some("pie"),
+            Phase::Normal => None,
+        }
+    }
+}
+
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EndReason {
+    /// A move left this side's row empty (end rule `row-empty`).
+    RowEmpty(Side),
+    /// This side was to move with no seeds (end rule `mover-blocked`).
+    MoverBlocked(Side),
+    /// This side's store holds more than half of all seeds (majority end).
+    Majority(Side),
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EndReason::RowEmpty(s) => write!(f, "{s}'s row is empty"),
+            EndReason::MoverBlocked(s) => write!(f, "{s} is to move and has no seeds"),
+            EndReason::Majority(s) => write!(f, "{s}'s store holds more than half of the seeds"),
+        }
+    }
+}
+
+/// Whether the game goes on, and if not, the final score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// The game goes on; this side is to move.
+    ToMove(Side),
+    /// The game is over; final stores `[south, north]` after the sweep.
+    Over([u8; 2]),
+}
+
+/// What one action did, for display and for tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// Seeds taken from the house (0 for a swap).
+    pub sown: u8,
+    /// Bin index (bin order) where the last seed landed.
+    pub last_bin: usize,
+    /// The mover moves again.
+    pub extra_turn: bool,
+    /// Seeds moved into the mover's store by a capture (the landing seed included); 0 if none.
+    pub captured: u8,
+    /// The action was a pie-rule swap.
+    pub swapped: bool,
+    /// The game ended with this action.
+    pub ended: Option<EndReason>,
+}
+
+/// An unchecked position: pit counts in bin order, the side to move (`None` for a finished game)
+/// and the opening phase. Turn it into a [`Position`] with [`Position::from_setup`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Setup {
+    /// Pit counts in bin order: South houses 1..m, South store, North houses 1..m, North store.
+    pub pits: Vec<u8>,
+    /// Side to move, or `None` if the game is over.
+    pub to_move: Option<Side>,
+    /// Opening phase.
+    pub phase: Phase,
+}
+
+/// A validated Kalah position: 1..=12 houses a side, 1..=255 seeds, a side to move unless the
+/// game is over. `Copy` and 32 bytes, so undo is a copy.
+///
+/// Bins are in bin order: index `h-1` is South's house `h`, `m` South's store, `m+h` North's house
+/// `h`, `2m+1` North's store. South house `h` faces North house `m+1-h` (bins `i` and `2m-i`
+/// face each other).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    pits: [u8; MAX_PITS],
+    houses: u8,
+    to_move: Side,
+    over: bool,
+    phase: Phase,
+}
+
+/// The legal actions of a position, at most 12 houses and `swap`.
+pub type MoveList = ArrayVec<Move, { MAX_HOUSES + 1 }>;
+
+impl Position {
+    /// The starting position of a layout under a rule set: South to move, in the opening phase
+    /// when the rules have opening rules.
+    pub fn start(start: &Start, rules: &Rules) -> Position {
+        let pits = start.pits();
+        let mut p = Position {
+            pits: [0; MAX_PITS],
+            houses: start.houses() as u8,
+            to_move: Side::South,
+            over: false,
+            phase: if rules.has_opening_rules() {
+                Phase::Opening
+            } else {
+                Phase::Normal
+            },
+        };
+        p.pits[..pits.len()].copy_from_slice(&pits);
+        p
+    }
+
+    /// Validates a setup.
+    ///
+    /// # Errors
+    /// [`SetupError`] when the pit count is not 2m+2 with 1 ≤ m ≤ 12, the board holds no seed or
+    /// more than 255, a finished game has seeds in its houses, or the phase does not fit the side
+    /// to move.
+    pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
+        let n = setup.pits.len();
+        if n < 4 || n > MAX_PITS || n % 2 != 0 {
+            return Err(SetupError::PitCount(n));
+        }
+        let m = (n - 2) / 2;
+        let total: u32 = setup.pits.iter().map(|&x| x as u32).sum();
+        if total == 0 {
+            return Err(SetupError::NoSeeds);
+        }
+        if total > MAX_SEEDS {
+            return Err(SetupError::TooManySeeds(total));
+        }
+        let mut pits = [0u8; MAX_PITS];
+        pits[..n].copy_from_slice(&setup.pits);
+        let over = setup.to_move.is_none();
+        if over
+            && (pits[..m].iter().any(|&x| x > 0) || pits[m + 1..2 * m + 1].iter().any(|&x| x > 0))
+        {
+            return Err(SetupError::OverWithSeeds);
+        }
+        let to_move = setup.to_move.unwrap_or(Side::South);
+        match (setup.phase, to_move, over) {
+            (Phase::Normal, _, _) => {}
+            (_, _, true) => {
+                return Err(SetupError::Phase {
+                    phase: setup.phase.tag().unwrap_or(""),
+                    needs: "a game that is not over",
+                })
+            }
+            (Phase::Opening | Phase::FirstTurn, Side::North, _) => {
+                return Err(SetupError::Phase {
+                    phase: setup.phase.tag().unwrap_or(""),
+                    needs: "South to move",
+                })
+            }
+            (Phase::PieChoice, Side::South, _) => {
+                return Err(SetupError::Phase {
+                    phase: "pie",
+                    needs: "North to move",
+                })
+            }
+            _ => {}
+        }
+        Ok(Position {
+            pits,
+            houses: m as u8,
+            to_move,
+            over,
+            phase: setup.phase,
+        })
+    }
+
+    /// The unchecked form of this position.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            pits: self.pits().to_vec(),
+            to_move: self.to_move(),
+            phase: self.phase,
+        }
+    }
+
+    /// Houses a side (m).
+    #[inline]
+    pub fn houses(&self) -> usize {
+        self.houses as usize
+    }
+
+    /// All pit counts in bin order (2m+2 of them).
+    #[inline]
+    pub fn pits(&self) -> &[u8] {
+        &self.pits[..2 * self.houses() + 2]
+    }
+
+    /// The fixed-size bin array (bins past 2m+1 are always 0). For fast hashing and indexing.
+    #[inline]
+    pub fn bins(&self) -> &[u8; MAX_PITS] {
+        &self.pits
+    }
+
+    /// Bin index of a side's house `h` (1..=m).
+    #[inline]
+    pub fn bin_of(&self, side: Side, house: usize) -> usize {
+        match side {
+            Side::South => house - 1,
+            Side::North => self.houses() + house,
+        }
+    }
+
+    /// Bin index of a side's store.
+    #[inline]
+    pub fn store_bin(&self, side: Side) -> usize {
+        match side {
+            Side::South => self.houses(),
+            Side::North => 2 * self.houses() + 1,
+        }
+    }
+
+    /// Seeds in a side's house `h` (1..=m, that side's sowing order).
+    ///
+    /// # Panics
+    /// If `h` is not in 1..=m.
+    #[inline]
+    pub fn house(&self, side: Side, house: usize) -> u8 {
+        assert!((1..=self.houses()).contains(&house), "no house {house}");
+        self.pits[self.bin_of(side, house)]
+    }
+
+    /// A side's row, houses 1..m in that side's sowing order.
+    #[inline]
+    pub fn row(&self, side: Side) -> &[u8] {
+        let m = self.houses();
+        match side {
+            Side::South => &self.pits[..m],
+            Side::North => &self.pits[m + 1..2 * m + 1],
+        }
+    }
+
+    /// Seeds in a side's store.
+    #[inline]
+    pub fn store(&self, side: Side) -> u8 {
+        self.pits[self.store_bin(side)]
+    }
+
+    /// Seeds in a side's houses.
+    #[inline]
+    pub fn row_seeds(&self, side: Side) -> u32 {
+        self.row(side).iter().map(|&x| x as u32).sum()
+    }
+
+    /// Seeds in all houses (not the stores).
+    #[inline]
+    pub fn seeds_in_houses(&self) -> u32 {
+        self.row_seeds(Side::South) + self.row_seeds(Side::North)
+    }
+
+    /// Seeds on the board, stores included.
+    #[inline]
+    pub fn total_seeds(&self) -> u32 {
+        self.pits.iter().map(|&x| x as u32).sum()
+    }
+
+    /// The side to move, or `None` once the game is over and swept.
+    #[inline]
+    pub fn to_move(&self) -> Option<Side> {
+        if self.over {
+            None
+        } else {
+            Some(self.to_move)
+        }
+    }
+
+    /// The side to move even when the game is over (then: the side that would have moved).
+    #[inline]
+    pub fn side(&self) -> Side {
+        self.to_move
+    }
+
+    /// Whether the game has been ended and swept.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// The opening phase.
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Store difference, `side`'s store minus the other's.
+    #[inline]
+    pub fn store_diff(&self, side: Side) -> i32 {
+        self.store(side) as i32 - self.store(side.opposite()) as i32
+    }
+
+    /// Why the game is over under `rules`, if it is, whether or not it has been swept yet. A
+    /// parsed position can be over by the rules without being swept; [`Position::settle`] sweeps
+    /// it.
+    pub fn end_reason(&self, rules: &Rules) -> Option<EndReason> {
+        let s = self.row_seeds(Side::South);
+        let n = self.row_seeds(Side::North);
+        self.end_reason_with(rules, s, n)
+    }
+
+    #[inline]
+    fn end_reason_with(&self, rules: &Rules, south_row: u32, north_row: u32) -> Option<EndReason> {
+        if rules.majority_end {
+            let total = self.total_seeds();
+            for side in [Side::South, Side::North] {
+                if 2 * self.store(side) as u32 > total {
+                    return Some(EndReason::Majority(side));
+                }
+            }
+        }
+        let mover_row = if self.to_move == Side::South {
+            south_row
+        } else {
+            north_row
+        };
+        if mover_row == 0 {
+            return Some(match rules.end {
+                EndRule::RowEmpty => EndReason::RowEmpty(self.to_move),
+                EndRule::MoverBlocked => EndReason::MoverBlocked(self.to_move),
+            });
+        }
+        if rules.end == EndRule::RowEmpty {
+            if south_row == 0 {
+                return Some(EndReason::RowEmpty(Side::South));
+            }
+            if north_row == 0 {
+                return Some(EndReason::RowEmpty(Side::North));
+            }
+        }
+        None
+    }
+
+    /// Status under `rules`: who is to move, or the final score (the sweep applied if the
+    /// position has not been swept yet).
+    pub fn status(&self, rules: &Rules) -> Status {
+        if self.over {
+            return Status::Over([self.store(Side::South), self.store(Side::North)]);
+        }
+        match self.end_reason(rules) {
+            None => Status::ToMove(self.to_move),
+            Some(reason) => {
+                let mut p = *self;
+                p.finish(rules, reason);
+                Status::Over([p.store(Side::South), p.store(Side::North)])
+            }
+        }
+    }
+
+    /// Final stores `[south, north]` if the game is over under `rules`.
+    pub fn score(&self, rules: &Rules) -> Option<[u8; 2]> {
+        match self.status(rules) {
+            Status::Over(s) => Some(s),
+            Status::ToMove(_) => None,
+        }
+    }
+
+    /// Ends and sweeps the game if it is over under `rules` but not swept (e.g. a parsed
+    /// position with an empty row). Returns the reason if it did.
+    pub fn settle(&mut self, rules: &Rules) -> Option<EndReason> {
+        if self.over {
+            return None;
+        }
+        let reason = self.end_reason(rules)?;
+        self.finish(rules, reason);
+        Some(reason)
+    }
+
+    /// Applies the sweep for `reason` and marks the game over.
+    fn finish(&mut self, rules: &Rules, reason: EndReason) {
+        let m = self.houses();
+        let south: u32 = self.row_seeds(Side::South);
+        let north: u32 = self.row_seeds(Side::North);
+        let (to_south, to_north) = match rules.leftovers {
+            LeftoverRule::Owner => (south, north),
+            LeftoverRule::Nobody => (0, 0),
+            LeftoverRule::Emptier => {
+                let emptier = match reason {
+                    EndReason::RowEmpty(s) | EndReason::MoverBlocked(s) => Some(s),
+                    EndReason::Majority(_) => {
+                        if south == 0 {
+                            Some(Side::South)
+                        } else if north == 0 {
+                            Some(Side::North)
+                        } else {
+                            None
+                        }
+                    }
+                };
+                match emptier {
+                    Some(Side::South) => (south + north, 0),
+                    Some(Side::North) => (0, south + north),
+                    None => (south, north),
+                }
+            }
+        };
+        for b in 0..m {
+            self.pits[b] = 0;
+            self.pits[m + 1 + b] = 0;
+        }
+        self.pits[m] += to_south as u8;
+        self.pits[2 * m + 1] += to_north as u8;
+        self.over = true;
+        self.phase = Phase::Normal;
+    }
+
+    /// Bit `h-1` set for every house `h` of the side to move that holds seeds. 0 when the game is
+    /// over (swept). Does not apply an unswept end: call [`Position::settle`] on parsed
+    /// positions first.
+    #[inline]
+    pub fn legal_houses(&self) -> u16 {
+        if self.over {
+            return 0;
+        }
+        let m = self.houses();
+        let base = if self.to_move == Side::South { 0 } else { m + 1 };
+        let mut mask = 0u16;
+        for h in 0..m {
+            if self.pits[base + h] != 0 {
+                mask |= 1 << h;
+            }
+        }
+        mask
+    }
+
+    /// Whether `swap` is a legal action now (pie rule, North's first action).
+    #[inline]
+    pub fn can_swap(&self, rules: &Rules) -> bool {
+        rules.pie && !self.over && self.phase == Phase::PieChoice && self.to_move == Side::North
+    }
+
+    /// The legal actions under `rules`, houses in increasing order, then `swap` if allowed.
+    /// Empty when the game is over by the rules, swept or not.
+    pub fn legal_moves(&self, rules: &Rules) -> MoveList {
+        let mut list = MoveList::new();
+        if self.over || self.end_reason(rules).is_some() {
+            return list;
+        }
+        let mask = self.legal_houses();
+        for h in 0..self.houses() {
+            if mask & (1 << h) != 0 {
+                list.push(Move::Sow(h as u8 + 1));
+            }
+        }
+        if self.can_swap(rules) {
+            list.push(Move::Swap);
+        }
+        list
+    }
+
+    /// Checks that `mv` is legal under `rules`.
+    ///
+    /// # Errors
+    /// [`MoveError`] saying why not.
+    pub fn check(&self, rules: &Rules, mv: Move) -> Result<(), MoveError> {
+        if self.over || self.end_reason(rules).is_some() {
+            return Err(MoveError::GameOver);
+        }
+        match mv {
+            Move::Swap => {
+                if self.can_swap(rules) {
+                    Ok(())
+                } else {
+                    Err(MoveError::SwapNotAllowed)
+                }
+            }
+            Move::Sow(h) => {
+                if h == 0 || h as usize > self.houses() {
+                    return Err(MoveError::NoSuchHouse {
+                        house: h,
+                        houses: self.houses(),
+                    });
+                }
+                if self.pits[self.bin_of(self.to_move, h as usize)] == 0 {
+                    return Err(MoveError::EmptyHouse(h));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Plays a legal action, settling an unswept end first.
+    ///
+    /// # Errors
+    /// [`MoveError`] if the action is illegal; the position is then unchanged.
+    pub fn play(&mut self, rules: &Rules, mv: Move) -> Result<Outcome, MoveError> {
+        self.check(rules, mv)?;
+        Ok(self.play_unchecked(rules, mv))
+    }
+
+    /// Plays an action known to be legal (see [`Position::legal_moves`]).
+    ///
+    /// The result of an illegal action is unspecified but memory-safe; debug builds assert.
+    #[inline]
+    pub fn play_unchecked(&mut self, rules: &Rules, mv: Move) -> Outcome {
+        match mv {
+            Move::Sow(h) => self.sow_unchecked(rules, h as usize),
+            Move::Swap => {
+                debug_assert!(self.can_swap(rules));
+                self.phase = Phase::Normal;
+                Outcome {
+                    swapped: true,
+                    last_bin: usize::MAX,
+                    ..Outcome::default()
+                }
+            }
+        }
+    }
+
+    /// Sows house `house` (1..=m) of the side to move: the hot path of every search.
+    ///
+    /// Seeds go one per pit counter-clockwise, into the mover's store but never the opponent's;
+    /// 2m+1 seeds or more lap the board and refill the origin house. Then the capture, the extra
+    /// turn, the end of the game and the sweep are applied under `rules`.
+    ///
+    /// The house must hold seeds and the game must not be over (debug builds assert).
+    #[inline]
+    pub fn sow_unchecked(&mut self, rules: &Rules, house: usize) -> Outcome {
+        debug_assert!(!self.over);
+        debug_assert!((1..=self.houses()).contains(&house));
+        let m = self.houses();
+        let side = self.to_move;
+        let (base, store, opp_store) = match side {
+            Side::South => (0, m, 2 * m + 1),
+            Side::North => (m + 1, 2 * m + 1, m),
+        };
+        let bins = 2 * m + 2;
+        let origin = base + house - 1;
+        let n = self.pits[origin] as usize;
+        debug_assert!(n > 0);
+        self.pits[origin] = 0;
+        let cycle = 2 * m + 1;
+        let mut last = origin;
+        if n >= cycle {
+            let laps = (n / cycle) as u8;
+            for (i, p) in self.pits[..bins].iter_mut().enumerate() {
+                if i != opp_store {
+                    *p += laps;
+                }
+            }
+        }
+        for _ in 0..n % cycle {
+            last += 1;
+            if last == bins {
+                last = 0;
+            }
+            if last == opp_store {
+                last += 1;
+                if last == bins {
+                    last = 0;
+                }
+            }
+            self.pits[last] += 1;
+        }
+        let mut out = Outcome {
+            sown: n as u8,
+            last_bin: last,
+            ..Outcome::default()
+        };
+        // Capture: last seed in an own house that was empty.
+        if last >= base && last < base + m && self.pits[last] == 1 {
+            let opp = 2 * m - last;
+            let opposite = self.pits[opp];
+            if opposite > 0 || rules.capture == CaptureRule::Empty {
+                let captured = opposite + 1;
+                self.pits[store] += captured;
+                self.pits[last] = 0;
+                self.pits[opp] = 0;
+                out.captured = captured;
+            }
+        }
+        let first_sowing = self.phase == Phase::Opening;
+        out.extra_turn = last == store && (rules.first_move_extra_turn || !first_sowing);
+        if !out.extra_turn {
+            self.to_move = side.opposite();
+        }
+        self.phase = match (self.phase, self.to_move) {
+            (Phase::Normal, _) => Phase::Normal,
+            (Phase::Opening | Phase::FirstTurn, Side::South) => Phase::FirstTurn,
+            (Phase::Opening | Phase::FirstTurn, Side::North) => {
+                if rules.pie {
+                    Phase::PieChoice
+                } else {
+                    Phase::Normal
+                }
+            }
+            (Phase::PieChoice, _) => Phase::Normal,
+        };
+        let south_row: u32 = self.pits[..m].iter().map(|&x| x as u32).sum();
+        let north_row: u32 = self.pits[m + 1..2 * m + 1]
+            .iter()
+            .map(|&x| x as u32)
+            .sum();
+        if let Some(reason) = self.end_reason_with(rules, south_row, north_row) {
+            self.finish(rules, reason);
+            out.ended = Some(reason);
+        }
+        out
+    }
+
+    /// Returns the position after `mv`, or an error, leaving `self` unchanged.
+    ///
+    /// # Errors
+    /// [`MoveError`] if the action is illegal.
+    pub fn after(&self, rules: &Rules, mv: Move) -> Result<Position, MoveError> {
+        let mut p = *self;
+        p.play(rules, mv)?;
+        Ok(p)
+    }
+
+    /// The same position seen from the other side: rows and stores exchanged, the other side to
+    /// move. The value (side to move minus opponent) of the result equals that of `self`.
+    /// Opening phases are dropped (they are tied to South).
+    pub fn flipped(&self) -> Position {
+        let m = self.houses();
+        let mut pits = [0u8; MAX_PITS];
+        pits[..=m].copy_from_slice(&self.pits[m + 1..2 * m + 2]);
+        pits[m + 1..2 * m + 2].copy_from_slice(&self.pits[..=m]);
+        Position {
+            pits,
+            houses: self.houses,
+            to_move: self.to_move.opposite(),
+            over: self.over,
+            phase: Phase::Normal,
+        }
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}
+
+/// Bin-order counts joined by commas, then ` S` or ` N` unless the game is over, then the phase
+/// tag (`opening`, `first-turn`, `pie`) unless the phase is normal:
+/// `4,4,4,4,4,4,0,4,4,4,4,4,4,0 S`.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.pits().iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{p}")?;
+        }
+        if let Some(side) = self.to_move() {
+            write!(f, " {}", side.letter())?;
+            if let Some(tag) = self.phase.tag() {
+                write!(f, " {tag}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Parses the notation written by `Display`. Spaces around the commas are allowed; the side
+/// letter may be lower case.
+impl FromStr for Position {
+    type Err = ParsePositionError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let trimmed_start = s.len() - s.trim_start().len();
+        let s_trim = s.trim();
+        if s_trim.is_empty() {
+            return Err(ParsePositionError::Empty);
+        }
+        // The counts run up to the first letter.
+        let counts_end = s_trim
+            .find(|c: char| c.is_ascii_alphabetic())
+            .unwrap_or(s_trim.len());
+        let counts = &s_trim[..counts_end];
+        let mut pits = Vec::new();
+        let mut col = trimmed_start + 1;
+        for tok in counts.split(',') {
+            let lead = tok.len() - tok.trim_start().len();
+            let t = tok.trim();
+            let at = col + lead;
+            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(ParsePositionError::BadCount {
+                    at,
+                    text: t.to_string(),
+                });
+            }
+            let v: u32 = t.parse().map_err(|_| ParsePositionError::BadCount {
+                at,
+                text: t.to_string(),
+            })?;
+            if v > 255 {
+                return Err(ParsePositionError::BadCount {
+                    at,
+                    text: t.to_string(),
+                });
+            }
+            pits.push(v as u8);
+            col += tok.len() + 1;
+        }
+        let rest = &s_trim[counts_end..];
+        let mut words = Vec::new();
+        let mut off = trimmed_start + counts_end + 1;
+        for w in rest.split(' ') {
+            if !w.is_empty() {
+                words.push((off, w));
+            }
+            off += w.len() + 1;
+        }
+        let mut to_move = None;
+        let mut phase = Phase::Normal;
+        let mut it = words.into_iter();
+        if let Some((at, w)) = it.next() {
+            to_move = Some(match w {
+                "S" | "s" => Side::South,
+                "N" | "n" => Side::North,
+                _ => {
+                    return Err(ParsePositionError::BadSide {
+                        at,
+                        text: w.to_string(),
+                    })
+                }
+            });
+        }
+        if let Some((at, w)) = it.next() {
+            phase = match w {
+                "opening" => Phase::Opening,
+                "first-turn" => Phase::FirstTurn,
+                "pie" => Phase::PieChoice,
+                _ => {
+                    return Err(ParsePositionError::Trailing {
+                        at,
+                        text: w.to_string(),
+                    })
+                }
+            };
+        }
+        if let Some((at, w)) = it.next() {
+            return Err(ParsePositionError::Trailing {
+                at,
+                text: w.to_string(),
+            });
+        }
+        Ok(Position::from_setup(&Setup {
+            pits,
+            to_move,
+            phase,
+        })?)
+    }
+}
+
+impl Serialize for Position {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Position {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}

@@ -1,0 +1,470 @@
+//! Game records: a readable, hand-editable text format and a JSON form. Both round-trip.
+//!
+//! Text format (tags, then one numbered turn a line; `#` starts a comment):
+//!
+//! ```text
+//! [Rules "capture=standard end=row-empty leftovers=owner majority-end=off pie=off first-move-extra-turn=on"]
+//! [Start "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"]
+//! [South "Alice"]
+//! [North "kalah level strong"]
+//! [Result "*"]
+//!
+//! 1. S 3-6
+//! 2. N 2
+//! ```
+//!
+//! `Result` is `south-north` final stores once the game is over, `*` before. Players are named by
+//! the side they start on (after a pie-rule `swap` they own the other row). The side labels and
+//! turn numbers are optional when reading; if present they are checked. The last turn may end in
+//! `-` when the player still has an extra turn to play.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::error::{MoveError, ParsePositionError, RulesError};
+use crate::moves::{Move, Turn};
+use crate::position::{Position, Side, Status};
+use crate::rules::Rules;
+
+/// A record that cannot be read or does not replay. `line` is 1-based.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RecordError {
+    /// A line of the text form is malformed.
+    #[error("line {line}: {message}")]
+    Syntax {
+        /// Line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The `Rules` tag does not parse.
+    #[error("line {line}: bad Rules tag: {source}")]
+    Rules {
+        /// Line number.
+        line: usize,
+        /// Why.
+        source: RulesError,
+    },
+    /// The `Start` tag does not parse.
+    #[error("line {line}: bad Start tag: {source}")]
+    Start {
+        /// Line number.
+        line: usize,
+        /// Why.
+        source: ParsePositionError,
+    },
+    /// A move does not replay.
+    #[error("turn {turn}: move {mv}: {source}")]
+    Illegal {
+        /// 1-based turn number.
+        turn: usize,
+        /// The move.
+        mv: String,
+        /// Why it is illegal.
+        source: MoveError,
+    },
+    /// A turn stops although the player still has an extra turn, or goes on after the turn
+    /// passed.
+    #[error("turn {turn}: {message}")]
+    TurnShape {
+        /// 1-based turn number.
+        turn: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The `Result` tag disagrees with the replayed game.
+    #[error("Result tag says {stated} but the moves give {actual}")]
+    ResultMismatch {
+        /// The tag's value.
+        stated: String,
+        /// The replayed result.
+        actual: String,
+    },
+    /// The JSON form is malformed.
+    #[error("bad JSON game record: {0}")]
+    Json(String),
+}
+
+/// A game: rules, starting position, players and every action played. The actions are the
+/// canonical data; turns are derived from them by replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The rules.
+    pub rules: Rules,
+    /// The starting position.
+    pub start: Position,
+    /// The player who starts as South.
+    pub south: String,
+    /// The player who starts as North.
+    pub north: String,
+    moves: Vec<Move>,
+}
+
+/// One turn of a replayed record: the side that played it and its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedTurn {
+    /// The board side that played the turn.
+    pub side: Side,
+    /// The moves.
+    pub turn: Turn,
+    /// Whether the turn is still going on (an extra turn to play).
+    pub open: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonRecord {
+    rules: Rules,
+    start: Position,
+    #[serde(default)]
+    south: String,
+    #[serde(default)]
+    north: String,
+    #[serde(default)]
+    turns: Vec<String>,
+    #[serde(default)]
+    result: Option<[u8; 2]>,
+}
+
+impl GameRecord {
+    /// An empty record.
+    pub fn new(rules: Rules, start: Position) -> GameRecord {
+        GameRecord {
+            rules,
+            start,
+            south: String::new(),
+            north: String::new(),
+            moves: Vec::new(),
+        }
+    }
+
+    /// Builds a record from actions, checking that they replay.
+    ///
+    /// # Errors
+    /// [`RecordError::Illegal`] for the first illegal action.
+    pub fn from_moves(rules: Rules, start: Position, moves: &[Move]) -> Result<GameRecord, RecordError> {
+        let mut r = GameRecord::new(rules, start);
+        for &mv in moves {
+            r.push(mv)?;
+        }
+        Ok(r)
+    }
+
+    /// The actions in order.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Plays one more action.
+    ///
+    /// # Errors
+    /// [`RecordError::Illegal`] if it is illegal; the record is then unchanged.
+    pub fn push(&mut self, mv: Move) -> Result<(), RecordError> {
+        let mut pos = self.position();
+        let turn = self.turns().len() + usize::from(self.last_turn_closed());
+        pos.play(&self.rules, mv).map_err(|source| RecordError::Illegal {
+            turn: turn.max(1),
+            mv: mv.to_string(),
+            source,
+        })?;
+        self.moves.push(mv);
+        Ok(())
+    }
+
+    /// Takes back the last action, returning it.
+    pub fn pop(&mut self) -> Option<Move> {
+        self.moves.pop()
+    }
+
+    fn last_turn_closed(&self) -> bool {
+        self.turns().last().map_or(true, |t| !t.open)
+    }
+
+    /// Every position from the start to now (`moves().len() + 1` of them).
+    pub fn positions(&self) -> Vec<Position> {
+        let mut pos = self.start;
+        pos.settle(&self.rules);
+        let mut v = Vec::with_capacity(self.moves.len() + 1);
+        v.push(pos);
+        for &mv in &self.moves {
+            pos.play_unchecked(&self.rules, mv);
+            v.push(pos);
+        }
+        v
+    }
+
+    /// The current position.
+    pub fn position(&self) -> Position {
+        let mut pos = self.start;
+        pos.settle(&self.rules);
+        for &mv in &self.moves {
+            pos.play_unchecked(&self.rules, mv);
+        }
+        pos
+    }
+
+    /// Final stores `[south, north]` (board sides) once the game is over.
+    pub fn result(&self) -> Option<[u8; 2]> {
+        match self.position().status(&self.rules) {
+            Status::Over(s) => Some(s),
+            Status::ToMove(_) => None,
+        }
+    }
+
+    /// The actions grouped into whole turns.
+    pub fn turns(&self) -> Vec<RecordedTurn> {
+        let mut pos = self.start;
+        pos.settle(&self.rules);
+        let mut turns: Vec<RecordedTurn> = Vec::new();
+        let mut open = false;
+        for &mv in &self.moves {
+            let side = pos.side();
+            let o = pos.play_unchecked(&self.rules, mv);
+            if open {
+                let t = turns.last_mut().expect("open turn");
+                t.turn.0.push(mv);
+            } else {
+                turns.push(RecordedTurn {
+                    side,
+                    turn: Turn(vec![mv]),
+                    open: false,
+                });
+            }
+            open = o.extra_turn && o.ended.is_none();
+            turns.last_mut().expect("turn").open = open;
+        }
+        turns
+    }
+
+    /// The text form (see the module documentation).
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "[Rules \"{}\"]", self.rules);
+        let _ = writeln!(s, "[Start \"{}\"]", self.start);
+        let _ = writeln!(s, "[South \"{}\"]", escape(&self.south));
+        let _ = writeln!(s, "[North \"{}\"]", escape(&self.north));
+        let result = match self.result() {
+            Some([a, b]) => format!("{a}-{b}"),
+            None => "*".into(),
+        };
+        let _ = writeln!(s, "[Result \"{result}\"]");
+        s.push('\n');
+        for (i, t) in self.turns().iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "{}. {} {}{}",
+                i + 1,
+                t.side.letter(),
+                t.turn,
+                if t.open { "-" } else { "" }
+            );
+        }
+        s
+    }
+
+    /// Reads the text form.
+    ///
+    /// # Errors
+    /// [`RecordError`] naming the line or turn at fault: malformed tags, a missing `Start` or
+    /// `Rules` (both default to Kalah(6,4) standard when absent), illegal moves, a turn of the
+    /// wrong shape, or a `Result` that the moves do not give.
+    pub fn parse_text(text: &str) -> Result<GameRecord, RecordError> {
+        let mut rules = Rules::default();
+        let mut start: Option<(usize, String)> = None;
+        let mut south = String::new();
+        let mut north = String::new();
+        let mut stated_result: Option<String> = None;
+        let mut tokens: Vec<(usize, String)> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let l = raw.split('#').next().unwrap_or("").trim();
+            if l.is_empty() {
+                continue;
+            }
+            if let Some(inner) = l.strip_prefix('[') {
+                let inner = inner.strip_suffix(']').ok_or_else(|| RecordError::Syntax {
+                    line,
+                    message: "a tag line must end with ']'".into(),
+                })?;
+                let (key, rest) = inner.split_once(' ').ok_or_else(|| RecordError::Syntax {
+                    line,
+                    message: "a tag is [Key \"value\"]".into(),
+                })?;
+                let value = unquote(rest.trim()).ok_or_else(|| RecordError::Syntax {
+                    line,
+                    message: format!("the value of tag {key} must be in double quotes"),
+                })?;
+                match key {
+                    "Rules" => {
+                        rules = value
+                            .parse()
+                            .map_err(|source| RecordError::Rules { line, source })?
+                    }
+                    "Start" => start = Some((line, value)),
+                    "South" => south = value,
+                    "North" => north = value,
+                    "Result" => stated_result = Some(value),
+                    _ => {} // other tags (Event, Date, ...) are allowed and ignored
+                }
+                continue;
+            }
+            for tok in l.split_whitespace() {
+                tokens.push((line, tok.to_string()));
+            }
+        }
+        let start_pos = match start {
+            Some((line, s)) => s
+                .parse::<Position>()
+                .map_err(|source| RecordError::Start { line, source })?,
+            None => Position::start(&crate::rules::Start::default(), &rules),
+        };
+        let mut rec = GameRecord::new(rules, start_pos);
+        rec.south = south;
+        rec.north = north;
+        let mut turn_no = 0usize;
+        let mut pending_side: Option<(usize, Side)> = None;
+        let mut open_allowed_done = false;
+        for (line, tok) in tokens {
+            if open_allowed_done {
+                return Err(RecordError::Syntax {
+                    line,
+                    message: format!("'{tok}' follows a turn that ended with '-'"),
+                });
+            }
+            if tok.ends_with('.') && tok[..tok.len() - 1].bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            if tok == "S" || tok == "N" {
+                pending_side = Some((line, if tok == "S" { Side::South } else { Side::North }));
+                continue;
+            }
+            turn_no += 1;
+            let pos = rec.position();
+            if let Some((l, side)) = pending_side.take() {
+                if pos.to_move() != Some(side) {
+                    return Err(RecordError::Syntax {
+                        line: l,
+                        message: format!(
+                            "turn {turn_no} is labelled {} but {} is to move",
+                            side.letter(),
+                            pos.to_move().map_or("nobody (the game is over)".to_string(), |s| s.to_string())
+                        ),
+                    });
+                }
+            }
+            let (body, open) = match tok.strip_suffix('-') {
+                Some(b) => (b, true),
+                None => (tok.as_str(), false),
+            };
+            let turn: Turn = body.parse().map_err(|source| RecordError::Illegal {
+                turn: turn_no,
+                mv: body.to_string(),
+                source,
+            })?;
+            let n = turn.0.len();
+            for (k, &mv) in turn.0.iter().enumerate() {
+                let mut p = rec.position();
+                let o = p.play(&rec.rules, mv).map_err(|source| RecordError::Illegal {
+                    turn: turn_no,
+                    mv: mv.to_string(),
+                    source,
+                })?;
+                rec.moves.push(mv);
+                let goes_on = o.extra_turn && o.ended.is_none();
+                let last = k + 1 == n;
+                if last && goes_on && !open {
+                    return Err(RecordError::TurnShape {
+                        turn: turn_no,
+                        message: format!("'{tok}' stops after an extra turn; write '{tok}-' if the turn is unfinished"),
+                    });
+                }
+                if last && !goes_on && open {
+                    return Err(RecordError::TurnShape {
+                        turn: turn_no,
+                        message: format!("'{tok}' ends with '-' but move {mv} earns no extra turn"),
+                    });
+                }
+                if !last && !goes_on {
+                    return Err(RecordError::TurnShape {
+                        turn: turn_no,
+                        message: format!("move {mv} ends the turn but more moves follow in '{tok}'"),
+                    });
+                }
+            }
+            if open {
+                open_allowed_done = true;
+            }
+        }
+        if let Some(stated) = stated_result {
+            let actual = match rec.result() {
+                Some([a, b]) => format!("{a}-{b}"),
+                None => "*".to_string(),
+            };
+            if stated.trim() != actual {
+                return Err(RecordError::ResultMismatch { stated, actual });
+            }
+        }
+        Ok(rec)
+    }
+
+    /// The JSON form: `{"rules": {...}, "start": "...", "south": "...", "north": "...",
+    /// "turns": ["3-6", "2"], "result": [25, 23] | null}`. An unfinished last turn ends in `-`.
+    pub fn to_json(&self) -> String {
+        let j = JsonRecord {
+            rules: self.rules,
+            start: self.start,
+            south: self.south.clone(),
+            north: self.north.clone(),
+            turns: self
+                .turns()
+                .iter()
+                .map(|t| format!("{}{}", t.turn, if t.open { "-" } else { "" }))
+                .collect(),
+            result: self.result(),
+        };
+        serde_json::to_string_pretty(&j).expect("records serialize")
+    }
+
+    /// Reads the JSON form, replaying and checking every turn as the text form does.
+    ///
+    /// # Errors
+    /// [`RecordError::Json`] for malformed JSON, else as [`GameRecord::parse_text`].
+    pub fn parse_json(text: &str) -> Result<GameRecord, RecordError> {
+        let j: JsonRecord = serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
+        // Re-use the text reader so both forms check the same things.
+        let mut t = String::new();
+        let _ = writeln!(t, "[Rules \"{}\"]", j.rules);
+        let _ = writeln!(t, "[Start \"{}\"]", j.start);
+        let _ = writeln!(t, "[South \"{}\"]", escape(&j.south));
+        let _ = writeln!(t, "[North \"{}\"]", escape(&j.north));
+        if let Some([a, b]) = j.result {
+            let _ = writeln!(t, "[Result \"{a}-{b}\"]");
+        }
+        for turn in &j.turns {
+            if turn.split_whitespace().count() != 1 {
+                return Err(RecordError::Json(format!("'{turn}' is not a turn")));
+            }
+            let _ = writeln!(t, "{turn}");
+        }
+        GameRecord::parse_text(&t)
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', " ")
+}
+
+fn unquote(s: &str) -> Option<String> {
+    let inner = s.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push(chars.next()?),
+            '"' => return None,
+            _ => out.push(c),
+        }
+    }
+    Some(out)
+}

@@ -1,0 +1,340 @@
+//! The rule variants of Kalah and the starting layout of a board.
+//!
+//! Every field of [`Rules`] defaults to the standard rule of Champion's Kalah as played in the
+//! literature (Irving, Donkers & Uiterwijk, "Solving Kalah", ICGA Journal 23(3), 2000): standard
+//! capture, the game ends as soon as either row is empty, the leftovers go to their owner, no
+//! majority end, no pie rule, and every store landing earns an extra turn.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::RulesError;
+use crate::{MAX_HOUSES, MAX_SEEDS};
+
+/// What happens when the last seed of a sowing lands in an empty house of the mover's own row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CaptureRule {
+    /// The capture happens only if the opposite house holds seeds; then the landing seed and the
+    /// opposite seeds go to the mover's store.
+    #[default]
+    Standard,
+    /// The landing seed is captured even when the opposite house is empty (the rule under which
+    /// Irving et al. 2000 solved Kalah(6,4) = +10 and Kalah(6,5) = +12).
+    Empty,
+}
+
+/// When the game ends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndRule {
+    /// The game ends as soon as a move leaves either row empty.
+    #[default]
+    RowEmpty,
+    /// The game goes on until the player to move has no seeds in his row.
+    MoverBlocked,
+}
+
+/// Who gets the seeds still in the houses when the game ends (the **sweep**).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LeftoverRule {
+    /// Each player's remaining seeds go to that player's store.
+    #[default]
+    Owner,
+    /// The player whose row is empty takes all remaining seeds. When no row is empty (a game
+    /// stopped by the majority end) there is no emptier, and each player keeps his own, as under
+    /// [`LeftoverRule::Owner`].
+    Emptier,
+    /// The remaining seeds are removed and count for nobody.
+    Nobody,
+}
+
+/// A complete rule set: every variant people actually play. `Rules::default()` is standard Kalah.
+///
+/// `Rules` says nothing about the board size or the starting seeds: those belong to the position
+/// (see [`Start`] for starting layouts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Rules {
+    /// Capture rule.
+    pub capture: CaptureRule,
+    /// End rule.
+    pub end: EndRule,
+    /// Leftover (sweep) rule.
+    pub leftovers: LeftoverRule,
+    /// Majority end: the game stops as soon as one store holds more than half of all seeds; the
+    /// leftovers then follow [`Rules::leftovers`].
+    pub majority_end: bool,
+    /// Pie rule: North's first action may be `swap`, exchanging the players' sides.
+    pub pie: bool,
+    /// Whether South's very first sowing can earn an extra turn. `false` is the Manchester
+    /// tournament rule.
+    pub first_move_extra_turn: bool,
+}
+
+impl Rules {
+    /// Standard Kalah: standard capture, row-empty end, leftovers to the owner, no majority end,
+    /// no pie rule, extra turn on the first move.
+    pub const STANDARD: Rules = Rules {
+        capture: CaptureRule::Standard,
+        end: EndRule::RowEmpty,
+        leftovers: LeftoverRule::Owner,
+        majority_end: false,
+        pie: false,
+        first_move_extra_turn: true,
+    };
+
+    /// Whether the outcome of a position depends on the stores, not only on the houses and the
+    /// side to move. True for the majority end; such positions cannot be keyed on houses alone.
+    pub fn outcome_depends_on_stores(&self) -> bool {
+        self.majority_end
+    }
+
+    /// Whether the opening phase of the game matters (the pie rule or the Manchester rule).
+    pub fn has_opening_rules(&self) -> bool {
+        self.pie || !self.first_move_extra_turn
+    }
+}
+
+
+impl Default for Rules {
+    /// [`Rules::STANDARD`].
+    fn default() -> Self {
+        Rules::STANDARD
+    }
+}
+
+impl fmt::Display for CaptureRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CaptureRule::Standard => "standard",
+            CaptureRule::Empty => "empty",
+        })
+    }
+}
+
+impl fmt::Display for EndRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EndRule::RowEmpty => "row-empty",
+            EndRule::MoverBlocked => "mover-blocked",
+        })
+    }
+}
+
+impl fmt::Display for LeftoverRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LeftoverRule::Owner => "owner",
+            LeftoverRule::Emptier => "emptier",
+            LeftoverRule::Nobody => "nobody",
+        })
+    }
+}
+
+impl FromStr for CaptureRule {
+    type Err = RulesError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "standard" => Ok(CaptureRule::Standard),
+            "empty" => Ok(CaptureRule::Empty),
+            _ => Err(RulesError::BadValue {
+                key: "capture".into(),
+                value: s.into(),
+                expected: "standard or empty",
+            }),
+        }
+    }
+}
+
+impl FromStr for EndRule {
+    type Err = RulesError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "row-empty" => Ok(EndRule::RowEmpty),
+            "mover-blocked" => Ok(EndRule::MoverBlocked),
+            _ => Err(RulesError::BadValue {
+                key: "end".into(),
+                value: s.into(),
+                expected: "row-empty or mover-blocked",
+            }),
+        }
+    }
+}
+
+impl FromStr for LeftoverRule {
+    type Err = RulesError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "owner" => Ok(LeftoverRule::Owner),
+            "emptier" => Ok(LeftoverRule::Emptier),
+            "nobody" => Ok(LeftoverRule::Nobody),
+            _ => Err(RulesError::BadValue {
+                key: "leftovers".into(),
+                value: s.into(),
+                expected: "owner, emptier or nobody",
+            }),
+        }
+    }
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+fn parse_on_off(key: &str, v: &str) -> Result<bool, RulesError> {
+    match v {
+        "on" | "true" | "yes" => Ok(true),
+        "off" | "false" | "no" => Ok(false),
+        _ => Err(RulesError::BadValue {
+            key: key.into(),
+            value: v.into(),
+            expected: "on or off",
+        }),
+    }
+}
+
+/// `capture=standard end=row-empty leftovers=owner majority-end=off pie=off
+/// first-move-extra-turn=on`: every key, in this order. Parsing accepts any subset in any order,
+/// separated by spaces or commas; missing keys take the standard rule.
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "capture={} end={} leftovers={} majority-end={} pie={} first-move-extra-turn={}",
+            self.capture,
+            self.end,
+            self.leftovers,
+            on_off(self.majority_end),
+            on_off(self.pie),
+            on_off(self.first_move_extra_turn)
+        )
+    }
+}
+
+impl FromStr for Rules {
+    type Err = RulesError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut rules = Rules::default();
+        for item in s
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+        {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| RulesError::NotKeyValue(item.into()))?;
+            match key {
+                "capture" => rules.capture = value.parse()?,
+                "end" => rules.end = value.parse()?,
+                "leftovers" => rules.leftovers = value.parse()?,
+                "majority-end" => rules.majority_end = parse_on_off(key, value)?,
+                "pie" => rules.pie = parse_on_off(key, value)?,
+                "first-move-extra-turn" => rules.first_move_extra_turn = parse_on_off(key, value)?,
+                _ => return Err(RulesError::UnknownKey(key.into())),
+            }
+        }
+        Ok(rules)
+    }
+}
+
+/// A starting layout: the number of houses a side and the seeds in each house.
+///
+/// `layout[h-1]` is the count of South's house `h` (sowing order, 1 = farthest from the store).
+/// North's house `h` gets `layout[h-1]` too (each player sees the same row from his own side),
+/// unless `mirrored`, in which case North's house `h` gets `layout[m-h]`, so that facing houses
+/// hold the same count. Both stores start empty.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Start {
+    layout: Vec<u8>,
+    mirrored: bool,
+}
+
+impl Start {
+    /// Kalah(m,n): `houses` houses a side with `seeds` seeds each.
+    ///
+    /// # Errors
+    /// [`RulesError::Houses`] unless 1 ≤ houses ≤ 12; [`RulesError::NoSeeds`] if `seeds` is 0;
+    /// [`RulesError::TooManySeeds`] if the board would hold more than 255 seeds.
+    pub fn uniform(houses: usize, seeds: u32) -> Result<Start, RulesError> {
+        if !(1..=MAX_HOUSES).contains(&houses) {
+            return Err(RulesError::Houses(houses));
+        }
+        let total = 2 * houses as u64 * seeds as u64;
+        if total > MAX_SEEDS as u64 {
+            return Err(RulesError::TooManySeeds(total));
+        }
+        Start::layout(&vec![seeds as u8; houses], false)
+    }
+
+    /// A custom layout (e.g. the FairKalah start `4,4,5,4,3,4`), see the type's documentation.
+    ///
+    /// # Errors
+    /// [`RulesError::Houses`] for a layout of 0 or more than 12 houses; [`RulesError::NoSeeds`]
+    /// if it holds no seed; [`RulesError::TooManySeeds`] above 255 seeds on the whole board.
+    pub fn layout(layout: &[u8], mirrored: bool) -> Result<Start, RulesError> {
+        if !(1..=MAX_HOUSES).contains(&layout.len()) {
+            return Err(RulesError::Houses(layout.len()));
+        }
+        let total: u64 = 2 * layout.iter().map(|&s| s as u64).sum::<u64>();
+        if total == 0 {
+            return Err(RulesError::NoSeeds);
+        }
+        if total > MAX_SEEDS as u64 {
+            return Err(RulesError::TooManySeeds(total));
+        }
+        Ok(Start {
+            layout: layout.to_vec(),
+            mirrored,
+        })
+    }
+
+    /// Houses a side.
+    pub fn houses(&self) -> usize {
+        self.layout.len()
+    }
+
+    /// South's houses 1..m in sowing order.
+    pub fn south_layout(&self) -> &[u8] {
+        &self.layout
+    }
+
+    /// Whether North's row is the mirror image of South's (facing houses equal).
+    pub fn mirrored(&self) -> bool {
+        self.mirrored
+    }
+
+    /// The pit counts in bin order (South houses 1..m, South store, North houses 1..m, North
+    /// store).
+    pub fn pits(&self) -> Vec<u8> {
+        let m = self.layout.len();
+        let mut pits = Vec::with_capacity(2 * m + 2);
+        pits.extend_from_slice(&self.layout);
+        pits.push(0);
+        for h in 0..m {
+            pits.push(if self.mirrored {
+                self.layout[m - 1 - h]
+            } else {
+                self.layout[h]
+            });
+        }
+        pits.push(0);
+        pits
+    }
+}
+
+impl Default for Start {
+    /// Kalah(6,4).
+    fn default() -> Self {
+        Start {
+            layout: vec![4; 6],
+            mirrored: false,
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Kalah endgame databases: combinatorial indexing, build, versioned checksummed files, memory-mapped probe, verify.

@@ -1,0 +1,1 @@
+//! Exact and depth-limited Kalah search: negamax, MTD(f), transposition table, principal variation.

@@ -1,0 +1,1 @@
+//! kalah serve: the web page and JSON API.
