@@ -1,0 +1,10 @@
+//! One module per subcommand, each with `Args` (clap) and `run`.
+
+pub mod analyze;
+pub mod bench;
+pub mod egdb;
+pub mod perft;
+pub mod play;
+pub mod serve;
+pub mod show;
+pub mod solve;

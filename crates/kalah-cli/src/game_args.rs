@@ -1,0 +1,118 @@
+//! The rule flags shared by every subcommand, and position parsing against them.
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use kalah_core::{CaptureRule, EndRule, LeftoverRule, Position, Rules, Start};
+
+/// Board and rule flags. Defaults: Kalah(6,4), standard rules.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RuleArgs {
+    /// Houses a side, 1 to 12 [default: 6, or the count of --layout / the position].
+    #[arg(long, value_name = "M")]
+    pub houses: Option<usize>,
+    /// Seeds in each house at the start [default: 4].
+    #[arg(long, value_name = "N")]
+    pub seeds: Option<u32>,
+    /// Custom starting counts of houses 1..m, e.g. 4,4,5,4,3,4 (each side the same in its own
+    /// sowing order).
+    #[arg(long, value_name = "COUNTS", conflicts_with = "seeds")]
+    pub layout: Option<String>,
+    /// With --layout: North's row mirrors South's, so facing houses hold the same count.
+    #[arg(long, requires = "layout")]
+    pub mirrored: bool,
+    /// Capture rule: standard (opposite house must hold seeds) or empty (lone seed captured too).
+    #[arg(long, value_name = "RULE", default_value = "standard", value_parser = parse_capture)]
+    pub capture: CaptureRule,
+    /// End rule: row-empty (game ends when either row is empty) or mover-blocked (when the
+    /// player to move has no seeds).
+    #[arg(long, value_name = "RULE", default_value = "row-empty", value_parser = parse_end)]
+    pub end: EndRule,
+    /// Who takes the seeds left in the houses at the end: owner, emptier or nobody.
+    #[arg(long, value_name = "RULE", default_value = "owner", value_parser = parse_leftovers)]
+    pub leftovers: LeftoverRule,
+    /// The game stops once one store holds more than half of all seeds.
+    #[arg(long)]
+    pub majority_end: bool,
+    /// Pie rule: North's first action may be `swap`.
+    #[arg(long)]
+    pub pie: bool,
+    /// Manchester rule: South's very first sowing never earns an extra turn.
+    #[arg(long)]
+    pub no_first_move_extra_turn: bool,
+}
+
+fn parse_capture(s: &str) -> Result<CaptureRule, String> {
+    s.parse().map_err(|e: kalah_core::RulesError| e.to_string())
+}
+fn parse_end(s: &str) -> Result<EndRule, String> {
+    s.parse().map_err(|e: kalah_core::RulesError| e.to_string())
+}
+fn parse_leftovers(s: &str) -> Result<LeftoverRule, String> {
+    s.parse().map_err(|e: kalah_core::RulesError| e.to_string())
+}
+
+/// Parses `4,4,5,4,3,4` into house counts.
+pub fn parse_counts(s: &str) -> Result<Vec<u8>> {
+    s.split(',')
+        .enumerate()
+        .map(|(i, t)| {
+            let t = t.trim();
+            t.parse::<u8>()
+                .with_context(|| format!("--layout item {}: '{t}' is not a seed count (0 to 255)", i + 1))
+        })
+        .collect()
+}
+
+impl RuleArgs {
+    /// The rule set.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            capture: self.capture,
+            end: self.end,
+            leftovers: self.leftovers,
+            majority_end: self.majority_end,
+            pie: self.pie,
+            first_move_extra_turn: !self.no_first_move_extra_turn,
+        }
+    }
+
+    /// The starting layout from --houses, --seeds, --layout, --mirrored.
+    pub fn start(&self) -> Result<Start> {
+        if let Some(layout) = &self.layout {
+            let counts = parse_counts(layout)?;
+            if let Some(m) = self.houses {
+                if m != counts.len() {
+                    bail!("--houses {m} but --layout gives {} houses", counts.len());
+                }
+            }
+            return Ok(Start::layout(&counts, self.mirrored)?);
+        }
+        Ok(Start::uniform(self.houses.unwrap_or(6), self.seeds.unwrap_or(4))?)
+    }
+
+    /// The starting position of the flags' layout under the flags' rules.
+    pub fn start_position(&self) -> Result<Position> {
+        Ok(Position::start(&self.start()?, &self.rules()))
+    }
+
+    /// `text` parsed as a position (settled under the rules), or the start position when `None`.
+    /// A position whose board size contradicts an explicit --houses is refused.
+    pub fn position(&self, text: Option<&str>) -> Result<Position> {
+        let Some(text) = text else {
+            return self.start_position();
+        };
+        let mut pos: Position = text
+            .parse()
+            .with_context(|| format!("bad position '{text}'"))?;
+        if let Some(m) = self.houses {
+            if m != pos.houses() {
+                bail!("--houses {m} but the position has {} houses a side", pos.houses());
+            }
+        }
+        if self.layout.is_some() || self.seeds.is_some() {
+            bail!("--seeds and --layout set the start position; they cannot be used with a POSITION");
+        }
+        pos.settle(&self.rules());
+        Ok(pos)
+    }
+}
