@@ -8,10 +8,10 @@ use kalah_core::{CaptureRule, EndRule, LeftoverRule, Position, Rules, Start};
 #[derive(Args, Debug, Clone, Default)]
 pub struct RuleArgs {
     /// Houses a side, 1 to 12 [default: 6, or the count of --layout / the position].
-    #[arg(long, value_name = "M")]
+    #[arg(long, value_name = "M", allow_negative_numbers = true)]
     pub houses: Option<usize>,
     /// Seeds in each house at the start [default: 4].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub seeds: Option<u32>,
     /// Custom starting counts of houses 1..m, e.g. 4,4,5,4,3,4 (each side the same in its own
     /// sowing order).
@@ -57,8 +57,12 @@ pub fn parse_counts(s: &str) -> Result<Vec<u8>> {
         .enumerate()
         .map(|(i, t)| {
             let t = t.trim();
-            t.parse::<u8>()
-                .with_context(|| format!("--layout item {}: '{t}' is not a seed count (0 to 255)", i + 1))
+            t.parse::<u8>().with_context(|| {
+                format!(
+                    "--layout item {}: '{t}' is not a seed count (0 to 255)",
+                    i + 1
+                )
+            })
         })
         .collect()
 }
@@ -87,7 +91,10 @@ impl RuleArgs {
             }
             return Ok(Start::layout(&counts, self.mirrored)?);
         }
-        Ok(Start::uniform(self.houses.unwrap_or(6), self.seeds.unwrap_or(4))?)
+        Ok(Start::uniform(
+            self.houses.unwrap_or(6),
+            self.seeds.unwrap_or(4),
+        )?)
     }
 
     /// The starting position of the flags' layout under the flags' rules.
@@ -106,11 +113,16 @@ impl RuleArgs {
             .with_context(|| format!("bad position '{text}'"))?;
         if let Some(m) = self.houses {
             if m != pos.houses() {
-                bail!("--houses {m} but the position has {} houses a side", pos.houses());
+                bail!(
+                    "--houses {m} but the position has {} houses a side",
+                    pos.houses()
+                );
             }
         }
         if self.layout.is_some() || self.seeds.is_some() {
-            bail!("--seeds and --layout set the start position; they cannot be used with a POSITION");
+            bail!(
+                "--seeds and --layout set the start position; they cannot be used with a POSITION"
+            );
         }
         pos.settle(&self.rules());
         Ok(pos)

@@ -3,10 +3,12 @@
 //! A thin front end: every subcommand lives in its own module under `cmd/` and drives the library
 //! crates. Errors are printed as one line on stderr with a non-zero exit code.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
+mod board;
 mod cmd;
 mod game_args;
+mod output;
 
 /// Kalah: play, analyse and solve W. J. Champion's mancala.
 #[derive(Parser, Debug)]
@@ -36,8 +38,55 @@ enum Command {
     Serve(cmd::serve::Args),
 }
 
+/// Parses the command line. Help and version go to stdout as usual; a usage error becomes one
+/// line on stderr and exit code 2.
+fn parse_cli() -> Cli {
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                e.exit();
+            }
+            // The first paragraph of clap's message, on one line (e.g. "the following required
+            // arguments were not provided: <DEPTH>").
+            let text = e.render().to_string();
+            let first = text
+                .lines()
+                .map(str::trim)
+                .skip_while(|l| l.is_empty())
+                .take_while(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let first = first.strip_prefix("error: ").unwrap_or(&first);
+            let first = if first.is_empty() {
+                "bad command line"
+            } else {
+                first
+            };
+            // Point to the right help page: the subcommand's when one was named.
+            let sub = std::env::args().nth(1).filter(|a| {
+                Cli::command()
+                    .get_subcommands()
+                    .any(|c| c.get_name() == a.as_str())
+            });
+            let help = match sub {
+                Some(s) => format!("kalah {s} --help"),
+                None => "kalah --help".to_string(),
+            };
+            eprintln!("kalah: error: {first} (see '{help}')");
+            std::process::exit(2);
+        }
+    }
+}
+
 fn main() {
-    let cli = Cli::parse();
+    let cli = parse_cli();
     let result = match cli.command {
         Command::Play(a) => cmd::play::run(a),
         Command::Show(a) => cmd::show::run(a),
@@ -49,6 +98,10 @@ fn main() {
         Command::Serve(a) => cmd::serve::run(a),
     };
     if let Err(e) = result {
+        if output::is_broken_pipe(&e) {
+            // The reader of stdout went away (e.g. `| head`): nothing left to say.
+            std::process::exit(1);
+        }
         eprintln!("kalah: error: {e:#}");
         std::process::exit(1);
     }

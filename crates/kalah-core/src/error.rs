@@ -38,7 +38,7 @@ pub enum SetupError {
     /// The number of pits is not 2m+2 for some m in 1..=12 (4, 6, …, 26).
     #[error("a position has 2m+2 pit counts for 1 to 12 houses a side (4, 6, ..., 26 numbers), not {0}")]
     PitCount(usize),
-    /// The board holds no seed.
+    /// The board holds no seed although the game goes on.
     #[error("the position holds no seeds")]
     NoSeeds,
     /// More than 255 seeds in all.

@@ -62,6 +62,25 @@ fn full_inner(pos: &Position, rules: &Rules, depth: u32) -> u64 {
     }
     let mut nodes = 0;
     let mut mask = pos.legal_houses();
+    if depth == 1 {
+        // Every leaf move is played; `black_box` keeps the compiler from skipping the work
+        // whose result is not otherwise used.
+        while mask != 0 {
+            let h = mask.trailing_zeros() as usize + 1;
+            mask &= mask - 1;
+            let mut child = *pos;
+            child.sow_unchecked(rules, h);
+            std::hint::black_box(&child);
+            nodes += 1;
+        }
+        if pos.can_swap(rules) {
+            let mut child = *pos;
+            child.play_unchecked(rules, Move::Swap);
+            std::hint::black_box(&child);
+            nodes += 1;
+        }
+        return nodes;
+    }
     while mask != 0 {
         let h = mask.trailing_zeros() as usize + 1;
         mask &= mask - 1;

@@ -147,19 +147,184 @@ pub struct Setup {
     pub phase: Phase,
 }
 
-/// A validated Kalah position: 1..=12 houses a side, 1..=255 seeds, a side to move unless the
-/// game is over. `Copy` and 32 bytes, so undo is a copy.
+/// A validated Kalah position: 1..=12 houses a side, at most 255 seeds (at least 1 while the
+/// game goes on), a side to move unless the game is over. `Copy` and 32 bytes, so undo is a
+/// copy.
 ///
 /// Bins are in bin order: index `h-1` is South's house `h`, `m` South's store, `m+h` North's house
 /// `h`, `2m+1` North's store. South house `h` faces North house `m+1-h` (bins `i` and `2m-i`
 /// face each other).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C, align(8))]
 pub struct Position {
     pits: [u8; MAX_PITS],
     houses: u8,
     to_move: Side,
     over: bool,
     phase: Phase,
+    /// Seeds in South's and North's houses: kept up to date by every change of `pits`, so the
+    /// end of the game is seen without summing the rows.
+    rows: [u8; 2],
+}
+
+/// `RING[m][side]`: the bins a sowing by `side` on a board of `m` houses visits, in order, twice
+/// round: index `h-1` is the side's house `h`, then its store, then the opponent's houses; the
+/// opponent's store is left out, so one round is 2m+1 bins. Index `o + k` (o = origin house − 1,
+/// 1 ≤ k ≤ 2m) is where the k-th seed of a sowing from that house lands.
+const RING: [[[u8; 2 * (2 * MAX_HOUSES + 1)]; 2]; MAX_HOUSES + 1] = ring_table();
+/// [`RING`] as a static, for indexing at run time.
+static RING_BINS: [[[u8; 2 * (2 * MAX_HOUSES + 1)]; 2]; MAX_HOUSES + 1] = RING;
+
+const fn ring_table() -> [[[u8; 2 * (2 * MAX_HOUSES + 1)]; 2]; MAX_HOUSES + 1] {
+    let mut t = [[[0u8; 2 * (2 * MAX_HOUSES + 1)]; 2]; MAX_HOUSES + 1];
+    let mut m = 1;
+    while m <= MAX_HOUSES {
+        let cycle = 2 * m + 1;
+        let mut r = 0;
+        while r < 2 * cycle {
+            let k = r % cycle;
+            // South: bins 0..=2m in order. North: bins m+1..=2m+1, then 0..m-1.
+            t[m][0][r] = k as u8;
+            t[m][1][r] = ((m + 1 + k) % (2 * m + 2)) as u8;
+            r += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+/// Word form of a set of bins: 0x01 in byte `b % 8` of word `b / 8` for each bin `b`.
+type Ones = [u64; 4];
+
+const fn ones_add(mut v: Ones, bin: usize) -> Ones {
+    v[bin / 8] += 1u64 << (8 * (bin % 8));
+    v
+}
+
+/// `LAP_ONES[m][side]`: every bin but the opponent's store: what one lap of a sowing adds.
+static LAP_ONES: [[Ones; 2]; MAX_HOUSES + 1] = lap_ones();
+
+const fn lap_ones() -> [[Ones; 2]; MAX_HOUSES + 1] {
+    let mut t = [[[0u64; 4]; 2]; MAX_HOUSES + 1];
+    let mut m = 1;
+    while m <= MAX_HOUSES {
+        let mut b = 0;
+        while b < 2 * m + 2 {
+            if b != 2 * m + 1 {
+                t[m][0] = ones_add(t[m][0], b);
+            }
+            if b != m {
+                t[m][1] = ones_add(t[m][1], b);
+            }
+            b += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+/// Where the vectors of a board of `m` houses start in [`SOW_ONES`]: 2·m·(2m+1) entries per
+/// board size (side, origin house, remaining seeds 0..=2m).
+const SOW_OFFSET: [usize; MAX_HOUSES + 2] = sow_offsets();
+/// Number of entries of [`SOW_ONES`].
+const SOW_ENTRIES: usize = SOW_OFFSET[MAX_HOUSES + 1];
+
+const fn sow_offsets() -> [usize; MAX_HOUSES + 2] {
+    let mut t = [0usize; MAX_HOUSES + 2];
+    let mut m = 1;
+    while m <= MAX_HOUSES {
+        t[m + 1] = t[m] + 2 * m * (2 * m + 1);
+        m += 1;
+    }
+    t
+}
+
+/// `SOW_ONES[SOW_OFFSET[m] + (side·m + o)·(2m+1) + k]`: the bins that get one seed when `side`
+/// sows `k` seeds (0 ≤ k ≤ 2m, less than a lap) from its house `o + 1`: ring indices
+/// `o+1 ..= o+k` of [`RING`].
+static SOW_ONES: [Ones; SOW_ENTRIES] = sow_ones();
+
+const fn sow_ones() -> [Ones; SOW_ENTRIES] {
+    let mut t = [[0u64; 4]; SOW_ENTRIES];
+    let mut m = 1;
+    while m <= MAX_HOUSES {
+        let cycle = 2 * m + 1;
+        let mut s = 0;
+        while s < 2 {
+            let mut o = 0;
+            while o < m {
+                let first = SOW_OFFSET[m] + (s * m + o) * cycle;
+                let mut k = 1;
+                while k < cycle {
+                    t[first + k] = ones_add(t[first + k - 1], RING[m][s][o + k] as usize);
+                    k += 1;
+                }
+                o += 1;
+            }
+            s += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+/// `BIN_ONES[b]`: bin `b` alone (bins 26..32 are padding and always empty).
+static BIN_ONES: [Ones; 32] = bin_ones();
+
+const fn bin_ones() -> [Ones; 32] {
+    let mut t = [[0u64; 4]; 32];
+    let mut b = 0;
+    while b < 32 {
+        t[b] = ones_add(t[b], b);
+        b += 1;
+    }
+    t
+}
+
+/// `SOW_ROWS[i]`: how many seeds of the sowing of `SOW_ONES[i]` land in the mover's houses and
+/// in the opponent's houses.
+static SOW_ROWS: [[u8; 2]; SOW_ENTRIES] = sow_rows();
+
+const fn sow_rows() -> [[u8; 2]; SOW_ENTRIES] {
+    let mut t = [[0u8; 2]; SOW_ENTRIES];
+    let mut m = 1;
+    while m <= MAX_HOUSES {
+        let cycle = 2 * m + 1;
+        let mut s = 0;
+        while s < 2 {
+            let mut o = 0;
+            while o < m {
+                let first = SOW_OFFSET[m] + (s * m + o) * cycle;
+                let mut k = 1;
+                while k < cycle {
+                    // Ring index r: 0..m-1 own houses, m own store, m+1..2m opponent's houses.
+                    let r = (o + k) % cycle;
+                    let mut c = t[first + k - 1];
+                    if r < m {
+                        c[0] += 1;
+                    } else if r > m {
+                        c[1] += 1;
+                    }
+                    t[first + k] = c;
+                    k += 1;
+                }
+                o += 1;
+            }
+            s += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+/// Bit `i` set iff byte `i` of `x` is not zero (8 bits).
+#[inline]
+fn nonzero_byte_bits(x: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // High bit of each byte set iff the byte is not zero, without carries between bytes.
+    let high = ((x & LOW7) + LOW7 | x) & !LOW7;
+    // Gather bit 8i+7 into bit 56+i, then shift down.
+    ((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
 }
 
 /// The legal actions of a position, at most 12 houses and `swap`.
@@ -180,17 +345,20 @@ impl Position {
             } else {
                 Phase::Normal
             },
+            rows: [0; 2],
         };
         p.pits[..pits.len()].copy_from_slice(&pits);
+        p.recount();
         p
     }
 
     /// Validates a setup.
     ///
     /// # Errors
-    /// [`SetupError`] when the pit count is not 2m+2 with 1 ≤ m ≤ 12, the board holds no seed or
-    /// more than 255, a finished game has seeds in its houses, or the phase does not fit the side
-    /// to move.
+    /// [`SetupError`] when the pit count is not 2m+2 with 1 ≤ m ≤ 12, a game that goes on holds
+    /// no seed (a finished one may: leftovers=nobody can remove them all), the board holds more
+    /// than 255 seeds, a finished game has seeds in its houses, or the phase does not fit the
+    /// side to move.
     pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
         let n = setup.pits.len();
         if n < 4 || n > MAX_PITS || n % 2 != 0 {
@@ -198,7 +366,9 @@ impl Position {
         }
         let m = (n - 2) / 2;
         let total: u32 = setup.pits.iter().map(|&x| x as u32).sum();
-        if total == 0 {
+        // A finished game may hold no seed at all: under leftovers=nobody the sweep removes the
+        // seeds left in the houses, and the stores may have been empty.
+        if total == 0 && setup.to_move.is_some() {
             return Err(SetupError::NoSeeds);
         }
         if total > MAX_SEEDS {
@@ -235,13 +405,23 @@ impl Position {
             }
             _ => {}
         }
-        Ok(Position {
+        let mut p = Position {
             pits,
             houses: m as u8,
             to_move,
             over,
             phase: setup.phase,
-        })
+            rows: [0; 2],
+        };
+        p.recount();
+        Ok(p)
+    }
+
+    /// Recomputes the cached row sums from the bins.
+    fn recount(&mut self) {
+        let m = self.houses();
+        let sum = |r: &[u8]| r.iter().map(|&x| x as u32).sum::<u32>() as u8;
+        self.rows = [sum(&self.pits[..m]), sum(&self.pits[m + 1..2 * m + 1])];
     }
 
     /// The unchecked form of this position.
@@ -318,7 +498,7 @@ impl Position {
     /// Seeds in a side's houses.
     #[inline]
     pub fn row_seeds(&self, side: Side) -> u32 {
-        self.row(side).iter().map(|&x| x as u32).sum()
+        self.rows[side.index()] as u32
     }
 
     /// Seeds in all houses (not the stores).
@@ -371,13 +551,32 @@ impl Position {
     /// parsed position can be over by the rules without being swept; [`Position::settle`] sweeps
     /// it.
     pub fn end_reason(&self, rules: &Rules) -> Option<EndReason> {
-        let s = self.row_seeds(Side::South);
-        let n = self.row_seeds(Side::North);
-        self.end_reason_with(rules, s, n)
+        self.end_reason_with(rules, self.rows[0] == 0, self.rows[1] == 0)
     }
 
+    /// Ends and sweeps the game after a sowing if it is over; the rare path of
+    /// [`Position::sow_unchecked`].
+    #[cold]
+    #[inline(never)]
+    fn end_after_sowing(
+        &mut self,
+        rules: &Rules,
+        south_empty: bool,
+        north_empty: bool,
+    ) -> Option<EndReason> {
+        let reason = self.end_reason_with(rules, south_empty, north_empty)?;
+        self.finish(rules, reason);
+        Some(reason)
+    }
+
+    /// [`Position::end_reason`] given whether South's and North's rows are empty.
     #[inline]
-    fn end_reason_with(&self, rules: &Rules, south_row: u32, north_row: u32) -> Option<EndReason> {
+    fn end_reason_with(
+        &self,
+        rules: &Rules,
+        south_empty: bool,
+        north_empty: bool,
+    ) -> Option<EndReason> {
         if rules.majority_end {
             let total = self.total_seeds();
             for side in [Side::South, Side::North] {
@@ -386,22 +585,22 @@ impl Position {
                 }
             }
         }
-        let mover_row = if self.to_move == Side::South {
-            south_row
+        let mover_empty = if self.to_move == Side::South {
+            south_empty
         } else {
-            north_row
+            north_empty
         };
-        if mover_row == 0 {
+        if mover_empty {
             return Some(match rules.end {
                 EndRule::RowEmpty => EndReason::RowEmpty(self.to_move),
                 EndRule::MoverBlocked => EndReason::MoverBlocked(self.to_move),
             });
         }
         if rules.end == EndRule::RowEmpty {
-            if south_row == 0 {
+            if south_empty {
                 return Some(EndReason::RowEmpty(Side::South));
             }
-            if north_row == 0 {
+            if north_empty {
                 return Some(EndReason::RowEmpty(Side::North));
             }
         }
@@ -477,6 +676,7 @@ impl Position {
         }
         self.pits[m] += to_south as u8;
         self.pits[2 * m + 1] += to_north as u8;
+        self.rows = [0; 2];
         self.over = true;
         self.phase = Phase::Normal;
     }
@@ -490,14 +690,13 @@ impl Position {
             return 0;
         }
         let m = self.houses();
-        let base = if self.to_move == Side::South { 0 } else { m + 1 };
-        let mut mask = 0u16;
-        for h in 0..m {
-            if self.pits[base + h] != 0 {
-                mask |= 1 << h;
-            }
+        let base = self.to_move.index() * (m + 1);
+        let w = self.words();
+        let mut bits = 0u64;
+        for (i, &x) in w.iter().enumerate() {
+            bits |= nonzero_byte_bits(x) << (8 * i);
         }
-        mask
+        ((bits >> base) as u16) & ((1u16 << m) - 1)
     }
 
     /// Whether `swap` is a legal action now (pie rule, North's first action).
@@ -591,88 +790,136 @@ impl Position {
     /// turn, the end of the game and the sweep are applied under `rules`.
     ///
     /// The house must hold seeds and the game must not be over (debug builds assert).
-    #[inline]
+    #[inline(always)]
     pub fn sow_unchecked(&mut self, rules: &Rules, house: usize) -> Outcome {
         debug_assert!(!self.over);
         debug_assert!((1..=self.houses()).contains(&house));
+        #[cfg(debug_assertions)]
+        let total_before = self.total_seeds();
         let m = self.houses();
         let side = self.to_move;
-        let (base, store, opp_store) = match side {
-            Side::South => (0, m, 2 * m + 1),
-            Side::North => (m + 1, 2 * m + 1, m),
-        };
-        let bins = 2 * m + 2;
-        let origin = base + house - 1;
-        let n = self.pits[origin] as usize;
+        let s = side.index();
+        let base = s * (m + 1);
+        let store = base + m;
+        let o = house - 1;
+        let origin = base + o;
+        let n = self.pits[origin];
         debug_assert!(n > 0);
-        self.pits[origin] = 0;
         let cycle = 2 * m + 1;
-        let mut last = origin;
-        if n >= cycle {
-            let laps = (n / cycle) as u8;
-            for (i, p) in self.pits[..bins].iter_mut().enumerate() {
-                if i != opp_store {
-                    *p += laps;
-                }
+        let (laps, rem) = if n as usize >= cycle {
+            ((n as usize / cycle) as u8, n as usize % cycle)
+        } else {
+            (0, n as usize)
+        };
+        // The sowing as one addition per 8-bin word: take the n seeds from the origin, add one
+        // seed a lap to every pit but the opponent's store (origin included), and one seed to
+        // each bin of ring indices o+1..=o+rem (see `RING`). Every bin ends within 0..=255
+        // (the board holds at most 255 seeds), so the wrapping word arithmetic is exact.
+        let idx = SOW_OFFSET[m] + (s * m + o) * cycle + rem;
+        let (add, lap, org) = (&SOW_ONES[idx], &LAP_ONES[m][s], &BIN_ONES[origin]);
+        let delta = |i: usize| {
+            add[i]
+                .wrapping_add(lap[i].wrapping_mul(laps as u64))
+                .wrapping_sub(org[i].wrapping_mul(n as u64))
+        };
+        if 2 * m + 2 <= 16 {
+            for i in 0..2 {
+                self.set_word(i, self.word(i).wrapping_add(delta(i)));
             }
+        } else {
+            for i in 0..3 {
+                self.set_word(i, self.word(i).wrapping_add(delta(i)));
+            }
+            let top = u16::from_le_bytes([self.pits[24], self.pits[25]]);
+            let top = top.wrapping_add(delta(3) as u16).to_le_bytes();
+            self.pits[24] = top[0];
+            self.pits[25] = top[1];
         }
-        for _ in 0..n % cycle {
-            last += 1;
-            if last == bins {
-                last = 0;
-            }
-            if last == opp_store {
-                last += 1;
-                if last == bins {
-                    last = 0;
-                }
-            }
-            self.pits[last] += 1;
-        }
+        let lap_row = laps.wrapping_mul(m as u8);
+        let [to_own, to_opp] = SOW_ROWS[idx];
+        let mut own_row = self.rows[s].wrapping_sub(n).wrapping_add(to_own).wrapping_add(lap_row);
+        let mut opp_row = self.rows[1 - s].wrapping_add(to_opp).wrapping_add(lap_row);
+        let last = RING_BINS[m][s][o + rem] as usize;
+        // Capture: last seed in an own house that was empty. Without branches: the outcome of
+        // a sowing is hard to predict.
+        let opp = (2 * m).wrapping_sub(last).min(MAX_PITS - 1);
+        let opposite = self.pits[opp];
+        let capture = (last.wrapping_sub(base) < m)
+            & (self.pits[last] == 1)
+            & ((opposite > 0) | (rules.capture == CaptureRule::Empty));
+        let cap_mask = 0u8.wrapping_sub(capture as u8);
+        let captured = opposite.wrapping_add(1) & cap_mask;
+        self.pits[last] &= !cap_mask;
+        self.pits[opp] &= !cap_mask;
+        self.pits[store] = self.pits[store].wrapping_add(captured);
+        own_row = own_row.wrapping_sub(capture as u8);
+        opp_row = opp_row.wrapping_sub(opposite & cap_mask);
+        self.rows[s] = own_row;
+        self.rows[1 - s] = opp_row;
+        let south_empty = self.rows[0] == 0;
+        let north_empty = self.rows[1] == 0;
+        let extra_turn =
+            last == store && (rules.first_move_extra_turn | (self.phase != Phase::Opening));
         let mut out = Outcome {
             sown: n as u8,
             last_bin: last,
+            extra_turn,
+            captured,
             ..Outcome::default()
         };
-        // Capture: last seed in an own house that was empty.
-        if last >= base && last < base + m && self.pits[last] == 1 {
-            let opp = 2 * m - last;
-            let opposite = self.pits[opp];
-            if opposite > 0 || rules.capture == CaptureRule::Empty {
-                let captured = opposite + 1;
-                self.pits[store] += captured;
-                self.pits[last] = 0;
-                self.pits[opp] = 0;
-                out.captured = captured;
-            }
-        }
-        let first_sowing = self.phase == Phase::Opening;
-        out.extra_turn = last == store && (rules.first_move_extra_turn || !first_sowing);
-        if !out.extra_turn {
-            self.to_move = side.opposite();
-        }
-        self.phase = match (self.phase, self.to_move) {
-            (Phase::Normal, _) => Phase::Normal,
-            (Phase::Opening | Phase::FirstTurn, Side::South) => Phase::FirstTurn,
-            (Phase::Opening | Phase::FirstTurn, Side::North) => {
-                if rules.pie {
-                    Phase::PieChoice
-                } else {
-                    Phase::Normal
+        self.to_move = if extra_turn { side } else { side.opposite() };
+        if self.phase != Phase::Normal {
+            self.phase = match (self.phase, self.to_move) {
+                (Phase::Normal, _) => Phase::Normal,
+                (Phase::Opening | Phase::FirstTurn, Side::South) => Phase::FirstTurn,
+                (Phase::Opening | Phase::FirstTurn, Side::North) => {
+                    if rules.pie {
+                        Phase::PieChoice
+                    } else {
+                        Phase::Normal
+                    }
                 }
-            }
-            (Phase::PieChoice, _) => Phase::Normal,
-        };
-        let south_row: u32 = self.pits[..m].iter().map(|&x| x as u32).sum();
-        let north_row: u32 = self.pits[m + 1..2 * m + 1]
-            .iter()
-            .map(|&x| x as u32)
-            .sum();
-        if let Some(reason) = self.end_reason_with(rules, south_row, north_row) {
-            self.finish(rules, reason);
-            out.ended = Some(reason);
+                (Phase::PieChoice, _) => Phase::Normal,
+            };
+        }
+        if south_empty | north_empty | rules.majority_end {
+            out.ended = self.end_after_sowing(rules, south_empty, north_empty);
+        }
+        #[cfg(debug_assertions)]
+        {
+            debug_assert!(
+                self.total_seeds() == total_before || rules.leftovers == LeftoverRule::Nobody,
+                "seeds not conserved"
+            );
+            let mut check = *self;
+            check.recount();
+            debug_assert_eq!(check.rows, self.rows, "row sums out of date");
         }
         out
+    }
+
+    /// Bins `8i..8i+8` as a little-endian word (i < 3).
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        u64::from_le_bytes(self.pits[8 * i..8 * i + 8].try_into().expect("8 bins"))
+    }
+
+    /// Stores a word of [`Position::word`].
+    #[inline(always)]
+    fn set_word(&mut self, i: usize, w: u64) {
+        self.pits[8 * i..8 * i + 8].copy_from_slice(&w.to_le_bytes());
+    }
+
+    /// The bins as four little-endian words: bin `b` is byte `b % 8` of word `b / 8`.
+    #[inline(always)]
+    fn words(&self) -> [u64; 4] {
+        let p = &self.pits;
+        [
+            self.word(0),
+            self.word(1),
+            self.word(2),
+            u16::from_le_bytes([p[24], p[25]]) as u64,
+        ]
     }
 
     /// Returns the position after `mv`, or an error, leaving `self` unchanged.
@@ -699,6 +946,7 @@ impl Position {
             to_move: self.to_move.opposite(),
             over: self.over,
             phase: Phase::Normal,
+            rows: [self.rows[1], self.rows[0]],
         }
     }
 }
@@ -730,54 +978,68 @@ impl fmt::Display for Position {
     }
 }
 
-/// Parses the notation written by `Display`. Spaces around the commas are allowed; the side
-/// letter may be lower case.
+/// Parses the notation written by `Display`. White space around the commas is allowed; the side
+/// letter may be lower case. Error columns count characters from 1.
 impl FromStr for Position {
     type Err = ParsePositionError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let trimmed_start = s.len() - s.trim_start().len();
-        let s_trim = s.trim();
-        if s_trim.is_empty() {
+        if s.trim().is_empty() {
             return Err(ParsePositionError::Empty);
         }
-        // The counts run up to the first letter.
-        let counts_end = s_trim
-            .find(|c: char| c.is_ascii_alphabetic())
-            .unwrap_or(s_trim.len());
-        let counts = &s_trim[..counts_end];
+        let col = |byte: usize| s[..byte].chars().count() + 1;
+        let bad_count = |at: usize, text: &str| ParsePositionError::BadCount {
+            at: col(at),
+            text: text.to_string(),
+        };
+        // Comma-separated counts; the last one may be followed by the side and the phase.
         let mut pits = Vec::new();
-        let mut col = trimmed_start + 1;
-        for tok in counts.split(',') {
+        let mut start = 0;
+        let tail;
+        loop {
+            let (tok, last) = match s[start..].find(',') {
+                Some(i) => (&s[start..start + i], false),
+                None => (&s[start..], true),
+            };
             let lead = tok.len() - tok.trim_start().len();
-            let t = tok.trim();
-            let at = col + lead;
-            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(ParsePositionError::BadCount {
-                    at,
-                    text: t.to_string(),
-                });
+            let at = start + lead;
+            let body = &tok[lead..];
+            let digits = if last {
+                body.find(|c: char| !c.is_ascii_digit()).unwrap_or(body.len())
+            } else {
+                body.trim_end().len()
+            };
+            let text = &body[..digits];
+            if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+                let word = body.split([' ', '\t', '\n', '\r']).next().unwrap_or("");
+                let word = if last || word.is_empty() { word } else { body.trim_end() };
+                return Err(bad_count(at, word));
             }
-            let v: u32 = t.parse().map_err(|_| ParsePositionError::BadCount {
-                at,
-                text: t.to_string(),
-            })?;
-            if v > 255 {
-                return Err(ParsePositionError::BadCount {
-                    at,
-                    text: t.to_string(),
-                });
+            match text.parse::<u32>() {
+                Ok(v) if v <= 255 => pits.push(v as u8),
+                _ => return Err(bad_count(at, text)),
             }
-            pits.push(v as u8);
-            col += tok.len() + 1;
+            if last {
+                tail = (at + digits, &body[digits..]);
+                break;
+            }
+            start += tok.len() + 1;
         }
-        let rest = &s_trim[counts_end..];
+        // The words after the counts, with their columns.
+        let (tail_at, tail_text) = tail;
         let mut words = Vec::new();
-        let mut off = trimmed_start + counts_end + 1;
-        for w in rest.split(' ') {
-            if !w.is_empty() {
-                words.push((off, w));
+        let mut rest = tail_text;
+        let mut off = tail_at;
+        loop {
+            let skip = rest.len() - rest.trim_start().len();
+            rest = &rest[skip..];
+            off += skip;
+            if rest.is_empty() {
+                break;
             }
-            off += w.len() + 1;
+            let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            words.push((col(off), &rest[..len]));
+            rest = &rest[len..];
+            off += len;
         }
         let mut to_move = None;
         let mut phase = Phase::Normal;

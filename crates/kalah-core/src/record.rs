@@ -278,23 +278,31 @@ impl GameRecord {
         let mut tokens: Vec<(usize, String)> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
-            let l = raw.split('#').next().unwrap_or("").trim();
-            if l.is_empty() {
-                continue;
-            }
-            if let Some(inner) = l.strip_prefix('[') {
-                let inner = inner.strip_suffix(']').ok_or_else(|| RecordError::Syntax {
-                    line,
-                    message: "a tag line must end with ']'".into(),
-                })?;
+            let trimmed = raw.trim();
+            if let Some(inner) = trimmed.strip_prefix('[') {
+                // A tag: `[Key "value"]`, then optionally a `#` comment. The value may hold `#`.
                 let (key, rest) = inner.split_once(' ').ok_or_else(|| RecordError::Syntax {
                     line,
                     message: "a tag is [Key \"value\"]".into(),
                 })?;
-                let value = unquote(rest.trim()).ok_or_else(|| RecordError::Syntax {
-                    line,
-                    message: format!("the value of tag {key} must be in double quotes"),
+                let (value, after) = unquote_prefix(rest.trim_start()).ok_or_else(|| {
+                    RecordError::Syntax {
+                        line,
+                        message: format!("the value of tag {key} must be in double quotes"),
+                    }
                 })?;
+                let after = after.trim_start();
+                let after = after.strip_prefix(']').ok_or_else(|| RecordError::Syntax {
+                    line,
+                    message: "a tag line must end with ']'".into(),
+                })?;
+                let after = after.trim();
+                if !(after.is_empty() || after.starts_with('#')) {
+                    return Err(RecordError::Syntax {
+                        line,
+                        message: format!("unexpected '{after}' after the tag"),
+                    });
+                }
                 match key {
                     "Rules" => {
                         rules = value
@@ -309,6 +317,7 @@ impl GameRecord {
                 }
                 continue;
             }
+            let l = raw.split('#').next().unwrap_or("").trim();
             for tok in l.split_whitespace() {
                 tokens.push((line, tok.to_string()));
             }
@@ -332,7 +341,14 @@ impl GameRecord {
                     message: format!("'{tok}' follows a turn that ended with '-'"),
                 });
             }
-            if tok.ends_with('.') && tok[..tok.len() - 1].bytes().all(|b| b.is_ascii_digit()) {
+            if let Some(number) = tok.strip_suffix('.') {
+                // A turn number: it must be the number of the next turn.
+                if number.parse::<usize>().ok() != Some(turn_no + 1) {
+                    return Err(RecordError::Syntax {
+                        line,
+                        message: format!("'{tok}' where turn number {}. was expected", turn_no + 1),
+                    });
+                }
                 continue;
             }
             if tok == "S" || tok == "N" {
@@ -455,16 +471,17 @@ fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', " ")
 }
 
-fn unquote(s: &str) -> Option<String> {
-    let inner = s.strip_prefix('"')?.strip_suffix('"')?;
+/// Reads a double-quoted string with `\\` escapes at the start of `s`: the value and the rest.
+fn unquote_prefix(s: &str) -> Option<(String, &str)> {
+    let inner = s.strip_prefix('"')?;
     let mut out = String::new();
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
+    let mut chars = inner.char_indices();
+    while let Some((i, c)) = chars.next() {
         match c {
-            '\\' => out.push(chars.next()?),
-            '"' => return None,
+            '\\' => out.push(chars.next()?.1),
+            '"' => return Some((out, &inner[i + 1..])),
             _ => out.push(c),
         }
     }
-    Some(out)
+    None
 }

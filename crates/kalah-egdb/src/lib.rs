@@ -5,13 +5,105 @@
 //! the 2m houses can be solved once and stored, one layer per k (Irving, Donkers & Uiterwijk 2000
 //! built them to 20 seeds; Rawlings 2015 to 34).
 //!
-//! PLACEHOLDER API: [`Egdb::open`] and [`Egdb::probe`] are the stable interface the solver uses.
+//! ## What is stored
+//!
+//! For a board of m houses a side and a rule set, layer k holds, for every arrangement of k seeds
+//! over the 2m houses **from the side to move's view** (his houses 1..m first, then the
+//! opponent's houses 1..m, each in its owner's sowing order; see [`index`]), the exact **future
+//! gain** of the side to move under perfect play: the final store difference (mover minus
+//! opponent) minus the current one. One table serves both sides. Arrangements are indexed by
+//! their combinatorial rank (stars and bars), unreachable ones included, so no existence test is
+//! needed. Arrangements whose game is already over are not searched: their slot holds the sweep's
+//! value, computed directly, and [`Egdb::probe`] answers `None` for them.
+//!
+//! Only the capture, end and leftover rules change values. The pie and Manchester rules concern
+//! the first moves only: databases hold Normal-phase positions and serve those rule sets too.
+//! The majority end makes the outcome depend on the stores: such rules are refused
+//! ([`EgdbError::StoreDependentRules`]) and must be searched.
+//!
+//! ## Build order and termination
+//!
+//! Layers are built in increasing k. A move's children lie in lower layers except for a sowing
+//! that reaches no store and captures nothing: its child keeps k. Such a move takes the n seeds
+//! of the mover's house h and drops them into his houses h+1..h+n (n ≤ m−h), then the opponent
+//! moves. Define the potential of an arrangement
+//!
+//! P = Σ_{h=1..m} h·(mover's house h) + Σ_{h=1..m} h·(opponent's house h),
+//!
+//! which does not depend on whose view is taken (the flip exchanges the two sums). Such a move
+//! raises the first sum by (h+1)+…+(h+n) − n·h = n(n+1)/2 ≥ 1 and leaves the opponent's row
+//! alone (a capture with an empty opposite house under the standard rule changes nothing either).
+//! So **every child has either fewer seeds in the houses, or the same k and a strictly larger P**.
+//! Within layer k, P is bounded by k·m, so every chain of same-layer children is shorter than
+//! k·(m−1)+1 steps: the game graph restricted to a layer is acyclic.
+//!
+//! The build therefore solves a layer by memoised recursion: arrangements are visited in rank
+//! order (chunks in parallel with rayon), and an arrangement whose same-layer child is not known
+//! yet solves that child first (depth below k·(m−1)+1, so the recursion terminates). Entries are
+//! atomic bytes; two threads may solve the same entry, and both store the same value, so the
+//! result does not depend on scheduling. Solving in decreasing P would be the explicit
+//! equivalent, but would visit a layer out of rank order.
+//!
+//! ## Values
+//!
+//! One signed byte per arrangement ([`file::ENCODING_BYTE`]): the gain lies in −k..=k, so a byte
+//! serves every layer up to [`MAX_LAYER_SEEDS`]. `docs/bench/egdb.md` gives the measurements
+//! (value distribution and build speed) behind choosing a byte over 4 bits with an escape.
+//!
+//! ## Files
+//!
+//! One file per layer, `ROOT/m6-standard-row-empty-owner/k024.egdb` (see [`file`]): a versioned,
+//! checksummed header, then the values in rank order. Written to a temporary file and renamed;
+//! opened through a memory map after the checksums are checked.
 
 #![warn(missing_docs)]
 
-use std::path::Path;
+pub mod build;
+pub mod file;
+mod game;
 
-use kalah_core::{Position, Rules};
+/// Calls `f::<M>(args)` with the const `M` equal to the runtime board size `m` (1..=12).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! dispatch_m {
+    ($m:expr, $f:ident ( $($arg:expr),* )) => {
+        match $m {
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            9 => $f::<9>($($arg),*),
+            10 => $f::<10>($($arg),*),
+            11 => $f::<11>($($arg),*),
+            12 => $f::<12>($($arg),*),
+            _ => unreachable!("houses checked to be 1..=12"),
+        }
+    };
+}
+pub mod index;
+mod solve;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use kalah_core::{Phase, Position, Rules};
+use memmap2::Mmap;
+use rayon::prelude::*;
+
+pub use build::{BuildEvent, BuildPlan, BuildReport};
+pub use index::Indexer;
+
+use crate::file::{LayerHeader, HEADER_LEN};
+use crate::game::{Arr, Game};
+use crate::index::{successor, MAX_SLOTS};
+use crate::solve::{Finished, Solver};
+
+/// Largest layer (seeds in the houses) a database may have: values must fit a signed byte.
+pub const MAX_LAYER_SEEDS: u32 = 120;
 
 /// Errors opening, building or verifying databases.
 #[derive(Debug, thiserror::Error)]
@@ -24,6 +116,81 @@ pub enum EgdbError {
         /// The error.
         source: std::io::Error,
     },
+    /// The file does not start with the layer magic bytes.
+    #[error("{path}: not a kalah endgame database file (bad magic)")]
+    NotADatabase {
+        /// The file.
+        path: String,
+    },
+    /// The file has another format version.
+    #[error("{path}: database format version {found}, this program reads version {expected}; rebuild it")]
+    Version {
+        /// The file.
+        path: String,
+        /// Version in the file.
+        found: u32,
+        /// Version this crate reads.
+        expected: u32,
+    },
+    /// The file is shorter than its header says.
+    #[error("{path}: truncated ({found} bytes, expected {expected}); delete it and rebuild")]
+    Truncated {
+        /// The file.
+        path: String,
+        /// Expected length in bytes.
+        expected: u64,
+        /// Actual length in bytes.
+        found: u64,
+    },
+    /// A checksum or a header field is wrong.
+    #[error("{path}: corrupt ({what}); delete it and rebuild")]
+    Corrupt {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// The header describes another board, rule set or layer than the file name says.
+    #[error("{path}: holds {found}, expected {expected}")]
+    Mismatch {
+        /// The file.
+        path: String,
+        /// What the header says.
+        found: String,
+        /// What was expected.
+        expected: String,
+    },
+    /// The rules make the outcome depend on the stores (the majority end).
+    #[error("the majority end makes the outcome depend on the stores, not only on the houses: such rules have no endgame databases (search them instead)")]
+    StoreDependentRules,
+    /// The layers cannot be indexed or are too big.
+    #[error("no databases for {houses} houses a side up to {seeds} seeds: at most 12 houses and {max} seeds, and layers must be indexable", max = MAX_LAYER_SEEDS)]
+    TooLarge {
+        /// Houses a side.
+        houses: usize,
+        /// Seeds in the houses.
+        seeds: u32,
+    },
+    /// The worker thread pool could not be started.
+    #[error("cannot start worker threads: {0}")]
+    Threads(String),
+    /// A build or verify was stopped before its end.
+    #[error("interrupted (finished layers are kept; run the build again to resume)")]
+    Interrupted,
+}
+
+/// Refuses rule sets whose outcome depends on the stores.
+pub(crate) fn check_rules(rules: &Rules) -> Result<(), EgdbError> {
+    if rules.outcome_depends_on_stores() {
+        return Err(EgdbError::StoreDependentRules);
+    }
+    Ok(())
+}
+
+/// The default database root: `egdb` under the per-user data directory (e.g.
+/// `~/.local/share/kalah/egdb` on Linux). `None` if the platform has no home directory.
+pub fn default_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "kalah").map(|d| d.data_dir().join("egdb"))
 }
 
 /// A set of opened database layers for one board size and rule set, layers 0..=max_seeds.
@@ -32,16 +199,67 @@ pub struct Egdb {
     houses: usize,
     rules: Rules,
     max_seeds: u32,
+    ix: Indexer,
+    layers: Vec<Mmap>,
+    dir: PathBuf,
+}
+
+/// The result of [`Egdb::verify`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VerifyReport {
+    /// Entries re-derived.
+    pub positions: u64,
+    /// Entries whose stored value differs from the one derived from their children.
+    pub mismatches: u64,
+    /// The first mismatch found: (seeds, rank, stored value, derived value).
+    pub first: Option<(u32, u64, i32, i32)>,
 }
 
 impl Egdb {
-    /// Opens the layers present in `dir` for `houses` houses a side under `rules`. `Ok(None)` if
-    /// there are none.
+    /// Opens the layers present under the database root `dir` (the layers live in its
+    /// subdirectory [`file::set_dir_name`]) for `houses` houses a side under `rules`: layers
+    /// 0, 1, 2, … as long as they are present. Every opened file's header and checksums are
+    /// checked (this reads the files once). `Ok(None)` if there is no layer 0, or if the rules
+    /// cannot be databased (the majority end).
     ///
     /// # Errors
-    /// [`EgdbError`] if a file is present but unreadable, corrupt or of another version.
-    pub fn open(_dir: &Path, _houses: usize, _rules: &Rules) -> Result<Option<Egdb>, EgdbError> {
-        Ok(None)
+    /// [`EgdbError`] if a file is present but unreadable, truncated, corrupt or of another
+    /// version.
+    pub fn open(dir: &Path, houses: usize, rules: &Rules) -> Result<Option<Egdb>, EgdbError> {
+        if check_rules(rules).is_err() || !(1..=kalah_core::MAX_HOUSES).contains(&houses) {
+            return Ok(None);
+        }
+        // Layers present on disk, contiguous from 0.
+        let mut present = 0u32;
+        while present <= MAX_LAYER_SEEDS
+            && file::layer_path(dir, houses, rules, present).exists()
+        {
+            present += 1;
+        }
+        if present == 0 {
+            return Ok(None);
+        }
+        let max_seeds = present - 1;
+        let ix = Indexer::new(houses, max_seeds)?;
+        let layers: Vec<Mmap> = (0..present)
+            .into_par_iter()
+            .map(|k| {
+                let path = file::layer_path(dir, houses, rules, k);
+                let want = LayerHeader::expected(houses, rules, k, ix.layer_size(k));
+                file::open_layer(&path, &want)?.ok_or_else(|| EgdbError::Io {
+                    path: path.display().to_string(),
+                    source: std::io::Error::from(std::io::ErrorKind::NotFound),
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Some(Egdb {
+            houses,
+            rules: *rules,
+            max_seeds,
+            ix,
+            layers,
+            dir: dir.join(file::set_dir_name(houses, rules)),
+        }))
     }
 
     /// Houses a side.
@@ -49,7 +267,7 @@ impl Egdb {
         self.houses
     }
 
-    /// The rule set the layers were built for.
+    /// The rule set the layers were opened for (only its capture, end and leftover rules matter).
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
@@ -59,12 +277,206 @@ impl Egdb {
         self.max_seeds
     }
 
+    /// The directory holding the layer files.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Arrangements in layer `seeds` (binomial(seeds+2m−1, 2m−1)).
+    ///
+    /// # Panics
+    /// If `seeds` > [`Egdb::max_seeds`].
+    pub fn layer_size(&self, seeds: u32) -> u64 {
+        self.ix.layer_size(seeds)
+    }
+
+    /// The stored values of layer `seeds` in rank order (signed bytes: future gain of the mover).
+    ///
+    /// # Panics
+    /// If `seeds` > [`Egdb::max_seeds`].
+    pub fn layer_values(&self, seeds: u32) -> &[u8] {
+        &self.layers[seeds as usize][HEADER_LEN..]
+    }
+
+    /// Whether positions under `rules` can be answered by these layers: same capture, end and
+    /// leftover rules, no majority end.
+    pub fn serves(&self, rules: &Rules) -> bool {
+        !rules.outcome_depends_on_stores()
+            && rules.capture == self.rules.capture
+            && rules.end == self.rules.end
+            && rules.leftovers == self.rules.leftovers
+    }
+
     /// The future store gain of `pos` for the side to move under perfect play: its value (final
     /// store difference, side to move minus opponent) minus the current store difference
     /// `pos.store_diff(side to move)`. `None` if the databases do not cover the position (other
     /// board size or rules, more seeds in the houses than [`Egdb::max_seeds`], a game already
     /// over, or an opening phase).
-    pub fn probe(&self, _pos: &Position, _rules: &Rules) -> Option<i32> {
-        None
+    pub fn probe(&self, pos: &Position, rules: &Rules) -> Option<i32> {
+        if !self.serves(rules)
+            || pos.houses() != self.houses
+            || pos.is_over()
+            || pos.phase() != Phase::Normal
+        {
+            return None;
+        }
+        let k = pos.seeds_in_houses();
+        if k > self.max_seeds || pos.end_reason(rules).is_some() {
+            return None;
+        }
+        let m = self.houses;
+        let side = pos.side();
+        let mut x: Arr = [0; MAX_SLOTS];
+        x[..m].copy_from_slice(pos.row(side));
+        x[m..2 * m].copy_from_slice(pos.row(side.opposite()));
+        let r = self.ix.rank(&x[..2 * m], k);
+        Some(self.layers[k as usize][HEADER_LEN + r as usize] as i8 as i32)
     }
+
+    /// Re-derives every entry of every layer from its children (read from the stored layers) and
+    /// counts the entries that differ. Runs on `threads` threads (`None`: every core); `stop` is
+    /// polled between chunks; `on_progress(done, total)` is called about every 65 536 entries.
+    ///
+    /// # Errors
+    /// [`EgdbError::Interrupted`] if `stop` was set; [`EgdbError::Threads`].
+    pub fn verify(
+        &self,
+        threads: Option<usize>,
+        stop: &AtomicBool,
+        on_progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Result<VerifyReport, EgdbError> {
+        let mut pool = rayon::ThreadPoolBuilder::new();
+        if let Some(n) = threads {
+            pool = pool.num_threads(n.max(1));
+        }
+        let pool = pool.build().map_err(|e| EgdbError::Threads(e.to_string()))?;
+        pool.install(|| self.verify_in_pool(stop, on_progress))
+    }
+
+    fn verify_in_pool(
+        &self,
+        stop: &AtomicBool,
+        on_progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Result<VerifyReport, EgdbError> {
+        let total: u64 = (0..=self.max_seeds).map(|k| self.ix.layer_size(k)).sum();
+        let done = AtomicU64::new(0);
+        let mut report = VerifyReport::default();
+        for k in 0..=self.max_seeds {
+            let (bad, first) = dispatch_m!(
+                self.houses,
+                verify_layer(self, k, stop, &done, total, on_progress)
+            )
+            .map_err(|_| EgdbError::Interrupted)?;
+            report.mismatches += bad;
+            if report.first.is_none() {
+                report.first = first.map(|(r, s, d)| (k, r, s, d));
+            }
+            report.positions += self.ix.layer_size(k);
+        }
+        Ok(report)
+    }
+}
+
+/// Re-derives layer `k` of `db`: (mismatches, first mismatch as (rank, stored, derived)).
+fn verify_layer<const M: usize>(
+    db: &Egdb,
+    k: u32,
+    stop: &AtomicBool,
+    done: &AtomicU64,
+    total: u64,
+    on_progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(u64, Option<(u64, i32, i32)>), ()> {
+    const CHUNK: u64 = 1 << 16;
+    let lower: Vec<&[u8]> = (0..k).map(|j| db.layer_values(j)).collect();
+    let size = db.ix.layer_size(k);
+    let values = db.layer_values(k);
+    let solver: Solver<'_, _, M> = Solver {
+        game: Game::<M>::new(&db.rules),
+        ix: &db.ix,
+        k,
+        lower: &lower,
+        cur: Finished(values),
+    };
+    let chunks = size.div_ceil(CHUNK);
+    let results: Vec<(u64, Option<(u64, i32, i32)>)> = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            if stop.load(Ordering::Relaxed) {
+                return Err(());
+            }
+            let start = c * CHUNK;
+            let end = size.min(start + CHUNK);
+            let mut x: Arr = [0; MAX_SLOTS];
+            db.ix.unrank(k, start, &mut x[..2 * M]);
+            let mut bad = 0u64;
+            let mut first = None;
+            for r in start..end {
+                let stored = values[r as usize] as i8 as i32;
+                let derived = solver.solve(&x);
+                if stored != derived {
+                    bad += 1;
+                    first.get_or_insert((r, stored, derived));
+                }
+                successor(&mut x[..2 * M]);
+            }
+            let d = done.fetch_add(end - start, Ordering::Relaxed) + (end - start);
+            on_progress(d, total);
+            Ok((bad, first))
+        })
+        .collect::<Result<_, ()>>()?;
+    let bad = results.iter().map(|r| r.0).sum();
+    let first = results.iter().find_map(|r| r.1);
+    Ok((bad, first))
+}
+
+/// One layer file found under a database root (for `kalah egdb info`).
+#[derive(Clone, Debug)]
+pub struct LayerInfo {
+    /// The file.
+    pub path: PathBuf,
+    /// Its header, or why it could not be read.
+    pub header: Result<LayerHeader, String>,
+    /// File length in bytes.
+    pub bytes: u64,
+}
+
+/// Lists the layer files under a database root, by set directory then seeds, reading headers
+/// only (no checksum: use [`Egdb::open`] or `verify` for that).
+///
+/// # Errors
+/// [`EgdbError::Io`] if the root cannot be listed (a missing root gives an empty list).
+pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
+    let io = |p: &Path, e| EgdbError::Io {
+        path: p.display().to_string(),
+        source: e,
+    };
+    let mut out = Vec::new();
+    let sets = match std::fs::read_dir(root) {
+        Ok(d) => d,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(io(root, e)),
+    };
+    let mut dirs: Vec<PathBuf> = sets
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for d in dirs {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
+            .map_err(|e| io(&d, e))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "egdb"))
+            .collect();
+        files.sort();
+        for path in files {
+            let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+            let header = file::read_header(&path).map_err(|e| e.to_string());
+            out.push(LayerInfo {
+                path,
+                header,
+                bytes,
+            });
+        }
+    }
+    Ok(out)
 }

@@ -8,16 +8,23 @@
 //! position** (its final store minus the opponent's, with the stores already filled counted),
 //! the convention of Irving, Donkers & Uiterwijk (2000).
 //!
-//! PLACEHOLDER: the search behind the levels is being built in `kalah-solver`; until then every
-//! level plays a one-ply greedy move. The API below is the stable façade.
+//! The levels search with `kalah-solver`: `beginner` and `easy` a shallow depth-limited negamax with
+//! random noise on the move values, `medium` and `hard` a deeper one, `expert` iterative deepening
+//! within the time limit, and `perfect` the exact solver (MTD(f)) whenever it finishes within the
+//! move's budget, else `expert`'s search. The engine keeps its transposition table between moves.
 
 #![warn(missing_docs)]
 
 use std::fmt;
 use std::str::FromStr;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use kalah_core::{Move, Position, Rules};
+use kalah_egdb::Egdb;
+use kalah_solver::{SearchLimits, Solver};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 /// Engine strength, weakest first.
@@ -122,27 +129,136 @@ pub struct MoveValue {
     pub exact: bool,
 }
 
+/// How a level plays.
+#[derive(Clone, Copy, Debug)]
+struct Profile {
+    /// Depth of the heuristic search, in plies.
+    depth: u32,
+    /// Uniform noise added to each move's value (0: none).
+    noise: i32,
+    /// Chance of a uniformly random legal move.
+    random: f64,
+    /// Default time per move.
+    time: Duration,
+    /// Transposition table size.
+    tt_mib: usize,
+}
+
+impl Level {
+    fn profile(self) -> Profile {
+        let ms = Duration::from_millis;
+        match self {
+            Level::Beginner => Profile {
+                depth: 2,
+                noise: 6,
+                random: 0.25,
+                time: ms(200),
+                tt_mib: 1,
+            },
+            Level::Easy => Profile {
+                depth: 4,
+                noise: 3,
+                random: 0.05,
+                time: ms(300),
+                tt_mib: 1,
+            },
+            Level::Medium => Profile {
+                depth: 7,
+                noise: 0,
+                random: 0.0,
+                time: ms(500),
+                tt_mib: 4,
+            },
+            Level::Hard => Profile {
+                depth: 12,
+                noise: 0,
+                random: 0.0,
+                time: ms(1000),
+                tt_mib: 16,
+            },
+            Level::Expert => Profile {
+                depth: 200,
+                noise: 0,
+                random: 0.0,
+                time: ms(1000),
+                tt_mib: 32,
+            },
+            Level::Perfect => Profile {
+                depth: 200,
+                noise: 0,
+                random: 0.0,
+                time: ms(2000),
+                tt_mib: 64,
+            },
+        }
+    }
+}
+
 /// A player at one level. Keeps its search state (transposition table) between moves.
 #[derive(Debug)]
 pub struct Engine {
     level: Level,
+    rng: StdRng,
+    solver: Option<Solver>,
+    egdb: Option<Arc<Egdb>>,
+}
+
+/// What one search of the engine found.
+struct Found {
+    mv: Move,
+    value: i32,
+    exact: bool,
+    depth: u32,
+    nodes: u64,
+    pv: Vec<Move>,
 }
 
 impl Engine {
     /// A new engine at `level`.
     pub fn new(level: Level) -> Engine {
-        Engine { level }
+        Engine {
+            level,
+            rng: StdRng::from_entropy(),
+            solver: None,
+            egdb: None,
+        }
     }
 
     /// A new engine whose random choices (lower levels) are fixed by `seed`, for reproducible
     /// games and tests.
-    pub fn with_seed(level: Level, _seed: u64) -> Engine {
-        Engine { level }
+    pub fn with_seed(level: Level, seed: u64) -> Engine {
+        Engine {
+            level,
+            rng: StdRng::seed_from_u64(seed),
+            solver: None,
+            egdb: None,
+        }
+    }
+
+    /// Uses endgame databases in the exact and heuristic searches (only where their board size
+    /// and rules match the game's).
+    pub fn set_egdb(&mut self, egdb: Option<Arc<Egdb>>) {
+        self.egdb = egdb.clone();
+        if let Some(s) = self.solver.as_mut() {
+            s.set_egdb(egdb);
+        }
     }
 
     /// The engine's level.
     pub fn level(&self) -> Level {
         self.level
+    }
+
+    fn solver(&mut self, rules: &Rules) -> &mut Solver {
+        let tt = self.level.profile().tt_mib;
+        let egdb = self.egdb.clone();
+        let s = self.solver.get_or_insert_with(|| {
+            let mut s = Solver::new(*rules, tt);
+            s.set_egdb(egdb);
+            s
+        });
+        s.set_rules(*rules);
+        s
     }
 
     /// Chooses an action with the level's default limits. `None` if the game is over.
@@ -152,37 +268,179 @@ impl Engine {
 
     /// Chooses an action within `limits`. `None` if the game is over.
     pub fn choose_with(&mut self, pos: &Position, rules: &Rules, limits: Limits) -> Option<Choice> {
-        let best = self
-            .hint(pos, rules, limits)
-            .into_iter()
-            .max_by_key(|mv| mv.value)?;
+        let mut p = *pos;
+        p.settle(rules);
+        let legal = p.legal_moves(rules);
+        if legal.is_empty() {
+            return None;
+        }
+        let profile = self.level.profile();
+        let time = limits.time.unwrap_or(profile.time);
+        let start = Instant::now();
+        if legal.len() == 1 && self.level < Level::Perfect {
+            return Some(Choice {
+                mv: legal[0],
+                value: None,
+                exact: false,
+                depth: 0,
+                nodes: 0,
+                pv: vec![legal[0]],
+            });
+        }
+        if profile.random > 0.0 && self.rng.gen_bool(profile.random) {
+            let mv = legal[self.rng.gen_range(0..legal.len())];
+            return Some(Choice {
+                mv,
+                value: None,
+                exact: false,
+                depth: 0,
+                nodes: 0,
+                pv: vec![mv],
+            });
+        }
+        let found = match self.level {
+            Level::Beginner | Level::Easy => self.noisy(&p, rules, profile, time, limits.nodes),
+            Level::Medium | Level::Hard | Level::Expert => {
+                self.deepening(&p, rules, profile.depth, time, limits.nodes)
+            }
+            Level::Perfect => {
+                let exact_time = time.mul_f64(0.7);
+                match self.exact(&p, rules, exact_time, limits.nodes) {
+                    Some(f) => f,
+                    None => {
+                        let left = time.saturating_sub(start.elapsed()).max(Duration::from_millis(10));
+                        self.deepening(&p, rules, profile.depth, left, limits.nodes)
+                    }
+                }
+            }
+        };
         Some(Choice {
-            mv: best.mv,
-            value: None,
-            exact: false,
-            depth: 1,
-            nodes: 0,
-            pv: vec![best.mv],
+            mv: found.mv,
+            value: Some(found.value),
+            exact: found.exact,
+            depth: found.depth,
+            nodes: found.nodes,
+            pv: found.pv,
         })
+    }
+
+    /// The exact solution within `time`, if it finishes.
+    fn exact(&mut self, pos: &Position, rules: &Rules, time: Duration, nodes: Option<u64>) -> Option<Found> {
+        let solver = self.solver(rules);
+        solver.set_limits(SearchLimits::new(Some(time), nodes));
+        let sol = solver.solve(pos).ok()?;
+        let mv = *sol.pv.first()?;
+        Some(Found {
+            mv,
+            value: sol.value,
+            exact: true,
+            depth: sol.pv.len() as u32,
+            nodes: sol.stats.nodes,
+            pv: sol.pv,
+        })
+    }
+
+    /// Iterative deepening to `depth` within `time` and `nodes`.
+    fn deepening(&mut self, pos: &Position, rules: &Rules, depth: u32, time: Duration, nodes: Option<u64>) -> Found {
+        let solver = self.solver(rules);
+        solver.set_limits(SearchLimits::new(Some(time), nodes));
+        let r = solver.iterative(pos, depth);
+        let mv = r.best.expect("the game is not over");
+        Found {
+            mv,
+            value: r.value,
+            exact: r.exact,
+            depth: r.depth,
+            nodes: r.stats.nodes,
+            pv: r.pv,
+        }
+    }
+
+    /// Values of every action from a shallow search, plus noise; the best noisy value wins.
+    fn noisy(&mut self, pos: &Position, rules: &Rules, profile: Profile, time: Duration, nodes: Option<u64>) -> Found {
+        let values = self.estimate_moves(pos, rules, profile.depth, time, nodes);
+        let mut best: Option<(i32, MoveValue)> = None;
+        for v in values {
+            let noisy = v.value + self.rng.gen_range(-profile.noise..=profile.noise);
+            if best.map_or(true, |(b, _)| noisy > b) {
+                best = Some((noisy, v));
+            }
+        }
+        let (_, v) = best.expect("legal moves");
+        Found {
+            mv: v.mv,
+            value: v.value,
+            exact: v.exact,
+            depth: profile.depth,
+            nodes: 0,
+            pv: vec![v.mv],
+        }
+    }
+
+    /// Heuristic value of every action: a search of `depth - 1` plies after it, within the time.
+    fn estimate_moves(
+        &mut self,
+        pos: &Position,
+        rules: &Rules,
+        depth: u32,
+        time: Duration,
+        nodes: Option<u64>,
+    ) -> Vec<MoveValue> {
+        let Some(me) = pos.to_move() else {
+            return Vec::new();
+        };
+        let legal = pos.legal_moves(rules);
+        let start = Instant::now();
+        let solver = self.solver(rules);
+        let mut out = Vec::with_capacity(legal.len());
+        for (i, &mv) in legal.iter().enumerate() {
+            let mut child = *pos;
+            let o = child.play_unchecked(rules, mv);
+            if child.is_over() {
+                out.push(MoveValue {
+                    mv,
+                    value: child.store_diff(me),
+                    exact: true,
+                });
+                continue;
+            }
+            let left = time.saturating_sub(start.elapsed());
+            let share = (left / (legal.len() - i) as u32).max(Duration::from_millis(2));
+            solver.set_limits(SearchLimits::new(Some(share), nodes.map(|n| n / legal.len() as u64)));
+            let r = solver.iterative(&child, depth.saturating_sub(1).max(1));
+            let v = if o.extra_turn { r.value } else { -r.value };
+            out.push(MoveValue {
+                mv,
+                value: v,
+                exact: r.exact,
+            });
+        }
+        out
     }
 
     /// The value of every legal action (exact where it can be proven within `limits`,
     /// estimated otherwise), in legal-move order. Empty if the game is over.
-    pub fn hint(&mut self, pos: &Position, rules: &Rules, _limits: Limits) -> Vec<MoveValue> {
-        let Some(me) = pos.to_move() else {
+    pub fn hint(&mut self, pos: &Position, rules: &Rules, limits: Limits) -> Vec<MoveValue> {
+        let mut p = *pos;
+        p.settle(rules);
+        if p.legal_moves(rules).is_empty() {
             return Vec::new();
-        };
-        pos.legal_moves(rules)
-            .into_iter()
-            .map(|mv| {
-                let mut child = *pos;
-                child.play_unchecked(rules, mv);
-                MoveValue {
-                    mv,
-                    value: child.store_diff(me),
-                    exact: false,
-                }
-            })
-            .collect()
+        }
+        let time = limits.time.unwrap_or(Duration::from_secs(1));
+        let start = Instant::now();
+        let solver = self.solver(rules);
+        solver.set_limits(SearchLimits::new(Some(time.mul_f64(0.7)), limits.nodes));
+        if let Ok(values) = solver.analyze_moves(&p) {
+            return values
+                .into_iter()
+                .map(|v| MoveValue {
+                    mv: v.mv,
+                    value: v.value,
+                    exact: true,
+                })
+                .collect();
+        }
+        let left = time.saturating_sub(start.elapsed()).max(Duration::from_millis(20));
+        self.estimate_moves(&p, rules, 200, left, limits.nodes)
     }
 }

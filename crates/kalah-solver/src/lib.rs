@@ -1,1 +1,46 @@
-//! Exact and depth-limited Kalah search: negamax, MTD(f), transposition table, principal variation.
+//! # kalah-solver
+//!
+//! Exact and depth-limited Kalah search.
+//!
+//! * **Exact values**: the value of a position is the final store difference, side to move minus
+//!   opponent, with perfect play by both, under the position's [`Rules`] (every variant of
+//!   `kalah-core`: both capture rules, both end rules, the three leftover rules, the majority end,
+//!   the pie rule and the Manchester first-move rule). [`Solver::solve`] gives the value, every
+//!   best move, a principal variation and statistics; [`Solver::analyze_moves`] and
+//!   [`Solver::analyze_turns`] give the value of every legal move or whole turn.
+//! * **Search**: negamax with alpha-beta (an extra turn keeps the same player to move: no sign
+//!   flip), driven by MTD(f) null-window tests with a first guess from iterative deepening; a
+//!   [transposition table](Solver::new) keyed on the houses and the side to move (and South's
+//!   store under the majority end) that stores bounds on the **future gain** (value minus the
+//!   current store difference) with full-key verification; exact futility bounds (the future gain
+//!   lies within ± the seeds still in the houses); move ordering (table move, extra-turn moves,
+//!   captures); enhanced transposition cut-off; optional endgame databases ([`Solver::with_egdb`]).
+//! * **Depth-limited search** ([`Solver::search_depth`], [`Solver::iterative`]) with a heuristic
+//!   evaluation, for positions the exact search cannot finish in time.
+//! * **Control**: a stop flag ([`Solver::set_stop_flag`]), time and node [`SearchLimits`], and a
+//!   progress callback ([`Solver::set_progress`]) reporting the bounds proven so far.
+//!
+//! The pie rule: a swap leaves North (the board side) to move, but the person to move changes, so
+//! the swapper's value is minus the value of the same position (normal phase) for the side to move.
+//!
+//! ```
+//! use kalah_core::{Position, Rules, Start};
+//! use kalah_solver::Solver;
+//! let rules = Rules::default();
+//! let pos = Position::start(&Start::uniform(4, 3).unwrap(), &Rules { capture: kalah_core::CaptureRule::Empty, ..rules });
+//! let mut solver = Solver::new(Rules { capture: kalah_core::CaptureRule::Empty, ..rules }, 4);
+//! let sol = solver.solve(&pos).unwrap();
+//! assert_eq!(sol.value, 8); // Irving, Donkers & Uiterwijk (2000), Kalah(4,3)
+//! ```
+
+#![warn(missing_docs)]
+
+mod search;
+mod tt;
+
+pub use search::{
+    DepthResult, MoveScore, Progress, SearchLimits, Solution, SolveError, Solver, Stats, TurnScore,
+};
+
+/// Default transposition table size in MiB.
+pub const DEFAULT_TT_MIB: usize = 64;

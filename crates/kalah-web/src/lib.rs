@@ -1,1 +1,114 @@
-//! kalah serve: the web page and JSON API.
+//! # kalah-web
+//!
+//! `kalah serve`: the page (plain HTML, CSS and JavaScript modules embedded in the binary) and a
+//! stateless JSON API over [`kalah_core`] and the [`kalah_engine`] façade.
+//!
+//! Every API request carries the rules and the position (or a start and the moves played from
+//! it), so any number of servers can answer behind a load balancer. Engine work (engine moves,
+//! analysis) runs on tokio's blocking pool with a time limit per request and a bound on the
+//! number of searches running at once ([`Config::engine_slots`]); past the bound the server
+//! answers `503 Service Unavailable` at once instead of queueing. Every malformed request gets a
+//! 4xx answer `{"error": "..."}` whose message names the problem. The endpoints are documented in
+//! `docs/API.md`.
+//!
+//! Values are final store differences from the view of the side to move (its store minus the
+//! opponent's at the end of the game with perfect play), as in [`kalah_engine`]; `value_south`
+//! fields give the same from South's view.
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! kalah_web::serve(listener, kalah_web::Config::default(), std::future::pending()).await
+//! # }
+//! ```
+
+#![warn(missing_docs)]
+
+mod api;
+mod assets;
+mod error;
+mod game;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+pub use error::ApiError;
+
+/// Server settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Most engine searches (engine moves and analyses) running at once; a request past the
+    /// bound is answered `503` at once. 0 refuses every engine request.
+    pub engine_slots: usize,
+    /// Thinking time of an engine request that does not ask for one.
+    pub default_time: Duration,
+    /// Most thinking time one engine request may ask for (larger requests are cut to it).
+    pub max_time: Duration,
+    /// Largest request body accepted, in bytes; larger bodies get `413`.
+    pub max_body_bytes: usize,
+}
+
+impl Default for Config {
+    /// One engine slot per core, 1 s per engine request by default and 10 s at most, 64 KiB
+    /// bodies.
+    fn default() -> Self {
+        Config {
+            engine_slots: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            default_time: Duration::from_secs(1),
+            max_time: Duration::from_secs(10),
+            max_body_bytes: 64 * 1024,
+        }
+    }
+}
+
+/// Shared, read-only server state.
+#[derive(Clone, Debug)]
+pub(crate) struct AppState {
+    pub(crate) config: Arc<Config>,
+    pub(crate) slots: Arc<Semaphore>,
+}
+
+/// The whole application: the page, its assets and the JSON API under `/api/`.
+pub fn router(config: Config) -> Router {
+    let state = AppState {
+        slots: Arc::new(Semaphore::new(config.engine_slots)),
+        config: Arc::new(config.clone()),
+    };
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/assets/{file}", get(assets::asset))
+        .route("/api/info", get(api::info))
+        .route("/api/legal", post(api::legal))
+        .route("/api/play", post(api::play))
+        .route("/api/game", post(api::game))
+        .route("/api/engine", post(api::engine))
+        .route("/api/analyze", post(api::analyze))
+        .route("/api/record/export", post(api::record_export))
+        .route("/api/record/import", post(api::record_import))
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
+        .layer(DefaultBodyLimit::max(config.max_body_bytes))
+        .with_state(state)
+}
+
+/// Serves [`router`] on `listener` until `shutdown` completes, then finishes the requests in
+/// flight.
+///
+/// # Errors
+/// An I/O error of the listener.
+pub async fn serve(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(config))
+        .with_graceful_shutdown(shutdown)
+        .await
+}

@@ -1,12 +1,365 @@
-//! `kalah egdb`.
+//! `kalah egdb`: build, list, verify and probe endgame databases.
 
-use anyhow::{bail, Result};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use kalah_egdb::{BuildEvent, BuildPlan, Egdb};
+
+use crate::game_args::RuleArgs;
+
+/// Positions solved per second and per thread, measured on this project's 2-core machine
+/// (docs/bench/egdb.md); only used for the estimate shown before a build.
+const RATE_PER_THREAD: f64 = 2.5e6;
 
 /// Arguments of `kalah egdb`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Cmd {
+    /// Build the layers 0..=K (seeds in the houses) for a board size and rule set; resumes after
+    /// the last finished layer.
+    Build(BuildArgs),
+    /// List the database layers found, with their board, rules, sizes.
+    Info(DirArgs),
+    /// Check every layer's checksums and re-derive every entry from its children.
+    Verify(VerifyArgs),
+    /// The future store gain and the value of a position from the databases.
+    Probe(ProbeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct DirArgs {
+    /// Database root [default: egdb under the per-user data directory].
+    #[arg(long, value_name = "DIR")]
+    egdb_dir: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+struct BuildArgs {
+    /// Build layers 0..=K: every arrangement of up to K seeds in the houses.
+    #[arg(long, value_name = "K")]
+    max_seeds: u32,
+    /// Worker threads [default: every core].
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    dir: DirArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+#[derive(clap::Args, Debug)]
+struct VerifyArgs {
+    /// Worker threads [default: every core].
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    #[command(flatten)]
+    dir: DirArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+#[derive(clap::Args, Debug)]
+struct ProbeArgs {
+    /// The position, e.g. `0,0,0,2,0,1,20,1,0,0,0,3,0,21 S`.
+    position: String,
+    /// Print JSON: {"gain": g, "value": v, "seeds": k}.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    dir: DirArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+impl DirArgs {
+    fn root(&self) -> Result<PathBuf> {
+        match &self.egdb_dir {
+            Some(d) => Ok(d.clone()),
+            None => kalah_egdb::default_dir()
+                .context("no per-user data directory on this system; pass --egdb-dir DIR"),
+        }
+    }
+}
 
 /// Runs `kalah egdb`.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("'kalah egdb' is not implemented yet")
+pub fn run(args: Args) -> Result<()> {
+    match args.cmd {
+        Cmd::Build(a) => build(a),
+        Cmd::Info(a) => info(a),
+        Cmd::Verify(a) => verify(a),
+        Cmd::Probe(a) => probe(a),
+    }
+}
+
+fn houses(rules: &RuleArgs) -> Result<usize> {
+    if rules.seeds.is_some() || rules.layout.is_some() {
+        bail!("--seeds and --layout set a starting layout; databases depend only on --houses and the rules");
+    }
+    Ok(rules.houses.unwrap_or(6))
+}
+
+fn human_bytes(b: u64) -> String {
+    let b = b as f64;
+    if b >= 1e9 {
+        format!("{:.2} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else if b >= 1e3 {
+        format!("{:.1} kB", b / 1e3)
+    } else {
+        format!("{b} bytes")
+    }
+}
+
+fn human_secs(s: f64) -> String {
+    if s >= 3600.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else if s >= 60.0 {
+        format!("{:.1} min", s / 60.0)
+    } else {
+        format!("{s:.1} s")
+    }
+}
+
+/// Sets `stop` on Ctrl-C (once per process).
+fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let s = stop.clone();
+    if let Err(e) = ctrlc::set_handler(move || s.store(true, Ordering::SeqCst)) {
+        eprintln!("kalah: warning: cannot catch Ctrl-C ({e})");
+    }
+    stop
+}
+
+fn build(a: BuildArgs) -> Result<()> {
+    let m = houses(&a.rules)?;
+    let rules = a.rules.rules();
+    let plan = BuildPlan {
+        root: a.dir.root()?,
+        houses: m,
+        rules,
+        max_seeds: a.max_seeds,
+        threads: a.threads,
+    };
+    let total = plan.total_positions()?;
+    let threads = a.threads.unwrap_or_else(rayon_threads).max(1);
+    let est = total as f64 / (RATE_PER_THREAD * threads as f64);
+    println!(
+        "Kalah({m},·) capture={} end={} leftovers={}: layers 0..={} seeds, {total} positions",
+        rules.capture, rules.end, rules.leftovers, a.max_seeds
+    );
+    println!(
+        "size on disk and memory needed: {}; estimated time on {threads} thread(s): {} (layers already built are kept)",
+        human_bytes(total + 64 * (a.max_seeds as u64 + 1)),
+        human_secs(est)
+    );
+    println!(
+        "into {}",
+        kalah_egdb::file::layer_path(&plan.root, m, &rules, 0)
+            .parent()
+            .unwrap_or(&plan.root)
+            .display()
+    );
+    let stop = stop_on_ctrl_c();
+    let bar = if a.quiet {
+        ProgressBar::hidden()
+    } else {
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg:>8} [{bar:40}] {percent:>3}% {human_pos}/{human_len} positions, {per_sec}, eta {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    };
+    let result = plan.run(&stop, &|e| match *e {
+        BuildEvent::Progress { done, .. } => bar.set_position(done),
+        BuildEvent::LayerStarted { seeds, .. } => bar.set_message(format!("k={seeds}")),
+        BuildEvent::Resumed { seeds } => bar.println(format!("layer {seeds}: already built")),
+        BuildEvent::LayerWritten {
+            seeds,
+            count,
+            seconds,
+        } => {
+            if seconds > 1.0 {
+                bar.println(format!(
+                    "layer {seeds}: {count} positions in {seconds:.1} s ({:.2} M/s)",
+                    count as f64 / seconds / 1e6
+                ))
+            }
+        }
+    });
+    bar.finish_and_clear();
+    let report = match result {
+        Ok(r) => r,
+        Err(kalah_egdb::EgdbError::Interrupted) => {
+            bail!("interrupted: the finished layers are kept and no partial file is left; run the same command again to resume")
+        }
+        Err(e) => return Err(e.into()),
+    };
+    println!(
+        "done: built {} layer(s) ({} positions) in {}, kept {} layer(s) from before; {:.2} M positions/s",
+        report.built_layers,
+        report.positions_built,
+        human_secs(report.seconds),
+        report.resumed_layers,
+        report.positions_built as f64 / report.seconds.max(1e-9) / 1e6
+    );
+    Ok(())
+}
+
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+fn info(a: DirArgs) -> Result<()> {
+    let root = a.root()?;
+    let layers = kalah_egdb::list_layers(&root)?;
+    println!("database root: {}", root.display());
+    if layers.is_empty() {
+        println!("no layers (build some with `kalah egdb build --max-seeds K`)");
+        return Ok(());
+    }
+    let mut current: Option<PathBuf> = None;
+    let mut set_positions = 0u64;
+    let mut set_bytes = 0u64;
+    let mut set_layers: Vec<u32> = Vec::new();
+    let flush = |dir: &Option<PathBuf>, ks: &Vec<u32>, pos: u64, bytes: u64| {
+        if let Some(d) = dir {
+            let name = d.file_name().map(|n| n.to_string_lossy().into_owned());
+            let contiguous = ks.iter().enumerate().all(|(i, &k)| i as u32 == k);
+            let range = match (ks.first(), ks.last()) {
+                (Some(lo), Some(hi)) if contiguous => format!("layers {lo}..={hi}"),
+                _ => format!("layers {ks:?} (not contiguous from 0: only 0..=first gap is used)"),
+            };
+            println!(
+                "  {}: {range}, {pos} positions, {}",
+                name.unwrap_or_default(),
+                human_bytes(bytes)
+            );
+        }
+    };
+    for l in &layers {
+        let dir = l.path.parent().map(|p| p.to_path_buf());
+        if dir != current {
+            flush(&current, &set_layers, set_positions, set_bytes);
+            current = dir;
+            set_positions = 0;
+            set_bytes = 0;
+            set_layers.clear();
+        }
+        match &l.header {
+            Ok(h) => {
+                set_layers.push(h.seeds);
+                set_positions += h.count;
+                set_bytes += l.bytes;
+            }
+            Err(e) => println!("  bad file: {e}"),
+        }
+    }
+    flush(&current, &set_layers, set_positions, set_bytes);
+    println!("(headers only; `kalah egdb verify [rule flags]` checks checksums and values)");
+    Ok(())
+}
+
+fn open(dir: &DirArgs, rules_args: &RuleArgs, m: usize) -> Result<Egdb> {
+    let rules = rules_args.rules();
+    if rules.outcome_depends_on_stores() {
+        return Err(kalah_egdb::EgdbError::StoreDependentRules.into());
+    }
+    let root = dir.root()?;
+    Egdb::open(&root, m, &rules)?.with_context(|| {
+        format!(
+            "no databases for Kalah({m},·) capture={} end={} leftovers={} under {} (build them with `kalah egdb build --houses {m} --max-seeds K` and the same rule flags)",
+            rules.capture,
+            rules.end,
+            rules.leftovers,
+            root.display()
+        )
+    })
+}
+
+fn verify(a: VerifyArgs) -> Result<()> {
+    let m = houses(&a.rules)?;
+    let db = open(&a.dir, &a.rules, m)?;
+    let total: u64 = (0..=db.max_seeds()).map(|k| db.layer_size(k)).sum();
+    println!(
+        "{}: layers 0..={}, {total} positions; checksums OK, re-deriving every entry",
+        db.dir().display(),
+        db.max_seeds()
+    );
+    let stop = stop_on_ctrl_c();
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("[{bar:40}] {percent:>3}% {human_pos}/{human_len}, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    let report = db.verify(a.threads, &stop, &|done, _| bar.set_position(done));
+    bar.finish_and_clear();
+    let report = report?;
+    if report.mismatches > 0 {
+        let (k, r, s, d) = report.first.unwrap_or_default();
+        bail!(
+            "{} of {} entries differ from their children's values (first: layer {k} rank {r}: stored {s}, derived {d}); delete the layers and rebuild",
+            report.mismatches,
+            report.positions
+        );
+    }
+    println!(
+        "verified: all {} entries agree with their children",
+        report.positions
+    );
+    Ok(())
+}
+
+fn probe(a: ProbeArgs) -> Result<()> {
+    let pos = a.rules.position(Some(&a.position))?;
+    let m = pos.houses();
+    let rules = a.rules.rules();
+    let db = open(&a.dir, &a.rules, m)?;
+    let k = pos.seeds_in_houses();
+    let Some(side) = pos.to_move() else {
+        bail!(
+            "the game is over: final stores {} (South) and {} (North)",
+            pos.store(kalah_core::Side::South),
+            pos.store(kalah_core::Side::North)
+        );
+    };
+    if k > db.max_seeds() {
+        bail!(
+            "{k} seeds in the houses, the databases go up to {} (build more with --max-seeds {k})",
+            db.max_seeds()
+        );
+    }
+    let Some(gain) = db.probe(&pos, &rules) else {
+        bail!("the databases do not cover this position (opening phase: positions before the first turn ends are not stored)");
+    };
+    let value = pos.store_diff(side) + gain;
+    if a.json {
+        println!("{{\"gain\": {gain}, \"value\": {value}, \"seeds\": {k}}}");
+    } else {
+        println!(
+            "{side} to move, {k} seeds in the houses: value {value:+} ({side}'s store difference {:+}, future gain {gain:+})",
+            pos.store_diff(side)
+        );
+    }
+    Ok(())
 }

@@ -1,12 +1,68 @@
-//! `kalah perft`.
+//! `kalah perft`: count the action sequences of a given length (one sowing or swap is one ply;
+//! an extra turn is another ply by the same player; a finished game adds nothing deeper).
+
+use std::time::Instant;
 
 use anyhow::{bail, Result};
+use kalah_core::{divide, perft};
+
+use crate::game_args::RuleArgs;
+use crate::output::print;
+
+/// Deepest depth accepted: far beyond what finishes in a lifetime on 6 houses, but it keeps an
+/// obvious typo (e.g. 100) from starting an endless run.
+pub const MAX_DEPTH: u32 = 40;
 
 /// Arguments of `kalah perft`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Plies to count (0 to 40).
+    #[arg(value_name = "DEPTH", allow_negative_numbers = true)]
+    pub depth: u32,
+    /// The position in bin order with the side to move [default: the start position of the rule
+    /// flags].
+    #[arg(value_name = "POSITION")]
+    pub position: Option<String>,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Also print the count below each legal first action.
+    #[arg(long)]
+    pub divide: bool,
+}
 
 /// Runs `kalah perft`.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("'kalah perft' is not implemented yet")
+///
+/// Prints the count (the number of sequences of exactly DEPTH plies), the nodes (positions
+/// reached at plies 1 to DEPTH, i.e. the sum of the counts of every depth up to DEPTH), the time
+/// and nodes per second.
+pub fn run(args: Args) -> Result<()> {
+    if args.depth > MAX_DEPTH {
+        bail!(
+            "depth {} is too deep: perft takes 0 to {MAX_DEPTH}",
+            args.depth
+        );
+    }
+    let rules = args.rules.rules();
+    let pos = args.rules.position(args.position.as_deref())?;
+    let depth = args.depth;
+    print(&format!("perft {depth} of {pos}\n"))?;
+    let t0 = Instant::now();
+    let count = if args.divide && depth > 0 {
+        let split = divide(&pos, &rules, depth);
+        let mut s = String::new();
+        for (mv, n) in &split {
+            s.push_str(&format!("{:>4}: {n}\n", mv.to_string()));
+        }
+        print(&s)?;
+        split.iter().map(|(_, n)| n).sum()
+    } else {
+        perft(&pos, &rules, depth)
+    };
+    let nodes: u64 = count + (1..depth).map(|d| perft(&pos, &rules, d)).sum::<u64>();
+    let secs = t0.elapsed().as_secs_f64();
+    let rate = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
+    print(&format!(
+        "count: {count}\nnodes: {nodes}\ntime: {secs:.3} s ({:.1} M nodes/s)\n",
+        rate / 1e6
+    ))
 }

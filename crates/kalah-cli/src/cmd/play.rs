@@ -1,12 +1,635 @@
-//! `kalah play`.
+//! `kalah play`: a game in the terminal, against the engine or another person.
+//!
+//! One command a line on stdin, so scripts can drive it. Players are known by the side they start
+//! on (as in game records); under the pie rule a `swap` moves both players to the other row, and
+//! the labels follow them.
 
-use anyhow::{bail, Result};
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use kalah_core::{GameRecord, Move, MoveError, Outcome, Position, Rules, Side};
+use kalah_engine::{Engine, Level, Limits};
+
+use crate::board::{self, BoardLabels, ColorChoice, Paint};
+use crate::game_args::RuleArgs;
+use crate::output::print;
+
+/// Which side a player takes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SideArg {
+    /// South: moves first.
+    South,
+    /// North: moves second.
+    North,
+}
+
+impl From<SideArg> for Side {
+    fn from(s: SideArg) -> Side {
+        match s {
+            SideArg::South => Side::South,
+            SideArg::North => Side::North,
+        }
+    }
+}
+
+/// Who plays the other side.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// The engine at --level.
+    Engine,
+    /// Another person at the same terminal (both sides type their moves).
+    Human,
+}
 
 /// Arguments of `kalah play`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// The side you start on. Under the pie rule a swap moves you to the other row.
+    #[arg(long, value_enum, default_value = "south")]
+    pub side: SideArg,
+    /// Who plays the other side.
+    #[arg(long, value_enum, default_value = "engine")]
+    pub opponent: Opponent,
+    /// Engine level: beginner, easy, medium, hard, expert or perfect.
+    #[arg(long, value_name = "LEVEL", default_value = "medium")]
+    pub level: Level,
+    /// Fix the engine's random choices, for reproducible games.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+    /// Continue a saved game (a text game record, or its JSON form); the rules and the start
+    /// position come from the file.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "houses", "seeds", "layout", "mirrored", "capture", "end", "leftovers",
+        "majority_end", "pie", "no_first_move_extra_turn",
+    ])]
+    pub load: Option<PathBuf>,
+    /// Thinking time of the engine per action, in milliseconds [default: the level's]. Also the
+    /// time `hint` may take.
+    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    pub move_time_ms: Option<u64>,
+    /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
+}
+
+/// Time `hint` takes when --move-time-ms is not given.
+const DEFAULT_HINT_TIME: Duration = Duration::from_secs(2);
+
+const HELP: &str = "\
+Commands:
+  1..m        sow that house of the side to move (1 is the house farthest from its store)
+  swap        under the pie rule, as North's first action: take over South's side
+  undo        take back your last turn (and the engine's reply to it)
+  hint        the value of every legal action (final store difference for the mover)
+  save FILE   save the game as a text game record (continue it with --load FILE)
+  board       draw the board again
+  help        this list
+  quit        leave the game
+";
+
+/// A command typed by a player.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    Action(Move),
+    Undo,
+    Hint,
+    Save(String),
+    Board,
+    Help,
+    Quit,
+    Empty,
+}
+
+fn parse_command(line: &str) -> Result<Command, String> {
+    let line = line.trim();
+    if line.is_empty() {
+        return Ok(Command::Empty);
+    }
+    let (word, rest) = match line.split_once(char::is_whitespace) {
+        Some((w, r)) => (w, r.trim()),
+        None => (line, ""),
+    };
+    let word_lc = word.to_ascii_lowercase();
+    let no_arg = |c: Command| -> Result<Command, String> {
+        if rest.is_empty() {
+            Ok(c)
+        } else {
+            Err(format!("'{word}' takes no argument (got '{rest}')"))
+        }
+    };
+    match word_lc.as_str() {
+        "undo" | "u" => no_arg(Command::Undo),
+        "hint" | "h" => no_arg(Command::Hint),
+        "board" | "b" => no_arg(Command::Board),
+        "help" | "?" => no_arg(Command::Help),
+        "quit" | "q" | "exit" => no_arg(Command::Quit),
+        "swap" => no_arg(Command::Action(Move::Swap)),
+        "save" => {
+            if rest.is_empty() {
+                Err("save needs a file name: save FILE".to_string())
+            } else {
+                Ok(Command::Save(rest.to_string()))
+            }
+        }
+        _ if word.bytes().all(|b| b.is_ascii_digit()) => {
+            if !rest.is_empty() {
+                return Err(format!(
+                    "one action a line, please: '{line}' (type the house number alone)"
+                ));
+            }
+            match word.parse::<u8>() {
+                Ok(h) => Ok(Command::Action(Move::Sow(h))),
+                Err(_) => Err(format!("there is no house {word}")),
+            }
+        }
+        _ => Err(format!(
+            "'{line}' is not a command: type a house number, or help"
+        )),
+    }
+}
+
+/// Reads a text or JSON game record from `path`.
+///
+/// # Errors
+/// When the file cannot be read or is not a game record that replays.
+pub fn load_record(path: &Path) -> Result<GameRecord> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read '{}'", path.display()))?;
+    let parsed = if text.trim_start().starts_with('{') {
+        GameRecord::parse_json(&text)
+    } else {
+        GameRecord::parse_text(&text)
+    };
+    parsed.with_context(|| format!("'{}' is not a game record that replays", path.display()))
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory, renamed into place,
+/// so a crash never leaves a half-written file.
+///
+/// # Errors
+/// When the directory cannot take the temporary file or the rename fails.
+pub fn save_atomically(path: &Path, text: &str) -> Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot write in '{}'", dir.display()))?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.flush()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// A game in progress.
+struct Game {
+    record: GameRecord,
+    rules: Rules,
+    /// Whether the player who started on South (index 0) / North (index 1) is a person.
+    human: [bool; 2],
+    engine: Option<Engine>,
+    hint_engine: Option<Engine>,
+    level: Level,
+    limits: Limits,
+    paint: Paint,
+    /// stdin is not a terminal: echo the commands read, and stop when the game ends.
+    piped: bool,
+    /// Number of actions when the board was last drawn.
+    drawn_at: Option<usize>,
+}
+
+/// The player (named by the side he started on) who owns board side `side` after `swapped`.
+fn player_of(side: Side, swapped: bool) -> Side {
+    if swapped {
+        side.opposite()
+    } else {
+        side
+    }
+}
+
+impl Game {
+    fn swapped(&self) -> bool {
+        self.record.moves().contains(&Move::Swap)
+    }
+
+    fn vs_engine(&self) -> bool {
+        self.human != [true, true]
+    }
+
+    /// `(you)`, `(engine, medium)`, or for two people nothing (`(started as South)` after a
+    /// swap).
+    fn role(&self, board_side: Side, swapped: bool) -> String {
+        let player = player_of(board_side, swapped);
+        if self.vs_engine() {
+            if self.human[player.index()] {
+                "(you)".to_string()
+            } else {
+                format!("(engine, {})", self.level)
+            }
+        } else if swapped {
+            format!("(started as {player})")
+        } else {
+            String::new()
+        }
+    }
+
+    fn who(&self, board_side: Side, swapped: bool) -> String {
+        let role = self.role(board_side, swapped);
+        if role.is_empty() {
+            board_side.to_string()
+        } else {
+            format!("{board_side} {role}")
+        }
+    }
+
+    fn is_human_to_move(&self, pos: &Position) -> bool {
+        let player = player_of(pos.side(), self.swapped());
+        self.human[player.index()]
+    }
+
+    fn draw(&mut self) -> Result<()> {
+        let pos = self.record.position();
+        let swapped = self.swapped();
+        let last = self.last_action().and_then(|(before, mv, out)| match mv {
+            Move::Sow(h) if out.ended.is_none() => Some((before.side(), h as usize)),
+            _ => None,
+        });
+        let labels = BoardLabels {
+            north: self.role(Side::North, swapped),
+            south: self.role(Side::South, swapped),
+            last,
+        };
+        self.drawn_at = Some(self.record.moves().len());
+        print(&format!("\n{}", board::draw(&pos, &labels, self.paint)))
+    }
+
+    /// The last action with the position before it and its outcome.
+    fn last_action(&self) -> Option<(Position, Move, Outcome)> {
+        let moves = self.record.moves();
+        let mv = *moves.last()?;
+        let positions = self.record.positions();
+        let mut before = positions[moves.len() - 1];
+        let p = before;
+        let out = before.play_unchecked(&self.rules, mv);
+        Some((p, mv, out))
+    }
+
+    /// Plays `mv` for the side to move and says what happened.
+    ///
+    /// # Errors
+    /// `Err(MoveError)` if the action is illegal; nothing changes then.
+    fn act(&mut self, mv: Move) -> Result<Result<(), MoveError>> {
+        let before = self.record.position();
+        let swapped_before = self.swapped();
+        let mut after = before;
+        let out = match after.play(&self.rules, mv) {
+            Ok(o) => o,
+            Err(e) => return Ok(Err(e)),
+        };
+        if let Err(e) = self.record.push(mv) {
+            bail!("the game record refused a legal action {mv}: {e}");
+        }
+        let who = self.who(before.side(), swapped_before);
+        let line = match mv {
+            Move::Sow(h) => {
+                let what = board::describe(&before, &self.rules, &out);
+                format!("{who} plays {h}: {what}.")
+            }
+            Move::Swap => format!(
+                "{who} plays swap (pie rule): the players exchange sides. {} now owns South's \
+                 row and store; {} moves next.",
+                self.who(Side::South, true),
+                self.who(Side::North, true)
+            ),
+        };
+        let line = if out.captured > 0 || out.extra_turn {
+            self.paint.good(&line)
+        } else {
+            line
+        };
+        print(&format!("{line}\n"))?;
+        Ok(Ok(()))
+    }
+
+    fn report_end(&self) -> Result<()> {
+        let pos = self.record.position();
+        let Some(score) = pos.score(&self.rules) else {
+            return Ok(());
+        };
+        let swapped = self.swapped();
+        let [s, n] = score;
+        let verdict = match s.cmp(&n) {
+            std::cmp::Ordering::Greater => {
+                format!("{} wins by {}", self.who(Side::South, swapped), s - n)
+            }
+            std::cmp::Ordering::Less => {
+                format!("{} wins by {}", self.who(Side::North, swapped), n - s)
+            }
+            std::cmp::Ordering::Equal => "a draw".to_string(),
+        };
+        let line = format!("Game over. Final score: South {s}, North {n}: {verdict}.");
+        print(&format!("{}\n", self.paint.bold(&line)))
+    }
+
+    /// Takes back to the start of the latest earlier turn of a person. Returns how many actions
+    /// were taken back (0: nothing to undo).
+    fn undo(&mut self) -> usize {
+        let moves = self.record.moves().to_vec();
+        let positions = self.record.positions();
+        let n = moves.len();
+        // The player (start side) to move at each position index k.
+        let mut swapped = false;
+        let mut player_at = Vec::with_capacity(n + 1);
+        for k in 0..=n {
+            player_at.push(player_of(positions[k].side(), swapped));
+            if k < n && moves[k] == Move::Swap {
+                swapped = true;
+            }
+        }
+        let target = (0..n).rev().find(|&k| {
+            let turn_starts = k == 0 || player_at[k] != player_at[k - 1];
+            turn_starts && self.human[player_at[k].index()]
+        });
+        match target {
+            Some(k) => {
+                for _ in k..n {
+                    self.record.pop();
+                }
+                n - k
+            }
+            None => 0,
+        }
+    }
+
+    fn hint(&mut self) -> Result<()> {
+        let pos = self.record.position();
+        let Some(side) = pos.to_move() else {
+            return print("The game is over: there is nothing to hint.\n");
+        };
+        let limits = Limits {
+            time: Some(self.limits.time.unwrap_or(DEFAULT_HINT_TIME)),
+            nodes: None,
+        };
+        let engine = self
+            .hint_engine
+            .get_or_insert_with(|| Engine::new(Level::Perfect));
+        let values = engine.hint(&pos, &self.rules, limits);
+        if values.is_empty() {
+            return print("No legal action to hint.\n");
+        }
+        let best = values.iter().map(|v| v.value).max().unwrap_or(0);
+        let mut s = format!(
+            "Hint for {side}: the final store difference for {side} after each action with best \
+             play (* = proven exact, else an estimate):\n"
+        );
+        for v in &values {
+            let mark = if v.exact { "*" } else { " " };
+            let best_mark = if v.value == best { "  <- best" } else { "" };
+            s.push_str(&format!(
+                "  {:>4}: {:+}{mark}{best_mark}\n",
+                v.mv.to_string(),
+                v.value
+            ));
+        }
+        print(&s)
+    }
+
+    fn save(&mut self, file: &str) -> Result<()> {
+        let names = |human: bool, level: Level| {
+            if human {
+                "human".to_string()
+            } else {
+                format!("kalah engine {level}")
+            }
+        };
+        if self.record.south.is_empty() {
+            self.record.south = names(self.human[0], self.level);
+        }
+        if self.record.north.is_empty() {
+            self.record.north = names(self.human[1], self.level);
+        }
+        let path = Path::new(file);
+        match save_atomically(path, &self.record.to_text()) {
+            Ok(()) => print(&format!(
+                "Saved the game to '{file}' ({} actions); continue it with: kalah play --load {file}\n",
+                self.record.moves().len()
+            )),
+            Err(e) => self.complain(&format!("cannot save to '{file}': {e:#}")),
+        }
+    }
+
+    fn complain(&self, msg: &str) -> Result<()> {
+        print(&format!("{}\n", self.paint.error(&format!("! {msg}"))))
+    }
+
+    fn engine_move(&mut self) -> Result<()> {
+        let pos = self.record.position();
+        let engine = self
+            .engine
+            .as_mut()
+            .context("no engine for the engine's side")?;
+        let choice = engine
+            .choose_with(&pos, &self.rules, self.limits)
+            .with_context(|| format!("the engine found no action in {pos}"))?;
+        match self.act(choice.mv)? {
+            Ok(()) => Ok(()),
+            Err(e) => bail!(
+                "the engine chose an illegal action {} in {pos}: {e}",
+                choice.mv
+            ),
+        }
+    }
+
+    fn prompt(&self, pos: &Position) -> String {
+        let legal = board::legal_list(pos, &self.rules);
+        let swapped = self.swapped();
+        let who = if self.vs_engine() {
+            format!("Your move ({})", pos.side())
+        } else {
+            format!("{} to move", self.who(pos.side(), swapped))
+        };
+        format!("{who}; legal: {legal}> ")
+    }
+
+    /// Reads one line; `None` at the end of input.
+    fn read_line(&self, input: &mut impl BufRead) -> Result<Option<String>> {
+        let mut buf = Vec::new();
+        let n = input
+            .read_until(b'\n', &mut buf)
+            .context("cannot read stdin")?;
+        if n == 0 {
+            return Ok(None);
+        }
+        let line = String::from_utf8_lossy(&buf).trim().to_string();
+        if self.piped {
+            print(&format!("{line}\n"))?;
+        }
+        Ok(Some(line))
+    }
+
+    fn run(&mut self, input: &mut impl BufRead) -> Result<()> {
+        loop {
+            let pos = self.record.position();
+            let over = pos.is_over();
+            if !over && !self.is_human_to_move(&pos) {
+                self.engine_move()?;
+                continue;
+            }
+            if self.drawn_at != Some(self.record.moves().len()) {
+                self.draw()?;
+                if over {
+                    self.report_end()?;
+                }
+            }
+            if over && self.piped {
+                return Ok(());
+            }
+            let prompt = if over {
+                "The game is over: undo, save FILE or quit> ".to_string()
+            } else {
+                self.prompt(&pos)
+            };
+            print(&prompt)?;
+            let Some(line) = self.read_line(input)? else {
+                print("\n")?;
+                return print(if over {
+                    "Bye.\n"
+                } else {
+                    "End of input: the game is left unfinished.\n"
+                });
+            };
+            let cmd = match parse_command(&line) {
+                Ok(c) => c,
+                Err(msg) => {
+                    self.complain(&msg)?;
+                    continue;
+                }
+            };
+            match cmd {
+                Command::Empty => {}
+                Command::Help => print(HELP)?,
+                Command::Quit => return print("Bye.\n"),
+                Command::Board => self.draw()?,
+                Command::Hint => self.hint()?,
+                Command::Save(file) => self.save(&file)?,
+                Command::Undo => {
+                    let n = self.undo();
+                    if n == 0 {
+                        self.complain("nothing to undo: no earlier turn of yours")?;
+                    } else {
+                        print(&format!(
+                            "Took back {n} action{}.\n",
+                            if n == 1 { "" } else { "s" }
+                        ))?;
+                        self.drawn_at = None;
+                    }
+                }
+                Command::Action(mv) => {
+                    if over {
+                        self.complain("the game is over: undo, save FILE or quit")?;
+                        continue;
+                    }
+                    if let Err(e) = self.act(mv)? {
+                        let msg = match e {
+                            MoveError::NoSuchHouse { .. }
+                            | MoveError::EmptyHouse(_)
+                            | MoveError::SwapNotAllowed => {
+                                format!("{e}; legal: {}", board::legal_list(&pos, &self.rules))
+                            }
+                            _ => e.to_string(),
+                        };
+                        self.complain(&msg)?;
+                    }
+                }
+            }
+        }
+    }
+}
 
 /// Runs `kalah play`.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("'kalah play' is not implemented yet")
+pub fn run(args: Args) -> Result<()> {
+    let record = match &args.load {
+        Some(path) => load_record(path)?,
+        None => GameRecord::new(args.rules.rules(), args.rules.start_position()?),
+    };
+    let me: Side = args.side.into();
+    let human = match args.opponent {
+        Opponent::Human => [true, true],
+        Opponent::Engine => {
+            let mut h = [false, false];
+            h[me.index()] = true;
+            h
+        }
+    };
+    let engine = (args.opponent == Opponent::Engine).then(|| match args.seed {
+        Some(seed) => Engine::with_seed(args.level, seed),
+        None => Engine::new(args.level),
+    });
+    let limits = Limits {
+        time: args.move_time_ms.map(Duration::from_millis),
+        nodes: None,
+    };
+    let piped = !std::io::stdin().is_terminal();
+    let rules = record.rules;
+    let mut game = Game {
+        record,
+        rules,
+        human,
+        engine,
+        hint_engine: None,
+        level: args.level,
+        limits,
+        paint: Paint::new(args.color.enabled()),
+        piped,
+        drawn_at: None,
+    };
+    let start = game.record.start;
+    let mut intro = format!("Kalah, {} houses a side. Start: {start}\n", start.houses());
+    if rules != Rules::default() {
+        intro.push_str(&format!("Rules: {rules}\n"));
+    }
+    if let Some(path) = &args.load {
+        intro.push_str(&format!(
+            "Loaded '{}': {} actions played.\n",
+            path.display(),
+            game.record.moves().len()
+        ));
+    }
+    if game.vs_engine() {
+        intro.push_str(&format!(
+            "You play {me} against the engine ({}). Type a house number to sow it, or help.\n",
+            args.level
+        ));
+    } else {
+        intro.push_str("Two players at one terminal. Type a house number to sow it, or help.\n");
+    }
+    print(&intro)?;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    game.run(&mut input)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse() {
+        assert_eq!(parse_command(" 3 "), Ok(Command::Action(Move::Sow(3))));
+        assert_eq!(parse_command("SWAP"), Ok(Command::Action(Move::Swap)));
+        assert_eq!(
+            parse_command("save a b.txt"),
+            Ok(Command::Save("a b.txt".into()))
+        );
+        assert_eq!(parse_command(""), Ok(Command::Empty));
+        assert!(parse_command("save").is_err());
+        assert!(parse_command("undo now").is_err());
+        assert!(parse_command("3 4").is_err());
+        assert!(parse_command("999").is_err());
+        assert!(parse_command("fly").is_err());
+    }
 }

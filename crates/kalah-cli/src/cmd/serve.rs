@@ -1,12 +1,90 @@
-//! `kalah serve`.
+//! `kalah serve`: the web page and JSON API on a local address.
 
-use anyhow::{bail, Result};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
 
 /// Arguments of `kalah serve`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Address to listen on (127.0.0.1: this machine only; 0.0.0.0: every interface).
+    #[arg(long, value_name = "ADDR", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub bind: IpAddr,
+    /// Port to listen on (0: any free port; the address is printed).
+    #[arg(long, value_name = "PORT", default_value_t = 8080)]
+    pub port: u16,
+    /// Most engine searches at once; more get "503 busy" at once [default: one per core].
+    #[arg(long, value_name = "N")]
+    pub engine_slots: Option<usize>,
+    /// Most thinking time of one engine request, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub max_time_ms: u64,
+    /// Thinking time of an engine request that does not ask for one, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 1_000)]
+    pub default_time_ms: u64,
+}
 
-/// Runs `kalah serve`.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("'kalah serve' is not implemented yet")
+/// Runs `kalah serve` until Ctrl-C (or SIGTERM).
+pub fn run(args: Args) -> Result<()> {
+    if args.max_time_ms == 0 {
+        bail!("--max-time-ms must be at least 1");
+    }
+    let mut config = kalah_web::Config {
+        max_time: Duration::from_millis(args.max_time_ms),
+        default_time: Duration::from_millis(args.default_time_ms.clamp(1, args.max_time_ms)),
+        ..kalah_web::Config::default()
+    };
+    if let Some(n) = args.engine_slots {
+        config.engine_slots = n;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let addr = SocketAddr::new(args.bind, args.port);
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let local = listener
+            .local_addr()
+            .context("cannot read the listening address")?;
+        let host = match local.ip() {
+            IpAddr::V6(ip) => format!("[{ip}]"),
+            IpAddr::V4(ip) => ip.to_string(),
+        };
+        println!(
+            "kalah serve: listening on http://{host}:{}/ (Ctrl-C to stop)",
+            local.port()
+        );
+        use std::io::Write as _;
+        let _ = std::io::stdout().flush();
+        kalah_web::serve(listener, config, shutdown_signal())
+            .await
+            .context("the server failed")
+    })
+}
+
+/// Completes on Ctrl-C or, on Unix, SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    eprintln!("kalah serve: stopping");
 }

@@ -1,12 +1,213 @@
-//! `kalah solve`.
+//! `kalah solve`: the exact value of a position with perfect play, every best whole turn and a
+//! principal variation.
+//!
+//! Also holds what `kalah analyze` and `kalah bench` share: the solver set-up (table size,
+//! endgame databases), the progress display and the Ctrl-C handling.
 
-use anyhow::{bail, Result};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use kalah_core::{Move, Position, Rules};
+use kalah_egdb::Egdb;
+use kalah_solver::{Progress, SolveError, Solver};
+use serde_json::json;
+
+use crate::game_args::RuleArgs;
+use crate::output::print;
 
 /// Arguments of `kalah solve`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// The position in bin order with the side to move, e.g. "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"
+    /// [default: the start position of the rule flags].
+    #[arg(value_name = "POSITION")]
+    pub position: Option<String>,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Print JSON: {"value", "best", "pv", "nodes", "tt_hits", "seconds"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Solver flags shared by `solve` and `analyze`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    pub tt_mb: usize,
+    /// Directory of the endgame databases [default: the per-user data directory].
+    #[arg(long, value_name = "DIR")]
+    pub egdb_dir: Option<PathBuf>,
+    /// Do not use endgame databases even if present.
+    #[arg(long)]
+    pub no_egdb: bool,
+}
+
+/// A solver for `rules` on boards of `houses` houses, with the databases found (if any), a
+/// Ctrl-C stop flag and a progress display on stderr for searches longer than a second.
+pub(crate) fn make_solver(
+    search: &SearchArgs,
+    rules: &Rules,
+    houses: usize,
+    what: &str,
+) -> Result<(Solver, ProgressBar)> {
+    let mut solver = Solver::new(*rules, search.tt_mb.max(1));
+    if !search.no_egdb {
+        if let Some(db) = open_egdb(search, houses, rules)? {
+            solver.set_egdb(Some(Arc::new(db)));
+        }
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    // A second Ctrl-C (or a handler already set) falls back to the default behaviour.
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    solver.set_stop_flag(stop);
+    let bar = ProgressBar::hidden();
+    let shown = bar.clone();
+    let what = what.to_string();
+    solver.set_progress(move |p: &Progress| {
+        if p.elapsed < Duration::from_secs(1) {
+            return;
+        }
+        if shown.is_hidden() {
+            shown.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            shown.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+        }
+        shown.set_message(format!(
+            "{what}: value in [{:+}, {:+}], {} nodes, {:.1} M nodes/s (Ctrl-C stops)",
+            p.lower,
+            p.upper,
+            p.nodes,
+            p.nodes_per_second / 1e6
+        ));
+        shown.tick();
+    });
+    Ok((solver, bar))
+}
+
+fn open_egdb(search: &SearchArgs, houses: usize, rules: &Rules) -> Result<Option<Egdb>> {
+    if rules.outcome_depends_on_stores() {
+        return Ok(None);
+    }
+    let dir = match &search.egdb_dir {
+        Some(d) => d.clone(),
+        None => match kalah_egdb::default_dir() {
+            Some(d) => d,
+            None => return Ok(None),
+        },
+    };
+    if search.egdb_dir.is_none() && !dir.exists() {
+        return Ok(None);
+    }
+    Egdb::open(&dir, houses, rules)
+        .with_context(|| format!("cannot open the endgame databases in {}", dir.display()))
+}
+
+/// Prints the bounds proven before a stop and exits with code 130 (interrupted) — or returns
+/// the error for other failures.
+pub(crate) fn stopped(e: SolveError, json_out: bool, bar: &ProgressBar) -> Result<()> {
+    bar.finish_and_clear();
+    let SolveError::Stopped {
+        lower,
+        upper,
+        stats,
+    } = e;
+    if json_out {
+        print(&format!(
+            "{}\n",
+            json!({
+                "stopped": true,
+                "lower": lower,
+                "upper": upper,
+                "nodes": stats.nodes,
+                "seconds": stats.elapsed.as_secs_f64(),
+            })
+        ))?;
+    } else {
+        print(&format!(
+            "stopped after {} nodes and {:.2} s: the value lies between {lower:+} and {upper:+}\n",
+            stats.nodes,
+            stats.elapsed.as_secs_f64()
+        ))?;
+    }
+    std::process::exit(130);
+}
+
+/// Groups a sequence of actions into whole turns (`3-6 2 swap ...`), replaying it on `pos`.
+pub(crate) fn turns_text(pos: &Position, rules: &Rules, moves: &[Move]) -> String {
+    let mut p = *pos;
+    let mut out = String::new();
+    let mut turn_open = false;
+    for &mv in moves {
+        if turn_open {
+            out.push('-');
+        } else if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&mv.to_string());
+        let o = p.play_unchecked(rules, mv);
+        turn_open = o.extra_turn && o.ended.is_none();
+    }
+    out
+}
 
 /// Runs `kalah solve`.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("'kalah solve' is not implemented yet")
+pub fn run(args: Args) -> Result<()> {
+    let rules = args.rules.rules();
+    let pos = args.rules.position(args.position.as_deref())?;
+    let (mut solver, bar) = make_solver(&args.search, &rules, pos.houses(), "solving")?;
+    let sol = match solver.solve(&pos) {
+        Ok(s) => s,
+        Err(e) => return stopped(e, args.json, &bar),
+    };
+    let best = match solver.best_turns(&pos, sol.value) {
+        Ok(b) => b,
+        Err(e) => return stopped(e, args.json, &bar),
+    };
+    bar.finish_and_clear();
+    let best: Vec<String> = best.iter().map(ToString::to_string).collect();
+    let pv = turns_text(&pos, &rules, &sol.pv);
+    let secs = sol.stats.elapsed.as_secs_f64();
+    if args.json {
+        print(&format!(
+            "{}\n",
+            json!({
+                "position": pos.to_string(),
+                "value": sol.value,
+                "best": best,
+                "pv": pv,
+                "nodes": sol.stats.nodes,
+                "tt_hits": sol.stats.tt_hits,
+                "seconds": secs,
+            })
+        ))
+    } else {
+        let who = match pos.to_move() {
+            Some(side) => format!("{side} to move"),
+            None => "game over".to_string(),
+        };
+        print(&format!(
+            "position: {pos}\nvalue:    {:+} ({who}; final store difference with perfect play)\n\
+             best:     {}\npv:       {}\nnodes:    {} ({} table hits) in {secs:.3} s, {:.2} M nodes/s\n",
+            sol.value,
+            if best.is_empty() { "-".to_string() } else { best.join(" ") },
+            if pv.is_empty() { "-" } else { &pv },
+            sol.stats.nodes,
+            sol.stats.tt_hits,
+            sol.stats.nodes_per_second() / 1e6,
+        ))
+    }
 }

@@ -1,0 +1,219 @@
+//! `kalah egdb build / info / verify / probe` end to end.
+
+use std::path::Path;
+use std::process::Command;
+
+use assert_cmd::prelude::*;
+use predicates::prelude::*;
+
+fn kalah() -> Command {
+    Command::cargo_bin("kalah").unwrap()
+}
+
+fn build(dir: &Path, extra: &[&str]) {
+    kalah()
+        .args([
+            "egdb",
+            "build",
+            "--houses",
+            "3",
+            "--max-seeds",
+            "8",
+            "--quiet",
+        ])
+        .arg("--egdb-dir")
+        .arg(dir)
+        .args(extra)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("positions").and(predicate::str::contains("estimated time")),
+        );
+}
+
+#[test]
+fn build_info_verify_probe() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &[]);
+    build(dir.path(), &["--capture", "empty"]);
+    kalah()
+        .args(["egdb", "info", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("m3-standard-row-empty-owner: layers 0..=8").and(
+                predicate::str::contains("m3-empty-row-empty-owner: layers 0..=8"),
+            ),
+        );
+    kalah()
+        .args([
+            "egdb",
+            "verify",
+            "--houses",
+            "3",
+            "--capture",
+            "empty",
+            "--egdb-dir",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("verified"));
+    // The CLI prints what the library probes, plus the store difference (5 − 4).
+    let pos = "1,0,1,5,0,2,0,4 S";
+    let out = kalah()
+        .args(["egdb", "probe", pos, "--json", "--egdb-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let db = kalah_egdb::Egdb::open(dir.path(), 3, &kalah_core::Rules::default())
+        .unwrap()
+        .unwrap();
+    let p: kalah_core::Position = pos.parse().unwrap();
+    let gain = db.probe(&p, &kalah_core::Rules::default()).unwrap();
+    assert_eq!(v["gain"], gain);
+    assert_eq!(v["value"], gain + 1);
+    assert_eq!(v["seeds"], 4);
+}
+
+#[test]
+fn bad_requests_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    kalah()
+        .args([
+            "egdb",
+            "build",
+            "--max-seeds",
+            "3",
+            "--majority-end",
+            "--egdb-dir",
+        ])
+        .arg(dir.path())
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("majority end"));
+    kalah()
+        .args(["egdb", "probe", "1,1,0,1,1,0 S", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("no databases"));
+    build(dir.path(), &[]);
+    kalah()
+        .args(["egdb", "probe", "5,1,1,0,5,1,1,0 S", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("up to 8"));
+}
+
+#[test]
+fn corrupt_and_truncated_layers_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &[]);
+    let layer = dir
+        .path()
+        .join("m3-standard-row-empty-owner")
+        .join("k007.egdb");
+    let mut bytes = std::fs::read(&layer).unwrap();
+    let n = bytes.len();
+    bytes[n - 3] ^= 0x40;
+    std::fs::write(&layer, &bytes).unwrap();
+    kalah()
+        .args(["egdb", "verify", "--houses", "3", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("k007.egdb").and(predicate::str::contains("corrupt")));
+    bytes[n - 3] ^= 0x40;
+    std::fs::write(&layer, &bytes[..n - 100]).unwrap();
+    kalah()
+        .args(["egdb", "probe", "1,0,1,5,0,2,0,4 S", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("truncated"));
+}
+
+/// Ctrl-C during a build: the process stops with a clear message, every layer file left is
+/// complete and valid, no temporary file remains, and the build resumes.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_leaves_no_corrupt_file_and_the_build_resumes() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = kalah()
+        .args([
+            "egdb",
+            "build",
+            "--houses",
+            "6",
+            "--max-seeds",
+            "40",
+            "--quiet",
+            "--egdb-dir",
+        ])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let set = dir.path().join("m6-standard-row-empty-owner");
+    // Wait until a few layers exist, so the interrupt lands in the middle of the build.
+    let t0 = Instant::now();
+    while !set.join("k010.egdb").exists() && t0.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("interrupted"), "{err}");
+    let mut names: Vec<String> = std::fs::read_dir(&set)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 11, "{names:?}");
+    for (k, n) in names.iter().enumerate() {
+        assert_eq!(
+            n,
+            &format!("k{k:03}.egdb"),
+            "only finished layers: {names:?}"
+        );
+    }
+    let rules = kalah_core::Rules::default();
+    let db = kalah_egdb::Egdb::open(dir.path(), 6, &rules)
+        .unwrap()
+        .unwrap();
+    let top = db.max_seeds();
+    drop(db);
+    assert_eq!(top as usize + 1, names.len());
+    kalah()
+        .args(["egdb", "build", "--houses", "6", "--max-seeds"])
+        .arg((top + 1).to_string())
+        .args(["--quiet", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "built 1 layer(s) ({} positions)",
+            binomial(top as u64 + 1 + 11, 11)
+        )));
+}
+
+fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}

@@ -1,0 +1,171 @@
+//! Every kind of bad input gives one clear line on stderr and a non-zero exit, never a panic.
+
+use assert_cmd::Command;
+
+fn kalah() -> Command {
+    Command::cargo_bin("kalah").expect("the kalah binary")
+}
+
+/// Runs `kalah ARGS` (stdin empty) and checks the failure; returns the stderr line.
+fn fails(args: &[&str]) -> String {
+    let out = kalah().args(args).write_stdin("").output().expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success(), "kalah {args:?} should fail");
+    assert!(
+        out.status.code().is_some(),
+        "kalah {args:?} died of a signal"
+    );
+    assert!(
+        !stderr.contains("panicked"),
+        "kalah {args:?} panicked: {stderr}"
+    );
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "kalah {args:?}: one line on stderr, got:\n{stderr}"
+    );
+    assert!(lines[0].starts_with("kalah: error: "), "{}", lines[0]);
+    lines[0].to_string()
+}
+
+fn fails_with(args: &[&str], needle: &str) {
+    let line = fails(args);
+    assert!(
+        line.contains(needle),
+        "kalah {args:?}: {line:?} lacks {needle:?}"
+    );
+}
+
+#[test]
+fn bad_positions() {
+    fails_with(&["show", "4,4,#,4 S"], "'#' is not a seed count");
+    fails_with(&["show", "1,2,3"], "2m+2 pit counts");
+    fails_with(
+        &["show", "4,4,4,4,4,4,0,4,4,4,4,4,4,0 X"],
+        "is not a side to move",
+    );
+    fails_with(
+        &["show", "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S extra"],
+        "unexpected 'extra'",
+    );
+    fails_with(&["show", "200,0,0,100 S"], "at most 255");
+    fails_with(&["show", "0,0,0,0 S"], "no seeds");
+    fails_with(&["show", ""], "empty position");
+    fails_with(&["show", "1,1,1,1"], "needs a side to move");
+    fails_with(&["perft", "2", "4,4,4"], "bad position");
+    fails_with(
+        &["show", "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "--houses", "4"],
+        "--houses 4",
+    );
+    fails_with(
+        &["show", "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "--seeds", "3"],
+        "cannot be used with a POSITION",
+    );
+}
+
+#[test]
+fn bad_moves() {
+    fails_with(&["show", "--moves", "7"], "there is no house 7");
+    fails_with(&["show", "--moves", "3,3"], "house 3 is empty");
+    fails_with(&["show", "--moves", "3,x"], "'x' is not a move");
+    fails_with(&["show", "--moves", "swap"], "swap is only allowed");
+    fails_with(&["show", "--moves", "300"], "--moves item 1");
+    fails_with(
+        &["show", "0,0,0,0,0,0,20,1,1,1,1,1,1,22 N", "--moves", "1"],
+        "the game is over",
+    );
+}
+
+#[test]
+fn bad_rule_flags() {
+    fails_with(&["show", "--houses", "13"], "1 to 12 houses");
+    fails_with(&["show", "--houses", "0"], "1 to 12 houses");
+    fails_with(&["show", "--seeds", "0"], "no seeds");
+    fails_with(&["show", "--seeds", "30"], "at most 255");
+    fails_with(
+        &["show", "--houses", "-3"],
+        "invalid value '-3' for '--houses <M>'",
+    );
+    fails_with(&["show", "--layout", "4,x,4"], "--layout item 2");
+    fails_with(
+        &["show", "--layout", "4,4", "--houses", "3"],
+        "--layout gives 2 houses",
+    );
+    fails_with(
+        &["show", "--layout", "4,4", "--seeds", "3"],
+        "cannot be used with",
+    );
+    fails_with(&["show", "--mirrored"], "--layout");
+    fails_with(&["show", "--capture", "greedy"], "--capture");
+    fails_with(&["show", "--end", "never"], "--end");
+    fails_with(&["show", "--leftovers", "me"], "--leftovers");
+    fails_with(
+        &["show", "--frobnicate"],
+        "unexpected argument '--frobnicate'",
+    );
+    fails_with(&["perft", "3", "--houses", "20"], "1 to 12 houses");
+    fails_with(&["play", "--seeds", "0"], "no seeds");
+}
+
+#[test]
+fn bad_depths() {
+    fails_with(&["perft", "x"], "invalid value 'x' for '<DEPTH>'");
+    fails_with(&["perft", "-1"], "invalid value '-1' for '<DEPTH>'");
+    fails_with(&["perft", "41"], "too deep");
+    fails_with(&["perft", "99999999999"], "<DEPTH>");
+    fails_with(&["perft"], "<DEPTH>");
+}
+
+#[test]
+fn bad_play_flags() {
+    fails_with(&["play", "--level", "godlike"], "unknown level 'godlike'");
+    fails_with(&["play", "--side", "east"], "--side");
+    fails_with(&["play", "--opponent", "robot"], "--opponent");
+    fails_with(&["play", "--move-time-ms", "soon"], "--move-time-ms");
+    fails_with(
+        &["play", "--seed", "-5"],
+        "invalid value '-5' for '--seed <N>'",
+    );
+    fails_with(
+        &["play", "--load", "x.txt", "--houses", "4"],
+        "cannot be used with",
+    );
+    fails_with(&["play", "--color", "purple"], "--color");
+    fails_with(&["nosuchcommand"], "unrecognized subcommand");
+}
+
+#[test]
+fn bad_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.txt");
+    fails_with(
+        &["play", "--load", missing.to_str().unwrap()],
+        "cannot read",
+    );
+    fails_with(
+        &["play", "--load", dir.path().to_str().unwrap()],
+        "cannot read",
+    );
+    let cases = [
+        ("garbage.txt", "[Start \"4,4\n", "line 1"),
+        ("illegal.txt", "1. S 7\n", "there is no house 7"),
+        ("shape.txt", "1. S 3\n", "stops after an extra turn"),
+        (
+            "result.txt",
+            "[Result \"30-18\"]\n1. S 1\n",
+            "Result tag says 30-18",
+        ),
+        ("rules.txt", "[Rules \"capture=maybe\"]\n", "bad Rules tag"),
+        ("start.txt", "[Start \"4,4,4 S\"]\n", "bad Start tag"),
+        ("json.json", "{\"rules\": 5}", "bad JSON game record"),
+    ];
+    for (name, content, needle) in cases {
+        let f = dir.path().join(name);
+        std::fs::write(&f, content).unwrap();
+        fails_with(&["play", "--load", f.to_str().unwrap()], needle);
+    }
+    let f = dir.path().join("binary.txt");
+    std::fs::write(&f, [0xff, 0xfe, 0x00, 0x80]).unwrap();
+    fails_with(&["play", "--load", f.to_str().unwrap()], "cannot read");
+}

@@ -1,0 +1,150 @@
+//! `kalah perft` against counts computed independently: a naive Python perft written from the
+//! rules text (not from kalah-core), run once by hand; its counts are quoted below.
+
+use assert_cmd::Command;
+
+fn kalah() -> Command {
+    Command::cargo_bin("kalah").expect("the kalah binary")
+}
+
+/// Runs perft and returns (per-move divide lines, count, nodes).
+fn perft(args: &[&str]) -> (Vec<(String, u64)>, u64, u64) {
+    let mut a = vec!["perft"];
+    a.extend_from_slice(args);
+    let out = kalah().args(&a).output().expect("runs");
+    assert!(
+        out.status.success(),
+        "kalah {a:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut divide = Vec::new();
+    let (mut count, mut nodes) = (None, None);
+    for line in text.lines().skip(1) {
+        let (k, v) = line.split_once(':').expect("key: value");
+        let k = k.trim();
+        let v = v.trim();
+        match k {
+            "count" => count = Some(v.parse().unwrap()),
+            "nodes" => nodes = Some(v.parse().unwrap()),
+            "time" => assert!(v.ends_with("nodes/s)"), "{v}"),
+            _ => divide.push((k.to_string(), v.parse().unwrap())),
+        }
+    }
+    (
+        divide,
+        count.expect("count line"),
+        nodes.expect("nodes line"),
+    )
+}
+
+#[test]
+fn kalah_6_4_standard() {
+    let expected = [1u64, 6, 35, 185, 942, 4690, 23233, 114430];
+    for (d, &e) in expected.iter().enumerate() {
+        let (_, count, nodes) = perft(&[&d.to_string()]);
+        assert_eq!(count, e, "perft {d}");
+        let sum: u64 = expected[1..=d].iter().sum();
+        assert_eq!(nodes, if d == 0 { 1 } else { sum }, "nodes at depth {d}");
+    }
+}
+
+#[test]
+fn kalah_6_4_empty_capture() {
+    let (_, count, _) = perft(&["5", "--capture", "empty"]);
+    assert_eq!(count, 4685);
+    let (_, count, _) = perft(&["6", "--capture", "empty"]);
+    assert_eq!(count, 23169);
+}
+
+#[test]
+fn mover_blocked_end() {
+    let (_, count, _) = perft(&[
+        "8",
+        "--houses",
+        "3",
+        "--seeds",
+        "3",
+        "--end",
+        "mover-blocked",
+    ]);
+    assert_eq!(count, 1306);
+    let (_, count, _) = perft(&[
+        "8",
+        "--houses",
+        "4",
+        "--seeds",
+        "3",
+        "--end",
+        "mover-blocked",
+        "--capture",
+        "empty",
+    ]);
+    assert_eq!(count, 14033);
+}
+
+#[test]
+fn divide_from_a_position() {
+    let pos = "0,1,0,7,2,9,3,5,0,2,3,0,1,5 N";
+    let (divide, count, nodes) = perft(&["5", pos, "--divide"]);
+    let want: Vec<(String, u64)> = [("1", 324), ("3", 171), ("4", 306), ("6", 183)]
+        .iter()
+        .map(|(m, n)| (m.to_string(), *n))
+        .collect();
+    assert_eq!(divide, want);
+    assert_eq!(count, 984);
+    assert_eq!(nodes, 4 + 14 + 59 + 241 + 984);
+}
+
+#[test]
+fn divide_sums_to_the_count() {
+    for args in [
+        vec!["7", "--divide"],
+        vec![
+            "6",
+            "--divide",
+            "--houses",
+            "4",
+            "--seeds",
+            "5",
+            "--capture",
+            "empty",
+        ],
+        vec!["6", "--divide", "--houses", "3", "--seeds", "3", "--pie"],
+        vec!["5", "--divide", "--no-first-move-extra-turn"],
+    ] {
+        let (divide, count, _) = perft(&args);
+        assert!(!divide.is_empty());
+        assert_eq!(
+            divide.iter().map(|(_, n)| n).sum::<u64>(),
+            count,
+            "{args:?}"
+        );
+        let (_, plain, _) = perft(
+            &args[..1]
+                .iter()
+                .chain(&args[2..])
+                .copied()
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(plain, count, "{args:?}");
+    }
+}
+
+#[test]
+fn pie_rule_counts_the_swap() {
+    // Kalah(3,3) with the pie rule: South's three openings, then North may swap once.
+    let (divide, _, _) = perft(&["2", "--houses", "3", "--seeds", "3", "--pie", "--divide"]);
+    let (plain, _, _) = perft(&["2", "--houses", "3", "--seeds", "3", "--divide"]);
+    // House 2 passes the turn to North, who has houses 1..3 and, under the pie rule, swap.
+    let get = |v: &Vec<(String, u64)>, m: &str| v.iter().find(|(k, _)| k == m).unwrap().1;
+    assert_eq!(get(&divide, "2"), get(&plain, "2") + 1);
+}
+
+#[test]
+fn finished_game_and_depth_zero() {
+    let (_, count, _) = perft(&["3", "0,0,0,0,0,0,20,1,1,1,1,1,1,22 N"]);
+    assert_eq!(count, 0);
+    let (_, count, nodes) = perft(&["0"]);
+    assert_eq!((count, nodes), (1, 1));
+}

@@ -1,0 +1,366 @@
+//! `kalah play` driven through stdin, as a script would.
+
+use assert_cmd::Command;
+
+fn kalah() -> Command {
+    let mut c = Command::cargo_bin("kalah").expect("the kalah binary");
+    c.env_remove("NO_COLOR");
+    c
+}
+
+/// Runs `kalah play ARGS` with `input` on stdin; asserts success and a clean stderr.
+fn play(args: &[&str], input: &str) -> String {
+    let mut a = vec!["play"];
+    a.extend_from_slice(args);
+    let out = kalah()
+        .args(&a)
+        .write_stdin(input.to_string())
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "kalah {a:?} failed: {stderr}");
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(!text.contains("panicked"), "{text}");
+    assert!(!text.contains('\x1b'), "no colour when piped");
+    text
+}
+
+/// Every house number in turn, `rounds` times: a legal one is always among them.
+fn all_houses(m: usize, rounds: usize) -> String {
+    let mut s = String::new();
+    for _ in 0..rounds {
+        for h in 1..=m {
+            s.push_str(&format!("{h}\n"));
+        }
+    }
+    s
+}
+
+/// The final score line: (south, north, verdict).
+fn final_score(text: &str) -> (u32, u32, String) {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Game over. Final score: "))
+        .unwrap_or_else(|| panic!("no final score in:\n{text}"));
+    let rest = line.trim_start_matches("Game over. Final score: South ");
+    let (s, rest) = rest.split_once(", North ").unwrap();
+    let (n, verdict) = rest.split_once(": ").unwrap();
+    (s.parse().unwrap(), n.parse().unwrap(), verdict.to_string())
+}
+
+#[test]
+fn whole_game_against_the_engine_on_kalah_6_4() {
+    let text = play(
+        &["--seed", "7", "--move-time-ms", "100"],
+        &all_houses(6, 200),
+    );
+    let (s, n, verdict) = final_score(&text);
+    assert_eq!(s + n, 48, "seeds conserved");
+    let want = match s.cmp(&n) {
+        std::cmp::Ordering::Greater => format!("South (you) wins by {}.", s - n),
+        std::cmp::Ordering::Less => format!("North (engine, medium) wins by {}.", n - s),
+        std::cmp::Ordering::Equal => "a draw.".to_string(),
+    };
+    assert_eq!(verdict, want);
+    assert!(
+        text.contains("North (engine, medium) plays"),
+        "the engine moved"
+    );
+    // The game ends the program: nothing is read after the final score.
+    assert!(text.trim_end().ends_with(&verdict), "{text}");
+}
+
+#[test]
+fn whole_game_on_a_small_board_at_every_level() {
+    for level in ["beginner", "easy", "medium", "hard", "expert", "perfect"] {
+        let text = play(
+            &[
+                "--houses",
+                "3",
+                "--seeds",
+                "2",
+                "--level",
+                level,
+                "--seed",
+                "1",
+                "--move-time-ms",
+                "200",
+            ],
+            &all_houses(3, 100),
+        );
+        let (s, n, _) = final_score(&text);
+        assert_eq!(s + n, 12, "{level}");
+    }
+}
+
+#[test]
+fn engine_moves_first_when_you_are_north() {
+    let text = play(
+        &["--side", "north", "--houses", "4", "--seeds", "3"],
+        &all_houses(4, 100),
+    );
+    let first_action = text.lines().find(|l| l.contains(" plays ")).unwrap();
+    assert!(
+        first_action.starts_with("South (engine, medium) plays"),
+        "{first_action}"
+    );
+    let (s, n, _) = final_score(&text);
+    assert_eq!(s + n, 24);
+}
+
+#[test]
+fn human_against_human_hand_checked() {
+    // Kalah(2,1): South 2 lands in the store (extra turn); South 1 lands in empty house 2 and
+    // captures North's house 1 (1 seed): 3 in South's store. South's row is empty: the game
+    // ends and North keeps its last seed.
+    let text = play(
+        &["--opponent", "human", "--houses", "2", "--seeds", "1"],
+        "2\n1\n",
+    );
+    assert!(text.contains("South plays 2: sows 1 seed, the last into the store: extra turn."));
+    assert!(text.contains(
+        "South plays 1: sows 1 seed, the last into empty house 2: captures 2 seeds \
+         (1 from North's house 1 and the landing seed). Game over: South's row is empty"
+    ));
+    assert_eq!(final_score(&text), (3, 1, "South wins by 2.".to_string()));
+}
+
+#[test]
+fn human_against_human_whole_game() {
+    let text = play(
+        &["--opponent", "human", "--houses", "4", "--seeds", "3"],
+        &all_houses(4, 200),
+    );
+    assert!(text.contains("North plays"), "both sides moved");
+    let (s, n, _) = final_score(&text);
+    assert_eq!(s + n, 24);
+}
+
+#[test]
+fn pie_rule_swap_moves_the_players() {
+    // You are North; the engine opens as South; you swap and own South's row from then on.
+    let text = play(
+        &["--side", "north", "--houses", "3", "--seeds", "2", "--pie"],
+        &format!("swap\n{}", all_houses(3, 100)),
+    );
+    assert!(
+        text.contains("North (you) plays swap (pie rule): the players exchange sides. South (you) now owns South's row and store; North (engine, medium) moves next."),
+        "{text}"
+    );
+    let (s, n, _) = final_score(&text);
+    assert_eq!(s + n, 12);
+    // Two people: after the swap each label says where its player started.
+    let text = play(
+        &[
+            "--opponent",
+            "human",
+            "--houses",
+            "3",
+            "--seeds",
+            "2",
+            "--pie",
+        ],
+        "1\nswap\nquit\n",
+    );
+    assert!(text.contains("North (started as South) to move"), "{text}");
+}
+
+#[test]
+fn save_then_load_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let f1 = dir.path().join("game.txt");
+    let f2 = dir.path().join("again.txt");
+    let f1s = f1.to_str().unwrap();
+    let f2s = f2.to_str().unwrap();
+    let text = play(
+        &["--seed", "3", "--capture", "empty"],
+        &format!("3\n6\n1\n2\nsave {f1s}\nquit\n"),
+    );
+    assert!(
+        text.contains(&format!("Saved the game to '{f1s}'")),
+        "{text}"
+    );
+    let saved = std::fs::read_to_string(&f1).unwrap();
+    assert!(saved.contains("capture=empty"), "{saved}");
+    assert!(
+        saved.contains("[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]"),
+        "{saved}"
+    );
+    assert!(saved.contains("1. S 3-6"), "{saved}");
+    // Only the saved file and its copy are in the directory: no temporary file is left behind.
+    let text = play(&["--load", f1s], &format!("save {f2s}\nquit\n"));
+    assert!(text.contains(&format!("Loaded '{f1s}'")), "{text}");
+    assert_eq!(std::fs::read_to_string(&f2).unwrap(), saved);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+
+    // The loaded game goes on from the saved position: its legal actions match `show`.
+    let moves: Vec<String> = saved
+        .lines()
+        .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .map(|l| l.split_whitespace().nth(2).unwrap().to_string())
+        .collect();
+    let shown = kalah()
+        .args([
+            "show",
+            "--capture",
+            "empty",
+            "--json",
+            "--moves",
+            &moves.join(","),
+        ])
+        .output()
+        .unwrap();
+    let j: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let legal: Vec<String> = j["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    let text = play(&["--load", f1s], "quit\n");
+    assert!(
+        text.contains(&format!("legal: {}>", legal.join(" "))),
+        "{text}"
+    );
+}
+
+#[test]
+fn load_a_finished_game_shows_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("done.txt");
+    std::fs::write(
+        &f,
+        "[Start \"1,1,0,1,1,0 S\"]\n[Result \"3-1\"]\n\n1. S 2-1\n",
+    )
+    .unwrap();
+    let text = play(&["--load", f.to_str().unwrap()], "");
+    assert_eq!(
+        final_score(&text),
+        (3, 1, "South (you) wins by 2.".to_string())
+    );
+}
+
+#[test]
+fn undo_takes_back_the_engine_reply_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("undone.txt");
+    let fs = f.to_str().unwrap();
+    // 3 earns an extra turn, 6 passes the turn, the engine replies; undo goes back to the start
+    // of your turn, before 3.
+    let text = play(
+        &["--seed", "5"],
+        &format!("undo\n3\n6\nundo\nsave {fs}\nquit\n"),
+    );
+    assert!(text.contains("! nothing to undo"), "{text}");
+    let took: usize = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Took back "))
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no undo report:\n{text}"));
+    assert!(took >= 3, "3, 6 and at least one engine action: {took}");
+    let saved = std::fs::read_to_string(&f).unwrap();
+    assert!(!saved.lines().any(|l| l.starts_with("1.")), "{saved}");
+    assert!(saved.contains("[Result \"*\"]"));
+
+    // Mid-turn, undo takes back the part of the turn already played.
+    let text = play(
+        &["--opponent", "human", "--houses", "2", "--seeds", "1"],
+        "2\nundo\n1\nquit\n",
+    );
+    assert!(text.contains("Took back 1 action."), "{text}");
+    assert!(text.contains("South plays 1: sows 1 seed."), "{text}");
+}
+
+#[test]
+fn hint_values_every_legal_action() {
+    let text = play(
+        &["--houses", "3", "--seeds", "2", "--move-time-ms", "300"],
+        "3\nhint\nquit\n",
+    );
+    // House 3 (two seeds: one into the store, one to North) passes the turn; the engine
+    // answers and the hint is asked at South's next turn.
+    let hint_at = text.find("Hint for ").unwrap_or_else(|| panic!("{text}"));
+    let rest = &text[hint_at..];
+    let listed: Vec<&str> = rest
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.trim().split(':').next().unwrap())
+        .collect();
+    assert!(!listed.is_empty(), "{rest}");
+    let legal_line = text[..hint_at].lines().last().unwrap();
+    let legal: Vec<&str> = legal_line
+        .split("legal: ")
+        .nth(1)
+        .unwrap()
+        .split('>')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(listed, legal, "one value per legal action\n{text}");
+    assert!(rest.contains("<- best"), "{rest}");
+}
+
+#[test]
+fn bad_commands_do_not_stop_the_game() {
+    let text = play(
+        &["--opponent", "human"],
+        "fly\n9\n0\nsave\nundo now\nswap\n3 4\n\n3\nquit\n",
+    );
+    for msg in [
+        "! 'fly' is not a command",
+        "! there is no house 9: houses are numbered 1 to 6",
+        "! there is no house 0",
+        "! save needs a file name",
+        "! 'undo' takes no argument",
+        "! swap is only allowed as North's first action under the pie rule",
+        "! one action a line",
+    ] {
+        assert!(text.contains(msg), "missing {msg:?} in\n{text}");
+    }
+    assert!(text.contains("South plays 3: sows 4 seeds, the last into the store: extra turn."));
+    assert!(text.trim_end().ends_with("Bye."));
+}
+
+#[test]
+fn empty_house_and_save_errors_are_reported() {
+    let text = play(
+        &["--opponent", "human"],
+        "3\n3\nsave /nonexistent-dir/x.txt\nhelp\nquit\n",
+    );
+    assert!(
+        text.contains("! house 3 is empty; legal: 1 2 4 5 6"),
+        "{text}"
+    );
+    assert!(
+        text.contains("! cannot save to '/nonexistent-dir/x.txt'"),
+        "{text}"
+    );
+    assert!(text.contains("save FILE"), "help lists the commands");
+}
+
+#[test]
+fn end_of_input_ends_cleanly() {
+    let text = play(&[], "3\n");
+    assert!(
+        text.trim_end()
+            .ends_with("End of input: the game is left unfinished."),
+        "{text}"
+    );
+    let text = play(&[], "");
+    assert!(text.contains("End of input"), "{text}");
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let out = kalah()
+        .args(["play", "--color", "always", "--opponent", "human"])
+        .write_stdin("quit\n")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\x1b["));
+}

@@ -1,0 +1,208 @@
+//! `kalah show`: the board in text, the JSON form, actions, rule flags.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn kalah() -> Command {
+    let mut c = Command::cargo_bin("kalah").expect("the kalah binary");
+    c.env_remove("NO_COLOR");
+    c
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = kalah().args(args).output().expect("runs");
+    assert!(
+        out.status.success(),
+        "kalah {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let mut a = args.to_vec();
+    a.push("--json");
+    let text = stdout_of(&a);
+    assert_eq!(text.lines().count(), 1, "one line of JSON: {text}");
+    serde_json::from_str(&text).expect("valid JSON")
+}
+
+/// The numbers between the `|` of a board line.
+fn cells(line: &str) -> Vec<u32> {
+    line.split('|')
+        .filter_map(|t| t.trim().parse().ok())
+        .collect()
+}
+
+#[test]
+fn start_position_as_text() {
+    let text = stdout_of(&["show"]);
+    assert!(
+        text.contains("Position: 4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"),
+        "{text}"
+    );
+    assert!(text.contains("South to move; legal: 1 2 3 4 5 6"), "{text}");
+    assert!(!text.contains('\x1b'), "no colour when piped");
+    let lines: Vec<&str> = text.lines().collect();
+    let top = lines
+        .iter()
+        .position(|l| l.starts_with('+'))
+        .expect("board");
+    // North's house numbers run 6..1 from left to right, above its row.
+    let nums: Vec<u32> = lines[top - 1]
+        .split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect();
+    assert_eq!(nums, vec![6, 5, 4, 3, 2, 1]);
+    assert_eq!(cells(lines[top + 1]), vec![4; 6]);
+    assert_eq!(cells(lines[top + 3]), vec![4; 6]);
+}
+
+#[test]
+fn board_puts_each_bin_in_its_place() {
+    // Bin order: South 1..6, South store, North 1..6, North store.
+    let text = stdout_of(&[
+        "show",
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14 N",
+        "--color",
+        "never",
+    ]);
+    let lines: Vec<&str> = text.lines().collect();
+    let top = lines
+        .iter()
+        .position(|l| l.starts_with('+'))
+        .expect("board");
+    assert_eq!(
+        cells(lines[top + 1]),
+        vec![13, 12, 11, 10, 9, 8],
+        "North row, houses 6..1"
+    );
+    assert_eq!(
+        cells(lines[top + 3]),
+        vec![1, 2, 3, 4, 5, 6],
+        "South row, houses 1..6"
+    );
+    let stores: Vec<u32> = lines[top + 2]
+        .split(['|', '+', '-'])
+        .filter_map(|t| t.trim().parse().ok())
+        .collect();
+    assert_eq!(stores, vec![14, 7], "North's store left, South's right");
+    assert!(text.contains("North to move; legal: 1 2 3 4 5 6"), "{text}");
+}
+
+#[test]
+fn json_of_the_start() {
+    let j = json_of(&["show"]);
+    let keys: Vec<&String> = j.as_object().unwrap().keys().collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        vec!["legal", "over", "position", "score", "to_move"]
+    );
+    assert_eq!(j["position"], "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S");
+    assert_eq!(j["to_move"], "S");
+    assert_eq!(j["over"], false);
+    assert_eq!(j["score"], Value::Null);
+    assert_eq!(j["legal"], serde_json::json!([1, 2, 3, 4, 5, 6]));
+}
+
+#[test]
+fn json_after_moves() {
+    // 3: four seeds end in the store (extra turn); 6: five seeds, one to the store and four to
+    // North 1..4; North 1: five seeds to North 2..6.
+    let j = json_of(&["show", "--moves", "3,6,1"]);
+    assert_eq!(j["position"], "4,4,0,5,5,0,2,0,6,6,6,5,5,0 S");
+    assert_eq!(j["to_move"], "S");
+    assert_eq!(j["legal"], serde_json::json!([1, 2, 4, 5]));
+    // Dashes separate actions too.
+    assert_eq!(json_of(&["show", "--moves", "3-6-1"]), j);
+}
+
+#[test]
+fn json_of_a_finished_game() {
+    // South's row is empty: the game is over and North's 6 seeds are swept into its store.
+    let j = json_of(&["show", "0,0,0,0,0,0,20,1,1,1,1,1,1,22 N"]);
+    assert_eq!(j["position"], "0,0,0,0,0,0,20,0,0,0,0,0,0,28");
+    assert_eq!(j["to_move"], Value::Null);
+    assert_eq!(j["over"], true);
+    assert_eq!(j["score"], serde_json::json!([20, 28]));
+    assert_eq!(j["legal"], serde_json::json!([]));
+    let text = stdout_of(&["show", "0,0,0,0,0,0,20,1,1,1,1,1,1,22 N"]);
+    assert!(
+        text.contains("Game over. South 20, North 28: North wins by 8"),
+        "{text}"
+    );
+}
+
+#[test]
+fn capture_rule_flag_changes_the_result() {
+    // South sows its house 1 (one seed) into empty house 2, facing North's empty house 2.
+    let pos = "1,0,2,0,3,0,3,3 S";
+    let std = json_of(&["show", pos, "--moves", "1"]);
+    assert_eq!(std["position"], "0,1,2,0,3,0,3,3 N");
+    let empty = json_of(&["show", pos, "--moves", "1", "--capture", "empty"]);
+    assert_eq!(empty["position"], "0,0,2,1,3,0,3,3 N");
+    let text = stdout_of(&["show", pos, "--moves", "1", "--capture", "empty"]);
+    assert!(text.contains("captures the lone seed"), "{text}");
+}
+
+#[test]
+fn text_describes_captures_and_extra_turns() {
+    let text = stdout_of(&["show", "1,0,4,4,4,4,0,4,4,4,4,4,4,0 S", "--moves", "1"]);
+    assert!(
+        text.contains("captures 5 seeds (4 from North's house 5 and the landing seed)"),
+        "{text}"
+    );
+    let text = stdout_of(&["show", "--moves", "3"]);
+    assert!(text.contains("extra turn"), "{text}");
+}
+
+#[test]
+fn board_size_and_layout_flags() {
+    let j = json_of(&["show", "--houses", "3", "--seeds", "5"]);
+    assert_eq!(j["position"], "5,5,5,0,5,5,5,0 S");
+    let j = json_of(&["show", "--layout", "4,4,5,4,3,4"]);
+    assert_eq!(j["position"], "4,4,5,4,3,4,0,4,4,5,4,3,4,0 S");
+    let j = json_of(&["show", "--layout", "4,4,5,4,3,4", "--mirrored"]);
+    assert_eq!(j["position"], "4,4,5,4,3,4,0,4,3,4,5,4,4,0 S");
+}
+
+#[test]
+fn pie_rule_swap_is_listed_last_in_legal() {
+    // South sows house 2 of Kalah(3,3): the last seed lands in North's house 1; North may swap.
+    let j = json_of(&[
+        "show", "--houses", "3", "--seeds", "3", "--pie", "--moves", "2",
+    ]);
+    assert_eq!(j["position"], "3,0,4,1,4,3,3,0 N pie");
+    assert_eq!(j["legal"], serde_json::json!([1, 2, 3, "swap"]));
+    let j = json_of(&[
+        "show", "--houses", "3", "--seeds", "3", "--pie", "--moves", "2,swap",
+    ]);
+    assert_eq!(j["position"], "3,0,4,1,4,3,3,0 N");
+    assert_eq!(j["legal"], serde_json::json!([1, 2, 3]));
+    // Without the pie rule there is no swap.
+    let j = json_of(&["show", "--houses", "3", "--seeds", "3", "--moves", "2"]);
+    assert_eq!(j["legal"], serde_json::json!([1, 2, 3]));
+}
+
+#[test]
+fn manchester_rule_first_move_has_no_extra_turn() {
+    let j = json_of(&["show", "--no-first-move-extra-turn", "--moves", "3"]);
+    assert_eq!(j["to_move"], "N");
+    let j = json_of(&["show", "--moves", "3"]);
+    assert_eq!(j["to_move"], "S");
+}
+
+#[test]
+fn colour_on_request_only() {
+    let text = stdout_of(&["show", "--color", "always"]);
+    assert!(text.contains("\x1b["));
+    let text = stdout_of(&["show", "--color", "never"]);
+    assert!(!text.contains('\x1b'));
+}

@@ -1,0 +1,281 @@
+//! Building layers in increasing k, resuming from the last finished layer.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::time::Instant;
+
+use kalah_core::Rules;
+use memmap2::MmapMut;
+use rayon::prelude::*;
+
+use crate::file::{self, LayerHeader, HEADER_LEN};
+use crate::game::{Arr, Game};
+use crate::index::{successor, Indexer, MAX_SLOTS};
+use crate::solve::{Building, Solver, UNKNOWN};
+use crate::{check_rules, EgdbError, MAX_LAYER_SEEDS};
+
+/// Arrangements handled as one unit of parallel work (and of progress reports).
+const CHUNK: u64 = 1 << 16;
+
+/// What to build: a board size, a rule set, the largest layer, where, and on how many threads.
+#[derive(Clone, Debug)]
+pub struct BuildPlan {
+    /// Database root (see [`crate::default_dir`]); layers go to a subdirectory named after the
+    /// board and rules ([`crate::file::set_dir_name`]).
+    pub root: PathBuf,
+    /// Houses a side, 1..=12.
+    pub houses: usize,
+    /// The rule set. Only the capture, end and leftover rules matter; the majority end is refused.
+    pub rules: Rules,
+    /// Build layers 0..=max_seeds (seeds in the houses).
+    pub max_seeds: u32,
+    /// Worker threads; `None` uses every core.
+    pub threads: Option<usize>,
+}
+
+/// A report from a running build, passed to the build's callback.
+#[derive(Clone, Copy, Debug)]
+pub enum BuildEvent {
+    /// Layer `seeds` was found complete and valid on disk and will not be rebuilt.
+    Resumed {
+        /// Seeds in the houses.
+        seeds: u32,
+    },
+    /// Work on layer `seeds` begins.
+    LayerStarted {
+        /// Seeds in the houses.
+        seeds: u32,
+        /// Arrangements in the layer.
+        count: u64,
+    },
+    /// Some arrangements were solved (sent about every 65 536).
+    Progress {
+        /// Arrangements solved or resumed so far, over all layers of the plan.
+        done: u64,
+        /// Arrangements in all layers of the plan.
+        total: u64,
+    },
+    /// Layer `seeds` was written to its file.
+    LayerWritten {
+        /// Seeds in the houses.
+        seeds: u32,
+        /// Arrangements in the layer.
+        count: u64,
+        /// Seconds spent solving and writing it.
+        seconds: f64,
+    },
+}
+
+/// What a finished build did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildReport {
+    /// Layers found complete on disk.
+    pub resumed_layers: u32,
+    /// Layers built now.
+    pub built_layers: u32,
+    /// Arrangements solved now.
+    pub positions_built: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl BuildPlan {
+    /// Checks the plan: rules that can be databased, a size that can be indexed.
+    ///
+    /// # Errors
+    /// [`EgdbError::StoreDependentRules`] for the majority end; [`EgdbError::TooLarge`] for more
+    /// than [`MAX_LAYER_SEEDS`] seeds or layers that cannot be indexed.
+    pub fn check(&self) -> Result<Indexer, EgdbError> {
+        check_rules(&self.rules)?;
+        if self.max_seeds > MAX_LAYER_SEEDS {
+            return Err(EgdbError::TooLarge {
+                houses: self.houses,
+                seeds: self.max_seeds,
+            });
+        }
+        Indexer::new(self.houses, self.max_seeds)
+    }
+
+    /// Arrangements in layers 0..=max_seeds: the build's work, the bytes on disk (plus 64 bytes
+    /// of header a layer) and about the memory the build needs (all layers are kept in memory).
+    ///
+    /// # Errors
+    /// As [`BuildPlan::check`].
+    pub fn total_positions(&self) -> Result<u64, EgdbError> {
+        let ix = self.check()?;
+        Ok((0..=self.max_seeds).map(|k| ix.layer_size(k)).sum())
+    }
+
+    /// Runs the build: layers already complete on disk are checked and kept, the others are
+    /// solved in increasing k and written one by one. `stop` is polled between chunks of work:
+    /// once set, the build returns [`EgdbError::Interrupted`] without writing the layer in
+    /// progress (finished layers stay; a later build resumes after them).
+    ///
+    /// # Errors
+    /// [`EgdbError`] for bad plans, unreadable or corrupt existing layers, I/O errors, or an
+    /// interruption.
+    pub fn run(
+        &self,
+        stop: &AtomicBool,
+        on_event: &(dyn Fn(&BuildEvent) + Sync),
+    ) -> Result<BuildReport, EgdbError> {
+        let ix = self.check()?;
+        let mut pool = rayon::ThreadPoolBuilder::new();
+        if let Some(n) = self.threads {
+            pool = pool.num_threads(n.max(1));
+        }
+        let pool = pool.build().map_err(|e| EgdbError::Threads(e.to_string()))?;
+        pool.install(|| self.run_in_pool(&ix, stop, on_event))
+    }
+
+    fn run_in_pool(
+        &self,
+        ix: &Indexer,
+        stop: &AtomicBool,
+        on_event: &(dyn Fn(&BuildEvent) + Sync),
+    ) -> Result<BuildReport, EgdbError> {
+        let t0 = Instant::now();
+        let m = self.houses;
+        let total: u64 = (0..=self.max_seeds).map(|k| ix.layer_size(k)).sum();
+        let mut report = BuildReport::default();
+        // Every finished layer, in anonymous memory (huge pages where the system allows).
+        let mut mem: Vec<MmapMut> = Vec::new();
+        let mut done = 0u64;
+        // Resume: the longest run of complete, valid layers from k = 0.
+        let mut k = 0u32;
+        while k <= self.max_seeds {
+            let path = file::layer_path(&self.root, m, &self.rules, k);
+            let want = LayerHeader::expected(m, &self.rules, k, ix.layer_size(k));
+            match file::open_layer(&path, &want)? {
+                Some(map) => {
+                    let mut t = alloc(&path, map.len() - HEADER_LEN)?;
+                    t.copy_from_slice(&map[HEADER_LEN..]);
+                    mem.push(t);
+                    done += ix.layer_size(k);
+                    report.resumed_layers += 1;
+                    on_event(&BuildEvent::Resumed { seeds: k });
+                    k += 1;
+                }
+                None => break,
+            }
+        }
+        on_event(&BuildEvent::Progress { done, total });
+        while k <= self.max_seeds {
+            let tl = Instant::now();
+            let size = ix.layer_size(k);
+            on_event(&BuildEvent::LayerStarted {
+                seeds: k,
+                count: size,
+            });
+            let path = file::layer_path(&self.root, m, &self.rules, k);
+            let mut buf = alloc(&path, size as usize)?;
+            buf.fill(UNKNOWN);
+            {
+                let lower: Vec<&[u8]> = mem.iter().map(|v| &v[..]).collect();
+                let job = LayerJob {
+                    rules: &self.rules,
+                    ix,
+                    k,
+                    lower: &lower,
+                    stop,
+                    done,
+                    total,
+                    on_event,
+                };
+                let cur = as_atomic(&mut buf);
+                let finished = crate::dispatch_m!(m, solve_layer(&job, cur));
+                if finished.is_err() {
+                    return Err(EgdbError::Interrupted);
+                }
+            }
+            file::write_layer(
+                &path,
+                &LayerHeader::expected(m, &self.rules, k, size),
+                &buf,
+            )?;
+            done += size;
+            report.built_layers += 1;
+            report.positions_built += size;
+            on_event(&BuildEvent::LayerWritten {
+                seeds: k,
+                count: size,
+                seconds: tl.elapsed().as_secs_f64(),
+            });
+            mem.push(buf);
+            k += 1;
+        }
+        report.seconds = t0.elapsed().as_secs_f64();
+        Ok(report)
+    }
+}
+
+/// An anonymous zeroed buffer of `len` bytes, asking for transparent huge pages (the build's
+/// random reads then miss the TLB far less often).
+fn alloc(path: &std::path::Path, len: usize) -> Result<MmapMut, EgdbError> {
+    let map = MmapMut::map_anon(len.max(1)).map_err(|source| EgdbError::Io {
+        path: format!("memory for {}", path.display()),
+        source,
+    })?;
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
+    Ok(map)
+}
+
+/// Everything a worker needs to solve one layer.
+struct LayerJob<'a> {
+    rules: &'a Rules,
+    ix: &'a Indexer,
+    k: u32,
+    lower: &'a [&'a [u8]],
+    stop: &'a AtomicBool,
+    done: u64,
+    total: u64,
+    on_event: &'a (dyn Fn(&BuildEvent) + Sync),
+}
+
+/// Solves every entry of layer `job.k` into `cur` (filled with [`UNKNOWN`]), in parallel chunks.
+/// `Err(())` if `job.stop` was set.
+fn solve_layer<const M: usize>(job: &LayerJob<'_>, cur: &[AtomicU8]) -> Result<(), ()> {
+    let ix = job.ix;
+    let k = job.k;
+    let size = ix.layer_size(k);
+    let solver: Solver<'_, _, M> = Solver {
+        game: Game::<M>::new(job.rules),
+        ix,
+        k,
+        lower: job.lower,
+        cur: Building(cur),
+    };
+    let counter = AtomicU64::new(job.done);
+    let chunks = size.div_ceil(CHUNK);
+    (0..chunks).into_par_iter().try_for_each(|c| {
+        if job.stop.load(Ordering::Relaxed) {
+            return Err(());
+        }
+        let start = c * CHUNK;
+        let end = size.min(start + CHUNK);
+        let mut x: Arr = [0; MAX_SLOTS];
+        ix.unrank(k, start, &mut x[..2 * M]);
+        for r in start..end {
+            let cell = &cur[r as usize];
+            if cell.load(Ordering::Relaxed) == UNKNOWN {
+                let v = solver.solve(&x);
+                cell.store(v as i8 as u8, Ordering::Relaxed);
+            }
+            successor(&mut x[..2 * M]);
+        }
+        let d = counter.fetch_add(end - start, Ordering::Relaxed) + (end - start);
+        (job.on_event)(&BuildEvent::Progress {
+            done: d,
+            total: job.total,
+        });
+        Ok(())
+    })
+}
+
+/// Views a byte buffer as atomics for the parallel build.
+fn as_atomic(buf: &mut [u8]) -> &[AtomicU8] {
+    // SAFETY: AtomicU8 has the same size and alignment as u8 (documented), and the exclusive
+    // borrow of `buf` guarantees no other access for the returned lifetime.
+    unsafe { &*(buf as *mut [u8] as *const [AtomicU8]) }
+}

@@ -1,0 +1,310 @@
+//! Layer files: a 64-byte versioned header, then one byte per arrangement in rank order.
+//!
+//! Header (little-endian):
+//!
+//! | bytes  | field |
+//! |--------|-------|
+//! | 0..8   | magic `KALAHEDB` |
+//! | 8..12  | format version (u32, [`FORMAT_VERSION`]) |
+//! | 12..16 | header length (u32, 64) |
+//! | 16     | houses a side m |
+//! | 17     | capture rule (0 standard, 1 empty) |
+//! | 18     | end rule (0 row-empty, 1 mover-blocked) |
+//! | 19     | leftover rule (0 owner, 1 emptier, 2 nobody) |
+//! | 20     | value encoding (1: one signed byte per arrangement) |
+//! | 21..24 | zero |
+//! | 24..28 | seeds in the houses k (u32) |
+//! | 28..32 | zero |
+//! | 32..40 | number of arrangements (u64) = binomial(k+2m−1, 2m−1) |
+//! | 40..44 | CRC-32 of the payload |
+//! | 44..48 | CRC-32 of bytes 0..44 |
+//! | 48..64 | zero |
+//!
+//! Files are written to `NAME.tmp`, synced, then renamed, so a file under its final name is
+//! always complete.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use kalah_core::{CaptureRule, EndRule, LeftoverRule, Rules};
+use memmap2::Mmap;
+
+use crate::EgdbError;
+
+/// Magic bytes at the start of every layer file.
+pub const MAGIC: &[u8; 8] = b"KALAHEDB";
+/// The layer file format version this crate reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+/// Bytes before the payload.
+pub const HEADER_LEN: usize = 64;
+/// Value encoding 1: one signed byte (i8) per arrangement, the future gain.
+pub const ENCODING_BYTE: u8 = 1;
+
+/// The decoded header of a layer file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayerHeader {
+    /// Format version.
+    pub version: u32,
+    /// Houses a side.
+    pub houses: usize,
+    /// Capture rule.
+    pub capture: CaptureRule,
+    /// End rule.
+    pub end: EndRule,
+    /// Leftover rule.
+    pub leftovers: LeftoverRule,
+    /// Value encoding ([`ENCODING_BYTE`]).
+    pub encoding: u8,
+    /// Seeds in the houses.
+    pub seeds: u32,
+    /// Arrangements (payload bytes).
+    pub count: u64,
+    /// CRC-32 of the payload.
+    pub payload_crc: u32,
+}
+
+fn io(path: &Path, source: std::io::Error) -> EgdbError {
+    EgdbError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+impl LayerHeader {
+    fn encode(&self) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[0..8].copy_from_slice(MAGIC);
+        h[8..12].copy_from_slice(&self.version.to_le_bytes());
+        h[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
+        h[16] = self.houses as u8;
+        h[17] = match self.capture {
+            CaptureRule::Standard => 0,
+            CaptureRule::Empty => 1,
+        };
+        h[18] = match self.end {
+            EndRule::RowEmpty => 0,
+            EndRule::MoverBlocked => 1,
+        };
+        h[19] = match self.leftovers {
+            LeftoverRule::Owner => 0,
+            LeftoverRule::Emptier => 1,
+            LeftoverRule::Nobody => 2,
+        };
+        h[20] = self.encoding;
+        h[24..28].copy_from_slice(&self.seeds.to_le_bytes());
+        h[32..40].copy_from_slice(&self.count.to_le_bytes());
+        h[40..44].copy_from_slice(&self.payload_crc.to_le_bytes());
+        let hc = crc32fast::hash(&h[..44]);
+        h[44..48].copy_from_slice(&hc.to_le_bytes());
+        h
+    }
+
+    fn decode(h: &[u8; HEADER_LEN], path: &Path) -> Result<LayerHeader, EgdbError> {
+        let p = || path.display().to_string();
+        if &h[0..8] != MAGIC {
+            return Err(EgdbError::NotADatabase { path: p() });
+        }
+        let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().unwrap());
+        let version = u32_at(8);
+        if version != FORMAT_VERSION {
+            return Err(EgdbError::Version {
+                path: p(),
+                found: version,
+                expected: FORMAT_VERSION,
+            });
+        }
+        if u32_at(44) != crc32fast::hash(&h[..44]) {
+            return Err(EgdbError::Corrupt {
+                path: p(),
+                what: "header checksum mismatch".into(),
+            });
+        }
+        let bad = |what: &str| EgdbError::Corrupt {
+            path: p(),
+            what: what.into(),
+        };
+        if u32_at(12) != HEADER_LEN as u32 {
+            return Err(bad("bad header length"));
+        }
+        let capture = match h[17] {
+            0 => CaptureRule::Standard,
+            1 => CaptureRule::Empty,
+            _ => return Err(bad("unknown capture rule code")),
+        };
+        let end = match h[18] {
+            0 => EndRule::RowEmpty,
+            1 => EndRule::MoverBlocked,
+            _ => return Err(bad("unknown end rule code")),
+        };
+        let leftovers = match h[19] {
+            0 => LeftoverRule::Owner,
+            1 => LeftoverRule::Emptier,
+            2 => LeftoverRule::Nobody,
+            _ => return Err(bad("unknown leftover rule code")),
+        };
+        if h[20] != ENCODING_BYTE {
+            return Err(bad("unknown value encoding"));
+        }
+        Ok(LayerHeader {
+            version,
+            houses: h[16] as usize,
+            capture,
+            end,
+            leftovers,
+            encoding: h[20],
+            seeds: u32_at(24),
+            count: u64::from_le_bytes(h[32..40].try_into().unwrap()),
+            payload_crc: u32_at(40),
+        })
+    }
+
+    /// The header a layer of `seeds` seeds for `houses` and `rules` must carry (checksum 0).
+    pub fn expected(houses: usize, rules: &Rules, seeds: u32, count: u64) -> LayerHeader {
+        LayerHeader {
+            version: FORMAT_VERSION,
+            houses,
+            capture: rules.capture,
+            end: rules.end,
+            leftovers: rules.leftovers,
+            encoding: ENCODING_BYTE,
+            seeds,
+            count,
+            payload_crc: 0,
+        }
+    }
+}
+
+/// The subdirectory of a database root holding the layers of one board size and rule set, e.g.
+/// `m6-standard-row-empty-owner`. Only the rules that change values name it: the pie and
+/// Manchester rules concern the first moves only and share the databases.
+pub fn set_dir_name(houses: usize, rules: &Rules) -> String {
+    format!(
+        "m{houses}-{}-{}-{}",
+        rules.capture, rules.end, rules.leftovers
+    )
+}
+
+/// The path of the layer file of `seeds` seeds under a database root.
+pub fn layer_path(root: &Path, houses: usize, rules: &Rules, seeds: u32) -> PathBuf {
+    root.join(set_dir_name(houses, rules))
+        .join(format!("k{seeds:03}.egdb"))
+}
+
+/// Writes a layer file atomically: `path.tmp`, synced, renamed to `path`.
+///
+/// # Errors
+/// [`EgdbError::Io`] on any file system error (the temporary file is removed).
+pub fn write_layer(path: &Path, header: &LayerHeader, payload: &[u8]) -> Result<(), EgdbError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut h = *header;
+    h.payload_crc = crc32fast::hash(payload);
+    let result = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(&h.encode())?;
+        f.write_all(payload)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(path, e));
+    }
+    Ok(())
+}
+
+/// Opens a layer file, checks its header against `expected` (board, rules, seeds, count), its
+/// length and its payload checksum, and maps it into memory.
+///
+/// `Ok(None)` if the file does not exist.
+///
+/// # Errors
+/// [`EgdbError`] if the file is unreadable, not a database, of another version, truncated,
+/// for another board or rule set, or corrupt.
+pub fn open_layer(path: &Path, expected: &LayerHeader) -> Result<Option<Mmap>, EgdbError> {
+    let mut f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(path, e)),
+    };
+    let len = f.metadata().map_err(|e| io(path, e))?.len();
+    let p = || path.display().to_string();
+    if len < HEADER_LEN as u64 {
+        return Err(EgdbError::Truncated {
+            path: p(),
+            expected: HEADER_LEN as u64 + expected.count,
+            found: len,
+        });
+    }
+    let mut hb = [0u8; HEADER_LEN];
+    f.read_exact(&mut hb).map_err(|e| io(path, e))?;
+    let h = LayerHeader::decode(&hb, path)?;
+    let mut want = *expected;
+    want.payload_crc = h.payload_crc;
+    if h != want {
+        return Err(EgdbError::Mismatch {
+            path: p(),
+            found: describe(&h),
+            expected: describe(expected),
+        });
+    }
+    let total = HEADER_LEN as u64 + h.count;
+    if len != total {
+        return Err(if len < total {
+            EgdbError::Truncated {
+                path: p(),
+                expected: total,
+                found: len,
+            }
+        } else {
+            EgdbError::Corrupt {
+                path: p(),
+                what: format!("{len} bytes, {} more than the header announces", len - total),
+            }
+        });
+    }
+    // SAFETY: the file is opened read-only; layer files are only ever replaced by rename, never
+    // modified in place, so the mapping's contents do not change under us.
+    let map = unsafe { Mmap::map(&f) }.map_err(|e| io(path, e))?;
+    if crc32fast::hash(&map[HEADER_LEN..]) != h.payload_crc {
+        return Err(EgdbError::Corrupt {
+            path: p(),
+            what: "payload checksum mismatch".into(),
+        });
+    }
+    Ok(Some(map))
+}
+
+/// Reads just the header of a layer file (for `info`).
+///
+/// # Errors
+/// [`EgdbError`] if it cannot be read or is not a layer file of this version.
+pub fn read_header(path: &Path) -> Result<LayerHeader, EgdbError> {
+    let mut f = File::open(path).map_err(|e| io(path, e))?;
+    let mut hb = [0u8; HEADER_LEN];
+    f.read_exact(&mut hb).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            EgdbError::Truncated {
+                path: path.display().to_string(),
+                expected: HEADER_LEN as u64,
+                found: f.metadata().map(|m| m.len()).unwrap_or(0),
+            }
+        } else {
+            io(path, e)
+        }
+    })?;
+    LayerHeader::decode(&hb, path)
+}
+
+fn describe(h: &LayerHeader) -> String {
+    format!(
+        "m={} k={} capture={} end={} leftovers={} count={}",
+        h.houses, h.seeds, h.capture, h.end, h.leftovers, h.count
+    )
+}

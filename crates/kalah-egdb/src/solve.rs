@@ -1,0 +1,154 @@
+//! Solving one arrangement from its children: the retrograde step shared by build and verify.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use crate::game::{Arr, Game};
+use crate::index::Indexer;
+
+/// Marks an entry of the layer being built that has no value yet (no value is −128).
+pub(crate) const UNKNOWN: u8 = 0x80;
+
+/// Where the values of the layer being solved come from.
+pub(crate) trait Current: Sync {
+    /// The value of arrangement `y` of rank `r` in the current layer; `solver` may be used to
+    /// compute it when it is not known yet.
+    fn get<T: Current, const M: usize>(&self, solver: &Solver<'_, T, M>, y: &Arr, r: u64) -> i32;
+    /// Hints that entry `r` will be read soon.
+    fn prefetch(&self, r: u64);
+}
+
+/// The layer under construction: unknown entries are solved on demand (memoised recursion).
+pub(crate) struct Building<'a>(pub &'a [AtomicU8]);
+
+impl Current for Building<'_> {
+    #[inline(always)]
+    fn get<T: Current, const M: usize>(&self, solver: &Solver<'_, T, M>, y: &Arr, r: u64) -> i32 {
+        let cell = &self.0[r as usize];
+        let v = cell.load(Ordering::Relaxed);
+        if v != UNKNOWN {
+            return v as i8 as i32;
+        }
+        let v = solver.solve(y);
+        // Two threads may solve the same entry; both store the same value.
+        cell.store(v as i8 as u8, Ordering::Relaxed);
+        v
+    }
+    #[inline(always)]
+    fn prefetch(&self, r: u64) {
+        prefetch(self.0.as_ptr().wrapping_add(r as usize) as *const u8);
+    }
+}
+
+/// A finished layer (verify): entries are read as stored.
+pub(crate) struct Finished<'a>(pub &'a [u8]);
+
+impl Current for Finished<'_> {
+    #[inline(always)]
+    fn get<T: Current, const M: usize>(&self, _: &Solver<'_, T, M>, _: &Arr, r: u64) -> i32 {
+        self.0[r as usize] as i8 as i32
+    }
+    #[inline(always)]
+    fn prefetch(&self, r: u64) {
+        prefetch(self.0.as_ptr().wrapping_add(r as usize));
+    }
+}
+
+/// Asks the CPU to load the cache line holding `p` (no effect on other targets).
+#[inline(always)]
+fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching never faults, whatever the address; SSE is baseline on x86_64.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// Solves arrangements of layer `k` from layers `0..k` (`lower`) and layer `k` itself (`cur`),
+/// for boards of `M` houses a side.
+pub(crate) struct Solver<'a, C: Current, const M: usize> {
+    pub game: Game<M>,
+    pub ix: &'a Indexer,
+    pub k: u32,
+    pub lower: &'a [&'a [u8]],
+    pub cur: C,
+}
+
+/// A child whose value must be looked up.
+#[derive(Clone, Copy)]
+struct Pending {
+    layer: u32,
+    rank: u64,
+    gain: i32,
+    extra: bool,
+    slot: u8,
+}
+
+impl<C: Current, const M: usize> Solver<'_, C, M> {
+    /// The future gain of the side to move in arrangement `x` (layer `k`): the sweep's value if
+    /// the game is over, else the best over the moves of the gain of the move plus the child's
+    /// value (extra turn) or minus it (the opponent moves next).
+    ///
+    /// Children are first generated and their entries prefetched, then read, so that the
+    /// memory accesses of the moves overlap.
+    #[inline]
+    pub fn solve(&self, x: &Arr) -> i32 {
+        let g = &self.game;
+        let (a, b) = g.row_sums(x);
+        if let Some(t) = g.terminal(a, b) {
+            return t;
+        }
+        let mut best = i32::MIN;
+        let mut pend = [Pending {
+            layer: 0,
+            rank: 0,
+            gain: 0,
+            extra: false,
+            slot: 0,
+        }; M];
+        let mut kids: [Arr; M] = [[0; crate::index::MAX_SLOTS]; M];
+        let mut np = 0;
+        for i in 0..M {
+            if x[i] == 0 {
+                continue;
+            }
+            let mut y = *x;
+            let s = g.sow(&mut y, i);
+            let gain = s.gain as i32;
+            let ky = self.k - s.gain as u32;
+            if !s.extra {
+                y = g.flip(&y);
+            }
+            let (ya, yb) = g.row_sums(&y);
+            if let Some(t) = g.terminal(ya, yb) {
+                best = best.max(if s.extra { gain + t } else { gain - t });
+                continue;
+            }
+            let r = self.ix.rank_m::<M>(&y, ky);
+            if ky < self.k {
+                prefetch(self.lower[ky as usize].as_ptr().wrapping_add(r as usize));
+            } else {
+                self.cur.prefetch(r);
+            }
+            kids[np] = y;
+            pend[np] = Pending {
+                layer: ky,
+                rank: r,
+                gain,
+                extra: s.extra,
+                slot: np as u8,
+            };
+            np += 1;
+        }
+        for p in &pend[..np] {
+            let v = if p.layer < self.k {
+                self.lower[p.layer as usize][p.rank as usize] as i8 as i32
+            } else {
+                self.cur.get(self, &kids[p.slot as usize], p.rank)
+            };
+            best = best.max(if p.extra { p.gain + v } else { p.gain - v });
+        }
+        best
+    }
+}

@@ -1,0 +1,199 @@
+//! Layer files: corruption and truncation refused, interrupted builds leave only complete files,
+//! builds resume, verify catches wrong values.
+
+use std::fs;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+use kalah_core::{CaptureRule, Rules};
+use kalah_egdb::file::{layer_path, write_layer, LayerHeader, HEADER_LEN};
+use kalah_egdb::{BuildEvent, BuildPlan, Egdb, EgdbError};
+
+fn plan(dir: &Path, m: usize, k: u32) -> BuildPlan {
+    BuildPlan {
+        root: dir.to_path_buf(),
+        houses: m,
+        rules: Rules::default(),
+        max_seeds: k,
+        threads: Some(2),
+    }
+}
+
+fn built(m: usize, k: u32) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    plan(dir.path(), m, k)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap();
+    dir
+}
+
+fn open_err(dir: &Path, m: usize) -> EgdbError {
+    Egdb::open(dir, m, &Rules::default()).unwrap_err()
+}
+
+#[test]
+fn corrupted_payload_is_refused() {
+    let dir = built(3, 8);
+    let path = layer_path(dir.path(), 3, &Rules::default(), 6);
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[HEADER_LEN + 17] ^= 0x01;
+    fs::write(&path, &bytes).unwrap();
+    let e = open_err(dir.path(), 3);
+    assert!(matches!(e, EgdbError::Corrupt { .. }), "{e:?}");
+    let msg = e.to_string();
+    assert!(msg.contains("k006.egdb") && msg.contains("checksum"), "{msg}");
+    // A build refuses to resume over it too.
+    let e = plan(dir.path(), 3, 8)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap_err();
+    assert!(matches!(e, EgdbError::Corrupt { .. }), "{e:?}");
+}
+
+#[test]
+fn corrupted_header_is_refused() {
+    let dir = built(3, 5);
+    let path = layer_path(dir.path(), 3, &Rules::default(), 4);
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[24] = 5; // seeds field
+    fs::write(&path, &bytes).unwrap();
+    assert!(matches!(open_err(dir.path(), 3), EgdbError::Corrupt { .. }));
+    bytes[0] = b'X';
+    fs::write(&path, &bytes).unwrap();
+    assert!(matches!(
+        open_err(dir.path(), 3),
+        EgdbError::NotADatabase { .. }
+    ));
+    bytes[0] = b'K';
+    bytes[8] = 99; // version
+    fs::write(&path, &bytes).unwrap();
+    assert!(matches!(
+        open_err(dir.path(), 3),
+        EgdbError::Version { found: 99, .. }
+    ));
+}
+
+#[test]
+fn truncated_files_are_refused() {
+    let dir = built(3, 6);
+    let path = layer_path(dir.path(), 3, &Rules::default(), 5);
+    let bytes = fs::read(&path).unwrap();
+    fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+    let e = open_err(dir.path(), 3);
+    assert!(matches!(e, EgdbError::Truncated { .. }), "{e:?}");
+    assert!(e.to_string().contains("truncated"), "{e}");
+    fs::write(&path, &bytes[..10]).unwrap();
+    assert!(matches!(
+        open_err(dir.path(), 3),
+        EgdbError::Truncated { .. }
+    ));
+    // Too long is refused too.
+    let mut long = bytes.clone();
+    long.push(0);
+    fs::write(&path, &long).unwrap();
+    assert!(matches!(open_err(dir.path(), 3), EgdbError::Corrupt { .. }));
+}
+
+#[test]
+fn a_layer_of_other_rules_is_refused() {
+    let dir = built(3, 4);
+    let rules = Rules::default();
+    let empty = Rules {
+        capture: CaptureRule::Empty,
+        ..rules
+    };
+    // Put the standard-capture layer 2 where the empty-capture one belongs.
+    let ours = layer_path(dir.path(), 3, &rules, 2);
+    let theirs = layer_path(dir.path(), 3, &empty, 2);
+    fs::create_dir_all(theirs.parent().unwrap()).unwrap();
+    for k in 0..2 {
+        fs::copy(
+            layer_path(dir.path(), 3, &rules, k),
+            layer_path(dir.path(), 3, &empty, k),
+        )
+        .unwrap();
+    }
+    fs::copy(&ours, &theirs).unwrap();
+    let e = Egdb::open(dir.path(), 3, &empty).unwrap_err();
+    assert!(matches!(e, EgdbError::Mismatch { .. }), "{e:?}");
+    assert!(e.to_string().contains("capture=standard"), "{e}");
+}
+
+#[test]
+fn verify_finds_a_wrong_value_with_a_good_checksum() {
+    let dir = built(3, 7);
+    let rules = Rules::default();
+    let db = Egdb::open(dir.path(), 3, &rules).unwrap().unwrap();
+    let stop = AtomicBool::new(false);
+    let ok = db.verify(Some(2), &stop, &|_, _| {}).unwrap();
+    assert_eq!(ok.mismatches, 0);
+    assert_eq!(
+        ok.positions,
+        (0..=7).map(|k| db.layer_size(k)).sum::<u64>()
+    );
+    // Rewrite layer 6 with one value changed and a fresh checksum.
+    let path = layer_path(dir.path(), 3, &rules, 6);
+    let mut payload = db.layer_values(6).to_vec();
+    drop(db);
+    payload[100] = payload[100].wrapping_add(2);
+    let count = payload.len() as u64;
+    write_layer(&path, &LayerHeader::expected(3, &rules, 6, count), &payload).unwrap();
+    let db = Egdb::open(dir.path(), 3, &rules).unwrap().unwrap();
+    let bad = db.verify(Some(2), &stop, &|_, _| {}).unwrap();
+    assert!(bad.mismatches >= 1);
+    let (k, r, _, _) = bad.first.unwrap();
+    assert!(k == 6 || k == 7, "first mismatch in layer {k}");
+    if k == 6 {
+        assert_eq!(r, 100);
+    }
+}
+
+#[test]
+fn an_interrupted_build_leaves_complete_files_and_resumes() {
+    let (m, kmax, stop_in) = (4usize, 12u32, 9u32);
+    let dir = tempfile::tempdir().unwrap();
+    let stop = AtomicBool::new(false);
+    // Stop as layer `stop_in` starts, as Ctrl-C would.
+    let e = plan(dir.path(), m, kmax)
+        .run(&stop, &|e| {
+            if let BuildEvent::LayerStarted { seeds, .. } = *e {
+                if seeds == stop_in {
+                    stop.store(true, Ordering::SeqCst)
+                }
+            }
+        })
+        .unwrap_err();
+    assert!(matches!(e, EgdbError::Interrupted), "{e:?}");
+    let set = layer_path(dir.path(), m, &Rules::default(), 0)
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let mut names: Vec<String> = fs::read_dir(&set)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let want: Vec<String> = (0..stop_in).map(|k| format!("k{k:03}.egdb")).collect();
+    assert_eq!(names, want, "only finished layers, no temporary file");
+    let db = Egdb::open(dir.path(), m, &Rules::default()).unwrap().unwrap();
+    assert_eq!(db.max_seeds(), stop_in - 1);
+    drop(db);
+    // Resume: the finished layers are kept, the rest built.
+    let resumed = AtomicU32::new(0);
+    let report = plan(dir.path(), m, kmax)
+        .run(&AtomicBool::new(false), &|e| {
+            if let BuildEvent::Resumed { .. } = e {
+                resumed.fetch_add(1, Ordering::SeqCst);
+            }
+        })
+        .unwrap();
+    assert_eq!(resumed.load(Ordering::SeqCst), stop_in);
+    assert_eq!(report.resumed_layers, stop_in);
+    assert_eq!(report.built_layers, kmax + 1 - stop_in);
+    // Same bytes as an uninterrupted build.
+    let fresh = built(m, kmax);
+    for k in 0..=kmax {
+        let a = fs::read(layer_path(dir.path(), m, &Rules::default(), k)).unwrap();
+        let b = fs::read(layer_path(fresh.path(), m, &Rules::default(), k)).unwrap();
+        assert!(a == b, "layer {k} differs after resuming");
+    }
+}

@@ -1,0 +1,1097 @@
+//! Negamax alpha-beta on the future gain, MTD(f), iterative deepening, principal variation.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arrayvec::ArrayVec;
+use kalah_core::{Move, Phase, Position, Rules, Turn};
+use kalah_egdb::Egdb;
+use serde::Serialize;
+
+use crate::tt::{key_of, Entry, Key, Table, NO_MOVE};
+
+/// Nodes between two checks of the stop flag, the clock and the node limit.
+const POLL_MASK: u64 = 0xFFF;
+/// Positions with fewer seeds in the houses are searched without the table.
+const TT_MIN_SEEDS: i32 = 4;
+/// Enhanced transposition cut-off only at nodes with at least this many seeds in the houses.
+const ETC_MIN_SEEDS: i32 = 12;
+/// Swap is encoded in the table's move field with this value (never stored: opening phases are
+/// not stored, but used in child lists).
+const SWAP: u8 = 12;
+
+/// Counters of one search call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Positions visited (calls of the search function).
+    pub nodes: u64,
+    /// Transposition table probes that found the position.
+    pub tt_hits: u64,
+    /// Wall-clock time.
+    #[serde(serialize_with = "ser_secs")]
+    pub elapsed: Duration,
+}
+
+fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+impl Stats {
+    /// Nodes per second (0 for an instant search).
+    pub fn nodes_per_second(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 {
+            self.nodes as f64 / s
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Progress of a long search: the value proven so far lies in `lower..=upper` (final store
+/// difference from the view of the side to move in the searched position).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Proven lower bound of the value.
+    pub lower: i32,
+    /// Proven upper bound of the value.
+    pub upper: i32,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Time so far.
+    pub elapsed: Duration,
+    /// Nodes per second so far.
+    pub nodes_per_second: f64,
+}
+
+/// Limits on one search call. `None`: no limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchLimits {
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop after this many nodes.
+    pub nodes: Option<u64>,
+}
+
+impl SearchLimits {
+    /// Limits of `time` from now and `nodes` nodes.
+    pub fn new(time: Option<Duration>, nodes: Option<u64>) -> SearchLimits {
+        SearchLimits {
+            deadline: time.map(|t| Instant::now() + t),
+            nodes,
+        }
+    }
+}
+
+/// Why a search gave no exact answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// Stopped by the stop flag or a limit. The value (final store difference, side to move's
+    /// view) is proven to lie in `lower..=upper`.
+    #[error("search stopped after {} nodes; the value lies between {lower:+} and {upper:+}", stats.nodes)]
+    Stopped {
+        /// Proven lower bound.
+        lower: i32,
+        /// Proven upper bound.
+        upper: i32,
+        /// Work done.
+        stats: Stats,
+    },
+}
+
+/// The exact solution of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Final store difference, side to move minus opponent, with perfect play (for a finished
+    /// game: the final store difference from the view of the side that would have moved).
+    pub value: i32,
+    /// Every legal action of the side to move that keeps the value, in legal-move order. Empty for
+    /// a finished game.
+    pub best: Vec<Move>,
+    /// A principal variation to the end of the game, starting with `best[0]`-or-another best
+    /// action; replaying it gives the final store difference `value`.
+    pub pv: Vec<Move>,
+    /// Work done.
+    pub stats: Stats,
+}
+
+/// The exact value of one action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveScore {
+    /// The action.
+    #[serde(rename = "move")]
+    pub mv: Move,
+    /// Final store difference from the view of the side to move **before** the action, with
+    /// perfect play after it.
+    pub value: i32,
+}
+
+/// The exact value of one whole turn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TurnScore {
+    /// The turn (a chain of extra-turn moves, `3-6`).
+    #[serde(rename = "move")]
+    pub turn: Turn,
+    /// Final store difference from the view of the side to move before the turn.
+    pub value: i32,
+}
+
+/// Result of a depth-limited search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DepthResult {
+    /// Estimated (or, if `exact`, proven) value: final store difference from the view of the side
+    /// to move.
+    pub value: i32,
+    /// Whether `value` is proven.
+    pub exact: bool,
+    /// Best action found, `None` for a finished game.
+    pub best: Option<Move>,
+    /// Expected continuation (from the table), starting with `best`.
+    pub pv: Vec<Move>,
+    /// Deepest completed iteration, in plies (one sowing = one ply).
+    pub depth: u32,
+    /// Work done.
+    pub stats: Stats,
+}
+
+type ProgressFn = Box<dyn FnMut(&Progress) + Send + Sync>;
+
+/// A child of a node, with what the parent needs to turn the child's future gain into its own:
+/// `g_parent = sign * g_child + c`.
+#[derive(Clone, Copy)]
+struct Kid {
+    pos: Position,
+    /// House index 0..m-1, or [`SWAP`].
+    mv: u8,
+    sign: i32,
+    c: i32,
+    over: bool,
+    order: i32,
+}
+
+/// The search: rules, transposition table, optional endgame databases, limits and counters.
+/// Reuse one solver for many positions of the same board size and rules to keep the table.
+pub struct Solver {
+    rules: Rules,
+    table: Table,
+    tt_mib: usize,
+    egdb: Option<Arc<Egdb>>,
+    egdb_max: i32,
+    stop: Option<Arc<AtomicBool>>,
+    limits: SearchLimits,
+    progress: Option<ProgressFn>,
+    with_store: bool,
+    tt_min: i32,
+    etc_min: i32,
+    /// Board size the table holds positions of (0: none yet).
+    houses: usize,
+    nodes: u64,
+    tt_hits: u64,
+    stopped: bool,
+    start: Instant,
+    last_report: Instant,
+    /// Root bounds (values) for progress reports.
+    root_bounds: (i32, i32),
+}
+
+impl std::fmt::Debug for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solver")
+            .field("rules", &self.rules)
+            .field("table", &self.table)
+            .field("egdb", &self.egdb.is_some())
+            .finish()
+    }
+}
+
+impl Solver {
+    /// A solver for `rules` with a transposition table of about `tt_mib` MiB (at least 1). The
+    /// table memory is allocated zeroed, so pages are only committed when used.
+    pub fn new(rules: Rules, tt_mib: usize) -> Solver {
+        Solver {
+            rules,
+            table: Table::new(tt_mib, 6),
+            tt_mib,
+            egdb: None,
+            egdb_max: -1,
+            stop: None,
+            limits: SearchLimits::default(),
+            progress: None,
+            with_store: rules.outcome_depends_on_stores(),
+            houses: 0,
+            tt_min: TT_MIN_SEEDS,
+            etc_min: ETC_MIN_SEEDS,
+            nodes: 0,
+            tt_hits: 0,
+            stopped: false,
+            start: Instant::now(),
+            last_report: Instant::now(),
+            root_bounds: (0, 0),
+        }
+    }
+
+    /// Tuning knobs for experiments: the fewest seeds in the houses for a table probe and for
+    /// an enhanced transposition cut-off.
+    #[doc(hidden)]
+    pub fn tune(&mut self, tt_min: i32, etc_min: i32) {
+        self.tt_min = tt_min;
+        self.etc_min = etc_min;
+    }
+
+    /// Uses `egdb` for positions it covers: only when its rules equal the solver's, the rules do
+    /// not depend on the stores, the board size matches and the position is in the normal phase.
+    pub fn with_egdb(mut self, egdb: Arc<Egdb>) -> Solver {
+        self.egdb = Some(egdb);
+        self
+    }
+
+    /// Sets or removes the endgame databases (see [`Solver::with_egdb`]).
+    pub fn set_egdb(&mut self, egdb: Option<Arc<Egdb>>) {
+        self.egdb = egdb;
+    }
+
+    /// The rules searched under.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Changes the rules; the table is cleared if they differ.
+    pub fn set_rules(&mut self, rules: Rules) {
+        if rules != self.rules {
+            self.rules = rules;
+            self.with_store = rules.outcome_depends_on_stores();
+            self.table.clear();
+        }
+    }
+
+    /// Size of the transposition table in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Empties the transposition table.
+    pub fn clear_table(&mut self) {
+        self.table.clear();
+    }
+
+    /// A flag that stops the search when set (e.g. from a Ctrl-C handler). The search then
+    /// returns [`SolveError::Stopped`] with the bounds proven so far.
+    pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
+    }
+
+    /// Limits for the following calls (until changed).
+    pub fn set_limits(&mut self, limits: SearchLimits) {
+        self.limits = limits;
+    }
+
+    /// A callback called about twice a second during long searches and whenever the root bounds
+    /// improve, with the bounds proven so far.
+    pub fn set_progress(&mut self, f: impl FnMut(&Progress) + Send + Sync + 'static) {
+        self.progress = Some(Box::new(f));
+    }
+
+    fn begin(&mut self, pos: &Position) {
+        let m = pos.houses();
+        if m != self.houses {
+            if self.table.fits(m) {
+                self.table.clear();
+            } else {
+                self.table = Table::new(self.tt_mib, m);
+            }
+            self.houses = m;
+        }
+        self.egdb_max = match &self.egdb {
+            Some(db)
+                if db.houses() == m && db.serves(&self.rules) =>
+            {
+                db.max_seeds() as i32
+            }
+            _ => -1,
+        };
+        self.nodes = 0;
+        self.tt_hits = 0;
+        self.stopped = false;
+        self.start = Instant::now();
+        self.last_report = self.start;
+    }
+}
+
+/// The sign and offset turning a child's future gain into the parent's (`sign * g + c`), see
+/// [`Kid`]. An extra turn keeps the same person to move (sign +1); any other action, including a
+/// pie-rule swap, hands the move to the other person (sign -1).
+#[inline]
+fn relation(parent_diff: i32, child: &Position, extra_turn: bool) -> (i32, i32) {
+    let sign = if extra_turn { 1 } else { -1 };
+    (sign, sign * child.store_diff(child.side()) - parent_diff)
+}
+
+/// The value (final store difference for the side to move) of a position whose future gain is
+/// `g`.
+#[inline]
+fn value_of(pos: &Position, g: i32) -> i32 {
+    pos.store_diff(pos.side()) + g
+}
+
+impl Solver {
+    /// Checks the stop flag, the limits and the progress clock.
+    #[cold]
+    fn poll(&mut self) {
+        if let Some(flag) = &self.stop {
+            if flag.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+        if let Some(max) = self.limits.nodes {
+            if self.nodes >= max {
+                self.stopped = true;
+            }
+        }
+        let now = Instant::now();
+        if let Some(deadline) = self.limits.deadline {
+            if now >= deadline {
+                self.stopped = true;
+            }
+        }
+        if self.progress.is_some() && now.duration_since(self.last_report) >= Duration::from_millis(500)
+        {
+            self.report();
+        }
+    }
+
+    fn report(&mut self) {
+        let now = Instant::now();
+        self.last_report = now;
+        let stats = self.stats();
+        let p = Progress {
+            lower: self.root_bounds.0,
+            upper: self.root_bounds.1,
+            nodes: stats.nodes,
+            elapsed: stats.elapsed,
+            nodes_per_second: stats.nodes_per_second(),
+        };
+        if let Some(f) = self.progress.as_mut() {
+            f(&p);
+        }
+    }
+
+    fn stats(&self) -> Stats {
+        Stats {
+            nodes: self.nodes,
+            tt_hits: self.tt_hits,
+            elapsed: self.start.elapsed(),
+        }
+    }
+
+    /// The children of `pos` (not over), ordered best-first for the search: the table move, then
+    /// finished games, then extra-turn moves (nearest the store first), then by immediate gain
+    /// (captures).
+    #[inline]
+    fn children(&self, pos: &Position, tt_mv: u8, kids: &mut ArrayVec<Kid, 13>) {
+        let d0 = pos.store_diff(pos.side());
+        let mask = pos.legal_houses();
+        let m = pos.houses();
+        for h in 0..m {
+            if mask & (1 << h) == 0 {
+                continue;
+            }
+            let mut child = *pos;
+            let out = child.sow_unchecked(&self.rules, h + 1);
+            let (sign, c) = relation(d0, &child, out.extra_turn);
+            let over = child.is_over();
+            let mut order = 4 * c;
+            if over {
+                order += 2000;
+            } else if out.extra_turn {
+                order += 1000 + h as i32;
+            }
+            if h as u8 == tt_mv {
+                order += 10_000;
+            }
+            kids.push(Kid {
+                pos: child,
+                mv: h as u8,
+                sign,
+                c,
+                over,
+                order,
+            });
+        }
+        if pos.can_swap(&self.rules) {
+            let mut child = *pos;
+            child.play_unchecked(&self.rules, Move::Swap);
+            let (sign, c) = relation(d0, &child, false);
+            kids.push(Kid {
+                pos: child,
+                mv: SWAP,
+                sign,
+                c,
+                over: false,
+                order: 4 * c,
+            });
+        }
+        // Insertion sort, highest order first.
+        for i in 1..kids.len() {
+            let mut j = i;
+            while j > 0 && kids[j - 1].order < kids[j].order {
+                kids.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+
+    /// Exact bounds on the future gain of `pos` holding `seeds` seeds in its houses: within ± the
+    /// seeds in play, except before the pie-rule choice, where a swap turns the current store
+    /// difference d around (the gain after a swap lies within -2d ± the seeds).
+    #[inline]
+    fn futility(&self, pos: &Position, seeds: i32) -> (i32, i32) {
+        if self.rules.pie && pos.phase() != Phase::Normal {
+            let d = pos.store_diff(pos.side()).abs();
+            (-2 * d - seeds, 2 * d + seeds)
+        } else {
+            (-seeds, seeds)
+        }
+    }
+
+    #[inline]
+    fn probe_egdb(&self, pos: &Position, seeds: i32) -> Option<i32> {
+        if seeds <= self.egdb_max && pos.phase() == Phase::Normal {
+            self.egdb.as_ref()?.probe(pos, &self.rules)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn key(&self, pos: &Position, seeds: i32) -> Option<Key> {
+        if seeds >= self.tt_min && pos.phase() == Phase::Normal {
+            Some(key_of(pos, self.with_store))
+        } else {
+            None
+        }
+    }
+
+    /// Exact fail-soft alpha-beta on the future gain of the side to move of `pos` (a position
+    /// not over). The result `v` satisfies: `v <= alpha` → g ≤ v; `v >= beta` → g ≥ v; else g = v.
+    fn exact(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes & POLL_MASK == 0 {
+            self.poll();
+        }
+        if self.stopped {
+            return 0;
+        }
+        let seeds = pos.seeds_in_houses() as i32;
+        let (mut lo, mut hi) = self.futility(pos, seeds);
+        if lo >= beta {
+            return lo;
+        }
+        if hi <= alpha {
+            return hi;
+        }
+        if let Some(g) = self.probe_egdb(pos, seeds) {
+            return g;
+        }
+        let key = self.key(pos, seeds);
+        let mut tt_mv = NO_MOVE;
+        if let Some(k) = &key {
+            if let Some(e) = self.table.probe(k) {
+                self.tt_hits += 1;
+                tt_mv = e.mv;
+                if e.exact {
+                    lo = lo.max(e.lo);
+                    hi = hi.min(e.hi);
+                    if lo >= beta || lo == hi {
+                        return lo;
+                    }
+                    if hi <= alpha {
+                        return hi;
+                    }
+                }
+            }
+        }
+        let a = alpha.max(lo);
+        let b = beta.min(hi);
+        let nodes0 = self.nodes;
+        let mut kids = ArrayVec::<Kid, 13>::new();
+        self.children(pos, tt_mv, &mut kids);
+        let mut best = i32::MIN;
+        let mut best_mv = NO_MOVE;
+        for kid in kids.iter().filter(|k| !k.over) {
+            let cs = kid.pos.seeds_in_houses() as i32;
+            if let Some(ck) = self.key(&kid.pos, cs) {
+                self.table.prefetch(&ck);
+            }
+        }
+
+        // Enhanced transposition cut-off: a child's stored bound may already refute this node.
+        if key.is_some() && seeds >= self.etc_min {
+            for kid in kids.iter().filter(|k| !k.over) {
+                let cs = kid.pos.seeds_in_houses() as i32;
+                let Some(ck) = self.key(&kid.pos, cs) else {
+                    continue;
+                };
+                if let Some(e) = self.table.probe(&ck) {
+                    if e.exact {
+                        let bound = if kid.sign > 0 { kid.c + e.lo } else { kid.c - e.hi };
+                        if bound >= b {
+                            best = bound;
+                            best_mv = kid.mv;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+
+        if best < b {
+            for kid in &kids {
+                let g = if kid.over {
+                    kid.c
+                } else {
+                    let a2 = a.max(best);
+                    let v = if kid.sign > 0 {
+                        self.exact(&kid.pos, a2 - kid.c, b - kid.c)
+                    } else {
+                        self.exact(&kid.pos, kid.c - b, kid.c - a2)
+                    };
+                    if self.stopped {
+                        return 0;
+                    }
+                    kid.sign * v + kid.c
+                };
+                if g > best {
+                    best = g;
+                    best_mv = kid.mv;
+                    if best >= b {
+                        break;
+                    }
+                }
+            }
+        }
+
+        if let Some(k) = &key {
+            let (nlo, nhi) = if best >= b {
+                (best.max(lo), hi)
+            } else if best <= a {
+                (lo, best.min(hi))
+            } else {
+                (best, best)
+            };
+            let work = 64 - (self.nodes - nodes0 + 1).leading_zeros();
+            self.table.store(
+                k,
+                Entry {
+                    lo: nlo,
+                    hi: nhi,
+                    mv: if best_mv == SWAP { NO_MOVE } else { best_mv },
+                    exact: true,
+                    draft: work as u8,
+                },
+            );
+        }
+        best
+    }
+
+    /// Depth-limited fail-soft alpha-beta on the future gain with a heuristic evaluation at the
+    /// horizon (future gain 0: the current store difference). Proven table entries and the
+    /// endgame databases are used as such.
+    fn heuristic(&mut self, pos: &Position, depth: i32, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes & POLL_MASK == 0 {
+            self.poll();
+        }
+        if self.stopped {
+            return 0;
+        }
+        let seeds = pos.seeds_in_houses() as i32;
+        let (mut lo, mut hi) = self.futility(pos, seeds);
+        if lo >= beta {
+            return lo;
+        }
+        if hi <= alpha {
+            return hi;
+        }
+        if let Some(g) = self.probe_egdb(pos, seeds) {
+            return g;
+        }
+        let key = self.key(pos, seeds);
+        let mut tt_mv = NO_MOVE;
+        if let Some(k) = &key {
+            if let Some(e) = self.table.probe(k) {
+                self.tt_hits += 1;
+                tt_mv = e.mv;
+                if e.exact || e.draft as i32 >= depth {
+                    lo = lo.max(e.lo);
+                    hi = hi.min(e.hi);
+                    if lo >= beta || lo >= hi {
+                        return lo;
+                    }
+                    if hi <= alpha {
+                        return hi;
+                    }
+                }
+            }
+        }
+        if depth <= 0 {
+            return evaluate(pos).clamp(lo, hi);
+        }
+        let a = alpha.max(lo);
+        let b = beta.min(hi);
+        let mut kids = ArrayVec::<Kid, 13>::new();
+        self.children(pos, tt_mv, &mut kids);
+        let mut best = i32::MIN;
+        let mut best_mv = NO_MOVE;
+        for kid in &kids {
+            let g = if kid.over {
+                kid.c
+            } else {
+                let a2 = a.max(best);
+                let v = if kid.sign > 0 {
+                    self.heuristic(&kid.pos, depth - 1, a2 - kid.c, b - kid.c)
+                } else {
+                    self.heuristic(&kid.pos, depth - 1, kid.c - b, kid.c - a2)
+                };
+                if self.stopped {
+                    return 0;
+                }
+                kid.sign * v + kid.c
+            };
+            if g > best {
+                best = g;
+                best_mv = kid.mv;
+                if best >= b {
+                    break;
+                }
+            }
+        }
+        if let Some(k) = &key {
+            let (nlo, nhi) = if best >= b {
+                (best.max(lo), hi)
+            } else if best <= a {
+                (lo, best.min(hi))
+            } else {
+                (best, best)
+            };
+            self.table.store(
+                k,
+                Entry {
+                    lo: nlo.clamp(-255, 255),
+                    hi: nhi.clamp(-255, 255),
+                    mv: if best_mv == SWAP { NO_MOVE } else { best_mv },
+                    exact: false,
+                    draft: depth.clamp(0, 63) as u8,
+                },
+            );
+        }
+        best
+    }
+}
+
+/// Heuristic future gain at the horizon: 0, so the estimate of the value is the current store
+/// difference (the classic Kalah evaluation).
+#[inline]
+fn evaluate(_pos: &Position) -> i32 {
+    0
+}
+
+fn kid_move(mv: u8) -> Move {
+    if mv == SWAP {
+        Move::Swap
+    } else {
+        Move::Sow(mv + 1)
+    }
+}
+
+/// Nodes spent on iterative deepening for MTD(f)'s first guess.
+const GUESS_NODES: u64 = 200_000;
+
+impl Solver {
+    fn stopped_error(&self, pos: &Position, lo: i32, hi: i32) -> SolveError {
+        SolveError::Stopped {
+            lower: value_of(pos, lo),
+            upper: value_of(pos, hi),
+            stats: self.stats(),
+        }
+    }
+
+    fn settled(&self, pos: &Position) -> Position {
+        let mut p = *pos;
+        p.settle(&self.rules);
+        p
+    }
+
+    /// Whether the future gain of `pos` (not over) is at least `t`.
+    fn at_least(&mut self, pos: &Position, t: i32) -> Result<bool, SolveError> {
+        let v = self.exact(pos, t - 1, t);
+        if self.stopped {
+            return Err(self.stopped_error(pos, -255, 255));
+        }
+        Ok(v >= t)
+    }
+
+    /// Whether `kid`'s future gain seen from its parent reaches `g` (the parent's future gain).
+    fn kid_reaches(&mut self, kid: &Kid, g: i32) -> Result<bool, SolveError> {
+        if kid.over {
+            return Ok(kid.c >= g);
+        }
+        if kid.sign > 0 {
+            self.at_least(&kid.pos, g - kid.c)
+        } else {
+            Ok(!self.at_least(&kid.pos, kid.c - g + 1)?)
+        }
+    }
+
+    /// MTD(f): the exact future gain of `pos` (not over) from the first guess `guess`.
+    fn mtdf(&mut self, pos: &Position, guess: i32) -> Result<i32, SolveError> {
+        let seeds = pos.seeds_in_houses() as i32;
+        let (mut lower, mut upper) = self.futility(pos, seeds);
+        if let Some(k) = self.key(pos, seeds) {
+            if let Some(e) = self.table.probe(&k) {
+                if e.exact {
+                    lower = lower.max(e.lo);
+                    upper = upper.min(e.hi);
+                }
+            }
+        }
+        let mut g = guess.clamp(lower, upper);
+        while lower < upper {
+            let beta = if g == lower { g + 1 } else { g };
+            let v = self.exact(pos, beta - 1, beta);
+            if self.stopped {
+                return Err(self.stopped_error(pos, lower, upper));
+            }
+            if v < beta {
+                upper = v;
+            } else {
+                lower = v;
+            }
+            g = v;
+            self.root_bounds = (value_of(pos, lower), value_of(pos, upper));
+            if self.progress.is_some() && self.start.elapsed() >= Duration::from_secs(1) {
+                self.report();
+            }
+        }
+        Ok(lower)
+    }
+
+    /// Iterative deepening on `pos` (not over) for a first guess of its future gain.
+    fn first_guess(&mut self, pos: &Position, budget: u64) -> Result<i32, SolveError> {
+        let seeds = pos.seeds_in_houses() as i32;
+        let n0 = self.nodes;
+        let mut guess = 0;
+        let mut depth = 1;
+        while self.nodes - n0 < budget && depth <= 2 * seeds + 2 {
+            let (lo, hi) = self.futility(pos, seeds);
+            guess = self.heuristic(pos, depth, lo - 1, hi + 1);
+            if self.stopped {
+                return Err(self.stopped_error(pos, lo, hi));
+            }
+            depth += 1;
+        }
+        Ok(guess)
+    }
+
+    /// The exact future gain of `pos` (not over): from the table if proven there, else MTD(f).
+    fn exact_gain(&mut self, pos: &Position, budget: u64) -> Result<i32, SolveError> {
+        let seeds = pos.seeds_in_houses() as i32;
+        if let Some(k) = self.key(pos, seeds) {
+            if let Some(e) = self.table.probe(&k) {
+                if e.exact && e.lo == e.hi {
+                    return Ok(e.lo);
+                }
+            }
+        }
+        let guess = self.first_guess(pos, budget)?;
+        self.mtdf(pos, guess)
+    }
+
+    /// The exact value of `pos`: final store difference, side to move minus opponent, with
+    /// perfect play. A position whose game is over (by the rules, swept or not) gives its final
+    /// store difference from the view of the side that would have moved.
+    ///
+    /// # Errors
+    /// [`SolveError::Stopped`] with the bounds proven so far if the stop flag or a limit ends the
+    /// search.
+    pub fn value(&mut self, pos: &Position) -> Result<i32, SolveError> {
+        let pos = self.settled(pos);
+        self.begin(&pos);
+        if pos.is_over() {
+            return Ok(pos.store_diff(pos.side()));
+        }
+        let g = self.exact_gain(&pos, GUESS_NODES)?;
+        Ok(value_of(&pos, g))
+    }
+
+    /// The exact value of `pos` (see [`Solver::value`]), every best action, a principal
+    /// variation to the end of the game, and statistics.
+    ///
+    /// # Errors
+    /// [`SolveError::Stopped`] with the bounds proven so far.
+    pub fn solve(&mut self, pos: &Position) -> Result<Solution, SolveError> {
+        let pos = self.settled(pos);
+        self.begin(&pos);
+        if pos.is_over() {
+            return Ok(Solution {
+                value: pos.store_diff(pos.side()),
+                best: Vec::new(),
+                pv: Vec::new(),
+                stats: self.stats(),
+            });
+        }
+        let g = self.exact_gain(&pos, GUESS_NODES)?;
+        let mut kids = ArrayVec::<Kid, 13>::new();
+        self.children(&pos, NO_MOVE, &mut kids);
+        let mut best = Vec::new();
+        for kid in &kids {
+            if self.kid_reaches(kid, g)? {
+                best.push(kid.mv);
+            }
+        }
+        best.sort_unstable();
+        let pv = self.pv_from(&pos, g)?;
+        Ok(Solution {
+            value: value_of(&pos, g),
+            best: best.into_iter().map(kid_move).collect(),
+            pv,
+            stats: self.stats(),
+        })
+    }
+
+    /// A principal variation of `pos` whose future gain is `g`: at each step the first action
+    /// (table move first) that keeps the value, until the game ends.
+    fn pv_from(&mut self, pos: &Position, g: i32) -> Result<Vec<Move>, SolveError> {
+        let mut pv = Vec::new();
+        let mut cur = *pos;
+        let mut g = g;
+        while !cur.is_over() {
+            let seeds = cur.seeds_in_houses() as i32;
+            let tt_mv = self
+                .key(&cur, seeds)
+                .and_then(|k| self.table.probe(&k))
+                .map_or(NO_MOVE, |e| e.mv);
+            let mut kids = ArrayVec::<Kid, 13>::new();
+            self.children(&cur, tt_mv, &mut kids);
+            let mut next = None;
+            for kid in &kids {
+                if self.kid_reaches(kid, g)? {
+                    next = Some(*kid);
+                    break;
+                }
+            }
+            let Some(kid) = next else {
+                debug_assert!(false, "no move keeps the value {g} in {cur}");
+                break;
+            };
+            pv.push(kid_move(kid.mv));
+            g = if kid.over {
+                0
+            } else if kid.sign > 0 {
+                g - kid.c
+            } else {
+                kid.c - g
+            };
+            cur = kid.pos;
+        }
+        Ok(pv)
+    }
+
+    /// The exact value of every legal action of `pos`, in legal-move order (houses in increasing
+    /// order, then `swap`), each from the view of the side to move in `pos`. Empty if the game is
+    /// over.
+    ///
+    /// # Errors
+    /// [`SolveError::Stopped`] if stopped; the bounds are those of the action being solved.
+    pub fn analyze_moves(&mut self, pos: &Position) -> Result<Vec<MoveScore>, SolveError> {
+        let pos = self.settled(pos);
+        self.begin(&pos);
+        if pos.is_over() {
+            return Ok(Vec::new());
+        }
+        let mut kids = ArrayVec::<Kid, 13>::new();
+        self.children(&pos, NO_MOVE, &mut kids);
+        kids.sort_unstable_by_key(|k| k.mv);
+        let d0 = pos.store_diff(pos.side());
+        let mut out = Vec::with_capacity(kids.len());
+        for kid in &kids {
+            let g = if kid.over {
+                kid.c
+            } else {
+                let cg = self.exact_gain(&kid.pos, GUESS_NODES / 4)?;
+                kid.sign * cg + kid.c
+            };
+            out.push(MoveScore {
+                mv: kid_move(kid.mv),
+                value: d0 + g,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The exact value of every whole turn of `pos` (chains of extra turns expanded, as
+    /// [`Turn::all`] lists them), each from the view of the side to move in `pos`. Empty if the
+    /// game is over.
+    ///
+    /// # Errors
+    /// [`SolveError::Stopped`] if stopped; the bounds are those of the position being solved.
+    pub fn analyze_turns(&mut self, pos: &Position) -> Result<Vec<TurnScore>, SolveError> {
+        let pos = self.settled(pos);
+        self.begin(&pos);
+        let mover = pos.side();
+        let mut out = Vec::new();
+        for (turn, end) in Turn::all(&pos, &self.rules) {
+            let value = if end.is_over() {
+                end.store_diff(mover)
+            } else {
+                -value_of(&end, self.exact_gain(&end, GUESS_NODES / 4)?)
+            };
+            out.push(TurnScore { turn, value });
+        }
+        Ok(out)
+    }
+
+    /// Every whole turn of `pos` whose value is `value` (the value of `pos`, e.g. from
+    /// [`Solver::solve`]), in [`Turn::all`] order. Empty if the game is over.
+    ///
+    /// # Errors
+    /// [`SolveError::Stopped`] if stopped.
+    pub fn best_turns(&mut self, pos: &Position, value: i32) -> Result<Vec<Turn>, SolveError> {
+        let pos = self.settled(pos);
+        self.begin(&pos);
+        let mover = pos.side();
+        let mut out = Vec::new();
+        for (turn, end) in Turn::all(&pos, &self.rules) {
+            let keeps = if end.is_over() {
+                end.store_diff(mover) >= value
+            } else {
+                // -V(end) >= value  <=>  g(end) <= -value - diff(end)
+                let t = -value - end.store_diff(end.side());
+                !self.at_least(&end, t + 1)?
+            };
+            if keeps {
+                out.push(turn);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Work of the last call.
+    pub fn last_stats(&self) -> Stats {
+        self.stats()
+    }
+
+    /// A depth-limited search of `pos` to `depth` plies (one sowing = one ply) with the heuristic
+    /// evaluation at the horizon.
+    ///
+    /// # Errors
+    /// [`SolveError::Stopped`] if stopped (bounds: the futility bounds).
+    pub fn search_depth(&mut self, pos: &Position, depth: u32) -> Result<DepthResult, SolveError> {
+        let pos = self.settled(pos);
+        self.begin(&pos);
+        self.depth_iteration(&pos, depth.max(1) as i32, NO_MOVE)
+    }
+
+    fn depth_iteration(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        prev_best: u8,
+    ) -> Result<DepthResult, SolveError> {
+        if pos.is_over() {
+            return Ok(DepthResult {
+                value: pos.store_diff(pos.side()),
+                exact: true,
+                best: None,
+                pv: Vec::new(),
+                depth: 0,
+                stats: self.stats(),
+            });
+        }
+        let seeds = pos.seeds_in_houses() as i32;
+        let (flo, fhi) = self.futility(pos, seeds);
+        let mut kids = ArrayVec::<Kid, 13>::new();
+        self.children(pos, prev_best, &mut kids);
+        let mut best = i32::MIN;
+        let mut best_mv = kids[0].mv;
+        for kid in &kids {
+            let alpha = best.max(flo - 1);
+            let g = if kid.over {
+                kid.c
+            } else {
+                let (a, b) = if kid.sign > 0 {
+                    (alpha - kid.c, fhi + 1 - kid.c)
+                } else {
+                    (kid.c - fhi - 1, kid.c - alpha)
+                };
+                let v = self.heuristic(&kid.pos, depth - 1, a, b);
+                if self.stopped {
+                    return Err(self.stopped_error(pos, flo, fhi));
+                }
+                kid.sign * v + kid.c
+            };
+            if g > best {
+                best = g;
+                best_mv = kid.mv;
+            }
+        }
+        let mut pv = vec![kid_move(best_mv)];
+        let kid = kids.iter().find(|k| k.mv == best_mv).copied();
+        if let Some(kid) = kid {
+            let mut cur = kid.pos;
+            while !cur.is_over() && pv.len() < depth.max(1) as usize {
+                let s = cur.seeds_in_houses() as i32;
+                let Some(e) = self.key(&cur, s).and_then(|k| self.table.probe(&k)) else {
+                    break;
+                };
+                if e.mv == NO_MOVE || cur.legal_houses() & (1 << e.mv) == 0 {
+                    break;
+                }
+                cur.sow_unchecked(&self.rules, e.mv as usize + 1);
+                pv.push(Move::Sow(e.mv + 1));
+            }
+        }
+        let exact = self
+            .key(pos, seeds)
+            .and_then(|k| self.table.probe(&k))
+            .is_some_and(|e| e.exact && e.lo == e.hi && e.lo == best);
+        Ok(DepthResult {
+            value: value_of(pos, best),
+            exact,
+            best: Some(kid_move(best_mv)),
+            pv,
+            depth: depth as u32,
+            stats: self.stats(),
+        })
+    }
+
+    /// Iterative deepening to at most `max_depth` plies within the limits set by
+    /// [`Solver::set_limits`] (and the stop flag). Returns the deepest completed iteration (at
+    /// least depth 1, which always completes).
+    pub fn iterative(&mut self, pos: &Position, max_depth: u32) -> DepthResult {
+        let pos = self.settled(pos);
+        self.begin(&pos);
+        let limits = self.limits;
+        let stop = self.stop.take();
+        // Depth 1 always completes.
+        self.limits = SearchLimits::default();
+        let mut result = self
+            .depth_iteration(&pos, 1, NO_MOVE)
+            .expect("no limits on depth 1");
+        self.limits = limits;
+        self.stop = stop;
+        let seeds = pos.seeds_in_houses();
+        for depth in 2..=max_depth.min(2 * seeds + 2) {
+            let prev = match result.best {
+                Some(Move::Sow(h)) => h - 1,
+                _ => NO_MOVE,
+            };
+            match self.depth_iteration(&pos, depth as i32, prev) {
+                Ok(r) => result = r,
+                Err(_) => break,
+            }
+        }
+        result.stats = self.stats();
+        result
+    }
+}

@@ -1,0 +1,431 @@
+//! The transposition table.
+//!
+//! Keyed on the houses, the side to move (and South's store when the rules make the outcome depend
+//! on the stores, i.e. the majority end). Entries hold bounds on the **future gain** of the side to
+//! move (value minus the current store difference), so the same houses reached with other stores
+//! share an entry. Positions in an opening phase are never stored (the search handles the few of
+//! them without the table).
+//!
+//! Full-key verification: boards of up to 6 houses a side pack the key into at most 105 bits. The
+//! low `b` bits of the key, XORed with a hash of the rest, give the bucket (a bijection for fixed
+//! high bits), so only the high bits are stored next to the data in one 128-bit slot and a match
+//! of stored bits and bucket proves the whole key equal. Larger boards use 256-bit slots holding
+//! the full key. Each bucket has two slots: one kept for the entry with the most work behind it,
+//! one always replaced.
+
+use kalah_core::{Position, Side};
+
+/// Bounds and best move stored for one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Entry {
+    /// Lower bound on the future gain.
+    pub lo: i32,
+    /// Upper bound on the future gain.
+    pub hi: i32,
+    /// Best (or refutation) house index 0..m-1 of the side to move, or [`NO_MOVE`].
+    pub mv: u8,
+    /// Whether the bounds are proven (exact search); otherwise they are heuristic at `draft`.
+    pub exact: bool,
+    /// For exact entries: log2 of the nodes spent (replacement priority). For heuristic entries:
+    /// the search depth in plies.
+    pub draft: u8,
+}
+
+/// No best move known.
+pub(crate) const NO_MOVE: u8 = 15;
+
+const DATA_BITS: u32 = 30;
+const DATA_MASK: u64 = (1 << DATA_BITS) - 1;
+const VALID: u64 = 1 << 29;
+
+impl Entry {
+    fn pack(&self) -> u64 {
+        debug_assert!((-255..=255).contains(&self.lo) && (-255..=255).contains(&self.hi));
+        ((self.lo + 255) as u64)
+            | (((self.hi + 255) as u64) << 9)
+            | ((self.mv as u64 & 15) << 18)
+            | ((self.exact as u64) << 22)
+            | ((self.draft.min(63) as u64) << 23)
+            | VALID
+    }
+
+    fn unpack(d: u64) -> Entry {
+        Entry {
+            lo: (d & 511) as i32 - 255,
+            hi: ((d >> 9) & 511) as i32 - 255,
+            mv: ((d >> 18) & 15) as u8,
+            exact: (d >> 22) & 1 != 0,
+            draft: ((d >> 23) & 63) as u8,
+        }
+    }
+
+    /// Priority for keeping an entry: exact entries first, then by draft.
+    fn priority(&self) -> u32 {
+        (self.exact as u32) << 8 | self.draft as u32
+    }
+}
+
+/// A packed table key; see the module documentation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Key {
+    /// Boards up to 6 houses a side: 8 bits a house, then the side, then South's store.
+    Compact(u128),
+    /// Larger boards: three words of houses and one of side and store.
+    Wide([u64; 4]),
+}
+
+#[inline]
+fn mix64(mut x: u64) -> u64 {
+    x ^= x >> 31;
+    x = x.wrapping_mul(0x7fb5_d329_728e_a185);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x81da_def4_bc2d_d44d);
+    x ^ (x >> 33)
+}
+
+/// Builds the key of `pos`. `with_store`: include South's store (majority end).
+#[inline]
+pub(crate) fn key_of(pos: &Position, with_store: bool) -> Key {
+    let m = pos.houses();
+    let bins = pos.bins();
+    let side = (pos.side() == Side::North) as u64;
+    let store = if with_store {
+        pos.store(Side::South) as u64
+    } else {
+        0
+    };
+    if m <= 6 {
+        let mut bytes = [0u8; 16];
+        bytes[..m].copy_from_slice(&bins[..m]);
+        bytes[m..2 * m].copy_from_slice(&bins[m + 1..2 * m + 1]);
+        let k = u128::from_le_bytes(bytes) | ((side as u128) << 96) | ((store as u128) << 97);
+        Key::Compact(k)
+    } else {
+        let mut bytes = [0u8; 24];
+        bytes[..m].copy_from_slice(&bins[..m]);
+        bytes[m..2 * m].copy_from_slice(&bins[m + 1..2 * m + 1]);
+        let w = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap());
+        Key::Wide([w(0), w(1), w(2), side | (store << 1)])
+    }
+}
+
+/// The transposition table. Size fixed at creation.
+pub(crate) struct Table {
+    compact: Vec<[u64; 2]>,
+    wide: Vec<[u64; 4]>,
+    /// log2 of the bucket count.
+    bits: u32,
+    wide_mode: bool,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Table({} buckets, wide {})", 1u64 << self.bits, self.wide_mode)
+    }
+}
+
+/// Bytes of one compact slot.
+const COMPACT_SLOT: usize = 16;
+/// Bytes of one wide slot.
+const WIDE_SLOT: usize = 32;
+
+impl Table {
+    /// A table of about `mib` MiB (rounded down to a power of two of buckets, at least 2^14
+    /// buckets) for boards of `houses` houses a side. Memory is allocated zeroed, so untouched
+    /// pages cost nothing.
+    pub(crate) fn new(mib: usize, houses: usize) -> Table {
+        let wide_mode = houses > 6;
+        let slot = if wide_mode { WIDE_SLOT } else { COMPACT_SLOT };
+        let bytes = mib.max(1).saturating_mul(1 << 20);
+        let buckets = (bytes / (2 * slot)).max(1 << 14);
+        let bits = (usize::BITS - 1 - buckets.leading_zeros()).min(40);
+        let n = 2usize << bits;
+        let t = Table {
+            compact: if wide_mode { Vec::new() } else { vec![[0; 2]; n] },
+            wide: if wide_mode { vec![[0; 4]; n] } else { Vec::new() },
+            bits,
+            wide_mode,
+        };
+        if wide_mode {
+            advise_huge_pages(t.wide.as_ptr() as usize, t.bytes());
+        } else {
+            advise_huge_pages(t.compact.as_ptr() as usize, t.bytes());
+        }
+        t
+    }
+
+    /// Asks the processor to fetch the bucket of `key` into the cache.
+    #[inline]
+    pub(crate) fn prefetch(&self, key: &Key) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = match *key {
+                Key::Compact(k) => self.compact[self.compact_split(k).0..].as_ptr() as *const i8,
+                Key::Wide(w) => self.wide[self.wide_bucket(&w)..].as_ptr() as *const i8,
+            };
+            // SAFETY: prefetching is a hint and never faults; `p` points into the table.
+            #[allow(unused_unsafe)]
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Whether the table was built for boards of `houses` houses a side.
+    pub(crate) fn fits(&self, houses: usize) -> bool {
+        self.wide_mode == (houses > 6)
+    }
+
+    /// Size in bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.compact.len() * COMPACT_SLOT + self.wide.len() * WIDE_SLOT
+    }
+
+    /// Empties the table.
+    pub(crate) fn clear(&mut self) {
+        self.compact.iter_mut().for_each(|s| *s = [0; 2]);
+        self.wide.iter_mut().for_each(|s| *s = [0; 4]);
+    }
+
+    #[inline]
+    fn compact_split(&self, k: u128) -> (usize, u128) {
+        let mask = (1u64 << self.bits) - 1;
+        let hi = k >> self.bits;
+        let h = mix64(hi as u64 ^ mix64((hi >> 64) as u64));
+        let bucket = ((k as u64) ^ h) & mask;
+        (bucket as usize * 2, hi)
+    }
+
+    #[inline]
+    fn wide_bucket(&self, w: &[u64; 4]) -> usize {
+        let mask = (1u64 << self.bits) - 1;
+        let h = mix64(w[0] ^ mix64(w[1] ^ mix64(w[2] ^ mix64(w[3]))));
+        (h & mask) as usize * 2
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub(crate) fn probe(&self, key: &Key) -> Option<Entry> {
+        match *key {
+            Key::Compact(k) => {
+                let (i, hi) = self.compact_split(k);
+                for s in &self.compact[i..i + 2] {
+                    let v = (s[0] as u128) | ((s[1] as u128) << 64);
+                    if v as u64 & VALID != 0 && (v >> DATA_BITS) == hi {
+                        return Some(Entry::unpack(v as u64 & DATA_MASK));
+                    }
+                }
+                None
+            }
+            Key::Wide(w) => {
+                let i = self.wide_bucket(&w);
+                for s in &self.wide[i..i + 2] {
+                    if s[3] & VALID != 0
+                        && s[0] == w[0]
+                        && s[1] == w[1]
+                        && s[2] == w[2]
+                        && s[3] >> 32 == w[3]
+                    {
+                        return Some(Entry::unpack(s[3] & DATA_MASK));
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    /// Stores `e`, merging with an entry of the same key: proven bounds are intersected, and a
+    /// heuristic entry never replaces a proven one. Otherwise the first slot of the bucket keeps
+    /// the entry of higher priority (the other moves to the second slot), and the second slot is
+    /// always replaced.
+    #[inline]
+    pub(crate) fn store(&mut self, key: &Key, mut e: Entry) {
+        match *key {
+            Key::Compact(k) => {
+                let (i, hi) = self.compact_split(k);
+                let slot_entry = |s: [u64; 2]| {
+                    let v = (s[0] as u128) | ((s[1] as u128) << 64);
+                    if v as u64 & VALID == 0 {
+                        None
+                    } else {
+                        Some(((v >> DATA_BITS), Entry::unpack(v as u64 & DATA_MASK)))
+                    }
+                };
+                let mut first_prio = 0;
+                for j in i..i + 2 {
+                    if let Some((h, old)) = slot_entry(self.compact[j]) {
+                        if h == hi {
+                            if merge(&old, &mut e) {
+                                let v = (hi << DATA_BITS) | e.pack() as u128;
+                                self.compact[j] = [v as u64, (v >> 64) as u64];
+                            }
+                            return;
+                        }
+                        if j == i {
+                            first_prio = old.priority() + 1;
+                        }
+                    }
+                }
+                let v = (hi << DATA_BITS) | e.pack() as u128;
+                let packed = [v as u64, (v >> 64) as u64];
+                if e.priority() + 1 >= first_prio {
+                    if first_prio > 0 {
+                        self.compact[i + 1] = self.compact[i];
+                    }
+                    self.compact[i] = packed;
+                } else {
+                    self.compact[i + 1] = packed;
+                }
+            }
+            Key::Wide(w) => {
+                let i = self.wide_bucket(&w);
+                let mut first_prio = 0;
+                for j in i..i + 2 {
+                    let s = self.wide[j];
+                    if s[3] & VALID == 0 {
+                        continue;
+                    }
+                    let old = Entry::unpack(s[3] & DATA_MASK);
+                    if s[0] == w[0] && s[1] == w[1] && s[2] == w[2] && s[3] >> 32 == w[3] {
+                        if merge(&old, &mut e) {
+                            self.wide[j] = [w[0], w[1], w[2], (w[3] << 32) | e.pack()];
+                        }
+                        return;
+                    }
+                    if j == i {
+                        first_prio = old.priority() + 1;
+                    }
+                }
+                let packed = [w[0], w[1], w[2], (w[3] << 32) | e.pack()];
+                if e.priority() + 1 >= first_prio {
+                    if first_prio > 0 {
+                        self.wide[i + 1] = self.wide[i];
+                    }
+                    self.wide[i] = packed;
+                } else {
+                    self.wide[i + 1] = packed;
+                }
+            }
+        }
+    }
+}
+
+/// Asks Linux to back the table with transparent huge pages (fewer TLB misses on random probes).
+/// A hint: failures are ignored.
+fn advise_huge_pages(addr: usize, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = (addr + HUGE - 1) & !(HUGE - 1);
+        let end = (addr + len) & !(HUGE - 1);
+        if end > start {
+            // SAFETY: the range lies inside the table's own allocation; madvise only changes how
+            // the kernel backs it.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (addr, len);
+}
+
+/// Merges an old entry of the same key into the new one. Returns false if the new entry must not
+/// be written (a heuristic entry over a proven one).
+#[inline]
+fn merge(old: &Entry, new: &mut Entry) -> bool {
+    if old.exact && !new.exact {
+        return false;
+    }
+    if old.exact && new.exact {
+        new.lo = new.lo.max(old.lo);
+        new.hi = new.hi.min(old.hi);
+        new.draft = new.draft.max(old.draft);
+        if new.mv == NO_MOVE {
+            new.mv = old.mv;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_round_trips() {
+        for lo in [-255, -3, 0, 7, 255] {
+            for hi in [lo, 255] {
+                let e = Entry {
+                    lo,
+                    hi,
+                    mv: 5,
+                    exact: lo % 2 == 0,
+                    draft: 33,
+                };
+                assert_eq!(Entry::unpack(e.pack() & DATA_MASK), e);
+            }
+        }
+    }
+
+    #[test]
+    fn keys_are_verified() {
+        let mut t = Table::new(1, 6);
+        let a: Position = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S".parse().unwrap();
+        let b: Position = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 N".parse().unwrap();
+        let c: Position = "4,4,4,4,4,5,0,4,4,4,4,4,3,0 S".parse().unwrap();
+        let e = Entry {
+            lo: 1,
+            hi: 3,
+            mv: 2,
+            exact: true,
+            draft: 9,
+        };
+        t.store(&key_of(&a, false), e);
+        assert_eq!(t.probe(&key_of(&a, false)), Some(e));
+        assert_eq!(t.probe(&key_of(&b, false)), None);
+        assert_eq!(t.probe(&key_of(&c, false)), None);
+        // Stores differ, houses equal: same key without the store, different with it.
+        let d: Position = "4,4,4,4,4,4,5,4,4,4,4,4,4,0 S".parse().unwrap();
+        assert_eq!(t.probe(&key_of(&d, false)), Some(e));
+        assert_eq!(t.probe(&key_of(&d, true)), None);
+    }
+
+    #[test]
+    fn wide_keys_are_verified() {
+        let mut t = Table::new(1, 8);
+        let a: Position = "1,1,1,1,1,1,1,1,0,1,1,1,1,1,1,1,1,0 S".parse().unwrap();
+        let b = a.flipped();
+        let e = Entry {
+            lo: -4,
+            hi: 4,
+            mv: 0,
+            exact: true,
+            draft: 1,
+        };
+        t.store(&key_of(&a, false), e);
+        assert_eq!(t.probe(&key_of(&a, false)), Some(e));
+        assert_eq!(t.probe(&key_of(&b, false)), None);
+    }
+
+    #[test]
+    fn proven_bounds_merge() {
+        let mut t = Table::new(1, 4);
+        let a: Position = "1,2,3,4,0,4,3,2,1,0 S".parse().unwrap();
+        let k = key_of(&a, false);
+        let mk = |lo, hi, exact| Entry {
+            lo,
+            hi,
+            mv: NO_MOVE,
+            exact,
+            draft: 1,
+        };
+        t.store(&k, mk(-10, 4, true));
+        t.store(&k, mk(0, 10, true));
+        assert_eq!((t.probe(&k).unwrap().lo, t.probe(&k).unwrap().hi), (0, 4));
+        t.store(&k, mk(-1, -1, false));
+        assert!(t.probe(&k).unwrap().exact);
+    }
+}

@@ -1,0 +1,198 @@
+//! The solver against a plain minimax without pruning (written independently: it tracks which
+//! person owns which side, so the pie-rule swap is modelled directly), on thousands of random small
+//! positions under every rule variant.
+
+use kalah_core::{CaptureRule, EndRule, LeftoverRule, Move, Phase, Position, Rules, Setup, Side};
+use kalah_solver::Solver;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Final stores `[south, north]` under perfect play. `south_is_first`: whether the person who
+/// owns South now is the person who owned South at the root (false after a swap). Each person
+/// maximises his own final store minus the other's.
+fn minimax(pos: &Position, rules: &Rules, south_is_first: bool) -> ([i32; 2], bool) {
+    if pos.is_over() {
+        return (
+            [pos.store(Side::South) as i32, pos.store(Side::North) as i32],
+            south_is_first,
+        );
+    }
+    let mover = pos.side();
+    let mut best: Option<(i32, ([i32; 2], bool))> = None;
+    for mv in pos.legal_moves(rules) {
+        let mut child = *pos;
+        let out = child.play_unchecked(rules, mv);
+        let swapped = out.swapped;
+        let r = minimax(&child, rules, south_is_first ^ swapped);
+        // The mover person owned `mover` before the move; after a swap he owns the other side.
+        let my_side = if swapped { mover.opposite() } else { mover };
+        // The result's orientation: final stores by board side; who owns which side at the end
+        // is r.1 relative to the root, and relative to now it is r.1 ^ south_is_first ^ swapped.
+        let flipped_since_move = r.1 != (south_is_first ^ swapped);
+        let side_at_end = if flipped_since_move { my_side.opposite() } else { my_side };
+        let score = r.0[side_at_end.index()] - r.0[side_at_end.opposite().index()];
+        if best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, r));
+        }
+    }
+    best.expect("a position not over has a legal move").1
+}
+
+/// Value for the side to move by plain minimax.
+fn minimax_value(pos: &Position, rules: &Rules) -> i32 {
+    let mut p = *pos;
+    p.settle(rules);
+    if p.is_over() {
+        return p.store_diff(p.side());
+    }
+    let me = p.side();
+    let (stores, south_is_first) = minimax(&p, rules, true);
+    let side_at_end = if south_is_first { me } else { me.opposite() };
+    stores[side_at_end.index()] - stores[side_at_end.opposite().index()]
+}
+
+fn all_rules() -> Vec<Rules> {
+    let mut v = Vec::new();
+    for capture in [CaptureRule::Standard, CaptureRule::Empty] {
+        for end in [EndRule::RowEmpty, EndRule::MoverBlocked] {
+            for leftovers in [LeftoverRule::Owner, LeftoverRule::Emptier, LeftoverRule::Nobody] {
+                for majority_end in [false, true] {
+                    v.push(Rules {
+                        capture,
+                        end,
+                        leftovers,
+                        majority_end,
+                        pie: false,
+                        first_move_extra_turn: true,
+                    });
+                }
+            }
+        }
+    }
+    v
+}
+
+fn random_position(rng: &mut StdRng, m: usize, seeds: u32, phase: Phase) -> Position {
+    let mut pits = vec![0u8; 2 * m + 2];
+    let houses: Vec<usize> = (0..2 * m + 2).filter(|&i| i != m && i != 2 * m + 1).collect();
+    for _ in 0..seeds {
+        pits[houses[rng.gen_range(0..houses.len())]] += 1;
+    }
+    pits[m] = rng.gen_range(0..4);
+    pits[2 * m + 1] = rng.gen_range(0..4);
+    if pits.iter().all(|&x| x == 0) {
+        pits[0] = 1;
+    }
+    let to_move = match phase {
+        Phase::Normal => Some(if rng.gen_bool(0.5) { Side::South } else { Side::North }),
+        Phase::PieChoice => Some(Side::North),
+        _ => Some(Side::South),
+    };
+    Position::from_setup(&Setup {
+        pits,
+        to_move,
+        phase,
+    })
+    .expect("valid setup")
+}
+
+#[test]
+fn random_positions_agree_with_minimax_under_every_rule() {
+    let mut rng = StdRng::seed_from_u64(0x6b61_6c61);
+    let mut checked = 0;
+    for rules in all_rules() {
+        let mut solver = Solver::new(rules, 1);
+        for i in 0..150 {
+            let m = 1 + i % 4;
+            let seeds = rng.gen_range(1..=(if m <= 2 { 10 } else { 9 }));
+            let pos = random_position(&mut rng, m, seeds, Phase::Normal);
+            let expect = minimax_value(&pos, &rules);
+            let got = solver.value(&pos).unwrap();
+            assert_eq!(got, expect, "{pos} under {rules}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3000);
+}
+
+#[test]
+fn pie_and_manchester_roots_agree_with_minimax() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut checked = 0;
+    for base in all_rules().into_iter().step_by(3) {
+        for (pie, first) in [(true, true), (false, false), (true, false)] {
+            let rules = Rules {
+                pie,
+                first_move_extra_turn: first,
+                ..base
+            };
+            let mut solver = Solver::new(rules, 1);
+            for i in 0..40 {
+                let m = 1 + i % 3;
+                let seeds = rng.gen_range(1..=8);
+                let phase = match i % 3 {
+                    0 => Phase::Opening,
+                    1 if pie => Phase::PieChoice,
+                    _ => Phase::Normal,
+                };
+                let pos = random_position(&mut rng, m, seeds, phase);
+                let expect = minimax_value(&pos, &rules);
+                let got = solver.value(&pos).unwrap();
+                assert_eq!(got, expect, "{pos} under {rules}");
+                // Per-move values agree with the value, and so do whole turns.
+                let moves = solver.analyze_moves(&pos).unwrap();
+                if let Some(best) = moves.iter().map(|m| m.value).max() {
+                    assert_eq!(best, expect, "{pos} under {rules}: {moves:?}");
+                }
+                for mv in &moves {
+                    let mut child = pos;
+                    let out = child.play(&rules, mv.mv).unwrap();
+                    let v = minimax_value(&child, &rules);
+                    let seen = if child.is_over() {
+                        child.store_diff(pos.side())
+                    } else if out.extra_turn {
+                        v
+                    } else {
+                        -v
+                    };
+                    assert_eq!(mv.value, seen, "{pos} {} under {rules}", mv.mv);
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 900);
+}
+
+#[test]
+fn starting_positions_with_swap_agree_with_minimax() {
+    for m in 1..=3 {
+        for n in 1..=3 {
+            for pie in [false, true] {
+                for first in [true, false] {
+                    let rules = Rules {
+                        pie,
+                        first_move_extra_turn: first,
+                        ..Rules::default()
+                    };
+                    let pos = Position::start(&kalah_core::Start::uniform(m, n).unwrap(), &rules);
+                    let mut solver = Solver::new(rules, 1);
+                    assert_eq!(
+                        solver.value(&pos).unwrap(),
+                        minimax_value(&pos, &rules),
+                        "Kalah({m},{n}) {rules}"
+                    );
+                }
+            }
+        }
+    }
+    // Under the pie rule North answers with `swap` when South's first turn is good for South.
+    let rules = Rules {
+        pie: true,
+        ..Rules::default()
+    };
+    let pos: Position = "0,3,3,1,0,3,3,0 N pie".parse().unwrap();
+    let moves = Solver::new(rules, 1).analyze_moves(&pos).unwrap();
+    assert_eq!(moves.last().unwrap().mv, Move::Swap);
+}
+

@@ -1,0 +1,866 @@
+// The Kalah page: game flow, engine turns, hints, value graph, history, analysis board, records.
+// All rules work is done by the server through the stateless JSON API; the page keeps the game
+// as {rules, start position, moves} and stores it in localStorage so it survives a reload.
+
+import { post, info, EngineQueue, ApiError } from './api.js';
+import { drawBoard, setPit, sideName, other, binName, storeOf } from './board.js';
+import { drawGraph } from './graph.js';
+
+const STORE_KEY = 'kalah.game.v1';
+const $ = (id) => document.getElementById(id);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const signed = (v) => (v > 0 ? `+${v}` : `${v}`);
+const SPEED = { slow: 320, normal: 140, fast: 50, instant: 0 };
+const STANDARD_RULES = {
+  capture: 'standard', end: 'row-empty', leftovers: 'owner',
+  'majority-end': false, pie: false, 'first-move-extra-turn': true,
+};
+
+const queue = new EngineQueue();
+let levels = ['beginner', 'easy', 'medium', 'hard', 'expert', 'perfect'];
+
+// Saved state (localStorage).
+let S = null;
+// The replayed game from /api/game: {start, steps, turns, state, rules_text}.
+let G = null;
+let busy = false; // animating or waiting for the engine
+let generation = 0; // bumps on every new game/import, to drop stale answers
+let lastEvent = '';
+
+function defaultState() {
+  return {
+    v: 1,
+    rules: { ...STANDARD_RULES },
+    board: { kind: 'uniform', houses: 6, seeds: 4, layout: '', mirrored: false },
+    opponent: 'engine', level: 'medium', time: 1000, humanSide: 'S',
+    speed: 'normal', hintTime: 500, hints: false,
+    start: null, moves: [], cursor: 0,
+    values: {}, // position string -> {v (South's view), exact, moves: [{move, value, exact}], value}
+    analysis: null, // {pits: [...], toMove}
+  };
+}
+
+function save() {
+  try {
+    localStorage.setItem(STORE_KEY, JSON.stringify(S));
+  } catch {
+    /* storage full or disabled: the game still plays */
+  }
+}
+
+// ---- Derived game facts -------------------------------------------------------------------
+
+const stateAt = (i) => (i === 0 ? G.start : G.steps[i - 1]);
+const current = () => stateAt(S.cursor);
+const atEnd = () => S.cursor === S.moves.length;
+const swappedBefore = (i) => S.moves.slice(0, i).includes('swap');
+
+/** 'human' or 'engine' for the board side `side` in the position after `i` moves. */
+function controller(side, i = S.cursor) {
+  if (S.opponent === 'human') return 'human';
+  const humanBoardSide = swappedBefore(i) ? other(S.humanSide) : S.humanSide;
+  return side === humanBoardSide ? 'human' : 'engine';
+}
+
+/** Display names of the board sides now. */
+function names(i = S.cursor) {
+  if (S.opponent === 'human') return { S: 'player 1', N: 'player 2' };
+  const n = {};
+  for (const side of ['S', 'N']) n[side] = controller(side, i) === 'human' ? 'you' : `engine (${S.level})`;
+  if (swappedBefore(i)) {
+    n.S += ', swapped';
+    n.N += ', swapped';
+  }
+  return n;
+}
+
+function who(side, i) {
+  if (S.opponent === 'human') return sideName(side);
+  return controller(side, i) === 'human' ? `You (${sideName(side)})` : `The engine (${sideName(side)})`;
+}
+
+const humanToMove = () => {
+  const st = current();
+  return !st.over && st.to_move && controller(st.to_move) === 'human';
+};
+
+function gameBody(extra = {}) {
+  return { rules: S.rules, position: S.start, moves: S.moves, ...extra };
+}
+
+// ---- Rendering ----------------------------------------------------------------------------
+
+function rulesLine() {
+  const r = S.rules;
+  const st = G.start;
+  const parts = [`Kalah(${st.houses}, ${S.board.kind === 'layout' ? `layout ${S.board.layout}` : S.board.seeds})`];
+  parts.push(`capture ${r.capture}`, `end ${r.end}`, `leftovers ${r.leftovers}`);
+  if (r['majority-end']) parts.push('majority end');
+  if (r.pie) parts.push('pie rule');
+  if (!r['first-move-extra-turn']) parts.push('no first-move extra turn');
+  parts.push(S.opponent === 'human' ? 'two players' : `vs engine (${S.level})`);
+  return parts.join(' · ');
+}
+
+function hintsFor(pos) {
+  const a = S.values[pos];
+  if (!a || !a.moves) return null;
+  const best = Math.max(...a.moves.map((m) => m.value));
+  const map = new Map();
+  for (const m of a.moves) {
+    if (m.move !== 'swap') map.set(Number(m.move), { value: m.value, exact: m.exact, best: m.value === best });
+  }
+  return map;
+}
+
+function bottomSide() {
+  if (S.opponent === 'human') return 'S';
+  return swappedBefore(S.cursor) ? other(S.humanSide) : S.humanSide;
+}
+
+function render() {
+  document.body.dataset.busy = String(busy);
+  if (!G) return;
+  const st = current();
+  const board = $('board');
+  if (S.analysis) {
+    renderAnalysis();
+  } else {
+    const legal = new Set(humanToMove() && !busy ? st.legal : []);
+    drawBoard(board, {
+      pits: st.pits, houses: st.houses, bottom: bottomSide(), toMove: st.to_move,
+      legal, names: names(), onSow: (h) => humanMove(String(h)),
+      hints: S.hints ? hintsFor(st.position) : null,
+    });
+  }
+  $('rules-line').textContent = rulesLine();
+  $('posstr').value = S.analysis ? analysisPosition() : st.position;
+  $('btn-hints').setAttribute('aria-pressed', String(S.hints));
+  $('btn-analysis').setAttribute('aria-pressed', String(!!S.analysis));
+  $('analysis-panel').hidden = !S.analysis;
+  $('btn-undo').disabled = S.cursor === 0 || !!S.analysis;
+  $('btn-redo').disabled = atEnd() || !!S.analysis;
+  $('event').textContent = lastEvent;
+  renderStatus();
+  renderMoves();
+  renderGraph();
+  const review = !atEnd() && !S.analysis;
+  $('review').hidden = !review;
+}
+
+function renderStatus() {
+  const st = current();
+  const el = $('status');
+  el.classList.toggle('over', !!st.over);
+  if (S.analysis) {
+    el.textContent = 'Analysis board: edit the counts; the values update by themselves.';
+    return;
+  }
+  let text;
+  if (st.over) {
+    const [s, n] = st.score;
+    let verdict;
+    if (st.winner === 'draw') verdict = 'A draw.';
+    else if (S.opponent === 'human') verdict = `${sideName(st.winner)} wins.`;
+    else verdict = controller(st.winner) === 'human' ? 'You win!' : 'The engine wins.';
+    text = `Game over: South ${s}, North ${n}. ${verdict}`;
+  } else if (busy && controller(st.to_move) === 'engine' && atEnd()) {
+    text = `The engine (${sideName(st.to_move)}) is thinking…`;
+  } else if (controller(st.to_move) === 'human') {
+    const you = S.opponent === 'human' ? `${sideName(st.to_move)} to move` : `Your move (${sideName(st.to_move)})`;
+    const swap = st.swap ? ' — or swap sides with the button below' : '';
+    text = `${you}: click a house or press 1–${Math.min(st.houses, 9)}${swap}.`;
+  } else {
+    text = `The engine (${sideName(st.to_move)}) is to move.`;
+  }
+  if (!atEnd()) text = `Viewing move ${S.cursor} of ${S.moves.length}. ${text}`;
+  el.textContent = text;
+  // The pie rule's swap gets its own button.
+  let swapBtn = $('btn-swap');
+  const showSwap = !st.over && st.swap && controller(st.to_move) === 'human' && !S.analysis;
+  if (showSwap && !swapBtn) {
+    swapBtn = document.createElement('button');
+    swapBtn.id = 'btn-swap';
+    swapBtn.type = 'button';
+    swapBtn.textContent = 'Swap sides (pie rule)';
+    swapBtn.addEventListener('click', () => humanMove('swap'));
+    el.after(swapBtn);
+  } else if (!showSwap && swapBtn) {
+    swapBtn.remove();
+  }
+}
+
+function renderMoves() {
+  const ol = $('moves');
+  ol.innerHTML = '';
+  const item = (label, target, aria) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = label;
+    b.dataset.cursor = target;
+    if (aria) b.setAttribute('aria-label', aria);
+    if (target === S.cursor) {
+      b.classList.add('current');
+      b.setAttribute('aria-current', 'step');
+    }
+    b.addEventListener('click', () => jump(target));
+    li.appendChild(b);
+    ol.appendChild(li);
+  };
+  item('start', 0, 'Go to the start position');
+  for (const t of G.turns) {
+    const len = t.turn.replace(/-$/, '').split('-').length;
+    const end = t.first + len;
+    item(`${t.number}. ${t.side} ${t.turn}`, end, `Turn ${t.number}, ${sideName(t.side)} ${t.turn}: go to the position after it`);
+    // Inside a turn, the intermediate positions are reachable with the arrow keys.
+  }
+  const cur = ol.querySelector('.current');
+  if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
+}
+
+function renderGraph() {
+  const vals = [];
+  for (let i = 0; i <= S.moves.length; i++) {
+    const a = S.values[stateAt(i).position];
+    vals.push(a && a.v !== undefined && a.v !== null ? { v: a.v, exact: a.exact } : undefined);
+  }
+  drawGraph($('graph'), vals, S.cursor, jump);
+}
+
+// ---- Analysis (values, hints, graph) ------------------------------------------------------
+
+function analysisKey(pos) {
+  return pos;
+}
+
+/** Asks the server for the value of `pos` and of its moves, unless known. */
+function requestValue(pos, priority = 1) {
+  const key = analysisKey(pos);
+  if (S.values[key]) return Promise.resolve(S.values[key]);
+  const gen = generation;
+  const rules = S.rules;
+  const time = S.hintTime;
+  return queue
+    .run(async () => {
+      if (gen !== generation) return null;
+      if (S.values[key]) return S.values[key];
+      const a = await post('/api/analyze', { rules, position: pos, time_ms: time });
+      return a;
+    }, priority)
+    .then((a) => {
+      if (!a || gen !== generation) return null;
+      const entry = { v: a.value_south, exact: a.exact, value: a.value, moves: a.moves };
+      S.values[key] = entry;
+      save();
+      if (!busy) render();
+      return entry;
+    })
+    .catch((e) => {
+      if (e) console.warn('analysis failed', e.message);
+      return null;
+    });
+}
+
+/** Fills the graph: the current position first, then the others from the newest back. */
+function fillValues() {
+  if (!G || S.analysis) return;
+  requestValue(current().position, 2);
+  for (let i = S.moves.length; i >= 0; i--) requestValue(stateAt(i).position, 0);
+}
+
+// ---- Moves ---------------------------------------------------------------------------------
+
+async function replay(moves) {
+  const g = await post('/api/game', { rules: S.rules, position: S.start, moves });
+  return g;
+}
+
+/** Shows the step's sowing seed by seed, then the capture, then the final position. */
+async function animate(step) {
+  const delay = SPEED[S.speed] ?? 140;
+  const o = step.outcome;
+  if (delay === 0 || o.swapped || !o.path.length) return;
+  const board = $('board');
+  const before = step.before;
+  const [countsText] = before.split(' ');
+  const pits = countsText.split(',').map(Number);
+  const m = step.houses;
+  drawBoard(board, {
+    pits, houses: m, bottom: bottomSide(), toMove: step.side, legal: new Set(), names: names(),
+  });
+  const originBin = findOrigin(step);
+  pits[originBin] = 0;
+  setPit(board, originBin, 0, 'origin');
+  await sleep(delay);
+  for (const bin of o.path) {
+    pits[bin] += 1;
+    setPit(board, bin, pits[bin], 'flash');
+    await sleep(delay);
+  }
+  if (o.captured) {
+    const [a, b] = o.capture_bins;
+    const store = storeOf(m, step.side);
+    await sleep(delay * 2);
+    pits[store] += pits[a] + pits[b];
+    pits[a] = 0;
+    pits[b] = 0;
+    setPit(board, a, 0, 'capture');
+    setPit(board, b, 0, 'capture');
+    setPit(board, store, pits[store], 'flash');
+    await sleep(delay * 3);
+  }
+  if (o.ended) await sleep(delay * 3);
+}
+
+function findOrigin(step) {
+  const m = step.houses;
+  const h = Number(step.move);
+  return step.side === 'S' ? h - 1 : m + h;
+}
+
+function describe(step, i) {
+  const o = step.outcome;
+  const actor = who(step.side, i);
+  if (o.swapped) return `${actor} swapped sides (pie rule): the players exchange rows.`;
+  let t = `${actor} sowed house ${step.move} (${o.sown} seed${o.sown === 1 ? '' : 's'})`;
+  if (o.captured) t += `, captured ${o.captured} seeds`;
+  if (o.extra_turn && !o.ended) t += ' — extra turn!';
+  else t += '.';
+  if (o.ended) t += ` The game is over: ${o.ended}.`;
+  return t;
+}
+
+/** Plays `mv` (a string) at the cursor: truncates the future, animates, saves. */
+async function applyMove(mv) {
+  const gen = generation;
+  const moves = [...S.moves.slice(0, S.cursor), mv];
+  const g = await replay(moves);
+  if (gen !== generation) return false;
+  const step = g.steps[g.steps.length - 1];
+  await animate(step);
+  if (gen !== generation) return false;
+  G = g;
+  S.moves = moves;
+  S.cursor = moves.length;
+  lastEvent = describe(step, moves.length - 1);
+  save();
+  return true;
+}
+
+async function humanMove(mv) {
+  if (busy || S.analysis || !G) return;
+  const st = current();
+  if (st.over || !humanToMove()) return;
+  if (mv !== 'swap' && !st.legal.includes(Number(mv))) {
+    lastEvent = `House ${mv} cannot be sown${Number(mv) > st.houses ? `: houses are numbered 1 to ${st.houses}` : ': it is empty'}.`;
+    render();
+    return;
+  }
+  if (mv === 'swap' && !st.swap) return;
+  busy = true;
+  render();
+  try {
+    await applyMove(mv);
+  } catch (e) {
+    lastEvent = `Error: ${e.message}`;
+  } finally {
+    busy = false;
+  }
+  render();
+  afterChange();
+}
+
+/** After any change: let the engine move if it is its turn, and ask for values. */
+async function afterChange() {
+  fillValues();
+  const st = current();
+  if (S.analysis || st.over || !atEnd() || controller(st.to_move) !== 'engine' || busy) return;
+  busy = true;
+  render();
+  const gen = generation;
+  try {
+    const res = await queue.run(
+      () => post('/api/engine', { rules: S.rules, position: st.position, level: S.level, time_ms: S.time }),
+      3,
+    );
+    if (gen !== generation || !res) return;
+    await applyMove(res.move);
+  } catch (e) {
+    if (e) lastEvent = `The engine failed: ${e.message}`;
+  } finally {
+    if (gen === generation) busy = false;
+  }
+  render();
+  if (gen === generation) afterChange();
+}
+
+// ---- History --------------------------------------------------------------------------------
+
+function jump(i) {
+  if (busy || S.analysis) return;
+  S.cursor = Math.max(0, Math.min(S.moves.length, i));
+  lastEvent = '';
+  save();
+  render();
+  fillValues();
+}
+
+function undo() {
+  if (busy || S.analysis || S.cursor === 0) return;
+  let i = S.cursor - 1;
+  if (S.opponent === 'engine') {
+    while (i > 0) {
+      const st = stateAt(i);
+      if (!st.over && controller(st.to_move, i) === 'human') break;
+      i--;
+    }
+  }
+  S.cursor = i;
+  lastEvent = 'Move taken back.';
+  save();
+  render();
+  fillValues();
+}
+
+function redo() {
+  if (busy || S.analysis || atEnd()) return;
+  let i = S.cursor + 1;
+  if (S.opponent === 'engine') {
+    while (i < S.moves.length) {
+      const st = stateAt(i);
+      if (st.over || controller(st.to_move, i) === 'human') break;
+      i++;
+    }
+  }
+  S.cursor = i;
+  lastEvent = 'Move replayed.';
+  save();
+  render();
+  fillValues();
+}
+
+async function playOn() {
+  if (busy) return;
+  S.moves = S.moves.slice(0, S.cursor);
+  G = await replay(S.moves);
+  lastEvent = 'Playing on from this position.';
+  save();
+  render();
+  afterChange();
+}
+
+// ---- New game -------------------------------------------------------------------------------
+
+async function startGame(spec) {
+  // spec: {rules, board, opponent, level, time, humanSide}
+  const body = { rules: spec.rules };
+  if (spec.board.kind === 'layout') {
+    body.layout = spec.board.layout;
+    body.mirrored = !!spec.board.mirrored;
+  } else {
+    body.houses = Number(spec.board.houses);
+    body.seeds = Number(spec.board.seeds);
+  }
+  const g = await post('/api/game', body);
+  generation++;
+  queue.clear();
+  busy = false;
+  Object.assign(S, spec);
+  S.start = g.start_position;
+  S.moves = [];
+  S.cursor = 0;
+  S.values = {};
+  S.analysis = null;
+  G = g;
+  lastEvent = 'New game.';
+  save();
+  render();
+  afterChange();
+}
+
+function fillNewDialog() {
+  const f = $('new-form');
+  const lv = f.elements.level;
+  if (!lv.options.length) {
+    for (const l of levels) lv.add(new Option(l, l));
+  }
+  f.elements.board.value = S.board.kind;
+  f.elements.houses.value = S.board.houses;
+  f.elements.seeds.value = S.board.seeds;
+  f.elements.layout.value = S.board.layout;
+  f.elements.mirrored.checked = !!S.board.mirrored;
+  f.elements.capture.value = S.rules.capture;
+  f.elements.end.value = S.rules.end;
+  f.elements.leftovers.value = S.rules.leftovers;
+  f.elements['majority-end'].checked = !!S.rules['majority-end'];
+  f.elements.pie.checked = !!S.rules.pie;
+  f.elements['first-move-extra-turn'].checked = !!S.rules['first-move-extra-turn'];
+  f.elements.opponent.value = S.opponent;
+  f.elements.level.value = S.level;
+  f.elements.time.value = String(S.time);
+  f.elements.side.value = S.humanSide;
+  $('new-error').textContent = '';
+}
+
+function readNewDialog() {
+  const f = $('new-form').elements;
+  return {
+    rules: {
+      capture: f.capture.value, end: f.end.value, leftovers: f.leftovers.value,
+      'majority-end': f['majority-end'].checked, pie: f.pie.checked,
+      'first-move-extra-turn': f['first-move-extra-turn'].checked,
+    },
+    board: {
+      kind: f.board.value, houses: Number(f.houses.value), seeds: Number(f.seeds.value),
+      layout: f.layout.value.trim(), mirrored: f.mirrored.checked,
+    },
+    opponent: f.opponent.value, level: f.level.value, time: Number(f.time.value), humanSide: f.side.value,
+  };
+}
+
+// ---- Analysis board -------------------------------------------------------------------------
+
+function analysisPosition() {
+  const a = S.analysis;
+  return `${a.pits.join(',')} ${a.toMove}`;
+}
+
+let analysisTimer = null;
+let analysisSeq = 0;
+
+function renderAnalysis() {
+  const a = S.analysis;
+  const m = (a.pits.length - 2) / 2;
+  const result = a.result;
+  let hints = null;
+  if (result && result.moves) {
+    const best = Math.max(...result.moves.map((x) => x.value));
+    hints = new Map();
+    for (const x of result.moves) {
+      if (x.move !== 'swap') hints.set(Number(x.move), { value: x.value, exact: x.exact, best: x.value === best });
+    }
+  }
+  drawBoard($('board'), {
+    pits: a.pits, houses: m, bottom: 'S', toMove: a.toMove, editable: true, hints,
+    names: { S: '', N: '' },
+    onEdit: (bin, v) => {
+      a.pits[bin] = v;
+      analyse();
+    },
+  });
+  for (const r of document.querySelectorAll('input[name="an-side"]')) r.checked = r.value === a.toMove;
+  const inp = $('an-position');
+  if (document.activeElement !== inp) inp.value = analysisPosition();
+  const out = $('an-value');
+  const list = $('an-moves');
+  list.innerHTML = '';
+  if (a.error) {
+    out.textContent = `Not a position: ${a.error}`;
+    return;
+  }
+  if (!result) {
+    out.textContent = 'Computing…';
+    return;
+  }
+  if (result.over) {
+    out.textContent = `The game is over in this position: South ${result.score[0]}, North ${result.score[1]}.`;
+    return;
+  }
+  const side = sideName(result.to_move);
+  out.textContent = `Value: ${signed(result.value)} for ${side} (${result.exact ? 'exact' : 'estimate'}); best: ${result.best.join(', ')}.`;
+  for (const x of result.moves) {
+    const li = document.createElement('li');
+    li.textContent = `${x.move === 'swap' ? 'swap' : `house ${x.move}`}: ${x.exact ? '' : '≈'}${signed(x.value)}`;
+    list.appendChild(li);
+  }
+}
+
+function analyse() {
+  const a = S.analysis;
+  if (!a) return;
+  a.result = null;
+  a.error = null;
+  save();
+  render();
+  clearTimeout(analysisTimer);
+  const seq = ++analysisSeq;
+  analysisTimer = setTimeout(async () => {
+    try {
+      const r = await queue.run(() => post('/api/analyze', { rules: S.rules, position: analysisPosition(), time_ms: S.hintTime }), 2);
+      if (seq !== analysisSeq || !S.analysis) return;
+      S.analysis.result = r;
+    } catch (e) {
+      if (seq !== analysisSeq || !S.analysis || !e) return;
+      S.analysis.error = e.message;
+    }
+    save();
+    render();
+  }, 150);
+}
+
+function openAnalysis() {
+  if (busy) return;
+  const st = current();
+  S.analysis = { pits: [...st.pits], toMove: st.to_move || 'S', result: null };
+  lastEvent = '';
+  analyse();
+}
+
+function closeAnalysis() {
+  S.analysis = null;
+  analysisSeq++;
+  save();
+  render();
+  fillValues();
+}
+
+function parsePositionText(text) {
+  const t = text.trim().split(/\s+/);
+  const pits = t[0].split(',').map((x) => Number(x.trim()));
+  if (pits.some((x) => !Number.isInteger(x) || x < 0 || x > 255)) throw new Error('the counts must be whole numbers 0 to 255');
+  if (pits.length < 4 || pits.length > 26 || pits.length % 2) throw new Error('a position has 2m+2 counts (m = 1..12)');
+  const toMove = (t[1] || 'S').toUpperCase();
+  if (toMove !== 'S' && toMove !== 'N') throw new Error(`'${t[1]}' is not a side to move (S or N)`);
+  return { pits, toMove };
+}
+
+async function playFromAnalysis() {
+  const pos = analysisPosition();
+  try {
+    const g = await post('/api/game', { rules: S.rules, position: pos });
+    generation++;
+    queue.clear();
+    S.analysis = null;
+    S.start = g.start_position;
+    S.moves = [];
+    S.cursor = 0;
+    S.values = {};
+    S.board = { ...S.board, kind: 'uniform', houses: g.start.houses };
+    G = g;
+    lastEvent = 'Playing from the analysis position.';
+    save();
+    render();
+    afterChange();
+  } catch (e) {
+    S.analysis.error = e.message;
+    render();
+  }
+}
+
+// ---- Records --------------------------------------------------------------------------------
+
+async function openRecords() {
+  $('rec-error').textContent = '';
+  const nm = names(0);
+  try {
+    const r = await post('/api/record/export', gameBody({ south: nm.S, north: nm.N }));
+    $('rec-text').value = r.text;
+  } catch (e) {
+    $('rec-error').textContent = e.message;
+  }
+  $('dlg-records').showModal();
+}
+
+async function importRecord() {
+  const text = $('rec-text').value;
+  try {
+    const g = await post('/api/record/import', { text });
+    generation++;
+    queue.clear();
+    busy = false;
+    S.rules = g.rules;
+    S.start = g.start_position;
+    S.moves = g.moves;
+    S.cursor = g.moves.length;
+    S.values = {};
+    S.analysis = null;
+    S.opponent = 'human';
+    S.board = { ...S.board, kind: 'uniform', houses: g.start.houses };
+    G = g;
+    lastEvent = `Record loaded (${g.moves.length} moves); both sides are played on this screen.`;
+    save();
+    $('dlg-records').close();
+    render();
+    afterChange();
+  } catch (e) {
+    $('rec-error').textContent = e.message;
+  }
+}
+
+async function copyText(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    lastEvent = `${what} copied: ${text}`;
+  } catch {
+    const inp = $('posstr');
+    inp.focus();
+    inp.select();
+    lastEvent = `Press Ctrl+C to copy the ${what.toLowerCase()}.`;
+  }
+  $('event').textContent = lastEvent;
+}
+
+// ---- Keyboard and wiring -----------------------------------------------------------------------
+
+const HOUSE_KEYS = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 0: 10, '-': 11, '=': 12 };
+
+function onKey(e) {
+  if (e.defaultPrevented || e.altKey || e.metaKey) return;
+  const t = e.target;
+  if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
+  if (document.querySelector('dialog[open]')) return;
+  const k = e.key;
+  if (e.ctrlKey) {
+    if (k === 'z') { undo(); e.preventDefault(); }
+    if (k === 'y') { redo(); e.preventDefault(); }
+    return;
+  }
+  if (k in HOUSE_KEYS && !S.analysis) {
+    humanMove(String(HOUSE_KEYS[k]));
+    e.preventDefault();
+  } else if (k === 'u' || k === 'U') undo();
+  else if (k === 'r' || k === 'R') redo();
+  else if (k === 'ArrowLeft') jump(S.cursor - 1);
+  else if (k === 'ArrowRight') jump(S.cursor + 1);
+  else if (k === 'Home') jump(0);
+  else if (k === 'End') jump(S.moves.length);
+  else if (k === 'h' || k === 'H') toggleHints();
+  else if (k === 'n' || k === 'N') openNew();
+  else if (k === 'a' || k === 'A') (S.analysis ? closeAnalysis() : openAnalysis());
+  else return;
+}
+
+function toggleHints() {
+  S.hints = !S.hints;
+  save();
+  render();
+  if (S.hints) requestValue(current().position, 2);
+}
+
+function openNew() {
+  fillNewDialog();
+  $('dlg-new').showModal();
+}
+
+function wire() {
+  $('btn-new').addEventListener('click', openNew);
+  $('btn-undo').addEventListener('click', undo);
+  $('btn-redo').addEventListener('click', redo);
+  $('btn-hints').addEventListener('click', toggleHints);
+  $('btn-analysis').addEventListener('click', () => (S.analysis ? closeAnalysis() : openAnalysis()));
+  $('btn-records').addEventListener('click', openRecords);
+  $('btn-copy').addEventListener('click', () => copyText($('posstr').value, 'Position'));
+  $('btn-playon').addEventListener('click', playOn);
+  $('nav-first').addEventListener('click', () => jump(0));
+  $('nav-prev').addEventListener('click', () => jump(S.cursor - 1));
+  $('nav-next').addEventListener('click', () => jump(S.cursor + 1));
+  $('nav-last').addEventListener('click', () => jump(S.moves.length));
+  $('speed').addEventListener('change', (e) => { S.speed = e.target.value; save(); });
+  $('hint-time').addEventListener('change', (e) => { S.hintTime = Number(e.target.value); save(); });
+  $('new-form').addEventListener('submit', async (e) => {
+    if (e.submitter && e.submitter.value !== 'start') return;
+    e.preventDefault();
+    try {
+      await startGame(readNewDialog());
+      $('dlg-new').close();
+    } catch (err) {
+      $('new-error').textContent = err.message;
+    }
+  });
+  $('rec-import').addEventListener('click', importRecord);
+  $('rec-copy').addEventListener('click', async () => {
+    try { await navigator.clipboard.writeText($('rec-text').value); } catch { $('rec-text').select(); }
+  });
+  $('rec-download').addEventListener('click', () => {
+    const blob = new Blob([$('rec-text').value], { type: 'text/plain' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = 'game.kalah';
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  });
+  $('rec-file').addEventListener('change', async (e) => {
+    const f = e.target.files[0];
+    if (f) $('rec-text').value = await f.text();
+  });
+  for (const r of document.querySelectorAll('input[name="an-side"]')) {
+    r.addEventListener('change', () => {
+      if (S.analysis && r.checked) { S.analysis.toMove = r.value; analyse(); }
+    });
+  }
+  $('an-load').addEventListener('click', loadAnalysisText);
+  $('an-position').addEventListener('keydown', (e) => { if (e.key === 'Enter') loadAnalysisText(); });
+  $('an-start').addEventListener('click', () => {
+    S.analysis.pits = [...G.start.pits];
+    S.analysis.toMove = 'S';
+    analyse();
+  });
+  $('an-clear').addEventListener('click', () => {
+    const a = S.analysis;
+    const m = (a.pits.length - 2) / 2;
+    a.pits = a.pits.map((x, i) => (i === m || i === 2 * m + 1 ? x : 0));
+    analyse();
+  });
+  $('an-play').addEventListener('click', playFromAnalysis);
+  $('an-close').addEventListener('click', closeAnalysis);
+  document.addEventListener('keydown', onKey);
+}
+
+function loadAnalysisText() {
+  try {
+    const p = parsePositionText($('an-position').value);
+    S.analysis.pits = p.pits;
+    S.analysis.toMove = p.toMove;
+    analyse();
+  } catch (e) {
+    S.analysis.error = e.message;
+    S.analysis.result = null;
+    render();
+  }
+}
+
+async function boot() {
+  wire();
+  try {
+    const i = await info();
+    if (i && i.levels) levels = i.levels;
+  } catch {
+    /* keep the built-in list */
+  }
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem(STORE_KEY) || 'null');
+  } catch {
+    saved = null;
+  }
+  S = { ...defaultState(), ...(saved && saved.v === 1 ? saved : {}) };
+  $('speed').value = S.speed;
+  $('hint-time').value = String(S.hintTime);
+  if (S.start) {
+    try {
+      G = await replay(S.moves);
+      S.cursor = Math.min(S.cursor, S.moves.length);
+      lastEvent = S.moves.length ? 'Your game is back where you left it.' : '';
+      render();
+      if (S.analysis) analyse();
+      afterChange();
+      document.body.dataset.ready = 'true';
+      return;
+    } catch (e) {
+      console.warn('saved game unreadable, starting afresh', e);
+    }
+  }
+  await startGame({
+    rules: S.rules, board: S.board, opponent: S.opponent, level: S.level, time: S.time, humanSide: S.humanSide,
+  });
+  document.body.dataset.ready = 'true';
+}
+
+window.addEventListener('error', (e) => {
+  const el = $('event');
+  if (el) el.textContent = `Page error: ${e.message}`;
+});
+void binName;
+void ApiError;
+boot();

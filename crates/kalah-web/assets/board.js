@@ -1,0 +1,208 @@
+// Drawing the Kalah board: two rows of houses and a store at each end, seeds as beads, counts,
+// house numbers, hint badges and, on the analysis board, number fields to edit the counts.
+//
+// Bin order (as in the API): South houses 1..m, South store, North houses 1..m, North store.
+// The side shown at the bottom sows left to right with its store on the right; the top row runs
+// right to left with its store on the left, so seeds travel counter-clockwise.
+
+const SIDE_NAME = { S: 'South', N: 'North' };
+const BEAD_COLOURS = ['#e9c46a', '#f4a261', '#e76f51', '#8ecae6', '#a8dadc', '#caffbf', '#ffd6a5', '#bdb2ff'];
+const MAX_BEADS = 30;
+
+export const sideName = (s) => SIDE_NAME[s] || '';
+export const other = (s) => (s === 'S' ? 'N' : 'S');
+
+/** Bin of `side`'s house `h` (1..m) on a board of `m` houses a side. */
+export const binOf = (m, side, h) => (side === 'S' ? h - 1 : m + h);
+/** Bin of `side`'s store. */
+export const storeOf = (m, side) => (side === 'S' ? m : 2 * m + 1);
+/** The side and house number (0 for a store) of a bin. */
+export function whose(m, bin) {
+  if (bin < m) return { side: 'S', house: bin + 1 };
+  if (bin === m) return { side: 'S', house: 0 };
+  if (bin < 2 * m + 1) return { side: 'N', house: bin - m };
+  return { side: 'N', house: 0 };
+}
+
+/** "South house 3" or "North store". */
+export function binName(m, bin) {
+  const w = whose(m, bin);
+  return w.house ? `${sideName(w.side)} house ${w.house}` : `${sideName(w.side)} store`;
+}
+
+const signed = (v) => (v > 0 ? `+${v}` : `${v}`);
+
+function beads(n, isStore) {
+  const frag = document.createDocumentFragment();
+  const shown = Math.min(n, MAX_BEADS);
+  for (let i = 0; i < shown; i++) {
+    const b = document.createElement('span');
+    b.className = 'bead';
+    let x;
+    let y;
+    if (isStore) {
+      // Stores: beads piled in three columns from the bottom up.
+      const rows = Math.ceil(shown / 3);
+      const col = i % 3;
+      const row = Math.floor(i / 3);
+      x = 30 + col * 20 + (row % 2) * 5;
+      y = 88 - row * Math.min(8, 76 / Math.max(rows, 1));
+    } else {
+      // Houses: a golden-angle spiral.
+      const r = 31 * Math.sqrt((i + 0.5) / Math.max(shown, 3));
+      const a = i * 2.39996;
+      x = 50 + r * Math.cos(a);
+      y = 46 + r * Math.sin(a) * 0.9;
+    }
+    b.style.left = `${x}%`;
+    b.style.top = `${Math.min(Math.max(y, 8), 92)}%`;
+    b.style.background = BEAD_COLOURS[(i * 5 + n) % BEAD_COLOURS.length];
+    frag.appendChild(b);
+  }
+  return frag;
+}
+
+/**
+ * Draws the board into `root`.
+ * opts: { pits, houses, bottom: 'S'|'N', toMove, legal: Set of houses the viewer may sow now,
+ *         hints: Map house -> {value, exact} (for the side to move), editable: bool,
+ *         names: {S, N}, onSow(h), onEdit(bin, count) }
+ */
+export function drawBoard(root, opts) {
+  const m = opts.houses;
+  const bottom = opts.bottom || 'S';
+  const top = other(bottom);
+  root.innerHTML = '';
+  root.style.setProperty('--m', m);
+  root.classList.toggle('editing', !!opts.editable);
+
+  const pit = (bin) => {
+    const w = whose(m, bin);
+    const isStore = w.house === 0;
+    const count = opts.pits[bin];
+    const el = document.createElement(isStore || opts.editable ? 'div' : 'button');
+    el.className = `pit ${isStore ? 'store' : 'house'} side-${w.side}`;
+    el.dataset.bin = bin;
+    el.dataset.side = w.side;
+    if (!isStore) el.dataset.house = w.house;
+    const hole = document.createElement('span');
+    hole.className = 'hole';
+    hole.appendChild(beads(count, isStore));
+    el.appendChild(hole);
+    const c = document.createElement('span');
+    c.className = 'count';
+    c.textContent = count;
+    c.setAttribute('aria-hidden', 'true');
+    el.appendChild(c);
+    let label = `${binName(m, bin)}: ${count} seed${count === 1 ? '' : 's'}`;
+    if (!isStore && !opts.editable) {
+      el.type = 'button';
+      const playable = w.side === opts.toMove && opts.legal && opts.legal.has(w.house);
+      el.setAttribute('aria-disabled', playable ? 'false' : 'true');
+      el.classList.toggle('playable', !!playable);
+      if (playable) label += `, press to sow${m <= 9 ? ` (key ${w.house})` : ''}`;
+      el.addEventListener('click', () => {
+        if (playable && opts.onSow) opts.onSow(w.house);
+      });
+    }
+    const hint = !isStore && w.side === opts.toMove && opts.hints ? opts.hints.get(w.house) : null;
+    if (hint) {
+      const h = document.createElement('span');
+      h.className = `hint ${hint.exact ? 'exact' : 'estimate'}${hint.best ? ' best' : ''}`;
+      h.textContent = `${hint.exact ? '' : '≈'}${signed(hint.value)}`;
+      h.title = hint.exact ? 'exact value with perfect play' : "the engine's estimate";
+      h.setAttribute('aria-hidden', 'true');
+      el.appendChild(h);
+      label += `; hint: ${hint.exact ? 'exact value' : 'estimated value'} ${signed(hint.value)}${hint.best ? ', best' : ''}`;
+    }
+    if (opts.editable) {
+      const inp = document.createElement('input');
+      inp.type = 'number';
+      inp.min = 0;
+      inp.max = 255;
+      inp.value = count;
+      inp.className = 'edit';
+      inp.setAttribute('aria-label', `${binName(m, bin)} seeds`);
+      inp.addEventListener('change', () => {
+        const v = Math.max(0, Math.min(255, Math.floor(Number(inp.value) || 0)));
+        inp.value = v;
+        opts.onEdit && opts.onEdit(bin, v);
+      });
+      el.appendChild(inp);
+      el.setAttribute('role', 'group');
+    } else if (isStore) {
+      el.setAttribute('role', 'img');
+    }
+    el.setAttribute('aria-label', label);
+    return el;
+  };
+
+  const label = (side, where) => {
+    const l = document.createElement('div');
+    l.className = `rowlabel ${where}`;
+    l.textContent = `${sideName(side)}${opts.names && opts.names[side] ? ` — ${opts.names[side]}` : ''}`;
+    if (side === opts.toMove) {
+      l.classList.add('to-move');
+      l.textContent += ' ▸ to move';
+    }
+    return l;
+  };
+  const numbers = (side, where) => {
+    const row = document.createElement('div');
+    row.className = `numbers ${where}`;
+    row.setAttribute('aria-hidden', 'true');
+    for (let i = 0; i < m; i++) {
+      const h = side === bottom ? i + 1 : m - i;
+      const n = document.createElement('span');
+      n.textContent = h;
+      row.appendChild(n);
+    }
+    return row;
+  };
+
+  root.appendChild(label(top, 'top'));
+  const frame = document.createElement('div');
+  frame.className = 'frame';
+  frame.appendChild(numbers(top, 'top'));
+  const grid = document.createElement('div');
+  grid.className = 'grid';
+  const topStore = pit(storeOf(m, top));
+  topStore.classList.add('left');
+  grid.appendChild(topStore);
+  for (let i = 0; i < m; i++) {
+    const e = pit(binOf(m, top, m - i));
+    e.classList.add('row-top');
+    e.style.gridColumn = `${i + 2}`;
+    e.style.gridRow = '1';
+    grid.appendChild(e);
+  }
+  for (let i = 0; i < m; i++) {
+    const e = pit(binOf(m, bottom, i + 1));
+    e.classList.add('row-bottom');
+    e.style.gridColumn = `${i + 2}`;
+    e.style.gridRow = '2';
+    grid.appendChild(e);
+  }
+  const bottomStore = pit(storeOf(m, bottom));
+  bottomStore.classList.add('right');
+  grid.appendChild(bottomStore);
+  frame.appendChild(grid);
+  frame.appendChild(numbers(bottom, 'bottom'));
+  root.appendChild(frame);
+  root.appendChild(label(bottom, 'bottom'));
+}
+
+/** Sets one pit's count on a drawn board (for the sowing animation). */
+export function setPit(root, bin, count, flash = '') {
+  const el = root.querySelector(`[data-bin="${bin}"]`);
+  if (!el) return;
+  const hole = el.querySelector('.hole');
+  hole.innerHTML = '';
+  hole.appendChild(beads(count, el.classList.contains('store')));
+  el.querySelector('.count').textContent = count;
+  if (flash) {
+    el.classList.remove('flash', 'capture', 'origin');
+    void el.offsetWidth; // restart the CSS animation
+    el.classList.add(flash);
+  }
+}

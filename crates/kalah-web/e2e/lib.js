@@ -1,0 +1,70 @@
+// Shared helpers of the browser tests: launch Debian's Chromium headless through playwright-core
+// (no browser download), open the page served by `kalah serve` at $KALAH_URL.
+import { chromium } from 'playwright-core';
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BASE = process.env.KALAH_URL || 'http://127.0.0.1:8080';
+export const SHOTS = process.env.KALAH_SHOTS || join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'screenshots');
+const EXE = process.env.CHROMIUM || '/usr/bin/chromium';
+
+/** Launches a fresh browser (own profile directory); returns {browser, close}. */
+export async function launch() {
+  const profile = mkdtempSync(join(tmpdir(), 'kalah-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: EXE,
+    headless: true,
+    viewport: { width: 1280, height: 860 },
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new page at the app, waiting until it has loaded its game; localStorage cleared first if `fresh`. */
+export async function openApp(context, { fresh = true } = {}) {
+  const page = context.pages()[0] || (await context.newPage());
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.errors = errors;
+  await page.goto(BASE + '/');
+  if (fresh) {
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+  }
+  await page.waitForSelector('body[data-ready="true"]');
+  return page;
+}
+
+/** Sets the sowing speed (instant makes the tests fast). */
+export async function setSpeed(page, speed) {
+  await page.selectOption('#speed', speed);
+}
+
+/** Waits until the page is idle: a human is to move or the game is over. */
+export async function waitIdle(page, timeout = 60000) {
+  await page.waitForFunction(
+    () => {
+      const st = document.getElementById('status').textContent;
+      return document.body.dataset.busy === 'false' && /Your move|to move:|Game over/.test(st) && !/thinking/.test(st);
+    },
+    null,
+    { timeout },
+  );
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, name), fullPage: true });
+}

@@ -1,0 +1,250 @@
+// Browser tests of the kalah page in headless Chromium. Run by .ci/e2e.sh against a `kalah serve`
+// it starts (KALAH_URL). Screenshots of the main screens go to docs/screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openApp, setSpeed, waitIdle, screenshot } from '../lib.js';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser.close();
+});
+
+const status = (page) => page.textContent('#status');
+const position = (page) => page.inputValue('#posstr');
+const playable = (page) => page.$$('#board button.pit.playable');
+
+/** Opens the new-game dialog, sets the fields in `set` and starts. */
+async function newGame(page, set) {
+  await page.click('#btn-new');
+  await page.waitForSelector('#dlg-new[open]');
+  const f = '#new-form';
+  if (set.layout) {
+    await page.check(`${f} input[name=board][value=layout]`);
+    await page.fill(`${f} input[name=layout]`, set.layout);
+    if (set.mirrored) await page.check(`${f} input[name=mirrored]`);
+  } else {
+    await page.check(`${f} input[name=board][value=uniform]`);
+    await page.fill(`${f} input[name=houses]`, String(set.houses ?? 6));
+    await page.fill(`${f} input[name=seeds]`, String(set.seeds ?? 4));
+  }
+  await page.selectOption(`${f} select[name=capture]`, set.capture ?? 'standard');
+  await page.selectOption(`${f} select[name=end]`, set.end ?? 'row-empty');
+  await page.selectOption(`${f} select[name=leftovers]`, set.leftovers ?? 'owner');
+  await page.setChecked(`${f} input[name="majority-end"]`, !!set.majority);
+  await page.setChecked(`${f} input[name=pie]`, !!set.pie);
+  await page.setChecked(`${f} input[name="first-move-extra-turn"]`, set.firstExtra ?? true);
+  await page.selectOption(`${f} select[name=opponent]`, set.opponent ?? 'engine');
+  await page.selectOption(`${f} select[name=level]`, set.level ?? 'easy');
+  await page.selectOption(`${f} select[name=time]`, String(set.time ?? 300));
+  await page.check(`${f} input[name=side][value=${set.side ?? 'S'}]`);
+  if (set.shot) await screenshot(page, set.shot);
+  await page.click('#new-start');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+}
+
+test('plays a whole game against the engine by clicking, with hints and the value graph', async () => {
+  const page = await openApp(browser.context);
+  await screenshot(page, 'start.png');
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, level: 'easy', time: 300 });
+  assert.match(await page.textContent('#rules-line'), /Kalah\(6, 4\)/);
+  await page.click('#btn-hints');
+  let clicks = 0;
+  let sawHint = false;
+  for (let guard = 0; guard < 200; guard++) {
+    await waitIdle(page);
+    if (/Game over/.test(await status(page))) break;
+    const houses = await playable(page);
+    assert.ok(houses.length > 0, `no playable house but status is: ${await status(page)}`);
+    if (!sawHint) {
+      await page.waitForSelector('#board .hint', { timeout: 20000 });
+      const hints = await page.$$eval('#board .hint', (els) => els.map((e) => e.className + ' ' + e.textContent));
+      assert.ok(hints.length > 0);
+      assert.ok(hints.every((h) => /(exact|estimate)/.test(h) && /[+-]?\d/.test(h)), hints.join('|'));
+      sawHint = true;
+      await screenshot(page, 'hints.png');
+    }
+    // Click the last playable house (a varied, legal choice).
+    await page.locator('#board button.pit.playable').last().click();
+    clicks++;
+  }
+  const st = await status(page);
+  assert.match(st, /Game over: South (\d+), North (\d+)\. (You win!|The engine wins\.|A draw\.)/);
+  const [, s, n] = st.match(/South (\d+), North (\d+)/).map(Number);
+  assert.equal(s + n, 48, 'all 48 seeds end in the stores');
+  assert.ok(clicks >= 3, `only ${clicks} clicks`);
+  // The move list holds every turn in our notation; the position is finished (no side letter).
+  const turns = await page.$$eval('#moves button', (els) => els.map((e) => e.textContent));
+  assert.ok(turns.length > 3);
+  assert.match(turns[1], /^1\. S \d(-\d)*$/);
+  assert.doesNotMatch(await position(page), / [SN]$/);
+  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length > 3, null, { timeout: 30000 });
+  await screenshot(page, 'game-over.png');
+  assert.deepEqual(page.errors, []);
+});
+
+test('undo takes back a move and the engine reply; redo and jumping replay them', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, level: 'beginner', time: 300 });
+  await waitIdle(page);
+  const start = await position(page);
+  await page.keyboard.press('1'); // house 1: 4 seeds, no extra turn -> the engine answers
+  await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 3);
+  await waitIdle(page);
+  const afterReply = await position(page);
+  assert.notEqual(afterReply, start);
+  await page.click('#btn-undo');
+  assert.equal(await position(page), start);
+  assert.match(await status(page), /Viewing move 0 of/);
+  await page.click('#btn-redo');
+  assert.equal(await position(page), afterReply);
+  // Jump to the start via the move list, then play a different move: the future is replaced.
+  await page.click('#moves button[data-cursor="0"]');
+  assert.equal(await position(page), start);
+  await page.keyboard.press('2');
+  await waitIdle(page);
+  const turns = await page.$$eval('#moves button', (els) => els.map((e) => e.textContent));
+  assert.equal(turns[1], '1. S 2');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a game with other rules: 5 houses, 3 seeds, empty capture, pie rule, two players, swap', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, {
+    houses: 5, seeds: 3, capture: 'empty', pie: true, leftovers: 'nobody', opponent: 'human', shot: 'new-game.png',
+  });
+  assert.equal((await page.$$('#board .pit.house')).length, 10);
+  const rules = await page.textContent('#rules-line');
+  assert.match(rules, /Kalah\(5, 3\).*capture empty.*leftovers nobody.*pie rule.*two players/);
+  assert.equal(await position(page), '3,3,3,3,3,0,3,3,3,3,3,0 S opening');
+  await page.keyboard.press('1'); // South 1: 3 seeds to houses 2,3,4; North may now swap
+  await page.waitForSelector('#btn-swap');
+  assert.match(await status(page), /North to move/);
+  await page.click('#btn-swap');
+  await page.waitForFunction(() => /swapped sides/.test(document.getElementById('event').textContent));
+  assert.equal(await page.$('#btn-swap'), null);
+  const turns = await page.$$eval('#moves button', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(turns.slice(1), ['1. S 1', '2. N swap']);
+  // Sowing with the mouse: the sowing animation runs seed by seed at a visible speed.
+  await setSpeed(page, 'slow');
+  const before = await position(page);
+  await (await playable(page))[0].click();
+  await page.waitForSelector('#board .pit.flash');
+  await waitIdle(page);
+  assert.notEqual(await position(page), before);
+  assert.deepEqual(page.errors, []);
+});
+
+test('analysis board: edit counts and the side to move, see the values, play from there', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await waitIdle(page);
+  await page.click('#btn-analysis');
+  await page.waitForSelector('#analysis-panel:not([hidden])');
+  // A small endgame: South houses 0,0,0,0,1,2 ; North houses 1,0,0,0,0,3 ; stores 20 and 21.
+  await page.fill('#an-position', '0,0,0,0,1,2,20,1,0,0,0,0,3,21 S');
+  await page.click('#an-load');
+  await page.waitForFunction(() => /Value: [+-]?\d+ for South/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
+  // Edit one count with the number field, and the side to move.
+  const input = page.locator('#board [data-bin="0"] input.edit');
+  await input.fill('2');
+  await input.press('Tab');
+  await page.check('input[name="an-side"][value="N"]');
+  await page.waitForFunction(() => /Value: [+-]?\d+ for North/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
+  assert.equal(await position(page), '2,0,0,0,1,2,20,1,0,0,0,0,3,21 N');
+  const moves = await page.$$eval('#an-moves li', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(moves.map((m) => m.split(':')[0]), ['house 1', 'house 6']);
+  assert.ok((await page.$$('#board .hint')).length === 2);
+  await screenshot(page, 'analysis.png');
+  // Bad input is explained, not crashed on.
+  await page.fill('#an-position', '0,0,0 S');
+  await page.click('#an-load');
+  await page.waitForFunction(() => /Not a position/.test(document.getElementById('an-value').textContent));
+  await page.fill('#an-position', '0,0,0,0,0,0,0,0,0,0,0,0,0,0 S');
+  await page.click('#an-load');
+  await page.waitForFunction(() => /no seeds/.test(document.getElementById('an-value').textContent), null, { timeout: 10000 });
+  await page.fill('#an-position', '2,0,0,0,1,2,20,1,0,0,0,0,3,21 N');
+  await page.click('#an-load');
+  await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
+  await page.click('#an-play');
+  await page.waitForSelector('#analysis-panel', { state: 'hidden' });
+  await waitIdle(page);
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('kalah.game.v1')));
+  assert.equal(saved.start, '2,0,0,0,1,2,20,1,0,0,0,0,3,21 N');
+  assert.ok(saved.moves.length >= 1, 'the engine (North) moved first');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the game survives a reload; records export and import; the position can be copied', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  for (const k of ['3', '6', '1']) {
+    await page.keyboard.press(k);
+    await waitIdle(page);
+  }
+  const pos = await position(page);
+  const moves = await page.$$eval('#moves button', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(moves, ['start', '1. S 3-6', '2. N 1']);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await position(page), pos);
+  assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), moves);
+  assert.match(await page.textContent('#event'), /back where you left it/);
+  // Export.
+  await page.click('#btn-records');
+  await page.waitForSelector('#dlg-records[open]');
+  await page.waitForFunction(() => document.getElementById('rec-text').value.includes('[Rules'));
+  const text = await page.inputValue('#rec-text');
+  assert.match(text, /\[Start "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"\]/);
+  assert.match(text, /1\. S 3-6\n2\. N 1\n/);
+  await screenshot(page, 'record.png');
+  // A bad record is refused with the reason.
+  await page.fill('#rec-text', text.replace('2. N 1', '2. N 9'));
+  await page.click('#rec-import');
+  await page.waitForFunction(() => /no house 9/.test(document.getElementById('rec-error').textContent));
+  // Import an edited record: another game.
+  await page.fill('#rec-text', text.replace('2. N 1', '2. N 3'));
+  await page.click('#rec-import');
+  await page.waitForSelector('#dlg-records', { state: 'hidden' });
+  assert.deepEqual(
+    (await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))).slice(1),
+    ['1. S 3-6', '2. N 3'],
+  );
+  const imported = await position(page);
+  assert.equal(imported, '5,4,0,5,5,0,2,5,5,0,6,5,5,1 S');
+  // Copy position.
+  await page.click('#btn-copy');
+  await page.waitForFunction(() => /copied|Ctrl\+C/.test(document.getElementById('event').textContent));
+  const event = await page.textContent('#event');
+  assert.ok(event.includes(`copied: ${imported}`) || /Ctrl\+C/.test(event), event);
+  assert.deepEqual(page.errors, []);
+});
+
+test('screen-reader labels, keyboard focus, and a phone-sized screen', async () => {
+  const page = await openApp(browser.context);
+  await waitIdle(page);
+  const labels = await page.$$eval('#board [aria-label]', (els) => els.map((e) => e.getAttribute('aria-label')));
+  assert.ok(labels.includes('South store: 0 seeds'), labels.join('|'));
+  assert.ok(labels.some((l) => /^South house 1: 4 seeds, press to sow/.test(l)));
+  assert.ok(labels.some((l) => /^North house 6: 4 seeds$/.test(l)));
+  // Houses are buttons, so Tab reaches them and Enter sows.
+  await page.focus('#board button[data-side="S"][data-house="4"]');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 2);
+  await waitIdle(page);
+  const turns = await page.$$eval('#moves button', (els) => els.map((e) => e.textContent));
+  assert.match(turns[1], /^1\. S 4$/);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  const box = await page.locator('#board .frame').boundingBox();
+  assert.ok(box.width <= 390, `board is ${box.width}px wide on a 390px screen`);
+  await screenshot(page, 'phone.png');
+  await page.setViewportSize({ width: 1280, height: 860 });
+  assert.deepEqual(page.errors, []);
+});

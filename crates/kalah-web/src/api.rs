@@ -1,0 +1,451 @@
+//! The JSON API handlers. See `docs/API.md`.
+
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::State;
+use axum::http::{StatusCode, Uri};
+use axum::Json;
+use kalah_core::{GameRecord, Move, Position, Rules, Side};
+use kalah_engine::{Engine, Level, Limits};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::error::ApiError;
+use crate::game::{moves_of_value, outcome_json, state_json, Body, Game, OutcomeJson, StateJson, GAME_FIELDS};
+use crate::AppState;
+
+type ApiResult = Result<Json<Value>, ApiError>;
+
+fn body_bytes(state: &AppState, body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|rej| {
+        if rej.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge(state.config.max_body_bytes)
+        } else {
+            ApiError::BadRequest(format!("cannot read the request body: {}", rej.body_text()))
+        }
+    })
+}
+
+fn to_json<T: Serialize>(v: &T) -> Result<Value, ApiError> {
+    serde_json::to_value(v).map_err(|e| ApiError::Internal(format!("cannot write the answer: {e}")))
+}
+
+fn with_fields(fields: &'static [&'static str]) -> &'static [&'static str] {
+    fields
+}
+
+/// `GET /api/info`: version, levels and the server's limits.
+pub(crate) async fn info(State(state): State<AppState>) -> Json<Value> {
+    let c = &state.config;
+    Json(json!({
+        "name": "kalah",
+        "version": env!("CARGO_PKG_VERSION"),
+        "levels": Level::ALL.iter().map(|l| l.name()).collect::<Vec<_>>(),
+        "engine_slots": c.engine_slots,
+        "engine_slots_free": state.slots.available_permits(),
+        "default_time_ms": c.default_time.as_millis() as u64,
+        "max_time_ms": c.max_time.as_millis() as u64,
+        "max_body_bytes": c.max_body_bytes,
+        "rules": {
+            "capture": ["standard", "empty"],
+            "end": ["row-empty", "mover-blocked"],
+            "leftovers": ["owner", "emptier", "nobody"],
+            "majority-end": [false, true],
+            "pie": [false, true],
+            "first-move-extra-turn": [true, false],
+        },
+        "max_houses": kalah_core::MAX_HOUSES,
+        "max_seeds": kalah_core::MAX_SEEDS,
+    }))
+}
+
+const LEGAL_FIELDS: &[&str] = &GAME_FIELDS;
+
+/// `POST /api/legal`: the position reached, who is to move and the legal moves.
+pub(crate) async fn legal(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let bytes = body_bytes(&state, body)?;
+    let mut body = Body::parse(&bytes, with_fields(LEGAL_FIELDS))?;
+    let game = Game::take(&mut body)?;
+    body.finish()?;
+    to_json(&state_json(&game.position(), &game.rules)).map(Json)
+}
+
+#[derive(Serialize)]
+struct Played {
+    #[serde(rename = "move")]
+    mv: String,
+    side: char,
+    before: String,
+    outcome: OutcomeJson,
+    #[serde(flatten)]
+    state: StateJson,
+}
+
+fn play_one(pos: &mut Position, rules: &Rules, mv: Move, what: &str) -> Result<Played, ApiError> {
+    let before = *pos;
+    let out = pos
+        .play(rules, mv)
+        .map_err(|e| ApiError::Unprocessable(format!("{what} '{mv}': {e}")))?;
+    Ok(Played {
+        mv: mv.to_string(),
+        side: before.side().letter(),
+        before: before.to_string(),
+        outcome: outcome_json(&before, mv, &out),
+        state: state_json(pos, rules),
+    })
+}
+
+const PLAY_FIELDS: &[&str] = &[
+    "rules", "position", "houses", "seeds", "layout", "mirrored", "moves", "move",
+];
+
+/// `POST /api/play`: plays `move` (one action, or a whole turn `3-6`) after the game's moves.
+pub(crate) async fn play(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let bytes = body_bytes(&state, body)?;
+    let mut body = Body::parse(&bytes, PLAY_FIELDS)?;
+    let game = Game::take(&mut body)?;
+    let mv = body
+        .take("move")
+        .ok_or_else(|| ApiError::BadRequest("field 'move' is missing: the house to sow (1..m), a turn like \"3-6\", or \"swap\"".into()))?;
+    let mvs = moves_of_value(&mv, "field 'move'")?;
+    body.finish()?;
+    let mut pos = game.position();
+    let mut steps = Vec::with_capacity(mvs.len());
+    for (i, &mv) in mvs.iter().enumerate() {
+        let what = if mvs.len() == 1 {
+            "move".to_string()
+        } else {
+            format!("move {} of the turn", i + 1)
+        };
+        steps.push(play_one(&mut pos, &game.rules, mv, &what)?);
+    }
+    if steps.len() == 1 {
+        return to_json(&steps[0]).map(Json);
+    }
+    let last = steps.last().map(to_json).transpose()?.unwrap_or(Value::Null);
+    let mut v = last;
+    v["move"] = Value::String(mvs.iter().map(|m| m.to_string()).collect::<Vec<_>>().join("-"));
+    v["steps"] = to_json(&steps)?;
+    Ok(Json(v))
+}
+
+#[derive(Serialize)]
+struct TurnJson {
+    number: usize,
+    side: char,
+    turn: String,
+    open: bool,
+    /// Index into `steps` of the turn's first move.
+    first: usize,
+}
+
+const GAME_ONLY: &[&str] = &GAME_FIELDS;
+
+fn game_json(game: &Game) -> Result<Value, ApiError> {
+    let mut steps = Vec::with_capacity(game.moves.len());
+    for (i, &mv) in game.moves.iter().enumerate() {
+        let before = game.positions[i];
+        let after = game.positions[i + 1];
+        steps.push(Played {
+            mv: mv.to_string(),
+            side: before.side().letter(),
+            before: before.to_string(),
+            outcome: outcome_json(&before, mv, &game.outcomes[i]),
+            state: state_json(&after, &game.rules),
+        });
+    }
+    let record = game.record()?;
+    let mut first = 0;
+    let turns: Vec<TurnJson> = record
+        .turns()
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let tj = TurnJson {
+                number: i + 1,
+                side: t.side.letter(),
+                turn: format!("{}{}", t.turn, if t.open { "-" } else { "" }),
+                open: t.open,
+                first,
+            };
+            first += t.turn.0.len();
+            tj
+        })
+        .collect();
+    Ok(json!({
+        "rules": to_json(&game.rules)?,
+        "rules_text": game.rules.to_string(),
+        "start": to_json(&state_json(&game.positions[0], &game.rules))?,
+        "start_position": game.start.to_string(),
+        "moves": game.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "steps": to_json(&steps)?,
+        "turns": to_json(&turns)?,
+        "state": to_json(&state_json(&game.position(), &game.rules))?,
+    }))
+}
+
+/// `POST /api/game`: replays a whole game: every step with its outcome and position, the moves
+/// grouped into turns in our notation, and the final state.
+pub(crate) async fn game(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let bytes = body_bytes(&state, body)?;
+    let mut body = Body::parse(&bytes, GAME_ONLY)?;
+    let game = Game::take(&mut body)?;
+    body.finish()?;
+    game_json(&game).map(Json)
+}
+
+/// Thinking time of an engine request: `time_ms` if given (at least 1 ms, at most the
+/// server's maximum), else the server's default.
+fn take_time(body: &mut Body, state: &AppState) -> Result<Duration, ApiError> {
+    let c = &state.config;
+    Ok(match body.take_u64("time_ms")? {
+        None => c.default_time.min(c.max_time),
+        Some(ms) => Duration::from_millis(ms.max(1)).min(c.max_time),
+    })
+}
+
+fn take_level(body: &mut Body, default: Level) -> Result<Level, ApiError> {
+    match body.take_str("level")? {
+        None => Ok(default),
+        Some(s) => s.parse().map_err(|e| ApiError::BadRequest(format!("field 'level': {e}"))),
+    }
+}
+
+/// Runs `work` on the blocking pool if an engine slot is free (else 503 at once), waiting at
+/// most `time` plus a grace period for it.
+async fn run_engine<T: Send + 'static>(
+    state: &AppState,
+    time: Duration,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let permit = state
+        .slots
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| ApiError::Busy(state.config.engine_slots))?;
+    let handle = tokio::task::spawn_blocking(move || {
+        let r = work();
+        drop(permit); // the slot stays taken until the search really ends
+        r
+    });
+    let wait = time + time / 2 + Duration::from_secs(2);
+    match tokio::time::timeout(wait, handle).await {
+        Err(_) => Err(ApiError::Timeout(wait.as_millis())),
+        Ok(Err(e)) => Err(ApiError::Internal(format!("the engine failed: {e}"))),
+        Ok(Ok(v)) => Ok(v),
+    }
+}
+
+const ENGINE_FIELDS: &[&str] = &[
+    "rules", "position", "houses", "seeds", "layout", "mirrored", "moves", "level", "time_ms",
+    "seed",
+];
+
+/// `POST /api/engine`: the engine's action at `level` in the game's position, played.
+pub(crate) async fn engine(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let bytes = body_bytes(&state, body)?;
+    let mut body = Body::parse(&bytes, ENGINE_FIELDS)?;
+    let game = Game::take(&mut body)?;
+    let level = take_level(&mut body, Level::Medium)?;
+    let time = take_time(&mut body, &state)?;
+    let seed = body.take_u64("seed")?;
+    body.finish()?;
+    let pos = game.position();
+    if pos.legal_moves(&game.rules).is_empty() {
+        return Err(ApiError::Unprocessable("the game is over: there is no move to choose".into()));
+    }
+    let rules = game.rules;
+    let started = Instant::now();
+    let choice = run_engine(&state, time, move || {
+        let mut engine = match seed {
+            Some(s) => Engine::with_seed(level, s),
+            None => Engine::new(level),
+        };
+        engine.choose_with(
+            &pos,
+            &rules,
+            Limits {
+                time: Some(time),
+                nodes: None,
+            },
+        )
+    })
+    .await?;
+    let elapsed = started.elapsed();
+    let choice = choice.ok_or_else(|| ApiError::Internal("the engine found no move".into()))?;
+    let mut after = pos;
+    let played = play_one(&mut after, &rules, choice.mv, "the engine's move")
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let mut v = to_json(&played)?;
+    v["level"] = json!(level.name());
+    v["value"] = json!(choice.value);
+    v["exact"] = json!(choice.exact);
+    v["depth"] = json!(choice.depth);
+    v["nodes"] = json!(choice.nodes);
+    v["pv"] = json!(choice.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>());
+    v["time_ms"] = json!(elapsed.as_millis() as u64);
+    Ok(Json(v))
+}
+
+const ANALYZE_FIELDS: &[&str] = &[
+    "rules", "position", "houses", "seeds", "layout", "mirrored", "moves", "level", "time_ms",
+];
+
+/// `POST /api/analyze`: the value of the position and of every legal move, exact where the
+/// engine proves it within the time, estimated otherwise.
+pub(crate) async fn analyze(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let bytes = body_bytes(&state, body)?;
+    let mut body = Body::parse(&bytes, ANALYZE_FIELDS)?;
+    let game = Game::take(&mut body)?;
+    let level = take_level(&mut body, Level::Perfect)?;
+    let time = take_time(&mut body, &state)?;
+    body.finish()?;
+    let pos = game.position();
+    let rules = game.rules;
+    let mut v = to_json(&state_json(&pos, &rules))?;
+    let Some(side) = pos.to_move() else {
+        let diff = pos.store_diff(Side::South);
+        v["value"] = Value::Null;
+        v["value_south"] = json!(diff);
+        v["exact"] = json!(true);
+        v["moves"] = json!([]);
+        v["best"] = json!([]);
+        v["time_ms"] = json!(0);
+        return Ok(Json(v));
+    };
+    let started = Instant::now();
+    let values = run_engine(&state, time, move || {
+        Engine::new(level).hint(
+            &pos,
+            &rules,
+            Limits {
+                time: Some(time),
+                nodes: None,
+            },
+        )
+    })
+    .await?;
+    let elapsed = started.elapsed();
+    let best = values.iter().map(|m| m.value).max();
+    let exact = !values.is_empty() && values.iter().all(|m| m.exact);
+    v["value"] = json!(best);
+    v["value_south"] = json!(best.map(|b| if side == Side::South { b } else { -b }));
+    v["exact"] = json!(exact);
+    v["moves"] = Value::Array(
+        values
+            .iter()
+            .map(|m| json!({"move": m.mv.to_string(), "value": m.value, "exact": m.exact}))
+            .collect(),
+    );
+    v["best"] = json!(values
+        .iter()
+        .filter(|m| Some(m.value) == best)
+        .map(|m| m.mv.to_string())
+        .collect::<Vec<_>>());
+    v["time_ms"] = json!(elapsed.as_millis() as u64);
+    Ok(Json(v))
+}
+
+const EXPORT_FIELDS: &[&str] = &[
+    "rules", "position", "houses", "seeds", "layout", "mirrored", "moves", "south", "north",
+];
+
+/// `POST /api/record/export`: the game as a record, text and JSON forms.
+pub(crate) async fn record_export(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let bytes = body_bytes(&state, body)?;
+    let mut body = Body::parse(&bytes, EXPORT_FIELDS)?;
+    let game = Game::take(&mut body)?;
+    let south = body.take_str("south")?.unwrap_or_default();
+    let north = body.take_str("north")?.unwrap_or_default();
+    body.finish()?;
+    let mut record = game.record()?;
+    record.south = south;
+    record.north = north;
+    Ok(Json(json!({ "text": record.to_text(), "json": record.to_json() })))
+}
+
+const IMPORT_FIELDS: &[&str] = &["text"];
+
+/// `POST /api/record/import`: reads a record (text form, or the JSON form as a string) and
+/// answers as `/api/game` does, with the players' names.
+pub(crate) async fn record_import(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let bytes = body_bytes(&state, body)?;
+    let mut body = Body::parse(&bytes, IMPORT_FIELDS)?;
+    let text = body
+        .take_str("text")?
+        .ok_or_else(|| ApiError::BadRequest("field 'text' is missing: the game record".into()))?;
+    body.finish()?;
+    let record = if text.trim_start().starts_with('{') {
+        GameRecord::parse_json(&text)
+    } else {
+        GameRecord::parse_text(&text)
+    }
+    .map_err(|e| ApiError::Unprocessable(format!("bad game record: {e}")))?;
+    let mut positions = vec![{
+        let mut p = record.start;
+        p.settle(&record.rules);
+        p
+    }];
+    let mut outcomes = Vec::new();
+    for &mv in record.moves() {
+        let mut p = *positions.last().expect("start");
+        let out = p
+            .play(&record.rules, mv)
+            .map_err(|e| ApiError::Internal(format!("the record does not replay: {e}")))?;
+        positions.push(p);
+        outcomes.push(out);
+    }
+    let game = Game {
+        rules: record.rules,
+        start: record.start,
+        moves: record.moves().to_vec(),
+        positions,
+        outcomes,
+    };
+    let mut v = game_json(&game)?;
+    v["south"] = json!(record.south);
+    v["north"] = json!(record.north);
+    Ok(Json(v))
+}
+
+/// Unknown paths.
+pub(crate) async fn not_found(uri: Uri) -> ApiError {
+    ApiError::NotFound(format!(
+        "no such page or endpoint: {} (the API is under /api/: info, legal, play, game, engine, analyze, record/export, record/import)",
+        uri.path()
+    ))
+}
+
+/// Known paths with the wrong method.
+pub(crate) async fn method_not_allowed(uri: Uri) -> ApiError {
+    let p = uri.path();
+    let how = if p.starts_with("/api/") && p != "/api/info" {
+        "POST with a JSON body"
+    } else {
+        "GET"
+    };
+    ApiError::MethodNotAllowed(format!("{p} takes {how}"))
+}

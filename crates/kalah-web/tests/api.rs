@@ -1,0 +1,553 @@
+//! API tests: every endpoint, good and bad input, through the router (tower `oneshot`) and once
+//! through a real listener on 127.0.0.1.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use kalah_web::{router, Config};
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn config() -> Config {
+    Config {
+        engine_slots: 2,
+        default_time: Duration::from_millis(200),
+        max_time: Duration::from_millis(500),
+        max_body_bytes: 4096,
+    }
+}
+
+fn app() -> Router {
+    router(config())
+}
+
+struct Answer {
+    status: StatusCode,
+    body: Value,
+    headers: axum::http::HeaderMap,
+    text: String,
+}
+
+async fn send(app: &Router, method: &str, path: &str, body: impl Into<String>) -> Answer {
+    let req = Request::builder()
+        .method(method)
+        .uri(path)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.into()))
+        .expect("request");
+    let resp = app.clone().oneshot(req).await.expect("infallible");
+    let status = resp.status();
+    let headers = resp.headers().clone();
+    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    Answer {
+        status,
+        body,
+        headers,
+        text,
+    }
+}
+
+async fn post(app: &Router, path: &str, body: Value) -> Answer {
+    send(app, "POST", path, body.to_string()).await
+}
+
+/// Asserts a JSON error with `status` whose message contains every one of `words`.
+fn assert_error(a: &Answer, status: StatusCode, words: &[&str]) {
+    assert_eq!(a.status, status, "answer: {}", a.text);
+    let msg = a.body["error"].as_str().unwrap_or_else(|| panic!("no error message in {}", a.text));
+    for w in words {
+        assert!(msg.contains(w), "error '{msg}' should mention '{w}'");
+    }
+}
+
+#[tokio::test]
+async fn page_and_assets_are_served() {
+    let app = app();
+    let a = send(&app, "GET", "/", "").await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert!(a.headers[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/html"));
+    assert!(a.text.contains(r#"<script type="module" src="/assets/app.js">"#));
+    for (file, ct) in [
+        ("app.js", "text/javascript"),
+        ("api.js", "text/javascript"),
+        ("board.js", "text/javascript"),
+        ("graph.js", "text/javascript"),
+        ("style.css", "text/css"),
+        ("favicon.svg", "image/svg+xml"),
+    ] {
+        let a = send(&app, "GET", &format!("/assets/{file}"), "").await;
+        assert_eq!(a.status, StatusCode::OK, "{file}");
+        assert!(a.headers[header::CONTENT_TYPE].to_str().unwrap().starts_with(ct), "{file}");
+        assert!(a.text.len() > 100, "{file} is empty");
+    }
+    assert_error(&send(&app, "GET", "/assets/nope.js", "").await, StatusCode::NOT_FOUND, &["nope.js"]);
+    assert_error(&send(&app, "GET", "/nowhere", "").await, StatusCode::NOT_FOUND, &["/nowhere", "/api/"]);
+    assert_error(&send(&app, "GET", "/api/play", "").await, StatusCode::METHOD_NOT_ALLOWED, &["POST"]);
+    assert_error(&send(&app, "POST", "/api/info", "").await, StatusCode::METHOD_NOT_ALLOWED, &["GET"]);
+}
+
+#[tokio::test]
+async fn info_lists_levels_and_limits() {
+    let a = send(&app(), "GET", "/api/info", "").await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert_eq!(
+        a.body["levels"],
+        json!(["beginner", "easy", "medium", "hard", "expert", "perfect"])
+    );
+    assert_eq!(a.body["engine_slots"], 2);
+    assert_eq!(a.body["max_time_ms"], 500);
+    assert_eq!(a.body["max_body_bytes"], 4096);
+}
+
+#[tokio::test]
+async fn legal_moves_of_starts_positions_and_games() {
+    let app = app();
+    // Empty body: Kalah(6,4), standard rules.
+    let a = send(&app, "POST", "/api/legal", "").await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["position"], "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S");
+    assert_eq!(a.body["legal"], json!([1, 2, 3, 4, 5, 6]));
+    assert_eq!(a.body["to_move"], "S");
+    assert_eq!(a.body["over"], false);
+    assert_eq!(a.body["score"], Value::Null);
+    // Board size, seeds and moves (as an array of numbers and turns, or one string).
+    let a = post(&app, "/api/legal", json!({"houses": 4, "seeds": 3, "moves": [1, "2"]})).await;
+    assert_eq!(a.body["position"], "0,4,4,4,0,3,0,4,4,1 N", "{}", a.text);
+    assert_eq!(a.body["legal"], json!([1, 3, 4]));
+    let b = post(&app, "/api/legal", json!({"houses": 4, "seeds": 3, "moves": "1 2"})).await;
+    assert_eq!(a.body, b.body);
+    let a = post(&app, "/api/legal", json!({"moves": ["3-6"]})).await;
+    assert_eq!(a.body["position"], "4,4,0,5,5,0,2,5,5,5,5,4,4,0 N");
+    assert_eq!(a.body["legal"], json!([1, 2, 3, 4, 5, 6]));
+    // A custom layout, mirrored.
+    let a = post(&app, "/api/legal", json!({"layout": [4, 4, 5, 4, 3, 4], "mirrored": true})).await;
+    assert_eq!(a.body["position"], "4,4,5,4,3,4,0,4,3,4,5,4,4,0 S");
+    let a = post(&app, "/api/legal", json!({"layout": "1,2", "rules": "pie=on"})).await;
+    assert_eq!(a.body["position"], "1,2,0,1,2,0 S opening");
+    assert_eq!(a.body["phase"], "opening");
+    // A position; North to move; only the houses with seeds.
+    let a = post(&app, "/api/legal", json!({"position": "1,0,2,3,0,0,4,5 N"})).await;
+    assert_eq!(a.body["legal"], json!([3]), "{}", a.text);
+    assert_eq!(a.body["to_move"], "N");
+    // A position whose game is over by the rules is settled and scored.
+    let a = post(&app, "/api/legal", json!({"position": "0,0,3,1,2,4 S"})).await;
+    assert_eq!(a.body["over"], true, "{}", a.text);
+    assert_eq!(a.body["score"], json!([3, 7]));
+    assert_eq!(a.body["winner"], "N");
+    assert_eq!(a.body["to_move"], Value::Null);
+    assert_eq!(a.body["legal"], json!([]));
+    // The rules as an object.
+    let a = post(
+        &app,
+        "/api/legal",
+        json!({"rules": {"end": "mover-blocked"}, "position": "0,0,3,1,2,4 N"}),
+    )
+    .await;
+    assert_eq!(a.body["over"], false, "{}", a.text);
+    assert_eq!(a.body["legal"], json!([1, 2]));
+}
+
+#[tokio::test]
+async fn malformed_requests_are_4xx_with_a_message() {
+    let app = app();
+    let cases: Vec<(&str, StatusCode, &[&str])> = vec![
+        ("{", StatusCode::BAD_REQUEST, &["not valid JSON"]),
+        ("[1,2]", StatusCode::BAD_REQUEST, &["JSON object", "array"]),
+        ("42", StatusCode::BAD_REQUEST, &["JSON object", "number"]),
+        (r#"{"colour": "red"}"#, StatusCode::BAD_REQUEST, &["unknown field 'colour'", "moves"]),
+        (r#"{"rules": "capture=sometimes"}"#, StatusCode::BAD_REQUEST, &["rules", "sometimes", "standard or empty"]),
+        (r#"{"rules": "speed=fast"}"#, StatusCode::BAD_REQUEST, &["unknown rules key 'speed'"]),
+        (r#"{"rules": {"capture": "x"}}"#, StatusCode::BAD_REQUEST, &["rules", "x"]),
+        (r#"{"rules": {"pie": "yes", "colour": 1}}"#, StatusCode::BAD_REQUEST, &["rules"]),
+        (r#"{"rules": 3}"#, StatusCode::BAD_REQUEST, &["rules", "number"]),
+        (r#"{"position": "4,4,x,4 S"}"#, StatusCode::UNPROCESSABLE_ENTITY, &["position", "column"]),
+        (r#"{"position": "4,4,4 S"}"#, StatusCode::UNPROCESSABLE_ENTITY, &["position", "2m+2"]),
+        (r#"{"position": 7}"#, StatusCode::BAD_REQUEST, &["'position' must be a string"]),
+        (r#"{"position": "1,1,0,1,1,0 S", "houses": 2}"#, StatusCode::BAD_REQUEST, &["either 'position'"]),
+        (r#"{"houses": 13}"#, StatusCode::UNPROCESSABLE_ENTITY, &["'houses'", "13"]),
+        (r#"{"houses": 0}"#, StatusCode::UNPROCESSABLE_ENTITY, &["'houses'", "0"]),
+        (r#"{"houses": -1}"#, StatusCode::BAD_REQUEST, &["'houses'", "whole number"]),
+        (r#"{"seeds": 30}"#, StatusCode::UNPROCESSABLE_ENTITY, &["360 seeds", "255"]),
+        (r#"{"seeds": 0}"#, StatusCode::UNPROCESSABLE_ENTITY, &["no seeds"]),
+        (r#"{"layout": [4, 300]}"#, StatusCode::BAD_REQUEST, &["'layout' item 2", "300"]),
+        (r#"{"layout": "4,a"}"#, StatusCode::BAD_REQUEST, &["'layout' item 2", "'a'"]),
+        (r#"{"layout": [1,2], "seeds": 3}"#, StatusCode::BAD_REQUEST, &["'seeds' or 'layout'"]),
+        (r#"{"layout": [1,2], "houses": 3}"#, StatusCode::UNPROCESSABLE_ENTITY, &["'houses' is 3", "2 houses"]),
+        (r#"{"mirrored": true}"#, StatusCode::BAD_REQUEST, &["'mirrored' needs a 'layout'"]),
+        (r#"{"moves": [3, 7]}"#, StatusCode::UNPROCESSABLE_ENTITY, &["move 2", "'7'", "no house 7"]),
+        (r#"{"moves": [3, 3]}"#, StatusCode::UNPROCESSABLE_ENTITY, &["move 2", "empty"]),
+        (r#"{"moves": ["3", "swap"]}"#, StatusCode::UNPROCESSABLE_ENTITY, &["move 2", "swap"]),
+        (r#"{"moves": ["three"]}"#, StatusCode::BAD_REQUEST, &["'moves' item 1", "three"]),
+        (r#"{"moves": [true]}"#, StatusCode::BAD_REQUEST, &["'moves' item 1", "boolean"]),
+        (r#"{"moves": {"a": 1}}"#, StatusCode::BAD_REQUEST, &["'moves'", "object"]),
+        (r#"{"moves": [-3]}"#, StatusCode::BAD_REQUEST, &["-3", "house number"]),
+        (r#"{"moves": [1e400]}"#, StatusCode::BAD_REQUEST, &["not valid JSON"]),
+    ];
+    for (body, status, words) in cases {
+        let a = send(&app, "POST", "/api/legal", body).await;
+        assert_error(&a, status, words);
+    }
+}
+
+#[tokio::test]
+async fn play_reports_sowing_extra_turns_captures_swaps_and_the_end() {
+    let app = app();
+    // Extra turn: house 3 of Kalah(6,4) ends in the store.
+    let a = post(&app, "/api/play", json!({"move": 3})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["move"], "3");
+    assert_eq!(a.body["side"], "S");
+    assert_eq!(a.body["before"], "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S");
+    assert_eq!(a.body["outcome"]["path"], json!([3, 4, 5, 6]));
+    assert_eq!(a.body["outcome"]["extra_turn"], true);
+    assert_eq!(a.body["outcome"]["captured"], 0);
+    assert_eq!(a.body["to_move"], "S");
+    // Capture: South house 1 (one seed) lands in empty house 2, opposite North house 5 holds 6.
+    let a = post(&app, "/api/play", json!({"position": "1,0,3,4,20,1,2,6,3,8 S", "move": "1"})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["outcome"]["captured"], 7);
+    assert_eq!(a.body["outcome"]["capture_bins"], json!([1, 7]));
+    assert_eq!(a.body["outcome"]["extra_turn"], false);
+    assert_eq!(a.body["position"], "0,0,3,4,27,1,2,0,3,8 N");
+    // North's sowing skips South's store; a lap of 2m+1 seeds refills the origin.
+    let a = post(&app, "/api/play", json!({"position": "1,1,0,5,0,0 N", "move": 1})).await;
+    assert_eq!(a.body["outcome"]["path"], json!([4, 5, 0, 1, 3]), "{}", a.text);
+    // A whole turn at once, with every step.
+    let a = post(&app, "/api/play", json!({"move": "3-6"})).await;
+    assert_eq!(a.body["move"], "3-6", "{}", a.text);
+    assert_eq!(a.body["steps"].as_array().map(Vec::len), Some(2));
+    assert_eq!(a.body["to_move"], "N");
+    // The pie rule: North may swap after South's first turn.
+    let a = post(&app, "/api/play", json!({"rules": "pie=on", "moves": [1], "move": "swap"})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["outcome"]["swapped"], true);
+    assert_eq!(a.body["outcome"]["path"], json!([]));
+    let a = post(&app, "/api/play", json!({"moves": [1], "move": "swap"})).await;
+    assert_error(&a, StatusCode::UNPROCESSABLE_ENTITY, &["swap", "pie rule"]);
+    // The game ends: South's last seed goes home, North sweeps its own.
+    let a = post(&app, "/api/play", json!({"position": "0,1,5,0,2,3 S", "move": 2})).await;
+    assert_eq!(a.body["over"], true, "{}", a.text);
+    assert_eq!(a.body["score"], json!([6, 5]));
+    assert_eq!(a.body["winner"], "S");
+    assert!(a.body["outcome"]["ended"].as_str().unwrap().contains("South's row is empty"));
+    // Bad moves.
+    assert_error(&post(&app, "/api/play", json!({})).await, StatusCode::BAD_REQUEST, &["'move' is missing"]);
+    assert_error(&post(&app, "/api/play", json!({"move": 9})).await, StatusCode::UNPROCESSABLE_ENTITY, &["no house 9"]);
+    assert_error(&post(&app, "/api/play", json!({"move": "x"})).await, StatusCode::BAD_REQUEST, &["'x'"]);
+    assert_error(
+        &post(&app, "/api/play", json!({"move": "3"}).to_string().replace('}', ",\"level\":\"easy\"}").parse::<Value>().unwrap()).await,
+        StatusCode::BAD_REQUEST,
+        &["unknown field 'level'"],
+    );
+    assert_error(
+        &post(&app, "/api/play", json!({"move": "3-3"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["move 2 of the turn", "house 3 is empty"],
+    );
+    assert_error(
+        &post(&app, "/api/play", json!({"position": "0,0,3,1,2,4 S", "move": 1})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["the game is over"],
+    );
+}
+
+#[tokio::test]
+async fn game_replays_steps_and_turns() {
+    let app = app();
+    let a = post(&app, "/api/game", json!({"moves": "3-6 2"})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["moves"], json!(["3", "6", "2"]));
+    assert_eq!(a.body["steps"].as_array().unwrap().len(), 3);
+    assert_eq!(a.body["steps"][1]["before"], "4,4,0,5,5,5,1,4,4,4,4,4,4,0 S");
+    let turns = a.body["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 2);
+    assert_eq!(turns[0]["turn"], "3-6");
+    assert_eq!(turns[0]["side"], "S");
+    assert_eq!(turns[0]["first"], 0);
+    assert_eq!(turns[1]["turn"], "2-"); // North's house 2 earns an extra turn: unfinished
+    assert_eq!(turns[1]["open"], true);
+    assert_eq!(turns[1]["first"], 2);
+    assert_eq!(a.body["start"]["position"], "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S");
+    assert_eq!(a.body["start_position"], "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S");
+    assert_eq!(a.body["state"]["to_move"], "N");
+    assert_eq!(a.body["rules"]["capture"], "standard");
+    assert!(a.body["rules_text"].as_str().unwrap().starts_with("capture=standard"));
+    let a = post(&app, "/api/game", json!({"rules": "pie=on", "houses": 3, "seeds": 2})).await;
+    assert_eq!(a.body["start_position"], "2,2,2,0,2,2,2,0 S opening");
+}
+
+#[tokio::test]
+async fn engine_plays_a_legal_move() {
+    let app = app();
+    for level in ["beginner", "easy", "medium", "hard", "expert", "perfect"] {
+        let a = post(
+            &app,
+            "/api/engine",
+            json!({"houses": 4, "seeds": 2, "level": level, "time_ms": 100, "seed": 7}),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{level}: {}", a.text);
+        let mv: u8 = a.body["move"].as_str().unwrap().parse().unwrap();
+        assert!((1..=4).contains(&mv));
+        assert_eq!(a.body["level"], level);
+        assert_eq!(a.body["before"], "2,2,2,2,0,2,2,2,2,0 S");
+        assert_eq!(a.body["pv"][0], a.body["move"]);
+        // The answer's position is the move played.
+        let b = post(&app, "/api/play", json!({"houses": 4, "seeds": 2, "move": mv})).await;
+        assert_eq!(a.body["position"], b.body["position"]);
+    }
+    // A move that wins at once is found by every level above beginner.
+    let a = post(&app, "/api/engine", json!({"position": "0,1,5,0,2,3 S", "level": "medium"})).await;
+    assert_eq!(a.body["move"], "2", "{}", a.text);
+    // Bad input.
+    assert_error(
+        &post(&app, "/api/engine", json!({"level": "grandmaster"})).await,
+        StatusCode::BAD_REQUEST,
+        &["'level'", "grandmaster", "perfect"],
+    );
+    assert_error(
+        &post(&app, "/api/engine", json!({"time_ms": "fast"})).await,
+        StatusCode::BAD_REQUEST,
+        &["'time_ms'"],
+    );
+    assert_error(
+        &post(&app, "/api/engine", json!({"position": "0,0,3,1,2,4 S"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["the game is over"],
+    );
+}
+
+#[tokio::test]
+async fn engine_time_is_capped_by_the_server() {
+    let app = app(); // max 500 ms
+    let started = std::time::Instant::now();
+    let a = post(&app, "/api/engine", json!({"level": "perfect", "time_ms": 600000})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+}
+
+#[tokio::test]
+async fn analyze_gives_the_value_of_the_position_and_of_every_move() {
+    let app = app();
+    // The only sensible move wins 6-5: value +1 for South.
+    let a = post(&app, "/api/analyze", json!({"position": "0,1,5,0,2,3 S", "time_ms": 200})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["moves"], json!([{"move": "2", "value": 1, "exact": a.body["moves"][0]["exact"]}]));
+    assert_eq!(a.body["value"], 1);
+    assert_eq!(a.body["value_south"], 1);
+    assert_eq!(a.body["best"], json!(["2"]));
+    // The same from North's side: value_south flips the sign.
+    let a = post(&app, "/api/analyze", json!({"position": "0,2,3,0,1,5 N", "time_ms": 200})).await;
+    assert_eq!(a.body["value"], 1, "{}", a.text);
+    assert_eq!(a.body["value_south"], -1);
+    // Kalah(6,4): the value is the best move's value; best lists the moves reaching it.
+    let a = post(&app, "/api/analyze", json!({"time_ms": 200})).await;
+    let moves = a.body["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 6);
+    let best = moves.iter().map(|m| m["value"].as_i64().unwrap()).max().unwrap();
+    assert_eq!(a.body["value"], best);
+    for b in a.body["best"].as_array().unwrap() {
+        assert!(moves.iter().any(|m| m["move"] == *b && m["value"] == best));
+    }
+    // A finished game: no moves, the final difference from South's view.
+    let a = post(&app, "/api/analyze", json!({"position": "0,0,3,1,2,4 S"})).await;
+    assert_eq!(a.body["value"], Value::Null, "{}", a.text);
+    assert_eq!(a.body["value_south"], -4);
+    assert_eq!(a.body["exact"], true);
+    assert_eq!(a.body["moves"], json!([]));
+    assert_error(
+        &post(&app, "/api/analyze", json!({"move": 3})).await,
+        StatusCode::BAD_REQUEST,
+        &["unknown field 'move'"],
+    );
+}
+
+#[tokio::test]
+async fn records_export_and_import() {
+    let app = app();
+    let a = post(
+        &app,
+        "/api/record/export",
+        json!({"moves": "3-6 1", "south": "Ann", "north": "kalah engine (easy)"}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let text = a.body["text"].as_str().unwrap();
+    assert!(text.contains("[South \"Ann\"]"), "{text}");
+    assert!(text.contains("[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]"), "{text}");
+    assert!(text.contains("1. S 3-6\n2. N 1\n"), "{text}");
+    // Round trip through import, text and JSON forms.
+    let b = post(&app, "/api/record/import", json!({"text": text})).await;
+    assert_eq!(b.status, StatusCode::OK, "{}", b.text);
+    assert_eq!(b.body["moves"], json!(["3", "6", "1"]));
+    assert_eq!(b.body["south"], "Ann");
+    assert_eq!(b.body["north"], "kalah engine (easy)");
+    assert_eq!(b.body["state"]["to_move"], "S");
+    let c = post(&app, "/api/record/import", json!({"text": a.body["json"]})).await;
+    assert_eq!(c.status, StatusCode::OK, "{}", c.text);
+    assert_eq!(c.body["moves"], b.body["moves"]);
+    // A record with other rules and start.
+    let rec = "[Rules \"capture=empty pie=on\"]\n[Start \"2,2,2,0,2,2,2,0 S opening\"]\n\n1. S 1\n2. N swap\n";
+    let d = post(&app, "/api/record/import", json!({"text": rec})).await;
+    assert_eq!(d.status, StatusCode::OK, "{}", d.text);
+    assert_eq!(d.body["rules"]["capture"], "empty");
+    assert_eq!(d.body["rules"]["pie"], true);
+    assert_eq!(d.body["moves"], json!(["1", "swap"]));
+    // Bad records name the line or turn.
+    assert_error(
+        &post(&app, "/api/record/import", json!({"text": "1. S 3-6\n2. N 9\n"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["bad game record", "turn 2", "no house 9"],
+    );
+    assert_error(
+        &post(&app, "/api/record/import", json!({"text": "[Rules \"capture=maybe\"]\n"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["line 1", "maybe"],
+    );
+    assert_error(
+        &post(&app, "/api/record/import", json!({"text": "{\"rules\": 1}"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["bad JSON game record"],
+    );
+    assert_error(&post(&app, "/api/record/import", json!({})).await, StatusCode::BAD_REQUEST, &["'text' is missing"]);
+    assert_error(
+        &post(&app, "/api/record/export", json!({"south": 5})).await,
+        StatusCode::BAD_REQUEST,
+        &["'south' must be a string"],
+    );
+}
+
+#[tokio::test]
+async fn bodies_over_the_limit_get_413() {
+    let app = app(); // 4096 bytes
+    let moves: Vec<u8> = vec![1; 3000];
+    let a = post(&app, "/api/legal", json!({ "moves": moves })).await;
+    assert_error(&a, StatusCode::PAYLOAD_TOO_LARGE, &["4096 bytes"]);
+}
+
+#[tokio::test]
+async fn past_the_bound_on_searches_the_answer_is_503_at_once() {
+    let app = router(Config {
+        engine_slots: 0,
+        ..config()
+    });
+    for path in ["/api/engine", "/api/analyze"] {
+        let a = post(&app, path, json!({})).await;
+        assert_error(&a, StatusCode::SERVICE_UNAVAILABLE, &["busy", "engine slots"]);
+        assert_eq!(a.headers[header::RETRY_AFTER], "1");
+    }
+    // The cheap endpoints do not need a slot.
+    assert_eq!(post(&app, "/api/play", json!({"move": 1})).await.status, StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_searches_are_answered_or_refused_never_queued() {
+    let app = router(Config {
+        engine_slots: 1,
+        ..config()
+    });
+    let mut tasks = Vec::new();
+    for _ in 0..8 {
+        let app = app.clone();
+        tasks.push(tokio::spawn(async move {
+            post(&app, "/api/analyze", json!({"time_ms": 150})).await.status
+        }));
+    }
+    let mut ok = 0;
+    for t in tasks {
+        let s = t.await.unwrap();
+        assert!(s == StatusCode::OK || s == StatusCode::SERVICE_UNAVAILABLE, "{s}");
+        ok += usize::from(s == StatusCode::OK);
+    }
+    assert!(ok >= 1);
+}
+
+#[tokio::test]
+async fn a_real_listener_serves_and_shuts_down() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(kalah_web::serve(listener, config(), async {
+        let _ = rx.await;
+    }));
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let body = r#"{"move": 3}"#;
+    let req = format!(
+        "POST /api/play HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut resp = String::new();
+    s.read_to_string(&mut resp).await.unwrap();
+    assert!(resp.starts_with("HTTP/1.1 200"), "{resp}");
+    assert!(resp.contains("\"extra_turn\":true"), "{resp}");
+    tx.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(5), server)
+        .await
+        .expect("shuts down")
+        .unwrap()
+        .unwrap();
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            (0u32..20).prop_map(|n| json!(n)),
+            "[0-9a-z ,=-]{0,12}".prop_map(Value::String),
+            Just(json!("4,4,4,4,4,4,0,4,4,4,4,4,4,0 S")),
+            Just(json!("swap")),
+        ];
+        leaf.prop_recursive(2, 8, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map(
+                    prop_oneof![
+                        Just("rules".to_string()),
+                        Just("position".to_string()),
+                        Just("houses".to_string()),
+                        Just("seeds".to_string()),
+                        Just("layout".to_string()),
+                        Just("moves".to_string()),
+                        Just("move".to_string()),
+                        Just("capture".to_string()),
+                        Just("pie".to_string()),
+                        "[a-z]{1,6}",
+                    ],
+                    inner,
+                    0..4
+                )
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// Whatever the body, the cheap endpoints answer 200 or a 4xx with a message: never a
+        /// server error, never a panic.
+        #[test]
+        fn junk_never_gives_a_server_error(body in json_value(), raw in "[ -~]{0,40}", which in 0usize..5) {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            let path = ["/api/legal", "/api/play", "/api/game", "/api/record/export", "/api/record/import"][which];
+            for text in [body.to_string(), raw.clone()] {
+                let a = rt.block_on(send(&app(), "POST", path, text.clone()));
+                prop_assert!(a.status == StatusCode::OK || a.status.is_client_error(), "{} {} -> {} {}", path, text, a.status, a.text);
+                if a.status.is_client_error() {
+                    prop_assert!(a.body["error"].as_str().is_some_and(|m| !m.is_empty()), "{}", a.text);
+                }
+            }
+        }
+    }
+}
