@@ -197,6 +197,11 @@ fn manchester_rule_first_move_has_no_extra_turn() {
     assert_eq!(j["to_move"], "N");
     let j = json_of(&["show", "--moves", "3"]);
     assert_eq!(j["to_move"], "S");
+    let text = stdout_of(&["show", "--no-first-move-extra-turn", "--moves", "3"]);
+    assert!(
+        text.contains("the first sowing earns no extra turn (Manchester rule)"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -33,7 +33,7 @@ fn perft_inner(pos: &Position, rules: &Rules, depth: u32) -> u64 {
         let h = mask.trailing_zeros() as usize + 1;
         mask &= mask - 1;
         let mut child = *pos;
-        child.sow_unchecked(rules, h);
+        child.sow_from(pos, rules, h);
         nodes += perft_inner(&child, rules, depth - 1);
     }
     if swap {
@@ -69,7 +69,7 @@ fn full_inner(pos: &Position, rules: &Rules, depth: u32) -> u64 {
             let h = mask.trailing_zeros() as usize + 1;
             mask &= mask - 1;
             let mut child = *pos;
-            child.sow_unchecked(rules, h);
+            child.sow_from(pos, rules, h);
             std::hint::black_box(&child);
             nodes += 1;
         }
@@ -85,7 +85,7 @@ fn full_inner(pos: &Position, rules: &Rules, depth: u32) -> u64 {
         let h = mask.trailing_zeros() as usize + 1;
         mask &= mask - 1;
         let mut child = *pos;
-        child.sow_unchecked(rules, h);
+        child.sow_from(pos, rules, h);
         nodes += full_inner(&child, rules, depth - 1);
     }
     if pos.can_swap(rules) {

@@ -201,28 +201,6 @@ const fn ones_add(mut v: Ones, bin: usize) -> Ones {
     v
 }
 
-/// `LAP_ONES[m][side]`: every bin but the opponent's store: what one lap of a sowing adds.
-static LAP_ONES: [[Ones; 2]; MAX_HOUSES + 1] = lap_ones();
-
-const fn lap_ones() -> [[Ones; 2]; MAX_HOUSES + 1] {
-    let mut t = [[[0u64; 4]; 2]; MAX_HOUSES + 1];
-    let mut m = 1;
-    while m <= MAX_HOUSES {
-        let mut b = 0;
-        while b < 2 * m + 2 {
-            if b != 2 * m + 1 {
-                t[m][0] = ones_add(t[m][0], b);
-            }
-            if b != m {
-                t[m][1] = ones_add(t[m][1], b);
-            }
-            b += 1;
-        }
-        m += 1;
-    }
-    t
-}
-
 /// Where the vectors of a board of `m` houses start in [`SOW_ONES`]: 2·m·(2m+1) entries per
 /// board size (side, origin house, remaining seeds 0..=2m).
 const SOW_OFFSET: [usize; MAX_HOUSES + 2] = sow_offsets();
@@ -239,9 +217,9 @@ const fn sow_offsets() -> [usize; MAX_HOUSES + 2] {
     t
 }
 
-/// `SOW_ONES[SOW_OFFSET[m] + (side·m + o)·(2m+1) + k]`: the bins that get one seed when `side`
-/// sows `k` seeds (0 ≤ k ≤ 2m, less than a lap) from its house `o + 1`: ring indices
-/// `o+1 ..= o+k` of [`RING`].
+/// `SOW_ONES[SOW_OFFSET[m] + (side·m + o)·(2m+1) + k]`: the change of the board's words when
+/// `side` sows `k` seeds (0 ≤ k ≤ 2m, less than a lap) from its house `o + 1`: one seed more at
+/// ring indices `o+1 ..= o+k` of [`RING`], `k` seeds fewer at the origin (as a wrapping sum).
 static SOW_ONES: [Ones; SOW_ENTRIES] = sow_ones();
 
 const fn sow_ones() -> [Ones; SOW_ENTRIES] {
@@ -259,24 +237,20 @@ const fn sow_ones() -> [Ones; SOW_ENTRIES] {
                     t[first + k] = ones_add(t[first + k - 1], RING[m][s][o + k] as usize);
                     k += 1;
                 }
+                // Take the k seeds from the origin (wrapping: the bins of a position hold at
+                // least k there, so no byte borrows from its neighbour).
+                let origin = RING[m][s][o] as usize;
+                let mut k = 1;
+                while k < cycle {
+                    let w = origin / 8;
+                    t[first + k][w] = t[first + k][w].wrapping_sub((k as u64) << (8 * (origin % 8)));
+                    k += 1;
+                }
                 o += 1;
             }
             s += 1;
         }
         m += 1;
-    }
-    t
-}
-
-/// `BIN_ONES[b]`: bin `b` alone (bins 26..32 are padding and always empty).
-static BIN_ONES: [Ones; 32] = bin_ones();
-
-const fn bin_ones() -> [Ones; 32] {
-    let mut t = [[0u64; 4]; 32];
-    let mut b = 0;
-    while b < 32 {
-        t[b] = ones_add(t[b], b);
-        b += 1;
     }
     t
 }
@@ -315,6 +289,14 @@ const fn sow_rows() -> [[u8; 2]; SOW_ENTRIES] {
         m += 1;
     }
     t
+}
+
+/// Byte `b` of the 16 bins `w0`, `w1` (bin b is byte b % 8 of word b / 8); for b ≥ 16 some
+/// byte of `w1` (callers ignore it).
+#[inline(always)]
+fn byte_of(w0: u64, w1: u64, b: usize) -> u8 {
+    let w = if b < 8 { w0 } else { w1 };
+    (w >> (8 * (b % 8))) as u8
 }
 
 /// Bit `i` set iff byte `i` of `x` is not zero (8 bits).
@@ -691,11 +673,17 @@ impl Position {
         }
         let m = self.houses();
         let base = self.to_move.index() * (m + 1);
-        let w = self.words();
-        let mut bits = 0u64;
-        for (i, &x) in w.iter().enumerate() {
-            bits |= nonzero_byte_bits(x) << (8 * i);
-        }
+        // Bit b of `bits` says whether bin b holds seeds.
+        let bits = if 2 * m + 2 <= 16 {
+            nonzero_byte_bits(self.word(0)) | nonzero_byte_bits(self.word(1)) << 8
+        } else {
+            let w = self.words();
+            let mut bits = 0u64;
+            for (i, &x) in w.iter().enumerate() {
+                bits |= nonzero_byte_bits(x) << (8 * i);
+            }
+            bits
+        };
         ((bits >> base) as u16) & ((1u16 << m) - 1)
     }
 
@@ -792,18 +780,40 @@ impl Position {
     /// The house must hold seeds and the game must not be over (debug builds assert).
     #[inline(always)]
     pub fn sow_unchecked(&mut self, rules: &Rules, house: usize) -> Outcome {
-        debug_assert!(!self.over);
-        debug_assert!((1..=self.houses()).contains(&house));
+        let src = *self;
+        self.sow_from(&src, rules, house)
+    }
+
+    /// The position after sowing `house` (1..=m) of the side to move, and what the sowing did:
+    /// [`Position::sow_unchecked`] on a copy, leaving `self` unchanged. The fastest way to make
+    /// a child position in a search (the copy is never read back).
+    ///
+    /// The house must hold seeds and the game must not be over (debug builds assert).
+    #[inline(always)]
+    pub fn sown(&self, rules: &Rules, house: usize) -> (Position, Outcome) {
+        let mut child = *self;
+        let out = child.sow_from(self, rules, house);
+        (child, out)
+    }
+
+    /// [`Position::sow_unchecked`] on `src`, written into `self` (a copy of `src`). Reading
+    /// the position before the sowing from `src` rather than from `self` keeps loads away from
+    /// the copy's fresh stores (perft copies a position, then sows the copy).
+    #[inline(always)]
+    pub(crate) fn sow_from(&mut self, src: &Position, rules: &Rules, house: usize) -> Outcome {
+        debug_assert!(self == src);
+        debug_assert!(!src.over);
+        debug_assert!((1..=src.houses()).contains(&house));
         #[cfg(debug_assertions)]
-        let total_before = self.total_seeds();
-        let m = self.houses();
-        let side = self.to_move;
+        let total_before = src.total_seeds();
+        let m = src.houses();
+        let side = src.to_move;
         let s = side.index();
         let base = s * (m + 1);
         let store = base + m;
         let o = house - 1;
         let origin = base + o;
-        let n = self.pits[origin];
+        let n = src.pits[origin];
         debug_assert!(n > 0);
         let cycle = 2 * m + 1;
         let (laps, rem) = if n as usize >= cycle {
@@ -811,55 +821,74 @@ impl Position {
         } else {
             (0, n as usize)
         };
-        // The sowing as one addition per 8-bin word: take the n seeds from the origin, add one
-        // seed a lap to every pit but the opponent's store (origin included), and one seed to
-        // each bin of ring indices o+1..=o+rem (see `RING`). Every bin ends within 0..=255
-        // (the board holds at most 255 seeds), so the wrapping word arithmetic is exact.
+        // The sowing as one wrapping addition per 8-bin word (see `SOW_ONES`): `rem` seeds out
+        // of the origin, one into each of the next `rem` bins of the mover's ring (see `RING`).
+        // Every bin ends within 0..=255 (the board holds at most 255 seeds), so the wrapping
+        // word arithmetic is exact.
         let idx = SOW_OFFSET[m] + (s * m + o) * cycle + rem;
-        let (add, lap, org) = (&SOW_ONES[idx], &LAP_ONES[m][s], &BIN_ONES[origin]);
-        let delta = |i: usize| {
-            add[i]
-                .wrapping_add(lap[i].wrapping_mul(laps as u64))
-                .wrapping_sub(org[i].wrapping_mul(n as u64))
-        };
+        let delta = &SOW_ONES[idx];
+        // The two words of a board of at most 7 houses, kept in registers for the capture test.
+        let mut small = None;
         if 2 * m + 2 <= 16 {
-            for i in 0..2 {
-                self.set_word(i, self.word(i).wrapping_add(delta(i)));
-            }
+            let w0 = src.word(0).wrapping_add(delta[0]);
+            let w1 = src.word(1).wrapping_add(delta[1]);
+            self.set_word(0, w0);
+            self.set_word(1, w1);
+            small = Some((w0, w1));
         } else {
-            for i in 0..3 {
-                self.set_word(i, self.word(i).wrapping_add(delta(i)));
+            for (i, d) in delta.iter().enumerate().take(3) {
+                self.set_word(i, src.word(i).wrapping_add(*d));
             }
-            let top = u16::from_le_bytes([self.pits[24], self.pits[25]]);
-            let top = top.wrapping_add(delta(3) as u16).to_le_bytes();
+            let top = u16::from_le_bytes([src.pits[24], src.pits[25]]);
+            let top = top.wrapping_add(delta[3] as u16).to_le_bytes();
             self.pits[24] = top[0];
             self.pits[25] = top[1];
         }
+        if laps > 0 {
+            // 2m+1 seeds or more: the origin still holds the whole laps; they go one a lap
+            // into every pit but the opponent's store, the origin included.
+            self.sow_laps(origin, laps);
+            small = None;
+        }
+        // Seeds in the rows, from the cached sums and the table.
+        let [south_row, north_row] = src.rows;
+        let (own_row, opp_row) = if s == 0 {
+            (south_row, north_row)
+        } else {
+            (north_row, south_row)
+        };
         let lap_row = laps.wrapping_mul(m as u8);
         let [to_own, to_opp] = SOW_ROWS[idx];
-        let mut own_row = self.rows[s].wrapping_sub(n).wrapping_add(to_own).wrapping_add(lap_row);
-        let mut opp_row = self.rows[1 - s].wrapping_add(to_opp).wrapping_add(lap_row);
+        let own_row = own_row.wrapping_sub(n).wrapping_add(to_own).wrapping_add(lap_row);
+        let opp_row = opp_row.wrapping_add(to_opp).wrapping_add(lap_row);
         let last = RING_BINS[m][s][o + rem] as usize;
         // Capture: last seed in an own house that was empty. Without branches: the outcome of
         // a sowing is hard to predict.
         let opp = (2 * m).wrapping_sub(last).min(MAX_PITS - 1);
-        let opposite = self.pits[opp];
+        let (in_last, opposite) = match small {
+            Some((w0, w1)) => (byte_of(w0, w1, last), byte_of(w0, w1, opp)),
+            None => (self.pits[last], self.pits[opp]),
+        };
         let capture = (last.wrapping_sub(base) < m)
-            & (self.pits[last] == 1)
+            & (in_last == 1)
             & ((opposite > 0) | (rules.capture == CaptureRule::Empty));
         let cap_mask = 0u8.wrapping_sub(capture as u8);
         let captured = opposite.wrapping_add(1) & cap_mask;
         self.pits[last] &= !cap_mask;
         self.pits[opp] &= !cap_mask;
         self.pits[store] = self.pits[store].wrapping_add(captured);
-        own_row = own_row.wrapping_sub(capture as u8);
-        opp_row = opp_row.wrapping_sub(opposite & cap_mask);
-        self.rows[s] = own_row;
-        self.rows[1 - s] = opp_row;
-        let south_empty = self.rows[0] == 0;
-        let north_empty = self.rows[1] == 0;
+        let own_row = own_row.wrapping_sub(capture as u8);
+        let opp_row = opp_row.wrapping_sub(opposite & cap_mask);
+        let (south_row, north_row) = if s == 0 {
+            (own_row, opp_row)
+        } else {
+            (opp_row, own_row)
+        };
+        self.rows = [south_row, north_row];
+        let south_empty = south_row == 0;
+        let north_empty = north_row == 0;
         let extra_turn =
-            last == store && (rules.first_move_extra_turn | (self.phase != Phase::Opening));
+            last == store && (rules.first_move_extra_turn | (src.phase != Phase::Opening));
         let mut out = Outcome {
             sown: n as u8,
             last_bin: last,
@@ -868,8 +897,8 @@ impl Position {
             ..Outcome::default()
         };
         self.to_move = if extra_turn { side } else { side.opposite() };
-        if self.phase != Phase::Normal {
-            self.phase = match (self.phase, self.to_move) {
+        if src.phase != Phase::Normal {
+            self.phase = match (src.phase, self.to_move) {
                 (Phase::Normal, _) => Phase::Normal,
                 (Phase::Opening | Phase::FirstTurn, Side::South) => Phase::FirstTurn,
                 (Phase::Opening | Phase::FirstTurn, Side::North) => {
@@ -896,6 +925,22 @@ impl Position {
             debug_assert_eq!(check.rows, self.rows, "row sums out of date");
         }
         out
+    }
+
+    /// Adds `laps` seeds to every pit but the opponent's store of the side to move, taking them
+    /// from `origin` (which holds `laps` times 2m+1 and ends with `laps`).
+    #[cold]
+    #[inline(never)]
+    fn sow_laps(&mut self, origin: usize, laps: u8) {
+        let m = self.houses();
+        let opp_store = if self.to_move == Side::South { 2 * m + 1 } else { m };
+        debug_assert_eq!(self.pits[origin] as usize, laps as usize * (2 * m + 1));
+        self.pits[origin] = 0;
+        for (b, p) in self.pits[..2 * m + 2].iter_mut().enumerate() {
+            if b != opp_store {
+                *p += laps;
+            }
+        }
     }
 
     /// Bins `8i..8i+8` as a little-endian word (i < 3).

@@ -138,7 +138,18 @@ proptest! {
             }
             let mv = legal[c % legal.len()];
             let mover = pos.side();
+            let before = pos;
             let out = pos.play(&rules, mv).unwrap();
+            // The copy-free child and play_unchecked agree with play; `before` is untouched.
+            if let Move::Sow(h) = mv {
+                let (child, o) = before.sown(&rules, h as usize);
+                prop_assert_eq!(child, pos);
+                prop_assert_eq!(o, out);
+            }
+            let mut unchecked = before;
+            prop_assert_eq!(unchecked.play_unchecked(&rules, mv), out);
+            prop_assert_eq!(unchecked, pos);
+            prop_assert_eq!(before.after(&rules, mv).unwrap(), pos);
             let (extra, captured) = naive.play(&rules, to_naive(mv));
             prop_assert_eq!(pos.to_string(), naive.notation(), "after {} under {}", mv, rules);
             prop_assert_eq!(out.extra_turn && !pos.is_over(), extra && !naive.over);

@@ -11,11 +11,13 @@ use rayon::prelude::*;
 use crate::file::{self, LayerHeader, HEADER_LEN};
 use crate::game::{Arr, Game};
 use crate::index::{successor, Indexer, MAX_SLOTS};
-use crate::solve::{Building, Solver, UNKNOWN};
+use crate::solve::{Building, Expanded, Solver, UNKNOWN};
 use crate::{check_rules, EgdbError, MAX_LAYER_SEEDS};
 
 /// Arrangements handled as one unit of parallel work (and of progress reports).
 const CHUNK: u64 = 1 << 16;
+/// Arrangements expanded (children prefetched) before any is finished.
+const BATCH: usize = 8;
 
 /// What to build: a board size, a rule set, the largest layer, where, and on how many threads.
 #[derive(Clone, Debug)]
@@ -256,13 +258,25 @@ fn solve_layer<const M: usize>(job: &LayerJob<'_>, cur: &[AtomicU8]) -> Result<(
         let end = size.min(start + CHUNK);
         let mut x: Arr = [0; MAX_SLOTS];
         ix.unrank(k, start, &mut x[..2 * M]);
-        for r in start..end {
-            let cell = &cur[r as usize];
-            if cell.load(Ordering::Relaxed) == UNKNOWN {
-                let v = solver.solve(&x);
-                cell.store(v as i8 as u8, Ordering::Relaxed);
+        // Batches of BATCH arrangements: expand all (prefetching their children), then finish.
+        let mut batch = [Expanded::<M>::default(); BATCH];
+        let mut ranks = [0u64; BATCH];
+        let mut r = start;
+        while r < end {
+            let mut nb = 0;
+            while nb < BATCH && r < end {
+                if cur[r as usize].load(Ordering::Relaxed) == UNKNOWN {
+                    solver.expand(&x, &mut batch[nb]);
+                    ranks[nb] = r;
+                    nb += 1;
+                }
+                successor(&mut x[..2 * M]);
+                r += 1;
             }
-            successor(&mut x[..2 * M]);
+            for (e, &rr) in batch[..nb].iter().zip(&ranks[..nb]) {
+                let v = solver.finish(e);
+                cur[rr as usize].store(v as i8 as u8, Ordering::Relaxed);
+            }
         }
         let d = counter.fetch_add(end - start, Ordering::Relaxed) + (end - start);
         (job.on_event)(&BuildEvent::Progress {

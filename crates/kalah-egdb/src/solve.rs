@@ -76,38 +76,64 @@ pub(crate) struct Solver<'a, C: Current, const M: usize> {
 }
 
 /// A child whose value must be looked up.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Pending {
     layer: u32,
     rank: u64,
     gain: i32,
     extra: bool,
-    slot: u8,
+}
+
+/// The children of one arrangement, generated and prefetched but not read yet.
+#[derive(Clone, Copy)]
+pub(crate) struct Expanded<const M: usize> {
+    /// Best value over the children already known (terminal ones); `i32::MIN` if none.
+    best: i32,
+    /// Set when the arrangement itself is terminal: `best` is its value.
+    done: bool,
+    np: usize,
+    pend: [Pending; M],
+    kids: [Arr; M],
+}
+
+impl<const M: usize> Default for Expanded<M> {
+    fn default() -> Self {
+        Expanded {
+            best: i32::MIN,
+            done: false,
+            np: 0,
+            pend: [Pending::default(); M],
+            kids: [[0; crate::index::MAX_SLOTS]; M],
+        }
+    }
 }
 
 impl<C: Current, const M: usize> Solver<'_, C, M> {
     /// The future gain of the side to move in arrangement `x` (layer `k`): the sweep's value if
     /// the game is over, else the best over the moves of the gain of the move plus the child's
     /// value (extra turn) or minus it (the opponent moves next).
-    ///
-    /// Children are first generated and their entries prefetched, then read, so that the
-    /// memory accesses of the moves overlap.
     #[inline]
     pub fn solve(&self, x: &Arr) -> i32 {
+        let mut e = Expanded::default();
+        self.expand(x, &mut e);
+        self.finish(&e)
+    }
+
+    /// First half of [`Solver::solve`]: generates the children of `x`, values the terminal ones
+    /// and prefetches the table entries of the others, so that the memory accesses of many
+    /// moves (and of several arrangements, when the caller expands a batch) overlap.
+    #[inline]
+    pub fn expand(&self, x: &Arr, e: &mut Expanded<M>) {
         let g = &self.game;
+        e.np = 0;
+        e.done = false;
         let (a, b) = g.row_sums(x);
         if let Some(t) = g.terminal(a, b) {
-            return t;
+            e.best = t;
+            e.done = true;
+            return;
         }
         let mut best = i32::MIN;
-        let mut pend = [Pending {
-            layer: 0,
-            rank: 0,
-            gain: 0,
-            extra: false,
-            slot: 0,
-        }; M];
-        let mut kids: [Arr; M] = [[0; crate::index::MAX_SLOTS]; M];
         let mut np = 0;
         for i in 0..M {
             if x[i] == 0 {
@@ -130,22 +156,33 @@ impl<C: Current, const M: usize> Solver<'_, C, M> {
                 prefetch(self.lower[ky as usize].as_ptr().wrapping_add(r as usize));
             } else {
                 self.cur.prefetch(r);
+                e.kids[np] = y;
             }
-            kids[np] = y;
-            pend[np] = Pending {
+            e.pend[np] = Pending {
                 layer: ky,
                 rank: r,
                 gain,
                 extra: s.extra,
-                slot: np as u8,
             };
             np += 1;
         }
-        for p in &pend[..np] {
+        e.best = best;
+        e.np = np;
+    }
+
+    /// Second half of [`Solver::solve`]: reads the children's values (solving same-layer
+    /// children not known yet) and returns the best.
+    #[inline]
+    pub fn finish(&self, e: &Expanded<M>) -> i32 {
+        let mut best = e.best;
+        if e.done {
+            return best;
+        }
+        for (j, p) in e.pend[..e.np].iter().enumerate() {
             let v = if p.layer < self.k {
                 self.lower[p.layer as usize][p.rank as usize] as i8 as i32
             } else {
-                self.cur.get(self, &kids[p.slot as usize], p.rank)
+                self.cur.get(self, &e.kids[j], p.rank)
             };
             best = best.max(if p.extra { p.gain + v } else { p.gain - v });
         }

@@ -167,7 +167,7 @@ struct Kid {
     sign: i32,
     c: i32,
     over: bool,
-    order: i32,
+    order: i64,
 }
 
 /// The search: rules, transposition table, optional endgame databases, limits and counters.
@@ -184,6 +184,9 @@ pub struct Solver {
     with_store: bool,
     tt_min: i32,
     etc_min: i32,
+    /// History heuristic: cut-offs per board side and house, weighted by the seeds in play.
+    history: [[u32; 12]; 2],
+    c_shift: u32,
     /// Board size the table holds positions of (0: none yet).
     houses: usize,
     nodes: u64,
@@ -222,6 +225,8 @@ impl Solver {
             houses: 0,
             tt_min: TT_MIN_SEEDS,
             etc_min: ETC_MIN_SEEDS,
+            history: [[0; 12]; 2],
+            c_shift: 24,
             nodes: 0,
             tt_hits: 0,
             stopped: false,
@@ -234,9 +239,10 @@ impl Solver {
     /// Tuning knobs for experiments: the fewest seeds in the houses for a table probe and for
     /// an enhanced transposition cut-off.
     #[doc(hidden)]
-    pub fn tune(&mut self, tt_min: i32, etc_min: i32) {
+    pub fn tune(&mut self, tt_min: i32, etc_min: i32, c_shift: u32) {
         self.tt_min = tt_min;
         self.etc_min = etc_min;
+        self.c_shift = c_shift;
     }
 
     /// Uses `egdb` for positions it covers: only when its rules equal the solver's, the rules do
@@ -312,6 +318,7 @@ impl Solver {
         };
         self.nodes = 0;
         self.tt_hits = 0;
+        self.history = [[0; 12]; 2];
         self.stopped = false;
         self.start = Instant::now();
         self.last_report = self.start;
@@ -400,14 +407,15 @@ impl Solver {
             let out = child.sow_unchecked(&self.rules, h + 1);
             let (sign, c) = relation(d0, &child, out.extra_turn);
             let over = child.is_over();
-            let mut order = 4 * c;
+            let hist = self.history[pos.side().index()][h] as i64;
+            let mut order = ((c as i64) << self.c_shift) + hist;
             if over {
-                order += 2000;
+                order += 1 << 42;
             } else if out.extra_turn {
-                order += 1000 + h as i32;
+                order += (1 << 40) + ((h as i64) << 32);
             }
             if h as u8 == tt_mv {
-                order += 10_000;
+                order += 1 << 44;
             }
             kids.push(Kid {
                 pos: child,
@@ -428,7 +436,7 @@ impl Solver {
                 sign,
                 c,
                 over: false,
-                order: 4 * c,
+                order: (c as i64) << self.c_shift,
             });
         }
         // Insertion sort, highest order first.
@@ -451,6 +459,20 @@ impl Solver {
             (-2 * d - seeds, 2 * d + seeds)
         } else {
             (-seeds, seeds)
+        }
+    }
+
+    /// Credits a cut-off to a house in the history table.
+    #[inline]
+    fn reward(&mut self, side: usize, house: usize, seeds: i32) {
+        let h = &mut self.history[side][house];
+        *h += (seeds * seeds) as u32;
+        if *h >= 1 << 22 {
+            for row in self.history.iter_mut() {
+                for x in row.iter_mut() {
+                    *x >>= 1;
+                }
+            }
         }
     }
 
@@ -565,6 +587,9 @@ impl Solver {
                     best = g;
                     best_mv = kid.mv;
                     if best >= b {
+                        if kid.mv != SWAP {
+                            self.reward(pos.side().index(), kid.mv as usize, seeds);
+                        }
                         break;
                     }
                 }

@@ -235,9 +235,13 @@ function analysisKey(pos) {
 }
 
 /** Asks the server for the value of `pos` and of its moves, unless known. */
+const pending = new Set();
+
 function requestValue(pos, priority = 1) {
   const key = analysisKey(pos);
   if (S.values[key]) return Promise.resolve(S.values[key]);
+  if (pending.has(key) && priority < 2) return Promise.resolve(null);
+  pending.add(key);
   const gen = generation;
   const rules = S.rules;
   const time = S.hintTime;
@@ -259,7 +263,8 @@ function requestValue(pos, priority = 1) {
     .catch((e) => {
       if (e) console.warn('analysis failed', e.message);
       return null;
-    });
+    })
+    .finally(() => pending.delete(key));
 }
 
 /** Fills the graph: the current position first, then the others from the newest back. */

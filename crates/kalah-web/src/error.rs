@@ -25,7 +25,7 @@ pub enum ApiError {
     #[error("{0}")]
     MethodNotAllowed(String),
     /// Every engine slot is busy (503, with `Retry-After: 1`).
-    #[error("the server is busy: all {0} engine slots are in use; try again in a moment")]
+    #[error("the server is busy: every engine slot is in use ({0} in all); try again in a moment")]
     Busy(usize),
     /// The engine did not answer in time (503).
     #[error("the engine did not answer within {0} ms")]

@@ -438,7 +438,7 @@ async fn past_the_bound_on_searches_the_answer_is_503_at_once() {
     });
     for path in ["/api/engine", "/api/analyze"] {
         let a = post(&app, path, json!({})).await;
-        assert_error(&a, StatusCode::SERVICE_UNAVAILABLE, &["busy", "engine slots"]);
+        assert_error(&a, StatusCode::SERVICE_UNAVAILABLE, &["busy", "every engine slot is in use (0 in all)"]);
         assert_eq!(a.headers[header::RETRY_AFTER], "1");
     }
     // The cheap endpoints do not need a slot.

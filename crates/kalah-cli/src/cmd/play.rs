@@ -389,11 +389,9 @@ impl Game {
         for v in &values {
             let mark = if v.exact { "*" } else { " " };
             let best_mark = if v.value == best { "  <- best" } else { "" };
-            s.push_str(&format!(
-                "  {:>4}: {:+}{mark}{best_mark}\n",
-                v.mv.to_string(),
-                v.value
-            ));
+            let line = format!("  {:>4}: {:+}{mark}{best_mark}", v.mv.to_string(), v.value);
+            s.push_str(line.trim_end());
+            s.push('\n');
         }
         print(&s)
     }
@@ -428,6 +426,12 @@ impl Game {
 
     fn engine_move(&mut self) -> Result<()> {
         let pos = self.record.position();
+        // On a terminal, say that the engine is thinking; the line is erased afterwards.
+        let show_thinking = std::io::stdout().is_terminal();
+        if show_thinking {
+            let who = self.who(pos.side(), self.swapped());
+            print(&format!("{who} is thinking...\r"))?;
+        }
         let engine = self
             .engine
             .as_mut()
@@ -435,6 +439,9 @@ impl Game {
         let choice = engine
             .choose_with(&pos, &self.rules, self.limits)
             .with_context(|| format!("the engine found no action in {pos}"))?;
+        if show_thinking {
+            print("\x1b[2K\r")?;
+        }
         match self.act(choice.mv)? {
             Ok(()) => Ok(()),
             Err(e) => bail!(
@@ -588,7 +595,21 @@ pub fn run(args: Args) -> Result<()> {
         drawn_at: None,
     };
     let start = game.record.start;
-    let mut intro = format!("Kalah, {} houses a side. Start: {start}\n", start.houses());
+    let m = start.houses();
+    let pits = start.pits();
+    let uniform = pits[0] > 0
+        && pits[m] == 0
+        && pits[2 * m + 1] == 0
+        && pits[..m]
+            .iter()
+            .chain(&pits[m + 1..2 * m + 1])
+            .all(|&n| n == pits[0]);
+    let name = if uniform {
+        format!("Kalah({m},{})", pits[0])
+    } else {
+        format!("Kalah, {m} houses a side")
+    };
+    let mut intro = format!("{name}. Start: {start}\n");
     if rules != Rules::default() {
         intro.push_str(&format!("Rules: {rules}\n"));
     }

@@ -49,6 +49,7 @@ test('plays a whole game against the engine by clicking, with hints and the valu
   const page = await openApp(browser.context);
   await screenshot(page, 'start.png');
   await setSpeed(page, 'instant');
+  await page.selectOption('#hint-time', '200');
   await newGame(page, { houses: 6, seeds: 4, level: 'easy', time: 300 });
   assert.match(await page.textContent('#rules-line'), /Kalah\(6, 4\)/);
   await page.click('#btn-hints');
@@ -81,7 +82,9 @@ test('plays a whole game against the engine by clicking, with hints and the valu
   assert.ok(turns.length > 3);
   assert.match(turns[1], /^1\. S \d(-\d)*$/);
   assert.doesNotMatch(await position(page), / [SN]$/);
-  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length > 3, null, { timeout: 30000 });
+  // The value graph fills in: one point for every position of the game.
+  const positions = (await page.$$eval('#moves button', () => JSON.parse(localStorage.getItem('kalah.game.v1')).moves.length)) + 1;
+  await page.waitForFunction((n) => document.querySelectorAll('#graph circle').length === n, positions, { timeout: 60000 });
   await screenshot(page, 'game-over.png');
   assert.deepEqual(page.errors, []);
 });
