@@ -149,7 +149,7 @@ fn corrupt_and_truncated_layers_are_refused() {
 fn ctrl_c_leaves_no_corrupt_file_and_the_build_resumes() {
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
-    let mut child = kalah()
+    let child = kalah()
         .args([
             "egdb",
             "build",

@@ -17,7 +17,10 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 fn main() {
-    let depth: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(10);
+    let depth: u32 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
     let rules = Rules::default();
     let pos = Position::start(&Start::uniform(6, 4).expect("Kalah(6,4)"), &rules);
     type Perft = fn(&Position, &Rules, u32) -> u64;

@@ -36,7 +36,9 @@ pub enum RulesError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SetupError {
     /// The number of pits is not 2m+2 for some m in 1..=12 (4, 6, …, 26).
-    #[error("a position has 2m+2 pit counts for 1 to 12 houses a side (4, 6, ..., 26 numbers), not {0}")]
+    #[error(
+        "a position has 2m+2 pit counts for 1 to 12 houses a side (4, 6, ..., 26 numbers), not {0}"
+    )]
     PitCount(usize),
     /// The board holds no seed although the game goes on.
     #[error("the position holds no seeds")]

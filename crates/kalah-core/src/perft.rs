@@ -44,8 +44,9 @@ fn perft_inner(pos: &Position, rules: &Rules, depth: u32) -> u64 {
     nodes
 }
 
-/// Perft without bulk counting: every leaf move is played, not just counted. Same result as
-/// [`perft`]; slower; used to measure make-move speed honestly.
+/// Perft without bulk counting: every leaf move is played into a child position (kept alive
+/// with [`std::hint::black_box`], so the work cannot be optimised away), not just counted. Same
+/// result as [`perft`]; slower; used to measure make-move speed honestly.
 pub fn perft_full(pos: &Position, rules: &Rules, depth: u32) -> u64 {
     if depth == 0 {
         return 1;

@@ -243,7 +243,8 @@ const fn sow_ones() -> [Ones; SOW_ENTRIES] {
                 let mut k = 1;
                 while k < cycle {
                     let w = origin / 8;
-                    t[first + k][w] = t[first + k][w].wrapping_sub((k as u64) << (8 * (origin % 8)));
+                    t[first + k][w] =
+                        t[first + k][w].wrapping_sub((k as u64) << (8 * (origin % 8)));
                     k += 1;
                 }
                 o += 1;
@@ -304,7 +305,7 @@ fn byte_of(w0: u64, w1: u64, b: usize) -> u8 {
 fn nonzero_byte_bits(x: u64) -> u64 {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     // High bit of each byte set iff the byte is not zero, without carries between bytes.
-    let high = ((x & LOW7) + LOW7 | x) & !LOW7;
+    let high = (((x & LOW7) + LOW7) | x) & !LOW7;
     // Gather bit 8i+7 into bit 56+i, then shift down.
     ((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
 }
@@ -343,7 +344,7 @@ impl Position {
     /// side to move.
     pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
         let n = setup.pits.len();
-        if n < 4 || n > MAX_PITS || n % 2 != 0 {
+        if !(4..=MAX_PITS).contains(&n) || n % 2 != 0 {
             return Err(SetupError::PitCount(n));
         }
         let m = (n - 2) / 2;
@@ -859,7 +860,10 @@ impl Position {
         };
         let lap_row = laps.wrapping_mul(m as u8);
         let [to_own, to_opp] = SOW_ROWS[idx];
-        let own_row = own_row.wrapping_sub(n).wrapping_add(to_own).wrapping_add(lap_row);
+        let own_row = own_row
+            .wrapping_sub(n)
+            .wrapping_add(to_own)
+            .wrapping_add(lap_row);
         let opp_row = opp_row.wrapping_add(to_opp).wrapping_add(lap_row);
         let last = RING_BINS[m][s][o + rem] as usize;
         // Capture: last seed in an own house that was empty. Without branches: the outcome of
@@ -890,7 +894,7 @@ impl Position {
         let extra_turn =
             last == store && (rules.first_move_extra_turn | (src.phase != Phase::Opening));
         let mut out = Outcome {
-            sown: n as u8,
+            sown: n,
             last_bin: last,
             extra_turn,
             captured,
@@ -933,7 +937,11 @@ impl Position {
     #[inline(never)]
     fn sow_laps(&mut self, origin: usize, laps: u8) {
         let m = self.houses();
-        let opp_store = if self.to_move == Side::South { 2 * m + 1 } else { m };
+        let opp_store = if self.to_move == Side::South {
+            2 * m + 1
+        } else {
+            m
+        };
         debug_assert_eq!(self.pits[origin] as usize, laps as usize * (2 * m + 1));
         self.pits[origin] = 0;
         for (b, p) in self.pits[..2 * m + 2].iter_mut().enumerate() {
@@ -1049,14 +1057,19 @@ impl FromStr for Position {
             let at = start + lead;
             let body = &tok[lead..];
             let digits = if last {
-                body.find(|c: char| !c.is_ascii_digit()).unwrap_or(body.len())
+                body.find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(body.len())
             } else {
                 body.trim_end().len()
             };
             let text = &body[..digits];
             if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
                 let word = body.split([' ', '\t', '\n', '\r']).next().unwrap_or("");
-                let word = if last || word.is_empty() { word } else { body.trim_end() };
+                let word = if last || word.is_empty() {
+                    word
+                } else {
+                    body.trim_end()
+                };
                 return Err(bad_count(at, word));
             }
             match text.parse::<u32>() {

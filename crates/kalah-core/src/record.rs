@@ -10,12 +10,14 @@
 //! [Result "*"]
 //!
 //! 1. S 3-6
-//! 2. N 2
+//! 2. N 1
 //! ```
 //!
-//! `Result` is `south-north` final stores once the game is over, `*` before. Players are named by
-//! the side they start on (after a pie-rule `swap` they own the other row). The side labels and
-//! turn numbers are optional when reading; if present they are checked. The last turn may end in
+//! Tag values are in double quotes, with `\` before a `"` or a `\` inside; they may hold `#`,
+//! and a `#` comment may follow the closing `]`. `Result` is `south-north` final stores once the
+//! game is over, `*` before. Players are named by the side they start on (after a pie-rule
+//! `swap` they own the other row). The side labels and turn numbers are optional when reading;
+//! if present they are checked. The last turn may end in
 //! `-` when the player still has an extra turn to play.
 
 use std::fmt::Write as _;
@@ -95,9 +97,9 @@ pub struct GameRecord {
     pub rules: Rules,
     /// The starting position.
     pub start: Position,
-    /// The player who starts as South.
+    /// The player who starts as South. One line: the text form writes a line break as a space.
     pub south: String,
-    /// The player who starts as North.
+    /// The player who starts as North. One line, as `south`.
     pub north: String,
     moves: Vec<Move>,
 }
@@ -143,7 +145,11 @@ impl GameRecord {
     ///
     /// # Errors
     /// [`RecordError::Illegal`] for the first illegal action.
-    pub fn from_moves(rules: Rules, start: Position, moves: &[Move]) -> Result<GameRecord, RecordError> {
+    pub fn from_moves(
+        rules: Rules,
+        start: Position,
+        moves: &[Move],
+    ) -> Result<GameRecord, RecordError> {
         let mut r = GameRecord::new(rules, start);
         for &mv in moves {
             r.push(mv)?;
@@ -163,11 +169,12 @@ impl GameRecord {
     pub fn push(&mut self, mv: Move) -> Result<(), RecordError> {
         let mut pos = self.position();
         let turn = self.turns().len() + usize::from(self.last_turn_closed());
-        pos.play(&self.rules, mv).map_err(|source| RecordError::Illegal {
-            turn: turn.max(1),
-            mv: mv.to_string(),
-            source,
-        })?;
+        pos.play(&self.rules, mv)
+            .map_err(|source| RecordError::Illegal {
+                turn: turn.max(1),
+                mv: mv.to_string(),
+                source,
+            })?;
         self.moves.push(mv);
         Ok(())
     }
@@ -285,12 +292,11 @@ impl GameRecord {
                     line,
                     message: "a tag is [Key \"value\"]".into(),
                 })?;
-                let (value, after) = unquote_prefix(rest.trim_start()).ok_or_else(|| {
-                    RecordError::Syntax {
+                let (value, after) =
+                    unquote_prefix(rest.trim_start()).ok_or_else(|| RecordError::Syntax {
                         line,
                         message: format!("the value of tag {key} must be in double quotes"),
-                    }
-                })?;
+                    })?;
                 let after = after.trim_start();
                 let after = after.strip_prefix(']').ok_or_else(|| RecordError::Syntax {
                     line,
@@ -364,7 +370,8 @@ impl GameRecord {
                         message: format!(
                             "turn {turn_no} is labelled {} but {} is to move",
                             side.letter(),
-                            pos.to_move().map_or("nobody (the game is over)".to_string(), |s| s.to_string())
+                            pos.to_move()
+                                .map_or("nobody (the game is over)".to_string(), |s| s.to_string())
                         ),
                     });
                 }
@@ -381,11 +388,13 @@ impl GameRecord {
             let n = turn.0.len();
             for (k, &mv) in turn.0.iter().enumerate() {
                 let mut p = rec.position();
-                let o = p.play(&rec.rules, mv).map_err(|source| RecordError::Illegal {
-                    turn: turn_no,
-                    mv: mv.to_string(),
-                    source,
-                })?;
+                let o = p
+                    .play(&rec.rules, mv)
+                    .map_err(|source| RecordError::Illegal {
+                        turn: turn_no,
+                        mv: mv.to_string(),
+                        source,
+                    })?;
                 rec.moves.push(mv);
                 let goes_on = o.extra_turn && o.ended.is_none();
                 let last = k + 1 == n;
@@ -404,7 +413,9 @@ impl GameRecord {
                 if !last && !goes_on {
                     return Err(RecordError::TurnShape {
                         turn: turn_no,
-                        message: format!("move {mv} ends the turn but more moves follow in '{tok}'"),
+                        message: format!(
+                            "move {mv} ends the turn but more moves follow in '{tok}'"
+                        ),
                     });
                 }
             }
@@ -447,7 +458,8 @@ impl GameRecord {
     /// # Errors
     /// [`RecordError::Json`] for malformed JSON, else as [`GameRecord::parse_text`].
     pub fn parse_json(text: &str) -> Result<GameRecord, RecordError> {
-        let j: JsonRecord = serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
+        let j: JsonRecord =
+            serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
         // Re-use the text reader so both forms check the same things.
         let mut t = String::new();
         let _ = writeln!(t, "[Rules \"{}\"]", j.rules);
@@ -468,7 +480,9 @@ impl GameRecord {
 }
 
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', " ")
+    s.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', " ")
 }
 
 /// Reads a double-quoted string with `\\` escapes at the start of `s`: the value and the rest.

@@ -99,7 +99,6 @@ impl Rules {
     }
 }
 
-
 impl Default for Rules {
     /// [`Rules::STANDARD`].
     fn default() -> Self {

@@ -19,21 +19,40 @@ fn rules_errors() {
     assert_eq!(Start::uniform(6, 22), Err(RulesError::TooManySeeds(264)));
     assert_eq!(Start::uniform(12, 11), Err(RulesError::TooManySeeds(264)));
     assert!(Start::uniform(1, 127).is_ok());
-    assert_eq!(Start::uniform(1, u32::MAX), Err(RulesError::TooManySeeds(2 * u32::MAX as u64)));
+    assert_eq!(
+        Start::uniform(1, u32::MAX),
+        Err(RulesError::TooManySeeds(2 * u32::MAX as u64))
+    );
     assert_eq!(Start::layout(&[], false), Err(RulesError::Houses(0)));
     assert_eq!(Start::layout(&[1; 13], false), Err(RulesError::Houses(13)));
     assert_eq!(Start::layout(&[0, 0, 0], true), Err(RulesError::NoSeeds));
-    assert_eq!(Start::layout(&[128], false), Err(RulesError::TooManySeeds(256)));
+    assert_eq!(
+        Start::layout(&[128], false),
+        Err(RulesError::TooManySeeds(256))
+    );
     assert!(Start::layout(&[127, 0], false).is_ok());
 
-    assert_eq!("capture".parse::<Rules>(), Err(RulesError::NotKeyValue("capture".into())));
-    assert_eq!("colour=red".parse::<Rules>(), Err(RulesError::UnknownKey("colour".into())));
+    assert_eq!(
+        "capture".parse::<Rules>(),
+        Err(RulesError::NotKeyValue("capture".into()))
+    );
+    assert_eq!(
+        "colour=red".parse::<Rules>(),
+        Err(RulesError::UnknownKey("colour".into()))
+    );
     let e = "capture=greedy".parse::<Rules>().unwrap_err();
     assert_eq!(
         e,
-        RulesError::BadValue { key: "capture".into(), value: "greedy".into(), expected: "standard or empty" }
+        RulesError::BadValue {
+            key: "capture".into(),
+            value: "greedy".into(),
+            expected: "standard or empty"
+        }
     );
-    assert_eq!(e.to_string(), "'greedy' is not a value of capture: expected standard or empty");
+    assert_eq!(
+        e.to_string(),
+        "'greedy' is not a value of capture: expected standard or empty"
+    );
     for (text, key) in [
         ("end=never", "end"),
         ("leftovers=me", "leftovers"),
@@ -46,45 +65,76 @@ fn rules_errors() {
             other => panic!("{text}: {other:?}"),
         }
     }
-    assert!(RulesError::UnknownKey("x".into()).to_string().contains("known: capture"));
-    assert_eq!(RulesError::Houses(13).to_string(), "a side must have 1 to 12 houses, not 13");
+    assert!(RulesError::UnknownKey("x".into())
+        .to_string()
+        .contains("known: capture"));
+    assert_eq!(
+        RulesError::Houses(13).to_string(),
+        "a side must have 1 to 12 houses, not 13"
+    );
 }
 
 #[test]
 fn setup_errors() {
     let setup = |pits: &[u8], to_move: Option<Side>, phase: Phase| {
-        Position::from_setup(&Setup { pits: pits.to_vec(), to_move, phase })
+        Position::from_setup(&Setup {
+            pits: pits.to_vec(),
+            to_move,
+            phase,
+        })
     };
     let s = Some(Side::South);
     for n in [0, 2, 3, 5, 27, 28] {
-        assert_eq!(setup(&vec![1; n], s, Phase::Normal), Err(SetupError::PitCount(n)), "{n}");
+        assert_eq!(
+            setup(&vec![1; n], s, Phase::Normal),
+            Err(SetupError::PitCount(n)),
+            "{n}"
+        );
     }
     assert!(setup(&[1; 26], s, Phase::Normal).is_ok());
     assert_eq!(setup(&[0; 4], s, Phase::Normal), Err(SetupError::NoSeeds));
     // A finished game may hold no seed (leftovers=nobody).
     assert!(setup(&[0; 4], None, Phase::Normal).is_ok());
-    assert_eq!(setup(&[100, 100, 50, 6], s, Phase::Normal), Err(SetupError::TooManySeeds(256)));
+    assert_eq!(
+        setup(&[100, 100, 50, 6], s, Phase::Normal),
+        Err(SetupError::TooManySeeds(256))
+    );
     assert!(setup(&[100, 100, 50, 5], s, Phase::Normal).is_ok());
-    assert_eq!(setup(&[1, 0, 1, 0], None, Phase::Normal), Err(SetupError::OverWithSeeds));
+    assert_eq!(
+        setup(&[1, 0, 1, 0], None, Phase::Normal),
+        Err(SetupError::OverWithSeeds)
+    );
     assert!(setup(&[0, 3, 0, 2], None, Phase::Normal).is_ok());
     let n = Some(Side::North);
     assert_eq!(
         setup(&[1, 0, 1, 0], n, Phase::Opening),
-        Err(SetupError::Phase { phase: "opening", needs: "South to move" })
+        Err(SetupError::Phase {
+            phase: "opening",
+            needs: "South to move"
+        })
     );
     assert_eq!(
         setup(&[1, 0, 1, 0], n, Phase::FirstTurn),
-        Err(SetupError::Phase { phase: "first-turn", needs: "South to move" })
+        Err(SetupError::Phase {
+            phase: "first-turn",
+            needs: "South to move"
+        })
     );
     assert_eq!(
         setup(&[1, 0, 1, 0], s, Phase::PieChoice),
-        Err(SetupError::Phase { phase: "pie", needs: "North to move" })
+        Err(SetupError::Phase {
+            phase: "pie",
+            needs: "North to move"
+        })
     );
     assert_eq!(
         setup(&[0, 1, 0, 1], None, Phase::PieChoice),
-        Err(SetupError::Phase { phase: "pie", needs: "a game that is not over" })
+        Err(SetupError::Phase {
+            phase: "pie",
+            needs: "a game that is not over"
+        })
     );
-    assert_eq!(SetupError::PitCount(5).to_string().contains("not 5"), true);
+    assert!(SetupError::PitCount(5).to_string().contains("not 5"));
 }
 
 #[test]
@@ -92,28 +142,106 @@ fn parse_position_errors_say_where() {
     assert_eq!(parse_err(""), ParsePositionError::Empty);
     assert_eq!(parse_err("  \t "), ParsePositionError::Empty);
     // Columns count characters from 1.
-    assert_eq!(parse_err("4,4,x,4 S"), ParsePositionError::BadCount { at: 5, text: "x".into() });
-    assert_eq!(parse_err("4,4,4a,4 S"), ParsePositionError::BadCount { at: 5, text: "4a".into() });
-    assert_eq!(parse_err("4,4,,4 S"), ParsePositionError::BadCount { at: 5, text: "".into() });
-    assert_eq!(parse_err("4, 4, 256,4 S"), ParsePositionError::BadCount { at: 7, text: "256".into() });
-    assert_eq!(parse_err("-1,4,4,4 S"), ParsePositionError::BadCount { at: 1, text: "-1".into() });
-    assert_eq!(parse_err("é,4,4,4 S"), ParsePositionError::BadCount { at: 1, text: "é".into() });
-    assert_eq!(parse_err("é ,x,4,4 S"), ParsePositionError::BadCount { at: 1, text: "é".into() });
-    assert_eq!(parse_err("4,é,x,4 S"), ParsePositionError::BadCount { at: 3, text: "é".into() });
-    assert_eq!(parse_err("  4,4,4,4 X"), ParsePositionError::BadSide { at: 11, text: "X".into() });
-    assert_eq!(parse_err("4,4,4,4 !"), ParsePositionError::BadSide { at: 9, text: "!".into() });
+    assert_eq!(
+        parse_err("4,4,x,4 S"),
+        ParsePositionError::BadCount {
+            at: 5,
+            text: "x".into()
+        }
+    );
+    assert_eq!(
+        parse_err("4,4,4a,4 S"),
+        ParsePositionError::BadCount {
+            at: 5,
+            text: "4a".into()
+        }
+    );
+    assert_eq!(
+        parse_err("4,4,,4 S"),
+        ParsePositionError::BadCount {
+            at: 5,
+            text: "".into()
+        }
+    );
+    assert_eq!(
+        parse_err("4, 4, 256,4 S"),
+        ParsePositionError::BadCount {
+            at: 7,
+            text: "256".into()
+        }
+    );
+    assert_eq!(
+        parse_err("-1,4,4,4 S"),
+        ParsePositionError::BadCount {
+            at: 1,
+            text: "-1".into()
+        }
+    );
+    assert_eq!(
+        parse_err("é,4,4,4 S"),
+        ParsePositionError::BadCount {
+            at: 1,
+            text: "é".into()
+        }
+    );
+    assert_eq!(
+        parse_err("é ,x,4,4 S"),
+        ParsePositionError::BadCount {
+            at: 1,
+            text: "é".into()
+        }
+    );
+    assert_eq!(
+        parse_err("4,é,x,4 S"),
+        ParsePositionError::BadCount {
+            at: 3,
+            text: "é".into()
+        }
+    );
+    assert_eq!(
+        parse_err("  4,4,4,4 X"),
+        ParsePositionError::BadSide {
+            at: 11,
+            text: "X".into()
+        }
+    );
+    assert_eq!(
+        parse_err("4,4,4,4 !"),
+        ParsePositionError::BadSide {
+            at: 9,
+            text: "!".into()
+        }
+    );
     assert_eq!(
         parse_err("4,4,4,4 S foo"),
-        ParsePositionError::Trailing { at: 11, text: "foo".into() }
+        ParsePositionError::Trailing {
+            at: 11,
+            text: "foo".into()
+        }
     );
     assert_eq!(
         parse_err("4,4,4,4 S first-turn bar"),
-        ParsePositionError::Trailing { at: 22, text: "bar".into() }
+        ParsePositionError::Trailing {
+            at: 22,
+            text: "bar".into()
+        }
     );
-    assert_eq!(parse_err("4,4,4 S"), ParsePositionError::Setup(SetupError::PitCount(3)));
-    assert_eq!(parse_err("0,0,0,0 S"), ParsePositionError::Setup(SetupError::NoSeeds));
-    assert_eq!(parse_err("1,0,1,0"), ParsePositionError::Setup(SetupError::OverWithSeeds));
-    assert!(matches!(parse_err("4,4,4,4 N opening"), ParsePositionError::Setup(SetupError::Phase { .. })));
+    assert_eq!(
+        parse_err("4,4,4 S"),
+        ParsePositionError::Setup(SetupError::PitCount(3))
+    );
+    assert_eq!(
+        parse_err("0,0,0,0 S"),
+        ParsePositionError::Setup(SetupError::NoSeeds)
+    );
+    assert_eq!(
+        parse_err("1,0,1,0"),
+        ParsePositionError::Setup(SetupError::OverWithSeeds)
+    );
+    assert!(matches!(
+        parse_err("4,4,4,4 N opening"),
+        ParsePositionError::Setup(SetupError::Phase { .. })
+    ));
     assert_eq!(
         parse_err("4,4,x,4 S").to_string(),
         "column 5: 'x' is not a seed count (0 to 255)"
@@ -123,7 +251,13 @@ fn parse_position_errors_say_where() {
         "column 9: 'X' is not a side to move (S or N)"
     );
     // Accepted variants: spaces, tabs, lower case, no space before the side.
-    for ok in ["4 , 4, 4 ,4 s", "4,4,4,4\tS", "4,4,4,4S", "4,4,4,4 S\topening", " 4,4,4,4 N pie "] {
+    for ok in [
+        "4 , 4, 4 ,4 s",
+        "4,4,4,4\tS",
+        "4,4,4,4S",
+        "4,4,4,4 S\topening",
+        " 4,4,4,4 N pie ",
+    ] {
         assert!(ok.parse::<Position>().is_ok(), "{ok}");
     }
 }
@@ -132,8 +266,20 @@ fn parse_position_errors_say_where() {
 fn move_errors() {
     let r = Rules::default();
     let mut p: Position = "0,4,4,4,4,4,0,4,4,4,4,4,4,0 S".parse().unwrap();
-    assert_eq!(p.play(&r, Move::Sow(0)), Err(MoveError::NoSuchHouse { house: 0, houses: 6 }));
-    assert_eq!(p.play(&r, Move::Sow(7)), Err(MoveError::NoSuchHouse { house: 7, houses: 6 }));
+    assert_eq!(
+        p.play(&r, Move::Sow(0)),
+        Err(MoveError::NoSuchHouse {
+            house: 0,
+            houses: 6
+        })
+    );
+    assert_eq!(
+        p.play(&r, Move::Sow(7)),
+        Err(MoveError::NoSuchHouse {
+            house: 7,
+            houses: 6
+        })
+    );
     assert_eq!(p.play(&r, Move::Sow(1)), Err(MoveError::EmptyHouse(1)));
     assert_eq!(p.play(&r, Move::Swap), Err(MoveError::SwapNotAllowed));
     assert_eq!(p.to_string(), "0,4,4,4,4,4,0,4,4,4,4,4,4,0 S");
@@ -147,7 +293,11 @@ fn move_errors() {
     assert_eq!(" SWAP ".parse::<Move>(), Ok(Move::Swap));
     assert_eq!("3".parse::<Move>(), Ok(Move::Sow(3)));
     assert_eq!(
-        MoveError::NoSuchHouse { house: 7, houses: 6 }.to_string(),
+        MoveError::NoSuchHouse {
+            house: 7,
+            houses: 6
+        }
+        .to_string(),
         "there is no house 7: houses are numbered 1 to 6"
     );
 }
@@ -162,21 +312,39 @@ fn turn_errors() {
     assert_eq!(t.play(&mut p, &r), Err(TurnError::Incomplete("3".into())));
     // "1-2": house 1 ends the turn (no extra turn), but a move follows.
     let t: Turn = "1-2".parse().unwrap();
-    assert_eq!(t.play(&mut p, &r), Err(TurnError::TooLong { turn: "1-2".into(), index: 1 }));
+    assert_eq!(
+        t.play(&mut p, &r),
+        Err(TurnError::TooLong {
+            turn: "1-2".into(),
+            index: 1
+        })
+    );
     // "3-3": house 3 is empty for the second move.
     let t: Turn = "3-3".parse().unwrap();
     assert_eq!(
         t.play(&mut p, &r),
-        Err(TurnError::Move { turn: "3-3".into(), index: 2, source: MoveError::EmptyHouse(3) })
+        Err(TurnError::Move {
+            turn: "3-3".into(),
+            index: 2,
+            source: MoveError::EmptyHouse(3)
+        })
     );
-    assert_eq!(Turn(vec![]).play(&mut p, &r), Err(TurnError::Incomplete(String::new())));
+    assert_eq!(
+        Turn(vec![]).play(&mut p, &r),
+        Err(TurnError::Incomplete(String::new()))
+    );
     // A failed turn leaves the position unchanged.
     assert_eq!(p, start);
     assert_eq!("".parse::<Turn>(), Err(MoveError::Parse(String::new())));
     assert_eq!("3-x".parse::<Turn>(), Err(MoveError::Parse("x".into())));
     assert_eq!("3,6".parse::<Turn>().unwrap().to_string(), "3-6");
     assert_eq!(
-        TurnError::Move { turn: "3-3".into(), index: 2, source: MoveError::EmptyHouse(3) }.to_string(),
+        TurnError::Move {
+            turn: "3-3".into(),
+            index: 2,
+            source: MoveError::EmptyHouse(3)
+        }
+        .to_string(),
         "move 2 of turn '3-3': house 3 is empty"
     );
 }
@@ -189,32 +357,84 @@ fn record_errors() {
     let err = |t: &str| GameRecord::parse_text(t).unwrap_err();
     assert_eq!(
         err("[South \"x\"\n"),
-        RecordError::Syntax { line: 1, message: "a tag line must end with ']'".into() }
+        RecordError::Syntax {
+            line: 1,
+            message: "a tag line must end with ']'".into()
+        }
     );
-    assert!(matches!(err("[South]\n"), RecordError::Syntax { line: 1, .. }));
-    assert!(matches!(err("\n[South x]\n"), RecordError::Syntax { line: 2, .. }));
-    assert!(matches!(err("[South \"x\"] y\n"), RecordError::Syntax { line: 1, .. }));
-    assert!(matches!(err("[Rules \"pie=maybe\"]"), RecordError::Rules { line: 1, source: RulesError::BadValue { .. } }));
+    assert!(matches!(
+        err("[South]\n"),
+        RecordError::Syntax { line: 1, .. }
+    ));
+    assert!(matches!(
+        err("\n[South x]\n"),
+        RecordError::Syntax { line: 2, .. }
+    ));
+    assert!(matches!(
+        err("[South \"x\"] y\n"),
+        RecordError::Syntax { line: 1, .. }
+    ));
+    assert!(matches!(
+        err("[Rules \"pie=maybe\"]"),
+        RecordError::Rules {
+            line: 1,
+            source: RulesError::BadValue { .. }
+        }
+    ));
     assert!(matches!(
         err("\n\n[Start \"4,4,x,4 S\"]"),
-        RecordError::Start { line: 3, source: ParsePositionError::BadCount { at: 5, .. } }
+        RecordError::Start {
+            line: 3,
+            source: ParsePositionError::BadCount { at: 5, .. }
+        }
     ));
     assert!(matches!(
         err("1. S 3-6\n2. N 9\n"),
-        RecordError::Illegal { turn: 2, source: MoveError::NoSuchHouse { house: 9, houses: 6 }, .. }
+        RecordError::Illegal {
+            turn: 2,
+            source: MoveError::NoSuchHouse {
+                house: 9,
+                houses: 6
+            },
+            ..
+        }
     ));
-    assert!(matches!(err("1. S 3\n"), RecordError::TurnShape { turn: 1, .. }));
-    assert!(matches!(err("1. S 1-2\n"), RecordError::TurnShape { turn: 1, .. }));
-    assert!(matches!(err("1. S 1-\n"), RecordError::TurnShape { turn: 1, .. }));
+    assert!(matches!(
+        err("1. S 3\n"),
+        RecordError::TurnShape { turn: 1, .. }
+    ));
+    assert!(matches!(
+        err("1. S 1-2\n"),
+        RecordError::TurnShape { turn: 1, .. }
+    ));
+    assert!(matches!(
+        err("1. S 1-\n"),
+        RecordError::TurnShape { turn: 1, .. }
+    ));
     // Labels are checked: turn 2 is North's; turn numbers must count up from 1.
-    assert!(matches!(err("1. S 1\n2. S 2\n"), RecordError::Syntax { line: 2, .. }));
-    assert!(matches!(err("1. S 1\n3. N 2\n"), RecordError::Syntax { line: 2, .. }));
-    assert!(matches!(err("1. S 3-\n2. N 1\n"), RecordError::Syntax { line: 2, .. }));
+    assert!(matches!(
+        err("1. S 1\n2. S 2\n"),
+        RecordError::Syntax { line: 2, .. }
+    ));
+    assert!(matches!(
+        err("1. S 1\n3. N 2\n"),
+        RecordError::Syntax { line: 2, .. }
+    ));
+    assert!(matches!(
+        err("1. S 3-\n2. N 1\n"),
+        RecordError::Syntax { line: 2, .. }
+    ));
     assert_eq!(
         err("[Result \"25-23\"]\n1. S 1\n"),
-        RecordError::ResultMismatch { stated: "25-23".into(), actual: "*".into() }
+        RecordError::ResultMismatch {
+            stated: "25-23".into(),
+            actual: "*".into()
+        }
     );
-    assert!(matches!(GameRecord::parse_json("{"), Err(RecordError::Json(_))));
+    assert!(matches!(
+        GameRecord::parse_json("{"),
+        Err(RecordError::Json(_))
+    ));
     assert!(matches!(
         GameRecord::parse_json(r#"{"rules": {}, "start": "4,4,4,4 S", "turns": ["1 2"]}"#),
         Err(RecordError::Json(_))
@@ -224,18 +444,35 @@ fn record_errors() {
         Err(RecordError::Json(_))
     ));
     // An unfinished turn may end a record with '-'; comments and other tags are ignored.
-    let open = GameRecord::parse_text("[Event \"club # 3\"] # a comment\n1. S 3-   # South thinks\n").unwrap();
+    let open =
+        GameRecord::parse_text("[Event \"club # 3\"] # a comment\n1. S 3-   # South thinks\n")
+            .unwrap();
     assert_eq!(open.moves(), &[Move::Sow(3)]);
     assert!(open.turns()[0].open);
     assert!(open.to_text().contains("1. S 3-\n"));
     // push reports the illegal action and keeps the record.
     let mut r = rec.clone();
-    assert!(matches!(r.push(Move::Sow(9)), Err(RecordError::Illegal { turn: 3, .. })));
+    assert!(matches!(
+        r.push(Move::Sow(9)),
+        Err(RecordError::Illegal { turn: 3, .. })
+    ));
     assert_eq!(r, rec);
 }
 
 #[test]
 fn record_text_by_hand() {
+    // The example of the record module's documentation.
+    let doc = "[Rules \"capture=standard end=row-empty leftovers=owner majority-end=off pie=off first-move-extra-turn=on\"]\n\
+               [Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]\n[South \"Alice\"]\n[North \"kalah level strong\"]\n\
+               [Result \"*\"]\n\n1. S 3-6\n2. N 1\n";
+    let rec = GameRecord::parse_text(doc).unwrap();
+    assert_eq!(rec.moves(), &[Move::Sow(3), Move::Sow(6), Move::Sow(1)]);
+    assert_eq!(
+        (rec.south.as_str(), rec.north.as_str()),
+        ("Alice", "kalah level strong")
+    );
+    assert_eq!(rec.to_text(), doc);
+
     // A finished Kalah(1,3) game: South's only sowing captures and ends it, 6-0.
     let text = "[Rules \"capture=standard end=row-empty leftovers=owner majority-end=off pie=off first-move-extra-turn=on\"]\n\
                 [Start \"3,0,3,0 S\"]\n[South \"Ann \\\"A\\\" #1\"]\n[North \"Bob\"]\n[Result \"6-0\"]\n\n1. S 1\n";

@@ -13,24 +13,38 @@ use kalah_core::{
 use proptest::prelude::*;
 
 fn rules_strategy() -> impl Strategy<Value = Rules> {
-    (0..2u8, 0..2u8, 0..3u8, any::<bool>(), any::<bool>(), any::<bool>()).prop_map(
-        |(c, e, l, majority_end, pie, first_move_extra_turn)| Rules {
-            capture: [CaptureRule::Standard, CaptureRule::Empty][c as usize],
-            end: [EndRule::RowEmpty, EndRule::MoverBlocked][e as usize],
-            leftovers: [LeftoverRule::Owner, LeftoverRule::Emptier, LeftoverRule::Nobody][l as usize],
-            majority_end,
-            pie,
-            first_move_extra_turn,
-        },
+    (
+        0..2u8,
+        0..2u8,
+        0..3u8,
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
     )
+        .prop_map(
+            |(c, e, l, majority_end, pie, first_move_extra_turn)| Rules {
+                capture: [CaptureRule::Standard, CaptureRule::Empty][c as usize],
+                end: [EndRule::RowEmpty, EndRule::MoverBlocked][e as usize],
+                leftovers: [
+                    LeftoverRule::Owner,
+                    LeftoverRule::Emptier,
+                    LeftoverRule::Nobody,
+                ][l as usize],
+                majority_end,
+                pie,
+                first_move_extra_turn,
+            },
+        )
 }
 
 /// A random start: uniform Kalah(m,n) or a custom layout, mirrored or not, 1..=255 seeds.
 fn start_strategy() -> impl Strategy<Value = Start> {
     prop_oneof![
-        (1usize..=12, 1u32..=10).prop_filter_map("too many seeds", |(m, n)| Start::uniform(m, n).ok()),
+        (1usize..=12, 1u32..=10)
+            .prop_filter_map("too many seeds", |(m, n)| Start::uniform(m, n).ok()),
         (prop::collection::vec(0u8..=20, 1..=12), any::<bool>())
-            .prop_filter_map("no seeds or too many", |(l, mir)| Start::layout(&l, mir).ok()),
+            .prop_filter_map("no seeds or too many", |(l, mir)| Start::layout(&l, mir)
+                .ok()),
     ]
 }
 
@@ -51,13 +65,28 @@ fn setup_strategy() -> impl Strategy<Value = Setup> {
             for b in seeds {
                 pits[b] += 1;
             }
-            let phase = [Phase::Normal, Phase::Opening, Phase::FirstTurn, Phase::PieChoice][phase as usize];
+            let phase = [
+                Phase::Normal,
+                Phase::Opening,
+                Phase::FirstTurn,
+                Phase::PieChoice,
+            ][phase as usize];
             let to_move = match phase {
                 Phase::Opening | Phase::FirstTurn => Side::South,
                 Phase::PieChoice => Side::North,
-                Phase::Normal => if north { Side::North } else { Side::South },
+                Phase::Normal => {
+                    if north {
+                        Side::North
+                    } else {
+                        Side::South
+                    }
+                }
             };
-            Setup { pits, to_move: Some(to_move), phase }
+            Setup {
+                pits,
+                to_move: Some(to_move),
+                phase,
+            }
         })
 }
 
@@ -124,7 +153,7 @@ proptest! {
             let legal = pos.legal_moves(&rules);
             let nlegal = naive.legal(&rules);
             prop_assert_eq!(legal.iter().map(|&m| to_naive(m)).collect::<Vec<_>>(), nlegal);
-            prop_assert_eq!(legal.len() == 0, pos.is_over());
+            prop_assert_eq!(legal.is_empty(), pos.is_over());
             // Illegal actions leave the position as it was.
             let saved = pos;
             for bad in [Move::Sow(0), Move::Sow(pos.houses() as u8 + 1), Move::Swap] {

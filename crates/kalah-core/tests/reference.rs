@@ -32,7 +32,10 @@ fn every_rule_case_under_every_rule_set() {
             expect["position"].as_str().unwrap(),
             "{id} under {rules}"
         );
-        let to_move = expect["to_move"].as_str().map(|s| if s == "S" { Side::South } else { Side::North });
+        let to_move =
+            expect["to_move"]
+                .as_str()
+                .map(|s| if s == "S" { Side::South } else { Side::North });
         assert_eq!(pos.to_move(), to_move, "{id} under {rules}");
         assert_eq!(pos.is_over(), expect["over"].as_bool().unwrap(), "{id}");
         match &expect["score"] {
@@ -65,11 +68,24 @@ fn openspiel_games_replay_exactly() {
         let positions = g["positions"].as_array().unwrap();
         assert_eq!(moves.len(), positions.len());
         for (i, (mv, after)) in moves.iter().zip(positions).enumerate() {
-            let player = if mv["player"].as_u64().unwrap() == 0 { Side::South } else { Side::North };
-            assert_eq!(pos.to_move(), Some(player), "game {id} ply {i}: side to move");
+            let player = if mv["player"].as_u64().unwrap() == 0 {
+                Side::South
+            } else {
+                Side::North
+            };
+            assert_eq!(
+                pos.to_move(),
+                Some(player),
+                "game {id} ply {i}: side to move"
+            );
             let house = mv["house"].as_u64().unwrap() as u8;
             pos.play(&rules, Move::Sow(house)).unwrap();
-            let pits: Vec<u8> = after["pits"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u8).collect();
+            let pits: Vec<u8> = after["pits"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap() as u8)
+                .collect();
             match after["to_move"].as_u64() {
                 Some(p) => {
                     assert_eq!(pos.pits(), &pits[..], "game {id} ply {i}");
@@ -84,13 +100,24 @@ fn openspiel_games_replay_exactly() {
                     let south_left: u8 = pits[..m].iter().sum();
                     let north_left: u8 = pits[m + 1..2 * m + 1].iter().sum();
                     assert_eq!(pos.store(Side::South), pits[m] + south_left, "game {id}");
-                    assert_eq!(pos.store(Side::North), pits[2 * m + 1] + north_left, "game {id}");
+                    assert_eq!(
+                        pos.store(Side::North),
+                        pits[2 * m + 1] + north_left,
+                        "game {id}"
+                    );
                 }
             }
         }
         let scores = &g["final"]["scores"];
-        let want = [scores[0].as_u64().unwrap() as u8, scores[1].as_u64().unwrap() as u8];
-        assert_eq!(pos.status(&rules), Status::Over(want), "game {id} final score");
+        let want = [
+            scores[0].as_u64().unwrap() as u8,
+            scores[1].as_u64().unwrap() as u8,
+        ];
+        assert_eq!(
+            pos.status(&rules),
+            Status::Over(want),
+            "game {id} final score"
+        );
         games += 1;
     }
     assert_eq!(games, 200);

@@ -39,7 +39,10 @@ fn sowing_drops_one_seed_per_pit_counter_clockwise() {
     let mut p = pos(START);
     let out = p.play(&r, Move::Sow(1)).unwrap();
     assert_eq!(p.to_string(), "0,5,5,5,5,4,0,4,4,4,4,4,4,0 N");
-    assert_eq!((out.sown, out.last_bin, out.extra_turn, out.captured), (4, 4, false, 0));
+    assert_eq!(
+        (out.sown, out.last_bin, out.extra_turn, out.captured),
+        (4, 4, false, 0)
+    );
     assert_eq!(out.ended, None);
     // North house 6 (bin 12), 4 seeds: North's store (13), then South's houses 1, 2, 3 (bins
     // 0, 1, 2). The last seed is in South's row: no capture; South to move.
@@ -116,7 +119,9 @@ fn up_to_255_seeds() {
     let p = play(&r, "0,0,0,0,0,255,0,0,0,0,0,0,0,0 S", &[6]);
     assert_eq!(p.to_string(), "20,19,19,19,19,19,20,20,20,20,20,20,20,0 N");
     assert_eq!(p.total_seeds(), 255);
-    assert!("0,0,0,0,0,256,0,0,0,0,0,0,0,0 S".parse::<Position>().is_err());
+    assert!("0,0,0,0,0,256,0,0,0,0,0,0,0,0 S"
+        .parse::<Position>()
+        .is_err());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -251,7 +256,11 @@ fn row_empty_ends_at_once_mover_blocked_waits_for_the_mover() {
     assert_eq!(out.ended, Some(EndReason::MoverBlocked(Side::South)));
     assert_eq!(q.to_string(), "0,0,0,0,0,0,21,0,0,0,0,0,0,29");
     // Emptier: South, blocked with an empty row, takes the 19: 40-10. Nobody: 21-10.
-    let q = play(&rules("end=mover-blocked leftovers=emptier"), start, &[6, 1]);
+    let q = play(
+        &rules("end=mover-blocked leftovers=emptier"),
+        start,
+        &[6, 1],
+    );
     assert_eq!(q.to_string(), "0,0,0,0,0,0,40,0,0,0,0,0,0,10");
     let q = play(&rules("end=mover-blocked leftovers=nobody"), start, &[6, 1]);
     assert_eq!(q.to_string(), "0,0,0,0,0,0,21,0,0,0,0,0,0,10");
@@ -337,7 +346,10 @@ fn parsed_positions_that_are_over_settle() {
     assert_eq!(p.settle(&r), None);
     // Under mover-blocked, North's empty row does not end a game with South to move.
     let q = pos("1,0,0,0,0,0,20,0,0,0,0,0,0,22 S");
-    assert_eq!(q.status(&rules("end=mover-blocked")), Status::ToMove(Side::South));
+    assert_eq!(
+        q.status(&rules("end=mover-blocked")),
+        Status::ToMove(Side::South)
+    );
     assert_eq!(q.status(&r), Status::Over([21, 22]));
 }
 
@@ -355,7 +367,10 @@ fn pie_rule_swap_only_as_norths_first_action_after_souths_whole_turn() {
     let mut p = start;
     p.play(&r, Move::Sow(3)).unwrap();
     assert_eq!(p.to_string(), "4,4,0,5,5,5,1,4,4,4,4,4,4,0 S first-turn");
-    assert_eq!(p.play(&r, Move::Swap), Err(kalah_core::MoveError::SwapNotAllowed));
+    assert_eq!(
+        p.play(&r, Move::Swap),
+        Err(kalah_core::MoveError::SwapNotAllowed)
+    );
     // South 6 ends the turn: North's first action may be swap.
     p.play(&r, Move::Sow(6)).unwrap();
     assert_eq!(p.to_string(), "4,4,0,5,5,0,2,5,5,5,5,4,4,0 N pie");
@@ -368,17 +383,26 @@ fn pie_rule_swap_only_as_norths_first_action_after_souths_whole_turn() {
     assert!(out.swapped && !out.extra_turn && out.sown == 0);
     assert_eq!(s.to_string(), "4,4,0,5,5,0,2,5,5,5,5,4,4,0 N");
     assert_eq!(s.pits(), p.pits());
-    assert_eq!(s.play(&r, Move::Swap), Err(kalah_core::MoveError::SwapNotAllowed));
+    assert_eq!(
+        s.play(&r, Move::Swap),
+        Err(kalah_core::MoveError::SwapNotAllowed)
+    );
     // A sowing as North's first action (here house 2, bin 8, 5 seeds: 9..13: extra turn)
     // gives up the swap, even in the same turn.
     let mut n = p;
     assert!(n.play(&r, Move::Sow(2)).unwrap().extra_turn);
     assert_eq!(n.to_string(), "4,4,0,5,5,0,2,5,0,6,6,5,5,1 N");
-    assert_eq!(n.play(&r, Move::Swap), Err(kalah_core::MoveError::SwapNotAllowed));
+    assert_eq!(
+        n.play(&r, Move::Swap),
+        Err(kalah_core::MoveError::SwapNotAllowed)
+    );
     // Without the pie rule there is no swap at that point.
     let q = play(&Rules::default(), START, &[3, 6]);
     assert_eq!(q.to_string(), "4,4,0,5,5,0,2,5,5,5,5,4,4,0 N");
-    assert_eq!(q.check(&Rules::default(), Move::Swap), Err(kalah_core::MoveError::SwapNotAllowed));
+    assert_eq!(
+        q.check(&Rules::default(), Move::Swap),
+        Err(kalah_core::MoveError::SwapNotAllowed)
+    );
     // Perft counts the swap as a ply: 6 sowings + swap at North's first action.
     assert_eq!(perft(&p, &r, 1), 7);
     assert_eq!(divide(&p, &r, 1).last(), Some(&(Move::Swap, 1)));
@@ -418,15 +442,24 @@ fn custom_layouts_mirrored_or_not() {
     let r = Rules::default();
     // FairKalah 4,4,5,4,3,4: not mirrored, North house h gets layout[h-1].
     let s = Start::layout(&[4, 4, 5, 4, 3, 4], false).unwrap();
-    assert_eq!(Position::start(&s, &r).to_string(), "4,4,5,4,3,4,0,4,4,5,4,3,4,0 S");
+    assert_eq!(
+        Position::start(&s, &r).to_string(),
+        "4,4,5,4,3,4,0,4,4,5,4,3,4,0 S"
+    );
     // Mirrored: North house h gets layout[6-h]: houses 1..6 = 4,3,4,5,4,4, so that South
     // house 3 (5 seeds) faces North house 4 (5 seeds).
     let s = Start::layout(&[4, 4, 5, 4, 3, 4], true).unwrap();
     let p = Position::start(&s, &r);
     assert_eq!(p.to_string(), "4,4,5,4,3,4,0,4,3,4,5,4,4,0 S");
     assert_eq!(p.house(Side::South, 3), p.house(Side::North, 4));
-    assert_eq!((s.houses(), s.mirrored(), s.south_layout()), (6, true, &[4, 4, 5, 4, 3, 4][..]));
-    assert_eq!(Start::default().pits(), Start::uniform(6, 4).unwrap().pits());
+    assert_eq!(
+        (s.houses(), s.mirrored(), s.south_layout()),
+        (6, true, &[4, 4, 5, 4, 3, 4][..])
+    );
+    assert_eq!(
+        Start::default().pits(),
+        Start::uniform(6, 4).unwrap().pits()
+    );
 }
 
 #[test]
@@ -449,7 +482,14 @@ fn one_house_and_twelve_house_boards() {
         p.to_string(),
         "10,10,10,10,10,10,10,10,10,10,10,0,1,11,11,11,11,11,11,11,11,11,10,10,10,0 N"
     );
-    assert_eq!(perft(&Position::start(&Start::uniform(12, 10).unwrap(), &r), &r, 1), 12);
+    assert_eq!(
+        perft(
+            &Position::start(&Start::uniform(12, 10).unwrap(), &r),
+            &r,
+            1
+        ),
+        12
+    );
     // North house 12 (bin 24) faces South house 1 (bin 0).
     assert_eq!(p.bin_of(Side::North, 12), 24);
     assert_eq!(p.store_bin(Side::North), 25);
@@ -470,7 +510,10 @@ fn perft_by_hand() {
     assert_eq!(d.iter().map(|x| x.1).sum::<u64>(), 35);
     // Whole turns from the start: 5 single sowings and 3-1, 3-2, 3-4, 3-5, 3-6.
     let turns: Vec<String> = Turn::all(&p, &r).iter().map(|t| t.0.to_string()).collect();
-    assert_eq!(turns, ["1", "2", "3-1", "3-2", "3-4", "3-5", "3-6", "4", "5", "6"]);
+    assert_eq!(
+        turns,
+        ["1", "2", "3-1", "3-2", "3-4", "3-5", "3-6", "4", "5", "6"]
+    );
     assert_eq!(perft(&p, &r, 0), 1);
     assert!(divide(&p, &r, 0).is_empty());
 }
@@ -506,20 +549,31 @@ fn position_accessors() {
     assert_eq!(p.row(Side::South), &[1, 2, 3, 4, 5, 6]);
     assert_eq!(p.row(Side::North), &[8, 9, 10, 11, 12, 13]);
     assert_eq!((p.store(Side::South), p.store(Side::North)), (7, 14));
-    assert_eq!((p.row_seeds(Side::South), p.row_seeds(Side::North)), (21, 63));
+    assert_eq!(
+        (p.row_seeds(Side::South), p.row_seeds(Side::North)),
+        (21, 63)
+    );
     assert_eq!(p.seeds_in_houses(), 84);
     assert_eq!(p.total_seeds(), 105);
     assert_eq!(p.house(Side::North, 1), 8);
     assert_eq!(p.store_diff(Side::North), 7);
     assert_eq!(p.legal_houses(), 0b11_1111);
     assert_eq!(p.bins().len(), 26);
+    // Undo is a copy of 32 bytes.
+    assert_eq!(std::mem::size_of::<Position>(), 32);
     // Flipped: rows and stores exchanged, South to move.
     let f = p.flipped();
     assert_eq!(f.to_string(), "8,9,10,11,12,13,14,1,2,3,4,5,6,7 S");
     assert_eq!(f.flipped(), p);
     // legal_houses is a bit per house of the side to move.
-    assert_eq!(pos("0,3,0,1,4,4,0,0,0,0,0,0,1,0 S").legal_houses(), 0b11_1010);
-    assert_eq!(pos("0,3,0,1,4,4,0,5,0,0,0,0,1,0 N").legal_houses(), 0b10_0001);
+    assert_eq!(
+        pos("0,3,0,1,4,4,0,0,0,0,0,0,1,0 S").legal_houses(),
+        0b11_1010
+    );
+    assert_eq!(
+        pos("0,3,0,1,4,4,0,5,0,0,0,0,1,0 N").legal_houses(),
+        0b10_0001
+    );
     let twelve = pos("1,0,0,0,0,0,0,0,0,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0,3,0 N");
     assert_eq!(twelve.legal_houses(), 1 << 11);
 }

@@ -126,7 +126,9 @@ impl BuildPlan {
         if let Some(n) = self.threads {
             pool = pool.num_threads(n.max(1));
         }
-        let pool = pool.build().map_err(|e| EgdbError::Threads(e.to_string()))?;
+        let pool = pool
+            .build()
+            .map_err(|e| EgdbError::Threads(e.to_string()))?;
         pool.install(|| self.run_in_pool(&ix, stop, on_event))
     }
 
@@ -190,11 +192,7 @@ impl BuildPlan {
                     return Err(EgdbError::Interrupted);
                 }
             }
-            file::write_layer(
-                &path,
-                &LayerHeader::expected(m, &self.rules, k, size),
-                &buf,
-            )?;
+            file::write_layer(&path, &LayerHeader::expected(m, &self.rules, k, size), &buf)?;
             done += size;
             report.built_layers += 1;
             report.positions_built += size;

@@ -265,7 +265,10 @@ pub fn open_layer(path: &Path, expected: &LayerHeader) -> Result<Option<Mmap>, E
         } else {
             EgdbError::Corrupt {
                 path: p(),
-                what: format!("{len} bytes, {} more than the header announces", len - total),
+                what: format!(
+                    "{len} bytes, {} more than the header announces",
+                    len - total
+                ),
             }
         });
     }

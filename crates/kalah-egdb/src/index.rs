@@ -46,20 +46,18 @@ impl Indexer {
         let w = ms + 1;
         // comp(s, p) for p = 1..=n: comp(s,1) = 1, comp(s,p) = Σ_{v≤s} comp(v, p−1).
         let mut by_p = vec![vec![0u64; w]; n + 1];
-        for s in 0..w {
-            by_p[1][s] = 1;
-        }
+        by_p[1].fill(1);
         for p in 2..=n {
             let mut acc: u64 = 0;
-            for s in 0..w {
-                acc = acc
-                    .checked_add(by_p[p - 1][s])
-                    .filter(|&a| a < (1u64 << 63))
-                    .ok_or(EgdbError::TooLarge {
+            let (done, rest) = by_p.split_at_mut(p);
+            for (out, &prev) in rest[0].iter_mut().zip(&done[p - 1]) {
+                acc = acc.checked_add(prev).filter(|&a| a < (1u64 << 63)).ok_or(
+                    EgdbError::TooLarge {
                         houses,
                         seeds: max_seeds,
-                    })?;
-                by_p[p][s] = acc;
+                    },
+                )?;
+                *out = acc;
             }
         }
         let mut comp = vec![0u64; n * w];

@@ -100,7 +100,7 @@ pub use index::Indexer;
 use crate::file::{LayerHeader, HEADER_LEN};
 use crate::game::{Arr, Game};
 use crate::index::{successor, MAX_SLOTS};
-use crate::solve::{Finished, Solver};
+use crate::solve::{Expanded, Finished, Solver};
 
 /// Largest layer (seeds in the houses) a database may have: values must fit a signed byte.
 pub const MAX_LAYER_SEEDS: u32 = 120;
@@ -231,9 +231,7 @@ impl Egdb {
         }
         // Layers present on disk, contiguous from 0.
         let mut present = 0u32;
-        while present <= MAX_LAYER_SEEDS
-            && file::layer_path(dir, houses, rules, present).exists()
-        {
+        while present <= MAX_LAYER_SEEDS && file::layer_path(dir, houses, rules, present).exists() {
             present += 1;
         }
         if present == 0 {
@@ -349,7 +347,9 @@ impl Egdb {
         if let Some(n) = threads {
             pool = pool.num_threads(n.max(1));
         }
-        let pool = pool.build().map_err(|e| EgdbError::Threads(e.to_string()))?;
+        let pool = pool
+            .build()
+            .map_err(|e| EgdbError::Threads(e.to_string()))?;
         pool.install(|| self.verify_in_pool(stop, on_progress))
     }
 
@@ -377,6 +377,9 @@ impl Egdb {
     }
 }
 
+/// Mismatches of a layer or chunk, and the first as (rank, stored, derived).
+type LayerCheck = (u64, Option<(u64, i32, i32)>);
+
 /// Re-derives layer `k` of `db`: (mismatches, first mismatch as (rank, stored, derived)).
 fn verify_layer<const M: usize>(
     db: &Egdb,
@@ -385,7 +388,7 @@ fn verify_layer<const M: usize>(
     done: &AtomicU64,
     total: u64,
     on_progress: &(dyn Fn(u64, u64) + Sync),
-) -> Result<(u64, Option<(u64, i32, i32)>), ()> {
+) -> Result<LayerCheck, ()> {
     const CHUNK: u64 = 1 << 16;
     let lower: Vec<&[u8]> = (0..k).map(|j| db.layer_values(j)).collect();
     let size = db.ix.layer_size(k);
@@ -398,7 +401,7 @@ fn verify_layer<const M: usize>(
         cur: Finished(values),
     };
     let chunks = size.div_ceil(CHUNK);
-    let results: Vec<(u64, Option<(u64, i32, i32)>)> = (0..chunks)
+    let results: Vec<LayerCheck> = (0..chunks)
         .into_par_iter()
         .map(|c| {
             if stop.load(Ordering::Relaxed) {
@@ -410,14 +413,28 @@ fn verify_layer<const M: usize>(
             db.ix.unrank(k, start, &mut x[..2 * M]);
             let mut bad = 0u64;
             let mut first = None;
-            for r in start..end {
-                let stored = values[r as usize] as i8 as i32;
-                let derived = solver.solve(&x);
-                if stored != derived {
-                    bad += 1;
-                    first.get_or_insert((r, stored, derived));
+            // Batches: expand (prefetch the children of) BATCH entries, then finish them.
+            const BATCH: usize = 8;
+            let mut batch = [Expanded::<M>::default(); BATCH];
+            let mut r = start;
+            while r < end {
+                let r0 = r;
+                let mut nb = 0;
+                while nb < BATCH && r < end {
+                    solver.expand(&x, &mut batch[nb]);
+                    nb += 1;
+                    successor(&mut x[..2 * M]);
+                    r += 1;
                 }
-                successor(&mut x[..2 * M]);
+                for (j, e) in batch[..nb].iter().enumerate() {
+                    let rr = r0 + j as u64;
+                    let stored = values[rr as usize] as i8 as i32;
+                    let derived = solver.finish(e);
+                    if stored != derived {
+                        bad += 1;
+                        first.get_or_insert((rr, stored, derived));
+                    }
+                }
             }
             let d = done.fetch_add(end - start, Ordering::Relaxed) + (end - start);
             on_progress(d, total);

@@ -41,7 +41,10 @@ fn corrupted_payload_is_refused() {
     let e = open_err(dir.path(), 3);
     assert!(matches!(e, EgdbError::Corrupt { .. }), "{e:?}");
     let msg = e.to_string();
-    assert!(msg.contains("k006.egdb") && msg.contains("checksum"), "{msg}");
+    assert!(
+        msg.contains("k006.egdb") && msg.contains("checksum"),
+        "{msg}"
+    );
     // A build refuses to resume over it too.
     let e = plan(dir.path(), 3, 8)
         .run(&AtomicBool::new(false), &|_| {})
@@ -126,10 +129,7 @@ fn verify_finds_a_wrong_value_with_a_good_checksum() {
     let stop = AtomicBool::new(false);
     let ok = db.verify(Some(2), &stop, &|_, _| {}).unwrap();
     assert_eq!(ok.mismatches, 0);
-    assert_eq!(
-        ok.positions,
-        (0..=7).map(|k| db.layer_size(k)).sum::<u64>()
-    );
+    assert_eq!(ok.positions, (0..=7).map(|k| db.layer_size(k)).sum::<u64>());
     // Rewrite layer 6 with one value changed and a fresh checksum.
     let path = layer_path(dir.path(), 3, &rules, 6);
     let mut payload = db.layer_values(6).to_vec();
@@ -174,7 +174,9 @@ fn an_interrupted_build_leaves_complete_files_and_resumes() {
     names.sort();
     let want: Vec<String> = (0..stop_in).map(|k| format!("k{k:03}.egdb")).collect();
     assert_eq!(names, want, "only finished layers, no temporary file");
-    let db = Egdb::open(dir.path(), m, &Rules::default()).unwrap().unwrap();
+    let db = Egdb::open(dir.path(), m, &Rules::default())
+        .unwrap()
+        .unwrap();
     assert_eq!(db.max_seeds(), stop_in - 1);
     drop(db);
     // Resume: the finished layers are kept, the rest built.

@@ -13,7 +13,11 @@ fn all_rules() -> Vec<Rules> {
     let mut v = Vec::new();
     for capture in [CaptureRule::Standard, CaptureRule::Empty] {
         for end in [EndRule::RowEmpty, EndRule::MoverBlocked] {
-            for leftovers in [LeftoverRule::Owner, LeftoverRule::Emptier, LeftoverRule::Nobody] {
+            for leftovers in [
+                LeftoverRule::Owner,
+                LeftoverRule::Emptier,
+                LeftoverRule::Nobody,
+            ] {
                 v.push(Rules {
                     capture,
                     end,
@@ -115,7 +119,10 @@ fn every_arrangement_of_small_boards_matches_negamax() {
                     }
                 }
             }
-            assert!(checked > 20 * m * m, "m={m}: only {checked} positions checked");
+            assert!(
+                checked > 20 * m * m,
+                "m={m}: only {checked} positions checked"
+            );
         }
     }
 }

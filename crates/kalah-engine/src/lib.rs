@@ -308,7 +308,9 @@ impl Engine {
                 match self.exact(&p, rules, exact_time, limits.nodes) {
                     Some(f) => f,
                     None => {
-                        let left = time.saturating_sub(start.elapsed()).max(Duration::from_millis(10));
+                        let left = time
+                            .saturating_sub(start.elapsed())
+                            .max(Duration::from_millis(10));
                         self.deepening(&p, rules, profile.depth, left, limits.nodes)
                     }
                 }
@@ -325,7 +327,13 @@ impl Engine {
     }
 
     /// The exact solution within `time`, if it finishes.
-    fn exact(&mut self, pos: &Position, rules: &Rules, time: Duration, nodes: Option<u64>) -> Option<Found> {
+    fn exact(
+        &mut self,
+        pos: &Position,
+        rules: &Rules,
+        time: Duration,
+        nodes: Option<u64>,
+    ) -> Option<Found> {
         let solver = self.solver(rules);
         solver.set_limits(SearchLimits::new(Some(time), nodes));
         let sol = solver.solve(pos).ok()?;
@@ -341,7 +349,14 @@ impl Engine {
     }
 
     /// Iterative deepening to `depth` within `time` and `nodes`.
-    fn deepening(&mut self, pos: &Position, rules: &Rules, depth: u32, time: Duration, nodes: Option<u64>) -> Found {
+    fn deepening(
+        &mut self,
+        pos: &Position,
+        rules: &Rules,
+        depth: u32,
+        time: Duration,
+        nodes: Option<u64>,
+    ) -> Found {
         let solver = self.solver(rules);
         solver.set_limits(SearchLimits::new(Some(time), nodes));
         let r = solver.iterative(pos, depth);
@@ -357,7 +372,14 @@ impl Engine {
     }
 
     /// Values of every action from a shallow search, plus noise; the best noisy value wins.
-    fn noisy(&mut self, pos: &Position, rules: &Rules, profile: Profile, time: Duration, nodes: Option<u64>) -> Found {
+    fn noisy(
+        &mut self,
+        pos: &Position,
+        rules: &Rules,
+        profile: Profile,
+        time: Duration,
+        nodes: Option<u64>,
+    ) -> Found {
         let values = self.estimate_moves(pos, rules, profile.depth, time, nodes);
         let mut best: Option<(i32, MoveValue)> = None;
         for v in values {
@@ -406,7 +428,10 @@ impl Engine {
             }
             let left = time.saturating_sub(start.elapsed());
             let share = (left / (legal.len() - i) as u32).max(Duration::from_millis(2));
-            solver.set_limits(SearchLimits::new(Some(share), nodes.map(|n| n / legal.len() as u64)));
+            solver.set_limits(SearchLimits::new(
+                Some(share),
+                nodes.map(|n| n / legal.len() as u64),
+            ));
             let r = solver.iterative(&child, depth.saturating_sub(1).max(1));
             let v = if o.extra_turn { r.value } else { -r.value };
             out.push(MoveValue {
@@ -440,7 +465,9 @@ impl Engine {
                 })
                 .collect();
         }
-        let left = time.saturating_sub(start.elapsed()).max(Duration::from_millis(20));
+        let left = time
+            .saturating_sub(start.elapsed())
+            .max(Duration::from_millis(20));
         self.estimate_moves(&p, rules, 200, left, limits.nodes)
     }
 }

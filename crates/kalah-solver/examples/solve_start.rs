@@ -18,7 +18,11 @@ fn main() {
     };
     let pos = Position::start(&Start::uniform(m, n).unwrap(), &rules);
     let mut solver = Solver::new(rules, mib);
-    if let (Ok(a), Ok(b), Ok(c)) = (std::env::var("TT_MIN"), std::env::var("ETC_MIN"), std::env::var("C_SHIFT")) {
+    if let (Ok(a), Ok(b), Ok(c)) = (
+        std::env::var("TT_MIN"),
+        std::env::var("ETC_MIN"),
+        std::env::var("C_SHIFT"),
+    ) {
         solver.tune(a.parse().unwrap(), b.parse().unwrap(), c.parse().unwrap());
     }
     let sol = solver.solve(&pos).unwrap();

@@ -184,6 +184,9 @@ pub struct Solver {
     with_store: bool,
     tt_min: i32,
     etc_min: i32,
+    /// Node count at which the heuristic search for a first guess gives up (`aborted`).
+    soft_limit: u64,
+    aborted: bool,
     /// History heuristic: cut-offs per board side and house, weighted by the seeds in play.
     history: [[u32; 12]; 2],
     c_shift: u32,
@@ -225,6 +228,8 @@ impl Solver {
             houses: 0,
             tt_min: TT_MIN_SEEDS,
             etc_min: ETC_MIN_SEEDS,
+            soft_limit: u64::MAX,
+            aborted: false,
             history: [[0; 12]; 2],
             c_shift: 24,
             nodes: 0,
@@ -309,11 +314,7 @@ impl Solver {
             self.houses = m;
         }
         self.egdb_max = match &self.egdb {
-            Some(db)
-                if db.houses() == m && db.serves(&self.rules) =>
-            {
-                db.max_seeds() as i32
-            }
+            Some(db) if db.houses() == m && db.serves(&self.rules) => db.max_seeds() as i32,
             _ => -1,
         };
         self.nodes = 0;
@@ -361,7 +362,8 @@ impl Solver {
                 self.stopped = true;
             }
         }
-        if self.progress.is_some() && now.duration_since(self.last_report) >= Duration::from_millis(500)
+        if self.progress.is_some()
+            && now.duration_since(self.last_report) >= Duration::from_millis(500)
         {
             self.report();
         }
@@ -556,7 +558,11 @@ impl Solver {
                 };
                 if let Some(e) = self.table.probe(&ck) {
                     if e.exact {
-                        let bound = if kid.sign > 0 { kid.c + e.lo } else { kid.c - e.hi };
+                        let bound = if kid.sign > 0 {
+                            kid.c + e.lo
+                        } else {
+                            kid.c - e.hi
+                        };
                         if bound >= b {
                             best = bound;
                             best_mv = kid.mv;
@@ -627,7 +633,10 @@ impl Solver {
         if self.nodes & POLL_MASK == 0 {
             self.poll();
         }
-        if self.stopped {
+        if self.nodes >= self.soft_limit {
+            self.aborted = true;
+        }
+        if self.stopped || self.aborted {
             return 0;
         }
         let seeds = pos.seeds_in_houses() as i32;
@@ -678,7 +687,7 @@ impl Solver {
                 } else {
                     self.heuristic(&kid.pos, depth - 1, kid.c - b, kid.c - a2)
                 };
-                if self.stopped {
+                if self.stopped || self.aborted {
                     return 0;
                 }
                 kid.sign * v + kid.c
@@ -807,14 +816,22 @@ impl Solver {
         let n0 = self.nodes;
         let mut guess = 0;
         let mut depth = 1;
+        self.soft_limit = n0 + budget;
         while self.nodes - n0 < budget && depth <= 2 * seeds + 2 {
             let (lo, hi) = self.futility(pos, seeds);
-            guess = self.heuristic(pos, depth, lo - 1, hi + 1);
+            let g = self.heuristic(pos, depth, lo - 1, hi + 1);
             if self.stopped {
+                self.soft_limit = u64::MAX;
                 return Err(self.stopped_error(pos, lo, hi));
             }
+            if self.aborted {
+                break;
+            }
+            guess = g;
             depth += 1;
         }
+        self.soft_limit = u64::MAX;
+        self.aborted = false;
         Ok(guess)
     }
 

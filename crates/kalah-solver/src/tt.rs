@@ -116,11 +116,18 @@ pub(crate) struct Table {
     /// log2 of the bucket count.
     bits: u32,
     wide_mode: bool,
+    /// Whether anything was stored since the table was created or cleared.
+    dirty: bool,
 }
 
 impl std::fmt::Debug for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Table({} buckets, wide {})", 1u64 << self.bits, self.wide_mode)
+        write!(
+            f,
+            "Table({} buckets, wide {})",
+            1u64 << self.bits,
+            self.wide_mode
+        )
     }
 }
 
@@ -141,10 +148,19 @@ impl Table {
         let bits = (usize::BITS - 1 - buckets.leading_zeros()).min(40);
         let n = 2usize << bits;
         let t = Table {
-            compact: if wide_mode { Vec::new() } else { vec![[0; 2]; n] },
-            wide: if wide_mode { vec![[0; 4]; n] } else { Vec::new() },
+            compact: if wide_mode {
+                Vec::new()
+            } else {
+                vec![[0; 2]; n]
+            },
+            wide: if wide_mode {
+                vec![[0; 4]; n]
+            } else {
+                Vec::new()
+            },
             bits,
             wide_mode,
+            dirty: false,
         };
         if wide_mode {
             advise_huge_pages(t.wide.as_ptr() as usize, t.bytes());
@@ -185,6 +201,10 @@ impl Table {
 
     /// Empties the table.
     pub(crate) fn clear(&mut self) {
+        if !self.dirty {
+            return;
+        }
+        self.dirty = false;
         self.compact.iter_mut().for_each(|s| *s = [0; 2]);
         self.wide.iter_mut().for_each(|s| *s = [0; 4]);
     }
@@ -242,6 +262,7 @@ impl Table {
     /// always replaced.
     #[inline]
     pub(crate) fn store(&mut self, key: &Key, mut e: Entry) {
+        self.dirty = true;
         match *key {
             Key::Compact(k) => {
                 let (i, hi) = self.compact_split(k);

@@ -29,7 +29,11 @@ fn minimax(pos: &Position, rules: &Rules, south_is_first: bool) -> ([i32; 2], bo
         // The result's orientation: final stores by board side; who owns which side at the end
         // is r.1 relative to the root, and relative to now it is r.1 ^ south_is_first ^ swapped.
         let flipped_since_move = r.1 != (south_is_first ^ swapped);
-        let side_at_end = if flipped_since_move { my_side.opposite() } else { my_side };
+        let side_at_end = if flipped_since_move {
+            my_side.opposite()
+        } else {
+            my_side
+        };
         let score = r.0[side_at_end.index()] - r.0[side_at_end.opposite().index()];
         if best.is_none_or(|(b, _)| score > b) {
             best = Some((score, r));
@@ -55,7 +59,11 @@ fn all_rules() -> Vec<Rules> {
     let mut v = Vec::new();
     for capture in [CaptureRule::Standard, CaptureRule::Empty] {
         for end in [EndRule::RowEmpty, EndRule::MoverBlocked] {
-            for leftovers in [LeftoverRule::Owner, LeftoverRule::Emptier, LeftoverRule::Nobody] {
+            for leftovers in [
+                LeftoverRule::Owner,
+                LeftoverRule::Emptier,
+                LeftoverRule::Nobody,
+            ] {
                 for majority_end in [false, true] {
                     v.push(Rules {
                         capture,
@@ -74,7 +82,9 @@ fn all_rules() -> Vec<Rules> {
 
 fn random_position(rng: &mut StdRng, m: usize, seeds: u32, phase: Phase) -> Position {
     let mut pits = vec![0u8; 2 * m + 2];
-    let houses: Vec<usize> = (0..2 * m + 2).filter(|&i| i != m && i != 2 * m + 1).collect();
+    let houses: Vec<usize> = (0..2 * m + 2)
+        .filter(|&i| i != m && i != 2 * m + 1)
+        .collect();
     for _ in 0..seeds {
         pits[houses[rng.gen_range(0..houses.len())]] += 1;
     }
@@ -84,7 +94,11 @@ fn random_position(rng: &mut StdRng, m: usize, seeds: u32, phase: Phase) -> Posi
         pits[0] = 1;
     }
     let to_move = match phase {
-        Phase::Normal => Some(if rng.gen_bool(0.5) { Side::South } else { Side::North }),
+        Phase::Normal => Some(if rng.gen_bool(0.5) {
+            Side::South
+        } else {
+            Side::North
+        }),
         Phase::PieChoice => Some(Side::North),
         _ => Some(Side::South),
     };
@@ -195,4 +209,3 @@ fn starting_positions_with_swap_agree_with_minimax() {
     let moves = Solver::new(rules, 1).analyze_moves(&pos).unwrap();
     assert_eq!(moves.last().unwrap().mv, Move::Swap);
 }
-

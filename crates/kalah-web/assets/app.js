@@ -93,7 +93,15 @@ function gameBody(extra = {}) {
 function rulesLine() {
   const r = S.rules;
   const st = G.start;
-  const parts = [`Kalah(${st.houses}, ${S.board.kind === 'layout' ? `layout ${S.board.layout}` : S.board.seeds})`];
+  const m = st.houses;
+  const south = st.pits.slice(0, m);
+  const north = st.pits.slice(m + 1, 2 * m + 1);
+  const storesEmpty = st.pits[m] === 0 && st.pits[2 * m + 1] === 0;
+  let board;
+  if (storesEmpty && [...south, ...north].every((x) => x === south[0])) board = `Kalah(${m}, ${south[0]})`;
+  else if (storesEmpty && st.phase === 'opening') board = `Kalah(${m}) layout ${south.join(',')}`;
+  else board = `Kalah(${m}) from ${st.position}`;
+  const parts = [board];
   parts.push(`capture ${r.capture}`, `end ${r.end}`, `leftovers ${r.leftovers}`);
   if (r['majority-end']) parts.push('majority end');
   if (r.pie) parts.push('pie rule');

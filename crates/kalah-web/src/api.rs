@@ -13,7 +13,9 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
-use crate::game::{moves_of_value, outcome_json, state_json, Body, Game, OutcomeJson, StateJson, GAME_FIELDS};
+use crate::game::{
+    moves_of_value, outcome_json, state_json, Body, Game, OutcomeJson, StateJson, GAME_FIELDS,
+};
 use crate::AppState;
 
 type ApiResult = Result<Json<Value>, ApiError>;
@@ -30,10 +32,6 @@ fn body_bytes(state: &AppState, body: Result<Bytes, BytesRejection>) -> Result<B
 
 fn to_json<T: Serialize>(v: &T) -> Result<Value, ApiError> {
     serde_json::to_value(v).map_err(|e| ApiError::Internal(format!("cannot write the answer: {e}")))
-}
-
-fn with_fields(fields: &'static [&'static str]) -> &'static [&'static str] {
-    fields
 }
 
 /// `GET /api/info`: version, levels and the server's limits.
@@ -69,7 +67,7 @@ pub(crate) async fn legal(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let bytes = body_bytes(&state, body)?;
-    let mut body = Body::parse(&bytes, with_fields(LEGAL_FIELDS))?;
+    let mut body = Body::parse(&bytes, LEGAL_FIELDS)?;
     let game = Game::take(&mut body)?;
     body.finish()?;
     to_json(&state_json(&game.position(), &game.rules)).map(Json)
@@ -112,9 +110,12 @@ pub(crate) async fn play(
     let bytes = body_bytes(&state, body)?;
     let mut body = Body::parse(&bytes, PLAY_FIELDS)?;
     let game = Game::take(&mut body)?;
-    let mv = body
-        .take("move")
-        .ok_or_else(|| ApiError::BadRequest("field 'move' is missing: the house to sow (1..m), a turn like \"3-6\", or \"swap\"".into()))?;
+    let mv = body.take("move").ok_or_else(|| {
+        ApiError::BadRequest(
+            "field 'move' is missing: the house to sow (1..m), a turn like \"3-6\", or \"swap\""
+                .into(),
+        )
+    })?;
     let mvs = moves_of_value(&mv, "field 'move'")?;
     body.finish()?;
     let mut pos = game.position();
@@ -130,9 +131,18 @@ pub(crate) async fn play(
     if steps.len() == 1 {
         return to_json(&steps[0]).map(Json);
     }
-    let last = steps.last().map(to_json).transpose()?.unwrap_or(Value::Null);
+    let last = steps
+        .last()
+        .map(to_json)
+        .transpose()?
+        .unwrap_or(Value::Null);
     let mut v = last;
-    v["move"] = Value::String(mvs.iter().map(|m| m.to_string()).collect::<Vec<_>>().join("-"));
+    v["move"] = Value::String(
+        mvs.iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join("-"),
+    );
     v["steps"] = to_json(&steps)?;
     Ok(Json(v))
 }
@@ -218,7 +228,9 @@ fn take_time(body: &mut Body, state: &AppState) -> Result<Duration, ApiError> {
 fn take_level(body: &mut Body, default: Level) -> Result<Level, ApiError> {
     match body.take_str("level")? {
         None => Ok(default),
-        Some(s) => s.parse().map_err(|e| ApiError::BadRequest(format!("field 'level': {e}"))),
+        Some(s) => s
+            .parse()
+            .map_err(|e| ApiError::BadRequest(format!("field 'level': {e}"))),
     }
 }
 
@@ -266,7 +278,9 @@ pub(crate) async fn engine(
     body.finish()?;
     let pos = game.position();
     if pos.legal_moves(&game.rules).is_empty() {
-        return Err(ApiError::Unprocessable("the game is over: there is no move to choose".into()));
+        return Err(ApiError::Unprocessable(
+            "the game is over: there is no move to choose".into(),
+        ));
     }
     let rules = game.rules;
     let started = Instant::now();
@@ -381,7 +395,9 @@ pub(crate) async fn record_export(
     let mut record = game.record()?;
     record.south = south;
     record.north = north;
-    Ok(Json(json!({ "text": record.to_text(), "json": record.to_json() })))
+    Ok(Json(
+        json!({ "text": record.to_text(), "json": record.to_json() }),
+    ))
 }
 
 const IMPORT_FIELDS: &[&str] = &["text"];
@@ -448,4 +464,52 @@ pub(crate) async fn method_not_allowed(uri: Uri) -> ApiError {
         "GET"
     };
     ApiError::MethodNotAllowed(format!("{p} takes {how}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use tokio::sync::Semaphore;
+
+    use super::*;
+    use crate::Config;
+
+    fn state(slots: usize) -> AppState {
+        let config = Config {
+            engine_slots: slots,
+            ..Config::default()
+        };
+        AppState {
+            slots: Arc::new(Semaphore::new(slots)),
+            config: Arc::new(config),
+        }
+    }
+
+    #[tokio::test]
+    async fn an_overrunning_search_times_out_and_keeps_its_slot_until_it_ends() {
+        let st = state(1);
+        let started = Instant::now();
+        let r = run_engine(&st, Duration::from_millis(1), || {
+            std::thread::sleep(Duration::from_millis(2600));
+            1
+        })
+        .await;
+        assert!(matches!(r, Err(ApiError::Timeout(_))), "{r:?}");
+        assert!(started.elapsed() < Duration::from_millis(2500));
+        // The search still runs: its slot is still taken, so the next request is refused.
+        let r = run_engine(&st, Duration::from_millis(1), || 2).await;
+        assert_eq!(r, Err(ApiError::Busy(1)));
+        // Once it ends, the slot is free again.
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        assert_eq!(run_engine(&st, Duration::from_millis(1), || 3).await, Ok(3));
+    }
+
+    #[tokio::test]
+    async fn a_panicking_search_is_a_500_not_a_crash() {
+        let st = state(1);
+        let r: Result<(), _> = run_engine(&st, Duration::from_millis(10), || panic!("boom")).await;
+        assert!(matches!(r, Err(ApiError::Internal(ref m)) if m.contains("engine failed")), "{r:?}");
+        assert_eq!(st.slots.available_permits(), 1);
+    }
 }

@@ -8,12 +8,36 @@ use crate::error::ApiError;
 
 /// Name, content type and text of every asset under `/assets/`.
 const ASSETS: &[(&str, &str, &str)] = &[
-    ("style.css", "text/css; charset=utf-8", include_str!("../assets/style.css")),
-    ("app.js", "text/javascript; charset=utf-8", include_str!("../assets/app.js")),
-    ("api.js", "text/javascript; charset=utf-8", include_str!("../assets/api.js")),
-    ("board.js", "text/javascript; charset=utf-8", include_str!("../assets/board.js")),
-    ("graph.js", "text/javascript; charset=utf-8", include_str!("../assets/graph.js")),
-    ("favicon.svg", "image/svg+xml", include_str!("../assets/favicon.svg")),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../assets/style.css"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/app.js"),
+    ),
+    (
+        "api.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/api.js"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/board.js"),
+    ),
+    (
+        "graph.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/graph.js"),
+    ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_str!("../assets/favicon.svg"),
+    ),
 ];
 
 const INDEX: &str = include_str!("../assets/index.html");

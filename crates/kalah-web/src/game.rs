@@ -66,7 +66,10 @@ impl Body {
         match self.take(key) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s)),
-            Some(v) => Err(bad(format!("field '{key}' must be a string, not {}", type_name(&v)))),
+            Some(v) => Err(bad(format!(
+                "field '{key}' must be a string, not {}",
+                type_name(&v)
+            ))),
         }
     }
 
@@ -74,9 +77,14 @@ impl Body {
         match self.take(key) {
             None => Ok(None),
             Some(Value::Number(n)) => n.as_u64().map(Some).ok_or_else(|| {
-                bad(format!("field '{key}' must be a whole number 0 or more, not {n}"))
+                bad(format!(
+                    "field '{key}' must be a whole number 0 or more, not {n}"
+                ))
             }),
-            Some(v) => Err(bad(format!("field '{key}' must be a number, not {}", type_name(&v)))),
+            Some(v) => Err(bad(format!(
+                "field '{key}' must be a number, not {}",
+                type_name(&v)
+            ))),
         }
     }
 
@@ -84,7 +92,10 @@ impl Body {
         match self.take(key) {
             None => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(b)),
-            Some(v) => Err(bad(format!("field '{key}' must be true or false, not {}", type_name(&v)))),
+            Some(v) => Err(bad(format!(
+                "field '{key}' must be true or false, not {}",
+                type_name(&v)
+            ))),
         }
     }
 
@@ -123,9 +134,7 @@ fn parse_move_token(tok: &str, what: &str) -> Result<Vec<Move>, ApiError> {
     if t.is_empty() {
         return Err(bad(format!("{what}: empty move")));
     }
-    let turn: Turn = t
-        .parse()
-        .map_err(|e| bad(format!("{what}: {e}")))?;
+    let turn: Turn = t.parse().map_err(|e| bad(format!("{what}: {e}")))?;
     Ok(turn.0)
 }
 
@@ -174,7 +183,12 @@ fn take_layout(body: &mut Body) -> Result<Option<Vec<u8>>, ApiError> {
         v.as_u64()
             .filter(|&n| n <= 255)
             .map(|n| n as u8)
-            .ok_or_else(|| bad(format!("'layout' item {}: {v} is not a seed count (0 to 255)", i + 1)))
+            .ok_or_else(|| {
+                bad(format!(
+                    "'layout' item {}: {v} is not a seed count (0 to 255)",
+                    i + 1
+                ))
+            })
     };
     match body.take("layout") {
         None => Ok(None),

@@ -59,7 +59,9 @@ async fn post(app: &Router, path: &str, body: Value) -> Answer {
 /// Asserts a JSON error with `status` whose message contains every one of `words`.
 fn assert_error(a: &Answer, status: StatusCode, words: &[&str]) {
     assert_eq!(a.status, status, "answer: {}", a.text);
-    let msg = a.body["error"].as_str().unwrap_or_else(|| panic!("no error message in {}", a.text));
+    let msg = a.body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error message in {}", a.text));
     for w in words {
         assert!(msg.contains(w), "error '{msg}' should mention '{w}'");
     }
@@ -70,8 +72,13 @@ async fn page_and_assets_are_served() {
     let app = app();
     let a = send(&app, "GET", "/", "").await;
     assert_eq!(a.status, StatusCode::OK);
-    assert!(a.headers[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/html"));
-    assert!(a.text.contains(r#"<script type="module" src="/assets/app.js">"#));
+    assert!(a.headers[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    assert!(a
+        .text
+        .contains(r#"<script type="module" src="/assets/app.js">"#));
     for (file, ct) in [
         ("app.js", "text/javascript"),
         ("api.js", "text/javascript"),
@@ -82,13 +89,35 @@ async fn page_and_assets_are_served() {
     ] {
         let a = send(&app, "GET", &format!("/assets/{file}"), "").await;
         assert_eq!(a.status, StatusCode::OK, "{file}");
-        assert!(a.headers[header::CONTENT_TYPE].to_str().unwrap().starts_with(ct), "{file}");
+        assert!(
+            a.headers[header::CONTENT_TYPE]
+                .to_str()
+                .unwrap()
+                .starts_with(ct),
+            "{file}"
+        );
         assert!(a.text.len() > 100, "{file} is empty");
     }
-    assert_error(&send(&app, "GET", "/assets/nope.js", "").await, StatusCode::NOT_FOUND, &["nope.js"]);
-    assert_error(&send(&app, "GET", "/nowhere", "").await, StatusCode::NOT_FOUND, &["/nowhere", "/api/"]);
-    assert_error(&send(&app, "GET", "/api/play", "").await, StatusCode::METHOD_NOT_ALLOWED, &["POST"]);
-    assert_error(&send(&app, "POST", "/api/info", "").await, StatusCode::METHOD_NOT_ALLOWED, &["GET"]);
+    assert_error(
+        &send(&app, "GET", "/assets/nope.js", "").await,
+        StatusCode::NOT_FOUND,
+        &["nope.js"],
+    );
+    assert_error(
+        &send(&app, "GET", "/nowhere", "").await,
+        StatusCode::NOT_FOUND,
+        &["/nowhere", "/api/"],
+    );
+    assert_error(
+        &send(&app, "GET", "/api/play", "").await,
+        StatusCode::METHOD_NOT_ALLOWED,
+        &["POST"],
+    );
+    assert_error(
+        &send(&app, "POST", "/api/info", "").await,
+        StatusCode::METHOD_NOT_ALLOWED,
+        &["GET"],
+    );
 }
 
 #[tokio::test]
@@ -116,18 +145,38 @@ async fn legal_moves_of_starts_positions_and_games() {
     assert_eq!(a.body["over"], false);
     assert_eq!(a.body["score"], Value::Null);
     // Board size, seeds and moves (as an array of numbers and turns, or one string).
-    let a = post(&app, "/api/legal", json!({"houses": 4, "seeds": 3, "moves": [1, "2"]})).await;
+    let a = post(
+        &app,
+        "/api/legal",
+        json!({"houses": 4, "seeds": 3, "moves": [1, "2"]}),
+    )
+    .await;
     assert_eq!(a.body["position"], "0,4,4,4,0,3,0,4,4,1 N", "{}", a.text);
     assert_eq!(a.body["legal"], json!([1, 3, 4]));
-    let b = post(&app, "/api/legal", json!({"houses": 4, "seeds": 3, "moves": "1 2"})).await;
+    let b = post(
+        &app,
+        "/api/legal",
+        json!({"houses": 4, "seeds": 3, "moves": "1 2"}),
+    )
+    .await;
     assert_eq!(a.body, b.body);
     let a = post(&app, "/api/legal", json!({"moves": ["3-6"]})).await;
     assert_eq!(a.body["position"], "4,4,0,5,5,0,2,5,5,5,5,4,4,0 N");
     assert_eq!(a.body["legal"], json!([1, 2, 3, 4, 5, 6]));
     // A custom layout, mirrored.
-    let a = post(&app, "/api/legal", json!({"layout": [4, 4, 5, 4, 3, 4], "mirrored": true})).await;
+    let a = post(
+        &app,
+        "/api/legal",
+        json!({"layout": [4, 4, 5, 4, 3, 4], "mirrored": true}),
+    )
+    .await;
     assert_eq!(a.body["position"], "4,4,5,4,3,4,0,4,3,4,5,4,4,0 S");
-    let a = post(&app, "/api/legal", json!({"layout": "1,2", "rules": "pie=on"})).await;
+    let a = post(
+        &app,
+        "/api/legal",
+        json!({"layout": "1,2", "rules": "pie=on"}),
+    )
+    .await;
     assert_eq!(a.body["position"], "1,2,0,1,2,0 S opening");
     assert_eq!(a.body["phase"], "opening");
     // A position; North to move; only the houses with seeds.
@@ -159,34 +208,146 @@ async fn malformed_requests_are_4xx_with_a_message() {
         ("{", StatusCode::BAD_REQUEST, &["not valid JSON"]),
         ("[1,2]", StatusCode::BAD_REQUEST, &["JSON object", "array"]),
         ("42", StatusCode::BAD_REQUEST, &["JSON object", "number"]),
-        (r#"{"colour": "red"}"#, StatusCode::BAD_REQUEST, &["unknown field 'colour'", "moves"]),
-        (r#"{"rules": "capture=sometimes"}"#, StatusCode::BAD_REQUEST, &["rules", "sometimes", "standard or empty"]),
-        (r#"{"rules": "speed=fast"}"#, StatusCode::BAD_REQUEST, &["unknown rules key 'speed'"]),
-        (r#"{"rules": {"capture": "x"}}"#, StatusCode::BAD_REQUEST, &["rules", "x"]),
-        (r#"{"rules": {"pie": "yes", "colour": 1}}"#, StatusCode::BAD_REQUEST, &["rules"]),
-        (r#"{"rules": 3}"#, StatusCode::BAD_REQUEST, &["rules", "number"]),
-        (r#"{"position": "4,4,x,4 S"}"#, StatusCode::UNPROCESSABLE_ENTITY, &["position", "column"]),
-        (r#"{"position": "4,4,4 S"}"#, StatusCode::UNPROCESSABLE_ENTITY, &["position", "2m+2"]),
-        (r#"{"position": 7}"#, StatusCode::BAD_REQUEST, &["'position' must be a string"]),
-        (r#"{"position": "1,1,0,1,1,0 S", "houses": 2}"#, StatusCode::BAD_REQUEST, &["either 'position'"]),
-        (r#"{"houses": 13}"#, StatusCode::UNPROCESSABLE_ENTITY, &["'houses'", "13"]),
-        (r#"{"houses": 0}"#, StatusCode::UNPROCESSABLE_ENTITY, &["'houses'", "0"]),
-        (r#"{"houses": -1}"#, StatusCode::BAD_REQUEST, &["'houses'", "whole number"]),
-        (r#"{"seeds": 30}"#, StatusCode::UNPROCESSABLE_ENTITY, &["360 seeds", "255"]),
-        (r#"{"seeds": 0}"#, StatusCode::UNPROCESSABLE_ENTITY, &["no seeds"]),
-        (r#"{"layout": [4, 300]}"#, StatusCode::BAD_REQUEST, &["'layout' item 2", "300"]),
-        (r#"{"layout": "4,a"}"#, StatusCode::BAD_REQUEST, &["'layout' item 2", "'a'"]),
-        (r#"{"layout": [1,2], "seeds": 3}"#, StatusCode::BAD_REQUEST, &["'seeds' or 'layout'"]),
-        (r#"{"layout": [1,2], "houses": 3}"#, StatusCode::UNPROCESSABLE_ENTITY, &["'houses' is 3", "2 houses"]),
-        (r#"{"mirrored": true}"#, StatusCode::BAD_REQUEST, &["'mirrored' needs a 'layout'"]),
-        (r#"{"moves": [3, 7]}"#, StatusCode::UNPROCESSABLE_ENTITY, &["move 2", "'7'", "no house 7"]),
-        (r#"{"moves": [3, 3]}"#, StatusCode::UNPROCESSABLE_ENTITY, &["move 2", "empty"]),
-        (r#"{"moves": ["3", "swap"]}"#, StatusCode::UNPROCESSABLE_ENTITY, &["move 2", "swap"]),
-        (r#"{"moves": ["three"]}"#, StatusCode::BAD_REQUEST, &["'moves' item 1", "three"]),
-        (r#"{"moves": [true]}"#, StatusCode::BAD_REQUEST, &["'moves' item 1", "boolean"]),
-        (r#"{"moves": {"a": 1}}"#, StatusCode::BAD_REQUEST, &["'moves'", "object"]),
-        (r#"{"moves": [-3]}"#, StatusCode::BAD_REQUEST, &["-3", "house number"]),
-        (r#"{"moves": [1e400]}"#, StatusCode::BAD_REQUEST, &["not valid JSON"]),
+        (
+            r#"{"colour": "red"}"#,
+            StatusCode::BAD_REQUEST,
+            &["unknown field 'colour'", "moves"],
+        ),
+        (
+            r#"{"rules": "capture=sometimes"}"#,
+            StatusCode::BAD_REQUEST,
+            &["rules", "sometimes", "standard or empty"],
+        ),
+        (
+            r#"{"rules": "speed=fast"}"#,
+            StatusCode::BAD_REQUEST,
+            &["unknown rules key 'speed'"],
+        ),
+        (
+            r#"{"rules": {"capture": "x"}}"#,
+            StatusCode::BAD_REQUEST,
+            &["rules", "x"],
+        ),
+        (
+            r#"{"rules": {"pie": "yes", "colour": 1}}"#,
+            StatusCode::BAD_REQUEST,
+            &["rules"],
+        ),
+        (
+            r#"{"rules": 3}"#,
+            StatusCode::BAD_REQUEST,
+            &["rules", "number"],
+        ),
+        (
+            r#"{"position": "4,4,x,4 S"}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["position", "column"],
+        ),
+        (
+            r#"{"position": "4,4,4 S"}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["position", "2m+2"],
+        ),
+        (
+            r#"{"position": 7}"#,
+            StatusCode::BAD_REQUEST,
+            &["'position' must be a string"],
+        ),
+        (
+            r#"{"position": "1,1,0,1,1,0 S", "houses": 2}"#,
+            StatusCode::BAD_REQUEST,
+            &["either 'position'"],
+        ),
+        (
+            r#"{"houses": 13}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["'houses'", "13"],
+        ),
+        (
+            r#"{"houses": 0}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["'houses'", "0"],
+        ),
+        (
+            r#"{"houses": -1}"#,
+            StatusCode::BAD_REQUEST,
+            &["'houses'", "whole number"],
+        ),
+        (
+            r#"{"seeds": 30}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["360 seeds", "255"],
+        ),
+        (
+            r#"{"seeds": 0}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["no seeds"],
+        ),
+        (
+            r#"{"layout": [4, 300]}"#,
+            StatusCode::BAD_REQUEST,
+            &["'layout' item 2", "300"],
+        ),
+        (
+            r#"{"layout": "4,a"}"#,
+            StatusCode::BAD_REQUEST,
+            &["'layout' item 2", "'a'"],
+        ),
+        (
+            r#"{"layout": [1,2], "seeds": 3}"#,
+            StatusCode::BAD_REQUEST,
+            &["'seeds' or 'layout'"],
+        ),
+        (
+            r#"{"layout": [1,2], "houses": 3}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["'houses' is 3", "2 houses"],
+        ),
+        (
+            r#"{"mirrored": true}"#,
+            StatusCode::BAD_REQUEST,
+            &["'mirrored' needs a 'layout'"],
+        ),
+        (
+            r#"{"moves": [3, 7]}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["move 2", "'7'", "no house 7"],
+        ),
+        (
+            r#"{"moves": [3, 3]}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["move 2", "empty"],
+        ),
+        (
+            r#"{"moves": ["3", "swap"]}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["move 2", "swap"],
+        ),
+        (
+            r#"{"moves": ["three"]}"#,
+            StatusCode::BAD_REQUEST,
+            &["'moves' item 1", "three"],
+        ),
+        (
+            r#"{"moves": [true]}"#,
+            StatusCode::BAD_REQUEST,
+            &["'moves' item 1", "boolean"],
+        ),
+        (
+            r#"{"moves": {"a": 1}}"#,
+            StatusCode::BAD_REQUEST,
+            &["'moves'", "object"],
+        ),
+        (
+            r#"{"moves": [-3]}"#,
+            StatusCode::BAD_REQUEST,
+            &["-3", "house number"],
+        ),
+        (
+            r#"{"moves": [1e400]}"#,
+            StatusCode::BAD_REQUEST,
+            &["not valid JSON"],
+        ),
     ];
     for (body, status, words) in cases {
         let a = send(&app, "POST", "/api/legal", body).await;
@@ -208,39 +369,88 @@ async fn play_reports_sowing_extra_turns_captures_swaps_and_the_end() {
     assert_eq!(a.body["outcome"]["captured"], 0);
     assert_eq!(a.body["to_move"], "S");
     // Capture: South house 1 (one seed) lands in empty house 2, opposite North house 5 holds 6.
-    let a = post(&app, "/api/play", json!({"position": "1,0,3,4,20,1,2,6,3,8 S", "move": "1"})).await;
+    let a = post(
+        &app,
+        "/api/play",
+        json!({"position": "1,0,3,4,20,1,2,6,3,8 S", "move": "1"}),
+    )
+    .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     assert_eq!(a.body["outcome"]["captured"], 7);
     assert_eq!(a.body["outcome"]["capture_bins"], json!([1, 7]));
     assert_eq!(a.body["outcome"]["extra_turn"], false);
     assert_eq!(a.body["position"], "0,0,3,4,27,1,2,0,3,8 N");
     // North's sowing skips South's store; a lap of 2m+1 seeds refills the origin.
-    let a = post(&app, "/api/play", json!({"position": "1,1,0,5,0,0 N", "move": 1})).await;
-    assert_eq!(a.body["outcome"]["path"], json!([4, 5, 0, 1, 3]), "{}", a.text);
+    let a = post(
+        &app,
+        "/api/play",
+        json!({"position": "1,1,0,5,0,0 N", "move": 1}),
+    )
+    .await;
+    assert_eq!(
+        a.body["outcome"]["path"],
+        json!([4, 5, 0, 1, 3]),
+        "{}",
+        a.text
+    );
     // A whole turn at once, with every step.
     let a = post(&app, "/api/play", json!({"move": "3-6"})).await;
     assert_eq!(a.body["move"], "3-6", "{}", a.text);
     assert_eq!(a.body["steps"].as_array().map(Vec::len), Some(2));
     assert_eq!(a.body["to_move"], "N");
     // The pie rule: North may swap after South's first turn.
-    let a = post(&app, "/api/play", json!({"rules": "pie=on", "moves": [1], "move": "swap"})).await;
+    let a = post(
+        &app,
+        "/api/play",
+        json!({"rules": "pie=on", "moves": [1], "move": "swap"}),
+    )
+    .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     assert_eq!(a.body["outcome"]["swapped"], true);
     assert_eq!(a.body["outcome"]["path"], json!([]));
     let a = post(&app, "/api/play", json!({"moves": [1], "move": "swap"})).await;
     assert_error(&a, StatusCode::UNPROCESSABLE_ENTITY, &["swap", "pie rule"]);
     // The game ends: South's last seed goes home, North sweeps its own.
-    let a = post(&app, "/api/play", json!({"position": "0,1,5,0,2,3 S", "move": 2})).await;
+    let a = post(
+        &app,
+        "/api/play",
+        json!({"position": "0,1,5,0,2,3 S", "move": 2}),
+    )
+    .await;
     assert_eq!(a.body["over"], true, "{}", a.text);
     assert_eq!(a.body["score"], json!([6, 5]));
     assert_eq!(a.body["winner"], "S");
-    assert!(a.body["outcome"]["ended"].as_str().unwrap().contains("South's row is empty"));
+    assert!(a.body["outcome"]["ended"]
+        .as_str()
+        .unwrap()
+        .contains("South's row is empty"));
     // Bad moves.
-    assert_error(&post(&app, "/api/play", json!({})).await, StatusCode::BAD_REQUEST, &["'move' is missing"]);
-    assert_error(&post(&app, "/api/play", json!({"move": 9})).await, StatusCode::UNPROCESSABLE_ENTITY, &["no house 9"]);
-    assert_error(&post(&app, "/api/play", json!({"move": "x"})).await, StatusCode::BAD_REQUEST, &["'x'"]);
     assert_error(
-        &post(&app, "/api/play", json!({"move": "3"}).to_string().replace('}', ",\"level\":\"easy\"}").parse::<Value>().unwrap()).await,
+        &post(&app, "/api/play", json!({})).await,
+        StatusCode::BAD_REQUEST,
+        &["'move' is missing"],
+    );
+    assert_error(
+        &post(&app, "/api/play", json!({"move": 9})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["no house 9"],
+    );
+    assert_error(
+        &post(&app, "/api/play", json!({"move": "x"})).await,
+        StatusCode::BAD_REQUEST,
+        &["'x'"],
+    );
+    assert_error(
+        &post(
+            &app,
+            "/api/play",
+            json!({"move": "3"})
+                .to_string()
+                .replace('}', ",\"level\":\"easy\"}")
+                .parse::<Value>()
+                .unwrap(),
+        )
+        .await,
         StatusCode::BAD_REQUEST,
         &["unknown field 'level'"],
     );
@@ -250,7 +460,12 @@ async fn play_reports_sowing_extra_turns_captures_swaps_and_the_end() {
         &["move 2 of the turn", "house 3 is empty"],
     );
     assert_error(
-        &post(&app, "/api/play", json!({"position": "0,0,3,1,2,4 S", "move": 1})).await,
+        &post(
+            &app,
+            "/api/play",
+            json!({"position": "0,0,3,1,2,4 S", "move": 1}),
+        )
+        .await,
         StatusCode::UNPROCESSABLE_ENTITY,
         &["the game is over"],
     );
@@ -263,7 +478,10 @@ async fn game_replays_steps_and_turns() {
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     assert_eq!(a.body["moves"], json!(["3", "6", "2"]));
     assert_eq!(a.body["steps"].as_array().unwrap().len(), 3);
-    assert_eq!(a.body["steps"][1]["before"], "4,4,0,5,5,5,1,4,4,4,4,4,4,0 S");
+    assert_eq!(
+        a.body["steps"][1]["before"],
+        "4,4,0,5,5,5,1,4,4,4,4,4,4,0 S"
+    );
     let turns = a.body["turns"].as_array().unwrap();
     assert_eq!(turns.len(), 2);
     assert_eq!(turns[0]["turn"], "3-6");
@@ -276,8 +494,16 @@ async fn game_replays_steps_and_turns() {
     assert_eq!(a.body["start_position"], "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S");
     assert_eq!(a.body["state"]["to_move"], "N");
     assert_eq!(a.body["rules"]["capture"], "standard");
-    assert!(a.body["rules_text"].as_str().unwrap().starts_with("capture=standard"));
-    let a = post(&app, "/api/game", json!({"rules": "pie=on", "houses": 3, "seeds": 2})).await;
+    assert!(a.body["rules_text"]
+        .as_str()
+        .unwrap()
+        .starts_with("capture=standard"));
+    let a = post(
+        &app,
+        "/api/game",
+        json!({"rules": "pie=on", "houses": 3, "seeds": 2}),
+    )
+    .await;
     assert_eq!(a.body["start_position"], "2,2,2,0,2,2,2,0 S opening");
 }
 
@@ -298,11 +524,21 @@ async fn engine_plays_a_legal_move() {
         assert_eq!(a.body["before"], "2,2,2,2,0,2,2,2,2,0 S");
         assert_eq!(a.body["pv"][0], a.body["move"]);
         // The answer's position is the move played.
-        let b = post(&app, "/api/play", json!({"houses": 4, "seeds": 2, "move": mv})).await;
+        let b = post(
+            &app,
+            "/api/play",
+            json!({"houses": 4, "seeds": 2, "move": mv}),
+        )
+        .await;
         assert_eq!(a.body["position"], b.body["position"]);
     }
     // A move that wins at once is found by every level above beginner.
-    let a = post(&app, "/api/engine", json!({"position": "0,1,5,0,2,3 S", "level": "medium"})).await;
+    let a = post(
+        &app,
+        "/api/engine",
+        json!({"position": "0,1,5,0,2,3 S", "level": "medium"}),
+    )
+    .await;
     assert_eq!(a.body["move"], "2", "{}", a.text);
     // Bad input.
     assert_error(
@@ -326,30 +562,56 @@ async fn engine_plays_a_legal_move() {
 async fn engine_time_is_capped_by_the_server() {
     let app = app(); // max 500 ms
     let started = std::time::Instant::now();
-    let a = post(&app, "/api/engine", json!({"level": "perfect", "time_ms": 600000})).await;
+    let a = post(
+        &app,
+        "/api/engine",
+        json!({"level": "perfect", "time_ms": 600000}),
+    )
+    .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
-    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        started.elapsed()
+    );
 }
 
 #[tokio::test]
 async fn analyze_gives_the_value_of_the_position_and_of_every_move() {
     let app = app();
     // The only sensible move wins 6-5: value +1 for South.
-    let a = post(&app, "/api/analyze", json!({"position": "0,1,5,0,2,3 S", "time_ms": 200})).await;
+    let a = post(
+        &app,
+        "/api/analyze",
+        json!({"position": "0,1,5,0,2,3 S", "time_ms": 200}),
+    )
+    .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
-    assert_eq!(a.body["moves"], json!([{"move": "2", "value": 1, "exact": a.body["moves"][0]["exact"]}]));
+    assert_eq!(
+        a.body["moves"],
+        json!([{"move": "2", "value": 1, "exact": a.body["moves"][0]["exact"]}])
+    );
     assert_eq!(a.body["value"], 1);
     assert_eq!(a.body["value_south"], 1);
     assert_eq!(a.body["best"], json!(["2"]));
     // The same from North's side: value_south flips the sign.
-    let a = post(&app, "/api/analyze", json!({"position": "0,2,3,0,1,5 N", "time_ms": 200})).await;
+    let a = post(
+        &app,
+        "/api/analyze",
+        json!({"position": "0,2,3,0,1,5 N", "time_ms": 200}),
+    )
+    .await;
     assert_eq!(a.body["value"], 1, "{}", a.text);
     assert_eq!(a.body["value_south"], -1);
     // Kalah(6,4): the value is the best move's value; best lists the moves reaching it.
     let a = post(&app, "/api/analyze", json!({"time_ms": 200})).await;
     let moves = a.body["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 6);
-    let best = moves.iter().map(|m| m["value"].as_i64().unwrap()).max().unwrap();
+    let best = moves
+        .iter()
+        .map(|m| m["value"].as_i64().unwrap())
+        .max()
+        .unwrap();
     assert_eq!(a.body["value"], best);
     for b in a.body["best"].as_array().unwrap() {
         assert!(moves.iter().any(|m| m["move"] == *b && m["value"] == best));
@@ -379,7 +641,10 @@ async fn records_export_and_import() {
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     let text = a.body["text"].as_str().unwrap();
     assert!(text.contains("[South \"Ann\"]"), "{text}");
-    assert!(text.contains("[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]"), "{text}");
+    assert!(
+        text.contains("[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]"),
+        "{text}"
+    );
     assert!(text.contains("1. S 3-6\n2. N 1\n"), "{text}");
     // Round trip through import, text and JSON forms.
     let b = post(&app, "/api/record/import", json!({"text": text})).await;
@@ -400,21 +665,40 @@ async fn records_export_and_import() {
     assert_eq!(d.body["moves"], json!(["1", "swap"]));
     // Bad records name the line or turn.
     assert_error(
-        &post(&app, "/api/record/import", json!({"text": "1. S 3-6\n2. N 9\n"})).await,
+        &post(
+            &app,
+            "/api/record/import",
+            json!({"text": "1. S 3-6\n2. N 9\n"}),
+        )
+        .await,
         StatusCode::UNPROCESSABLE_ENTITY,
         &["bad game record", "turn 2", "no house 9"],
     );
     assert_error(
-        &post(&app, "/api/record/import", json!({"text": "[Rules \"capture=maybe\"]\n"})).await,
+        &post(
+            &app,
+            "/api/record/import",
+            json!({"text": "[Rules \"capture=maybe\"]\n"}),
+        )
+        .await,
         StatusCode::UNPROCESSABLE_ENTITY,
         &["line 1", "maybe"],
     );
     assert_error(
-        &post(&app, "/api/record/import", json!({"text": "{\"rules\": 1}"})).await,
+        &post(
+            &app,
+            "/api/record/import",
+            json!({"text": "{\"rules\": 1}"}),
+        )
+        .await,
         StatusCode::UNPROCESSABLE_ENTITY,
         &["bad JSON game record"],
     );
-    assert_error(&post(&app, "/api/record/import", json!({})).await, StatusCode::BAD_REQUEST, &["'text' is missing"]);
+    assert_error(
+        &post(&app, "/api/record/import", json!({})).await,
+        StatusCode::BAD_REQUEST,
+        &["'text' is missing"],
+    );
     assert_error(
         &post(&app, "/api/record/export", json!({"south": 5})).await,
         StatusCode::BAD_REQUEST,
@@ -438,11 +722,18 @@ async fn past_the_bound_on_searches_the_answer_is_503_at_once() {
     });
     for path in ["/api/engine", "/api/analyze"] {
         let a = post(&app, path, json!({})).await;
-        assert_error(&a, StatusCode::SERVICE_UNAVAILABLE, &["busy", "every engine slot is in use (0 in all)"]);
+        assert_error(
+            &a,
+            StatusCode::SERVICE_UNAVAILABLE,
+            &["busy", "every engine slot is in use (0 in all)"],
+        );
         assert_eq!(a.headers[header::RETRY_AFTER], "1");
     }
     // The cheap endpoints do not need a slot.
-    assert_eq!(post(&app, "/api/play", json!({"move": 1})).await.status, StatusCode::OK);
+    assert_eq!(
+        post(&app, "/api/play", json!({"move": 1})).await.status,
+        StatusCode::OK
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -455,13 +746,18 @@ async fn concurrent_searches_are_answered_or_refused_never_queued() {
     for _ in 0..8 {
         let app = app.clone();
         tasks.push(tokio::spawn(async move {
-            post(&app, "/api/analyze", json!({"time_ms": 150})).await.status
+            post(&app, "/api/analyze", json!({"time_ms": 150}))
+                .await
+                .status
         }));
     }
     let mut ok = 0;
     for t in tasks {
         let s = t.await.unwrap();
-        assert!(s == StatusCode::OK || s == StatusCode::SERVICE_UNAVAILABLE, "{s}");
+        assert!(
+            s == StatusCode::OK || s == StatusCode::SERVICE_UNAVAILABLE,
+            "{s}"
+        );
         ok += usize::from(s == StatusCode::OK);
     }
     assert!(ok >= 1);

@@ -32,7 +32,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let rules = args.rules.rules();
     let pos = args.rules.position(args.position.as_deref())?;
-    let (mut solver, bar) = make_solver(&args.search, &rules, pos.houses(), "analysing")?;
+    let (mut solver, bar) = make_solver(&args.search, &rules, &pos, "analysing")?;
     let started = std::time::Instant::now();
     let rows: Vec<(String, i32)> = if args.turns {
         match solver.analyze_turns(&pos) {

@@ -187,17 +187,25 @@ fn build(a: BuildArgs) -> Result<()> {
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
     };
+    // Layer lines go above the bar, or straight to stdout with --quiet.
+    let say = |line: String| {
+        if a.quiet {
+            println!("{line}");
+        } else {
+            bar.println(line);
+        }
+    };
     let result = plan.run(&stop, &|e| match *e {
         BuildEvent::Progress { done, .. } => bar.set_position(done),
         BuildEvent::LayerStarted { seeds, .. } => bar.set_message(format!("k={seeds}")),
-        BuildEvent::Resumed { seeds } => bar.println(format!("layer {seeds}: already built")),
+        BuildEvent::Resumed { seeds } => say(format!("layer {seeds}: already built")),
         BuildEvent::LayerWritten {
             seeds,
             count,
             seconds,
         } => {
             if seconds > 1.0 {
-                bar.println(format!(
+                say(format!(
                     "layer {seeds}: {count} positions in {seconds:.1} s ({:.2} M/s)",
                     count as f64 / seconds / 1e6
                 ))

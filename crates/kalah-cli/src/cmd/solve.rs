@@ -38,9 +38,10 @@ pub struct Args {
 /// Solver flags shared by `solve` and `analyze`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "N", default_value_t = 1024)]
-    pub tt_mb: usize,
+    /// Transposition table size in MiB [default: from the seeds in the houses, 16 MiB for small
+    /// endgames up to 1024 MiB for 40 seeds or more].
+    #[arg(long, value_name = "N")]
+    pub tt_mb: Option<usize>,
     /// Directory of the endgame databases [default: the per-user data directory].
     #[arg(long, value_name = "DIR")]
     pub egdb_dir: Option<PathBuf>,
@@ -54,12 +55,20 @@ pub struct SearchArgs {
 pub(crate) fn make_solver(
     search: &SearchArgs,
     rules: &Rules,
-    houses: usize,
+    pos: &Position,
     what: &str,
 ) -> Result<(Solver, ProgressBar)> {
-    let mut solver = Solver::new(*rules, search.tt_mb.max(1));
+    // Untouched table memory costs nothing, but every page touched is cleared by the kernel: a
+    // small search over a huge table pays for it, so size the table by the work to come.
+    let tt_mb = search.tt_mb.unwrap_or(match pos.seeds_in_houses() {
+        0..=20 => 16,
+        21..=30 => 64,
+        31..=39 => 256,
+        _ => 1024,
+    });
+    let mut solver = Solver::new(*rules, tt_mb.max(1));
     if !search.no_egdb {
-        if let Some(db) = open_egdb(search, houses, rules)? {
+        if let Some(db) = open_egdb(search, pos.houses(), rules)? {
             solver.set_egdb(Some(Arc::new(db)));
         }
     }
@@ -168,7 +177,7 @@ pub(crate) fn turns_text(pos: &Position, rules: &Rules, moves: &[Move]) -> Strin
 pub fn run(args: Args) -> Result<()> {
     let rules = args.rules.rules();
     let pos = args.rules.position(args.position.as_deref())?;
-    let (mut solver, bar) = make_solver(&args.search, &rules, pos.houses(), "solving")?;
+    let (mut solver, bar) = make_solver(&args.search, &rules, &pos, "solving")?;
     let sol = match solver.solve(&pos) {
         Ok(s) => s,
         Err(e) => return stopped(e, args.json, &bar),

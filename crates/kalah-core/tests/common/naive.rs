@@ -58,7 +58,13 @@ impl Naive {
             Some("pie") => NPhase::Pie,
             Some(w) => panic!("phase {w}"),
         };
-        Naive { pits: counts, m, to_move, over, phase }
+        Naive {
+            pits: counts,
+            m,
+            to_move,
+            over,
+            phase,
+        }
     }
 
     /// The notation, written independently.
@@ -98,7 +104,9 @@ impl Naive {
     }
 
     fn row_sum(&self, side: usize) -> u32 {
-        (1..=self.m).map(|h| self.pits[self.house_bin(side, h)]).sum()
+        (1..=self.m)
+            .map(|h| self.pits[self.house_bin(side, h)])
+            .sum()
     }
 
     fn is_house_of(&self, side: usize, bin: usize) -> bool {
@@ -163,13 +171,13 @@ impl Naive {
                 }
             }
         };
-        for side in 0..2 {
+        for (side, gain) in gains.into_iter().enumerate() {
             for h in 1..=self.m {
                 let b = self.house_bin(side, h);
                 self.pits[b] = 0;
             }
             let st = self.store_bin(side);
-            self.pits[st] += gains[side];
+            self.pits[st] += gain;
         }
         self.over = true;
         self.phase = NPhase::Normal;

@@ -140,6 +140,18 @@ test('a game with other rules: 5 houses, 3 seeds, empty capture, pie rule, two p
   await page.waitForSelector('#board .pit.flash');
   await waitIdle(page);
   assert.notEqual(await position(page), before);
+  // A custom layout, mirrored, with the Manchester rule; a bad layout is refused in the dialog.
+  await setSpeed(page, 'instant');
+  await newGame(page, { layout: '4,4,5,4,3,4', mirrored: true, firstExtra: false, opponent: 'human' });
+  assert.equal(await position(page), '4,4,5,4,3,4,0,4,3,4,5,4,4,0 S opening');
+  assert.match(await page.textContent('#rules-line'), /Kalah\(6\) layout 4,4,5,4,3,4.*no first-move extra turn/);
+  await page.click('#btn-new');
+  await page.check('#new-form input[name=board][value=layout]');
+  await page.fill('#new-form input[name=layout]', '4,x');
+  await page.click('#new-start');
+  await page.waitForFunction(() => /layout/.test(document.getElementById('new-error').textContent));
+  assert.match(await page.textContent('#new-error'), /'x' is not a seed count/);
+  await page.click('#dlg-new button[value=cancel]');
   assert.deepEqual(page.errors, []);
 });
 

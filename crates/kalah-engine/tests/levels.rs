@@ -1,0 +1,129 @@
+//! The engine's levels: legal choices, exact hints, and `perfect` never losing a won game.
+
+use std::time::Duration;
+
+use kalah_core::{CaptureRule, Position, Rules, Side, Start};
+use kalah_engine::{Engine, Level, Limits};
+use kalah_solver::Solver;
+
+/// Plays a whole game; `engines[0]` is South. Returns the final position.
+fn play(mut pos: Position, rules: &Rules, engines: &mut [Engine; 2]) -> Position {
+    let limits = Limits {
+        time: Some(Duration::from_millis(500)),
+        nodes: None,
+    };
+    let mut plies = 0;
+    while let Some(side) = pos.to_move() {
+        let choice = engines[side.index()]
+            .choose_with(&pos, rules, limits)
+            .expect("a move while the game goes on");
+        pos.play(rules, choice.mv).expect("a legal move");
+        plies += 1;
+        assert!(plies < 1000);
+    }
+    pos
+}
+
+#[test]
+fn perfect_keeps_every_proven_win_against_every_level() {
+    let mut games = 0;
+    for (m, n) in [(3, 3), (4, 3), (4, 2), (3, 4), (5, 2)] {
+        for capture in [CaptureRule::Standard, CaptureRule::Empty] {
+            let rules = Rules {
+                capture,
+                ..Rules::default()
+            };
+            let start = Position::start(&Start::uniform(m, n).unwrap(), &rules);
+            let value = Solver::new(rules, 8).value(&start).unwrap();
+            // The perfect side: South if South wins (or draws), else North.
+            let perfect_side = if value >= 0 { Side::South } else { Side::North };
+            let proven = value.abs();
+            for (i, level) in Level::ALL.into_iter().enumerate() {
+                let other = Engine::with_seed(level, 17 + i as u64);
+                let perfect = Engine::with_seed(Level::Perfect, 1);
+                let mut engines = if perfect_side == Side::South {
+                    [perfect, other]
+                } else {
+                    [other, perfect]
+                };
+                let end = play(start, &rules, &mut engines);
+                let margin = end.store_diff(perfect_side);
+                assert!(
+                    margin >= proven,
+                    "Kalah({m},{n}) {capture}: perfect as {perfect_side} vs {level} ended {margin:+}, proven {proven:+}"
+                );
+                games += 1;
+            }
+        }
+    }
+    assert_eq!(games, 60);
+}
+
+#[test]
+fn every_level_plays_legal_moves_and_weaker_levels_vary() {
+    let rules = Rules::default();
+    let start = Position::start(&Start::default(), &rules);
+    for level in Level::ALL {
+        let mut e = Engine::with_seed(level, 3);
+        let c = e
+            .choose_with(
+                &start,
+                &rules,
+                Limits {
+                    time: Some(Duration::from_millis(200)),
+                    nodes: None,
+                },
+            )
+            .unwrap();
+        assert!(start.legal_moves(&rules).contains(&c.mv), "{level}");
+        assert_eq!(c.pv.first(), Some(&c.mv), "{level}");
+    }
+    // Same seed, same choices; the beginner is not deterministic across seeds.
+    let choices = |seed| {
+        let mut e = Engine::with_seed(Level::Beginner, seed);
+        let mut pos = start;
+        let mut out = Vec::new();
+        for _ in 0..8 {
+            let Some(c) = e.choose(&pos, &rules) else {
+                break;
+            };
+            pos.play(&rules, c.mv).unwrap();
+            out.push(c.mv);
+        }
+        out
+    };
+    assert_eq!(choices(1), choices(1));
+    assert!((2..12).any(|s| choices(s) != choices(1)));
+}
+
+#[test]
+fn hint_is_exact_when_quick() {
+    let rules = Rules::default();
+    let pos: Position = "1,0,3,2,0,4,5,1,0,2,0,0,3,6 N".parse().unwrap();
+    let mut e = Engine::new(Level::Perfect);
+    let hint = e.hint(&pos, &rules, Limits::default());
+    assert_eq!(hint.len(), pos.legal_moves(&rules).len());
+    assert!(hint.iter().all(|h| h.exact));
+    let exact = Solver::new(rules, 8).analyze_moves(&pos).unwrap();
+    for (h, x) in hint.iter().zip(&exact) {
+        assert_eq!((h.mv, h.value), (x.mv, x.value));
+    }
+    let choice = e.choose(&pos, &rules).unwrap();
+    assert!(choice.exact);
+    assert_eq!(
+        choice.value,
+        Some(exact.iter().map(|x| x.value).max().unwrap())
+    );
+    // A finished game has no hint and no choice.
+    let over: Position = "0,0,0,10,0,0,0,14".parse().unwrap();
+    assert!(e.hint(&over, &rules, Limits::default()).is_empty());
+    assert!(e.choose(&over, &rules).is_none());
+}
+
+#[test]
+fn level_names_round_trip() {
+    for level in Level::ALL {
+        assert_eq!(level.name().parse::<Level>().unwrap(), level);
+    }
+    assert!("grandmaster".parse::<Level>().is_err());
+}

@@ -1,0 +1,225 @@
+//! Consistency of solutions: best moves, per-move values, principal variations, whole turns,
+//! extra-turn chains, game-ending extra turns, the pie rule at the root, and the table across both
+//! sides to move.
+
+use kalah_core::{CaptureRule, Move, Phase, Position, Rules, Setup, Side, Start, Turn};
+use kalah_solver::{SolveError, Solver};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Replays `pv` from `pos` and returns the final store difference from the view of the person to
+/// move in `pos` (following a pie-rule swap).
+fn replay(pos: &Position, rules: &Rules, pv: &[Move]) -> i32 {
+    let mut p = *pos;
+    let mut side = pos.side();
+    for &mv in pv {
+        let out = p.play(rules, mv).expect("legal PV move");
+        if out.swapped {
+            side = side.opposite();
+        }
+    }
+    assert!(p.is_over(), "the PV of {pos} ends the game");
+    p.store_diff(side)
+}
+
+fn random_pos(rng: &mut StdRng, m: usize, seeds: u32) -> Position {
+    let mut pits = vec![0u8; 2 * m + 2];
+    for _ in 0..seeds {
+        let mut i = rng.gen_range(0..2 * m);
+        if i >= m {
+            i += 1;
+        }
+        pits[i] += 1;
+    }
+    pits[m] = rng.gen_range(0..6);
+    pits[2 * m + 1] = rng.gen_range(0..6);
+    let side = if rng.gen_bool(0.5) {
+        Side::South
+    } else {
+        Side::North
+    };
+    Position::from_setup(&Setup {
+        pits,
+        to_move: Some(side),
+        phase: Phase::Normal,
+    })
+    .unwrap()
+}
+
+#[test]
+fn best_moves_pv_and_per_move_values_agree() {
+    let mut rng = StdRng::seed_from_u64(11);
+    for capture in [CaptureRule::Standard, CaptureRule::Empty] {
+        let rules = Rules {
+            capture,
+            ..Rules::default()
+        };
+        let mut solver = Solver::new(rules, 8);
+        for i in 0..60 {
+            let pos = random_pos(&mut rng, 3 + i % 4, 8 + (i as u32 % 10));
+            let sol = solver.solve(&pos).unwrap();
+            let moves = solver.analyze_moves(&pos).unwrap();
+            let max = moves.iter().map(|m| m.value).max().unwrap();
+            assert_eq!(max, sol.value, "{pos}");
+            let best: Vec<Move> = moves
+                .iter()
+                .filter(|m| m.value == max)
+                .map(|m| m.mv)
+                .collect();
+            assert_eq!(best, sol.best, "{pos}");
+            assert_eq!(
+                replay(&pos, &rules, &sol.pv),
+                sol.value,
+                "{pos} pv {:?}",
+                sol.pv
+            );
+            // Whole turns: the best turn equals the value, and the best turns listed are those.
+            let turns = solver.analyze_turns(&pos).unwrap();
+            assert_eq!(turns.iter().map(|t| t.value).max().unwrap(), sol.value);
+            let best_turns: Vec<Turn> = turns
+                .iter()
+                .filter(|t| t.value == sol.value)
+                .map(|t| t.turn.clone())
+                .collect();
+            assert_eq!(
+                solver.best_turns(&pos, sol.value).unwrap(),
+                best_turns,
+                "{pos}"
+            );
+        }
+    }
+}
+
+#[test]
+fn extra_turn_chains_keep_the_same_player() {
+    // South: house 4 (1 seed) reaches the store, then house 3 (2 seeds), then house 2 (3 seeds):
+    // a chain 4-3-2 taking 3 seeds, and the turn goes on while it ends in the store.
+    let rules = Rules::default();
+    let pos: Position = "0,3,2,1,0,0,0,2,2,0 S".parse().unwrap();
+    let turns = Solver::new(rules, 1).analyze_turns(&pos).unwrap();
+    let chain = turns
+        .iter()
+        .find(|t| t.turn.to_string().starts_with("4-3-2"))
+        .expect("the chain is listed");
+    assert!(chain.turn.moves().len() >= 3);
+    let mut solver = Solver::new(rules, 1);
+    let sol = solver.solve(&pos).unwrap();
+    assert_eq!(replay(&pos, &rules, &sol.pv), sol.value);
+    assert_eq!(turns.iter().map(|t| t.value).max().unwrap(), sol.value);
+}
+
+#[test]
+fn a_game_ending_extra_turn_is_final() {
+    // South's last seed (house 3, 1 seed) lands in the store and empties South's row: the game
+    // ends at once, North sweeps his 5 seeds. Final: South 11, North 5+5 = 10 -> +1.
+    let rules = Rules::default();
+    let pos: Position = "0,0,1,10,2,3,0,5 S".parse().unwrap();
+    let mut solver = Solver::new(rules, 1);
+    let sol = solver.solve(&pos).unwrap();
+    assert_eq!(sol.value, 1);
+    assert_eq!(sol.pv, vec![Move::Sow(3)]);
+    // Under mover-blocked the game goes on: South moves again but has no seeds, so it ends.
+    let rules = Rules {
+        end: kalah_core::EndRule::MoverBlocked,
+        ..rules
+    };
+    assert_eq!(Solver::new(rules, 1).value(&pos).unwrap(), 1);
+}
+
+#[test]
+fn same_houses_with_either_side_to_move() {
+    // One table, the same houses with South then North to move: different values, each equal to
+    // a fresh solver's.
+    let mut rng = StdRng::seed_from_u64(5);
+    let rules = Rules::default();
+    let mut shared = Solver::new(rules, 4);
+    let mut differ = 0;
+    for _ in 0..200 {
+        let s = random_pos(&mut rng, 4, 12);
+        let mut setup = s.to_setup();
+        setup.to_move = Some(s.side().opposite());
+        let n = Position::from_setup(&setup).unwrap();
+        let (vs, vn) = (shared.value(&s).unwrap(), shared.value(&n).unwrap());
+        assert_eq!(vs, Solver::new(rules, 1).value(&s).unwrap(), "{s}");
+        assert_eq!(vn, Solver::new(rules, 1).value(&n).unwrap(), "{n}");
+        // The flipped position has the same value.
+        assert_eq!(shared.value(&s.flipped()).unwrap(), vs, "{s}");
+        differ += (vs != vn) as u32;
+    }
+    assert!(differ > 50);
+}
+
+#[test]
+fn pie_rule_root_offers_swap() {
+    let rules = Rules {
+        pie: true,
+        ..Rules::default()
+    };
+    let start = Position::start(&Start::uniform(3, 3).unwrap(), &rules);
+    let mut solver = Solver::new(rules, 4);
+    let sol = solver.solve(&start).unwrap();
+    assert_eq!(replay(&start, &rules, &sol.pv), sol.value);
+    // After each South opening, North's options include swap, and the best option's value is
+    // the value of the pie position.
+    for (turn, after) in Turn::all(&start, &rules) {
+        assert_eq!(after.phase(), Phase::PieChoice, "{turn}");
+        let moves = solver.analyze_moves(&after).unwrap();
+        assert_eq!(moves.last().unwrap().mv, Move::Swap);
+        let swap = moves.last().unwrap().value;
+        // Swapping: the swapper's value is minus the value of the same houses (normal phase)
+        // for the side to move.
+        let mut normal = after.to_setup();
+        normal.phase = Phase::Normal;
+        let normal = Position::from_setup(&normal).unwrap();
+        assert_eq!(swap, -solver.value(&normal).unwrap(), "{after}");
+        let v = solver.value(&after).unwrap();
+        assert_eq!(moves.iter().map(|m| m.value).max().unwrap(), v);
+        let sol = solver.solve(&after).unwrap();
+        assert_eq!(replay(&after, &rules, &sol.pv), v);
+    }
+}
+
+#[test]
+fn stop_flag_and_limits_give_bounds() {
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(6, 4).unwrap(), &rules);
+    let mut solver = Solver::new(rules, 8);
+    solver.set_limits(kalah_solver::SearchLimits::new(None, Some(50_000)));
+    match solver.solve(&pos) {
+        Err(SolveError::Stopped {
+            lower,
+            upper,
+            stats,
+        }) => {
+            assert!(lower <= 8 && 8 <= upper, "[{lower}, {upper}]");
+            assert!(stats.nodes >= 50_000 && stats.nodes < 60_000);
+        }
+        Ok(s) => panic!("Kalah(6,4) solved in 50 000 nodes? {s:?}"),
+    }
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    solver.set_limits(Default::default());
+    solver.set_stop_flag(flag);
+    assert!(matches!(
+        solver.solve(&pos),
+        Err(SolveError::Stopped { .. })
+    ));
+}
+
+#[test]
+fn depth_limited_search_returns_legal_moves() {
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(6, 6).unwrap(), &rules);
+    let mut solver = Solver::new(rules, 8);
+    for depth in [1, 4, 9] {
+        let r = solver.search_depth(&pos, depth).unwrap();
+        let mv = r.best.unwrap();
+        assert!(pos.legal_moves(&rules).contains(&mv));
+        assert_eq!(r.pv.first(), Some(&mv));
+        assert!(!r.exact);
+    }
+    // Endgames: a deep enough search is exact and agrees with the solver.
+    let end: Position = "0,0,1,2,0,3,1,1,0,0 S".parse().unwrap();
+    let v = solver.value(&end).unwrap();
+    let r = solver.search_depth(&end, 30).unwrap();
+    assert_eq!(r.value, v);
+}
