@@ -52,4 +52,4 @@ fi
 echo "== e2e: server at $URL"
 
 cd crates/kalah-web/e2e
-KALAH_URL="$URL" KALAH_SHOTS="${KALAH_SHOTS:-$ROOT/docs/screenshots}" npm test
+KALAH_URL="$URL" KALAH_SHOTS="${KALAH_SHOTS:-$ROOT/docs/screenshots}" timeout --kill-after=10 1200 npm test

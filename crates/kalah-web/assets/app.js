@@ -196,6 +196,11 @@ function renderStatus() {
   } else if (!showSwap && swapBtn) {
     swapBtn.remove();
   }
+  if (showSwap) {
+    const a = S.hints ? S.values[st.position] : null;
+    const sv = a && a.moves ? a.moves.find((x) => x.move === 'swap') : null;
+    swapBtn.textContent = `Swap sides (pie rule)${sv ? ` — ${sv.exact ? '' : '≈'}${signed(sv.value)}` : ''}`;
+  }
 }
 
 function renderMoves() {
@@ -223,8 +228,15 @@ function renderMoves() {
     item(`${t.number}. ${t.side} ${t.turn}`, end, `Turn ${t.number}, ${sideName(t.side)} ${t.turn}: go to the position after it`);
     // Inside a turn, the intermediate positions are reachable with the arrow keys.
   }
+  // Keep the current move in view inside the list, without scrolling the page.
   const cur = ol.querySelector('.current');
-  if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
+  if (cur) {
+    const item = cur.parentElement;
+    if (item.offsetTop < ol.scrollTop) ol.scrollTop = item.offsetTop;
+    else if (item.offsetTop + item.offsetHeight > ol.scrollTop + ol.clientHeight) {
+      ol.scrollTop = item.offsetTop + item.offsetHeight - ol.clientHeight;
+    }
+  }
 }
 
 function renderGraph() {

@@ -509,7 +509,10 @@ mod tests {
     async fn a_panicking_search_is_a_500_not_a_crash() {
         let st = state(1);
         let r: Result<(), _> = run_engine(&st, Duration::from_millis(10), || panic!("boom")).await;
-        assert!(matches!(r, Err(ApiError::Internal(ref m)) if m.contains("engine failed")), "{r:?}");
+        assert!(
+            matches!(r, Err(ApiError::Internal(ref m)) if m.contains("engine failed")),
+            "{r:?}"
+        );
         assert_eq!(st.slots.available_permits(), 1);
     }
 }
