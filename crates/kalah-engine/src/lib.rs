@@ -384,7 +384,7 @@ impl Engine {
         let mut best: Option<(i32, MoveValue)> = None;
         for v in values {
             let noisy = v.value + self.rng.gen_range(-profile.noise..=profile.noise);
-            if best.map_or(true, |(b, _)| noisy > b) {
+            if !matches!(best, Some((b, _)) if noisy <= b) {
                 best = Some((noisy, v));
             }
         }

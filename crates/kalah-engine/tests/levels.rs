@@ -101,14 +101,19 @@ fn hint_is_exact_when_quick() {
     let rules = Rules::default();
     let pos: Position = "1,0,3,2,0,4,5,1,0,2,0,0,3,6 N".parse().unwrap();
     let mut e = Engine::new(Level::Perfect);
-    let hint = e.hint(&pos, &rules, Limits::default());
+    // A generous budget: the machine running the tests may be busy.
+    let limits = Limits {
+        time: Some(Duration::from_secs(10)),
+        nodes: None,
+    };
+    let hint = e.hint(&pos, &rules, limits);
     assert_eq!(hint.len(), pos.legal_moves(&rules).len());
     assert!(hint.iter().all(|h| h.exact));
     let exact = Solver::new(rules, 8).analyze_moves(&pos).unwrap();
     for (h, x) in hint.iter().zip(&exact) {
         assert_eq!((h.mv, h.value), (x.mv, x.value));
     }
-    let choice = e.choose(&pos, &rules).unwrap();
+    let choice = e.choose_with(&pos, &rules, limits).unwrap();
     assert!(choice.exact);
     assert_eq!(
         choice.value,

@@ -109,8 +109,9 @@ pub struct Solution {
     /// Every legal action of the side to move that keeps the value, in legal-move order. Empty for
     /// a finished game.
     pub best: Vec<Move>,
-    /// A principal variation to the end of the game, starting with `best[0]`-or-another best
-    /// action; replaying it gives the final store difference `value`.
+    /// A principal variation to the end of the game, starting with one of the `best` actions (the
+    /// table's first choice); replaying it gives the final store difference `value` for the
+    /// person to move now (who owns the other side after a pie-rule swap).
     pub pv: Vec<Move>,
     /// Work done.
     pub stats: Stats,

@@ -162,6 +162,11 @@ impl Table {
             wide_mode,
             dirty: false,
         };
+        // Huge pages cut TLB misses in big searches, but each first touch clears 2 MiB: only
+        // worth it for big tables.
+        if t.bytes() < 256 << 20 {
+            return t;
+        }
         if wide_mode {
             advise_huge_pages(t.wide.as_ptr() as usize, t.bytes());
         } else {

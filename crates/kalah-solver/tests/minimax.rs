@@ -35,7 +35,7 @@ fn minimax(pos: &Position, rules: &Rules, south_is_first: bool) -> ([i32; 2], bo
             my_side
         };
         let score = r.0[side_at_end.index()] - r.0[side_at_end.opposite().index()];
-        if best.is_none_or(|(b, _)| score > b) {
+        if !matches!(best, Some((b, _)) if score <= b) {
             best = Some((score, r));
         }
     }
