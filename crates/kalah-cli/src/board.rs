@@ -265,15 +265,16 @@ pub fn describe(before: &Position, rules: &Rules, out: &Outcome) -> String {
     s.insert_str(0, "sows ");
     let store_bin = before.store_bin(mover);
     if out.last_bin == store_bin {
-        if out.extra_turn {
+        if out.ended.is_some() {
+            // The game is over: no extra turn to play, whatever the rules.
+            s.push_str(", the last into the store");
+        } else if out.extra_turn {
             s.push_str(", the last into the store: extra turn");
-        } else if out.ended.is_none() {
+        } else {
             s.push_str(
                 ", the last into the store, but the first sowing earns no extra turn \
                  (Manchester rule)",
             );
-        } else {
-            s.push_str(", the last into the store");
         }
     }
     if out.captured > 0 {

@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use kalah_core::{CaptureRule, EndRule, LeftoverRule, Position, Rules, Start};
+use kalah_core::{CaptureRule, EndRule, LeftoverRule, Phase, Position, Rules, Start};
 
 /// Board and rule flags. Defaults: Kalah(6,4), standard rules.
 #[derive(Args, Debug, Clone, Default)]
@@ -103,7 +103,11 @@ impl RuleArgs {
     }
 
     /// `text` parsed as a position (settled under the rules), or the start position when `None`.
-    /// A position whose board size contradicts an explicit --houses is refused.
+    /// A position whose board size contradicts an explicit --houses is refused, and so is a phase
+    /// tag (`opening`, `first-turn`, `pie`) without the opening rule it belongs to.
+    ///
+    /// # Errors
+    /// A position that does not parse, or contradicts the flags.
     pub fn position(&self, text: Option<&str>) -> Result<Position> {
         let Some(text) = text else {
             return self.start_position();
@@ -113,9 +117,28 @@ impl RuleArgs {
             .with_context(|| format!("bad position '{text}'"))?;
         if let Some(m) = self.houses {
             if m != pos.houses() {
+                let n = pos.houses();
                 bail!(
-                    "--houses {m} but the position has {} houses a side",
-                    pos.houses()
+                    "--houses {m} but the position has {n} house{} a side",
+                    if n == 1 { "" } else { "s" }
+                );
+            }
+        }
+        let rules = self.rules();
+        if let Some(tag) = pos.phase().tag() {
+            let fits = match pos.phase() {
+                Phase::PieChoice => rules.pie,
+                _ => rules.has_opening_rules(),
+            };
+            if !fits {
+                let needs = if pos.phase() == Phase::PieChoice {
+                    "--pie"
+                } else {
+                    "--pie or --no-first-move-extra-turn"
+                };
+                bail!(
+                    "the position's phase tag '{tag}' belongs to the opening rules: add {needs}, \
+                     or leave the tag out"
                 );
             }
         }
@@ -124,7 +147,7 @@ impl RuleArgs {
                 "--seeds and --layout set the start position; they cannot be used with a POSITION"
             );
         }
-        pos.settle(&self.rules());
+        pos.settle(&rules);
         Ok(pos)
     }
 }

@@ -102,7 +102,7 @@ fn main() {
             // The reader of stdout went away (e.g. `| head`): nothing left to say.
             std::process::exit(1);
         }
-        eprintln!("kalah: error: {e:#}");
+        eprintln!("kalah: error: {}", output::error_line(&e));
         std::process::exit(1);
     }
 }

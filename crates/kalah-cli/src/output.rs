@@ -23,3 +23,63 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }
+
+/// An error and its causes on one line, `outer: inner: ...`. A cause whose text the line already
+/// holds is left out: typed errors often repeat their source in their own message (`turn 1: move
+/// 3: house 3 is empty` has the source `house 3 is empty`). Line breaks become spaces.
+pub fn error_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        let text = text.trim();
+        if text.is_empty() || line.contains(text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(text);
+    }
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error that repeats its source in its message, as `thiserror` errors with a
+    /// `{source}` in their format do.
+    #[derive(Debug)]
+    struct Outer {
+        source: Inner,
+    }
+    impl std::fmt::Display for Outer {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "turn 1: move 3: {}", self.source)
+        }
+    }
+    impl std::error::Error for Outer {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.source)
+        }
+    }
+    #[derive(Debug)]
+    struct Inner;
+    impl std::fmt::Display for Inner {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("house 3 is\nempty")
+        }
+    }
+    impl std::error::Error for Inner {}
+
+    #[test]
+    fn error_line_drops_repeated_causes() {
+        let e = anyhow::Error::new(Outer { source: Inner }).context("'x.txt' is not a record");
+        assert_eq!(
+            error_line(&e),
+            "'x.txt' is not a record: turn 1: move 3: house 3 is empty"
+        );
+        let e = anyhow::anyhow!("plain");
+        assert_eq!(error_line(&e), "plain");
+    }
+}

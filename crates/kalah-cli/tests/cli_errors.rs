@@ -167,5 +167,72 @@ fn bad_files() {
     }
     let f = dir.path().join("binary.txt");
     std::fs::write(&f, [0xff, 0xfe, 0x00, 0x80]).unwrap();
-    fails_with(&["play", "--load", f.to_str().unwrap()], "cannot read");
+    fails_with(&["play", "--load", f.to_str().unwrap()], "not UTF-8 text");
+}
+
+/// Regression: an empty file used to load as a fresh Kalah(6,4) game.
+#[test]
+fn empty_record_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, content) in [("empty.txt", ""), ("blank.txt", "  \n\n\t\n")] {
+        let f = dir.path().join(name);
+        std::fs::write(&f, content).unwrap();
+        fails_with(&["play", "--load", f.to_str().unwrap()], "it is empty");
+    }
+}
+
+/// Regression: typed errors that repeat their source were printed twice ("house 3 is empty:
+/// house 3 is empty").
+#[test]
+fn causes_are_not_repeated() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("twice.txt");
+    std::fs::write(&f, "1. S 3-3\n").unwrap();
+    let line = fails(&["play", "--load", f.to_str().unwrap()]);
+    assert_eq!(line.matches("house 3 is empty").count(), 1, "{line}");
+    std::fs::write(&f, "[Rules \"pie=maybe\"]\n").unwrap();
+    let line = fails(&["play", "--load", f.to_str().unwrap()]);
+    assert_eq!(line.matches("'maybe' is not a value").count(), 1, "{line}");
+    let line = fails(&["show", "--moves", "3,3"]);
+    assert_eq!(line.matches("house 3 is empty").count(), 1, "{line}");
+}
+
+/// Regression: a phase tag of the opening rules was accepted (and printed back) under rules
+/// that have no opening rules, where it means nothing.
+#[test]
+fn phase_tag_needs_its_rule() {
+    let start = "4,4,4,4,4,4,0,4,4,4,4,4,4,0";
+    fails_with(&["show", &format!("{start} N pie")], "add --pie");
+    fails_with(
+        &[
+            "show",
+            &format!("{start} N pie"),
+            "--no-first-move-extra-turn",
+        ],
+        "add --pie",
+    );
+    fails_with(
+        &["perft", "2", &format!("{start} S opening")],
+        "phase tag 'opening'",
+    );
+    // With the rule it belongs to, the tag is fine.
+    for args in [
+        vec!["show", "--pie"],
+        vec!["show", "--no-first-move-extra-turn"],
+    ] {
+        let mut a = args.clone();
+        let pos = format!("{start} S opening");
+        a.push(&pos);
+        let out = kalah().args(&a).output().unwrap();
+        assert!(out.status.success(), "{a:?}");
+    }
+}
+
+/// Regression: "the position has 1 houses a side".
+#[test]
+fn one_house_is_singular() {
+    fails_with(
+        &["show", "4,4,4,4 S", "--houses", "3"],
+        "the position has 1 house a side",
+    );
 }

@@ -45,7 +45,8 @@ fn kalah_6_4_standard() {
         let (_, count, nodes) = perft(&[&d.to_string()]);
         assert_eq!(count, e, "perft {d}");
         let sum: u64 = expected[1..=d].iter().sum();
-        assert_eq!(nodes, if d == 0 { 1 } else { sum }, "nodes at depth {d}");
+        // perft(1) + ... + perft(d), as docs/CLI.md defines it: 0 at depth 0.
+        assert_eq!(nodes, sum, "nodes at depth {d}");
     }
 }
 
@@ -145,6 +146,10 @@ fn pie_rule_counts_the_swap() {
 fn finished_game_and_depth_zero() {
     let (_, count, _) = perft(&["3", "0,0,0,0,0,0,20,1,1,1,1,1,1,22 N"]);
     assert_eq!(count, 0);
+    // perft(0) = 1 (the empty sequence); nodes = perft(1) + ... + perft(DEPTH) = 0 at depth 0,
+    // as at depth 1 nodes = perft(1) without the root.
     let (_, count, nodes) = perft(&["0"]);
-    assert_eq!((count, nodes), (1, 1));
+    assert_eq!((count, nodes), (1, 0));
+    let (_, count, nodes) = perft(&["1"]);
+    assert_eq!((count, nodes), (6, 6));
 }

@@ -364,3 +364,95 @@ fn colour_only_when_asked_or_on_a_terminal() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("\x1b["));
 }
+
+/// Regression: a line without end (e.g. `< /dev/zero`) was read whole and the process died of
+/// a failed allocation. Long lines are now refused and the game goes on; control characters
+/// are echoed as escapes, never sent to the terminal.
+#[test]
+fn long_lines_and_control_characters() {
+    let long = "3".repeat(3_000_000);
+    let text = play(
+        &["--opponent", "human"],
+        &format!("{long}\n\x1b[2Jx\0\n3\nquit\n"),
+    );
+    assert!(text.contains("! that line is too long"), "refused");
+    assert!(text.len() < 20_000, "the long line is not echoed back");
+    assert!(text.contains("\\u{1b}[2Jx\\u{0}"), "escaped");
+    assert!(!text.contains('\0'));
+    assert!(
+        text.contains("South plays 3: sows 4 seeds"),
+        "the game went on"
+    );
+    // A last line without a newline, and a number too large for any house.
+    let text = play(&["--opponent", "human"], "99999999999999999999999\n3");
+    assert!(
+        text.contains("! there is no house 99999999999999999999999: houses are numbered 1 to 6; legal: 1 2 3 4 5 6"),
+        "{text}"
+    );
+    assert!(text.contains("South plays 3"), "{text}");
+}
+
+/// Regression: a failed save named tempfile's random path; a save now replaces the file in one
+/// step, keeps its permissions, follows a symbolic link, and leaves no temporary file behind.
+#[test]
+fn save_is_atomic_and_tidy() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.txt");
+    std::fs::write(&real, "old content").unwrap();
+    let link = dir.path().join("link.txt");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+    }
+    #[cfg(not(unix))]
+    std::fs::copy(&real, &link).unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let missing = dir.path().join("missing").join("x.txt");
+    let text = play(
+        &["--opponent", "human"],
+        &format!(
+            "3\nsave {}\nsave {}\nsave {}\nquit\n",
+            link.display(),
+            sub.display(),
+            missing.display()
+        ),
+    );
+    assert!(text.contains("Saved the game to"), "{text}");
+    assert!(text.contains("is a directory; the game goes on"), "{text}");
+    assert!(text.contains("No such file or directory"), "{text}");
+    assert!(
+        !text.contains("at path") && !text.contains(".kalah-"),
+        "no temporary name in messages:\n{text}"
+    );
+    let saved = std::fs::read_to_string(&real).unwrap();
+    assert!(
+        saved.contains("[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]"),
+        "{saved}"
+    );
+    assert!(saved.contains("1. S 3-"), "{saved}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+    }
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        ["link.txt", "real.txt", "sub"],
+        "no temporary file left"
+    );
+    assert_eq!(std::fs::read_dir(&sub).unwrap().count(), 0);
+}

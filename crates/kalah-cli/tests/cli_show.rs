@@ -163,6 +163,19 @@ fn text_describes_captures_and_extra_turns() {
     assert!(text.contains("extra turn"), "{text}");
 }
 
+/// Regression: a sowing into the store that ends the game was reported as earning an extra turn
+/// ("... the last into the store: extra turn. Game over").
+#[test]
+fn last_sowing_into_the_store_earns_no_extra_turn() {
+    let text = stdout_of(&["show", "0,0,0,0,0,1,0,4,4,4,4,4,4,0 S", "--moves", "6"]);
+    let line = text.lines().next().unwrap();
+    assert!(
+        line.contains("the last into the store. Game over"),
+        "{line}"
+    );
+    assert!(!line.contains("extra turn"), "{line}");
+}
+
 #[test]
 fn board_size_and_layout_flags() {
     let j = json_of(&["show", "--houses", "3", "--seeds", "5"]);

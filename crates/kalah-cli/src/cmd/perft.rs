@@ -58,7 +58,12 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         perft(&pos, &rules, depth)
     };
-    let nodes: u64 = count + (1..depth).map(|d| perft(&pos, &rules, d)).sum::<u64>();
+    // perft(1) + ... + perft(DEPTH): the root (ply 0) is not counted, so depth 0 has no nodes.
+    let nodes: u64 = if depth == 0 {
+        0
+    } else {
+        count + (1..depth).map(|d| perft(&pos, &rules, d)).sum::<u64>()
+    };
     let secs = t0.elapsed().as_secs_f64();
     let rate = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
     print(&format!(

@@ -91,10 +91,37 @@ Commands:
   quit        leave the game
 ";
 
+/// Longest input line kept, in bytes; longer lines are refused (a command is a few characters).
+const MAX_LINE: usize = 1000;
+
+/// One line of input.
+enum Line {
+    /// The line, trimmed, with control characters made visible.
+    Text(String),
+    /// A line longer than [`MAX_LINE`] bytes (its text is not kept).
+    TooLong,
+}
+
+/// `text` with control characters (escape sequences, NUL, ...) written as `\u{..}` escapes, so
+/// echoing input never drives the terminal.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// A command typed by a player.
 #[derive(Debug, PartialEq, Eq)]
 enum Command {
     Action(Move),
+    /// A number too large to be a house (it does not fit a `u8`).
+    NoHouse(String),
     Undo,
     Hint,
     Save(String),
@@ -143,7 +170,7 @@ fn parse_command(line: &str) -> Result<Command, String> {
             }
             match word.parse::<u8>() {
                 Ok(h) => Ok(Command::Action(Move::Sow(h))),
-                Err(_) => Err(format!("there is no house {word}")),
+                Err(_) => Ok(Command::NoHouse(word.to_string())),
             }
         }
         _ => Err(format!(
@@ -155,10 +182,23 @@ fn parse_command(line: &str) -> Result<Command, String> {
 /// Reads a text or JSON game record from `path`.
 ///
 /// # Errors
-/// When the file cannot be read or is not a game record that replays.
+/// When the file cannot be read, is not text, is empty, or is not a game record that replays.
 pub fn load_record(path: &Path) -> Result<GameRecord> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read '{}'", path.display()))?;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read '{}'", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "'{}' is not a game record: it is not UTF-8 text (bad byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    if text.trim().is_empty() {
+        bail!(
+            "'{}' is not a game record: it is empty (a record has a [Start \"...\"] tag and the \
+             moves; see 'save FILE' in kalah play)",
+            path.display()
+        );
+    }
     let parsed = if text.trim_start().starts_with('{') {
         GameRecord::parse_json(&text)
     } else {
@@ -167,21 +207,67 @@ pub fn load_record(path: &Path) -> Result<GameRecord> {
     parsed.with_context(|| format!("'{}' is not a game record that replays", path.display()))
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory, renamed into place,
-/// so a crash never leaves a half-written file.
+/// Writes `text` to `path` through a temporary file in the same directory, flushed to disk and
+/// then renamed into place, so a crash or a full disk never leaves a half-written file: `path`
+/// holds either its old content or the new one. A symbolic link is followed (its target is
+/// replaced); an existing file keeps its permissions.
 ///
 /// # Errors
-/// When the directory cannot take the temporary file or the rename fails.
+/// When the directory cannot take the temporary file, the disk is full, `path` is a directory,
+/// or the rename fails.
 pub fn save_atomically(path: &Path, text: &str) -> Result<()> {
-    let dir = match path.parent() {
+    // Follow a symbolic link, so the link stays and its target gets the game.
+    let target = match std::fs::canonicalize(path) {
+        Ok(p) if p.is_dir() => bail!("'{}' is a directory", path.display()),
+        Ok(p) => p,
+        Err(_) => path.to_path_buf(),
+    };
+    let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write in '{}'", dir.display()))?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.flush()?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().chars().take(40).collect::<String>())
+        .unwrap_or_else(|| "game".to_string());
+    // A fresh file next to the target, created by the kernel with the user's umask (as any new
+    // file), or with the permissions of the file it replaces.
+    let mut tmp = None;
+    for n in 0..100u32 {
+        let candidate = dir.join(format!(".{name}.kalah-{}-{n}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(f) => {
+                tmp = Some((candidate, f));
+                break;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => bail!("cannot write in '{}': {e}", dir.display()),
+        }
+    }
+    let Some((tmp_path, mut file)) = tmp else {
+        bail!(
+            "cannot write in '{}': no free temporary name",
+            dir.display()
+        );
+    };
+    let written = (|| -> std::io::Result<()> {
+        if let Ok(m) = std::fs::metadata(&target) {
+            file.set_permissions(m.permissions())?;
+        }
+        file.write_all(text.as_bytes())?;
+        file.flush()?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp_path, &target)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp_path);
+        bail!("{e}");
+    }
     Ok(())
 }
 
@@ -383,8 +469,8 @@ impl Game {
         }
         let best = values.iter().map(|v| v.value).max().unwrap_or(0);
         let mut s = format!(
-            "Hint for {side}: the final store difference for {side} after each action with best \
-             play (* = proven exact, else an estimate):\n"
+            "Hint for {side}: final store difference for {side} with best play \
+             (* = exact, else an estimate):\n"
         );
         for v in &values {
             let mark = if v.exact { "*" } else { " " };
@@ -412,11 +498,25 @@ impl Game {
         }
         let path = Path::new(file);
         match save_atomically(path, &self.record.to_text()) {
-            Ok(()) => print(&format!(
-                "Saved the game to '{file}' ({} actions); continue it with: kalah play --load {file}\n",
-                self.record.moves().len()
+            Ok(()) => {
+                // Quoted for the shell when it holds anything but plain name characters.
+                let arg = if file
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "/._-+,:@".contains(c))
+                {
+                    file.to_string()
+                } else {
+                    format!("'{}'", file.replace('\'', "'\\''"))
+                };
+                print(&format!(
+                    "Saved the game to '{file}' ({} actions); continue it with: kalah play --load {arg}\n",
+                    self.record.moves().len()
+                ))
+            }
+            Err(e) => self.complain(&format!(
+                "cannot save to '{file}': {}; the game goes on",
+                crate::output::error_line(&e)
             )),
-            Err(e) => self.complain(&format!("cannot save to '{file}': {e:#}")),
         }
     }
 
@@ -462,20 +562,54 @@ impl Game {
         format!("{who}; legal: {legal}> ")
     }
 
-    /// Reads one line; `None` at the end of input.
-    fn read_line(&self, input: &mut impl BufRead) -> Result<Option<String>> {
+    /// Reads one line; `None` at the end of input. A line longer than [`MAX_LINE`] bytes is read
+    /// to its end but not kept (memory stays bounded even on endless input without a newline);
+    /// it comes back as [`Line::TooLong`].
+    fn read_line(&self, input: &mut impl BufRead) -> Result<Option<Line>> {
         let mut buf = Vec::new();
-        let n = input
-            .read_until(b'\n', &mut buf)
-            .context("cannot read stdin")?;
-        if n == 0 {
+        let mut too_long = false;
+        let mut any = false;
+        loop {
+            let chunk = match input.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e).context("cannot read stdin"),
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            any = true;
+            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            if !too_long {
+                let room = MAX_LINE + 1 - buf.len().min(MAX_LINE + 1);
+                buf.extend_from_slice(&chunk[..take.min(room)]);
+                if buf.len() > MAX_LINE {
+                    too_long = true;
+                    buf.clear();
+                }
+            }
+            input.consume(take);
+            if done {
+                break;
+            }
+        }
+        if !any {
             return Ok(None);
         }
-        let line = String::from_utf8_lossy(&buf).trim().to_string();
+        if too_long {
+            if self.piped {
+                print("(a line too long to show)\n")?;
+            }
+            return Ok(Some(Line::TooLong));
+        }
+        let line = printable(String::from_utf8_lossy(&buf).trim());
         if self.piped {
             print(&format!("{line}\n"))?;
         }
-        Ok(Some(line))
+        Ok(Some(Line::Text(line)))
     }
 
     fn run(&mut self, input: &mut impl BufRead) -> Result<()> {
@@ -509,6 +643,15 @@ impl Game {
                     "End of input: the game is left unfinished.\n"
                 });
             };
+            let line = match line {
+                Line::Text(t) => t,
+                Line::TooLong => {
+                    self.complain(&format!(
+                        "that line is too long (over {MAX_LINE} bytes): type a house number, or help"
+                    ))?;
+                    continue;
+                }
+            };
             let cmd = match parse_command(&line) {
                 Ok(c) => c,
                 Err(msg) => {
@@ -518,6 +661,19 @@ impl Game {
             };
             match cmd {
                 Command::Empty => {}
+                Command::NoHouse(word) => {
+                    let mut msg = format!(
+                        "there is no house {word}: houses are numbered 1 to {}",
+                        pos.houses()
+                    );
+                    if !over {
+                        msg.push_str(&format!(
+                            "; legal: {}",
+                            board::legal_list(&pos, &self.rules)
+                        ));
+                    }
+                    self.complain(&msg)?;
+                }
                 Command::Help => print(HELP)?,
                 Command::Quit => return print("Bye.\n"),
                 Command::Board => self.draw()?,
@@ -650,7 +806,7 @@ mod tests {
         assert!(parse_command("save").is_err());
         assert!(parse_command("undo now").is_err());
         assert!(parse_command("3 4").is_err());
-        assert!(parse_command("999").is_err());
+        assert_eq!(parse_command("999"), Ok(Command::NoHouse("999".into())));
         assert!(parse_command("fly").is_err());
     }
 }
