@@ -6,10 +6,12 @@
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use kalah_core::{GameRecord, Move, MoveError, Outcome, Position, Rules, Side};
+use kalah_egdb::Egdb;
 use kalah_engine::{Engine, Level, Limits};
 
 use crate::board::{self, BoardLabels, ColorChoice, Paint};
@@ -74,6 +76,13 @@ pub struct Args {
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     pub color: ColorChoice,
+    /// Directory of the endgame databases that the engine and `hint` use [default: the
+    /// per-user data directory, if it exists].
+    #[arg(long, value_name = "DIR")]
+    pub egdb_dir: Option<PathBuf>,
+    /// Do not use endgame databases even if present.
+    #[arg(long, conflicts_with = "egdb_dir")]
+    pub no_egdb: bool,
 }
 
 /// Time `hint` takes when --move-time-ms is not given.
@@ -279,6 +288,7 @@ struct Game {
     human: [bool; 2],
     engine: Option<Engine>,
     hint_engine: Option<Engine>,
+    egdb: Option<Arc<Egdb>>,
     level: Level,
     limits: Limits,
     paint: Paint,
@@ -460,9 +470,11 @@ impl Game {
             time: Some(self.limits.time.unwrap_or(DEFAULT_HINT_TIME)),
             nodes: None,
         };
-        let engine = self
-            .hint_engine
-            .get_or_insert_with(|| Engine::new(Level::Perfect));
+        let engine = self.hint_engine.get_or_insert_with(|| {
+            let mut e = Engine::new(Level::Perfect);
+            e.set_egdb(self.egdb.clone());
+            e
+        });
         let values = engine.hint(&pos, &self.rules, limits);
         if values.is_empty() {
             return print("No legal action to hint.\n");
@@ -728,9 +740,23 @@ pub fn run(args: Args) -> Result<()> {
             h
         }
     };
-    let engine = (args.opponent == Opponent::Engine).then(|| match args.seed {
-        Some(seed) => Engine::with_seed(args.level, seed),
-        None => Engine::new(args.level),
+    let egdb = if args.no_egdb {
+        None
+    } else {
+        super::solve::open_egdb_dir(
+            args.egdb_dir.as_deref(),
+            record.start.houses(),
+            &record.rules,
+        )?
+        .map(Arc::new)
+    };
+    let engine = (args.opponent == Opponent::Engine).then(|| {
+        let mut e = match args.seed {
+            Some(seed) => Engine::with_seed(args.level, seed),
+            None => Engine::new(args.level),
+        };
+        e.set_egdb(egdb.clone());
+        e
     });
     let limits = Limits {
         time: args.move_time_ms.map(Duration::from_millis),
@@ -744,6 +770,7 @@ pub fn run(args: Args) -> Result<()> {
         human,
         engine,
         hint_engine: None,
+        egdb,
         level: args.level,
         limits,
         paint: Paint::new(args.color.enabled()),

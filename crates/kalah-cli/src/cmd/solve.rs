@@ -108,21 +108,35 @@ pub(crate) fn make_solver(
 }
 
 fn open_egdb(search: &SearchArgs, houses: usize, rules: &Rules) -> Result<Option<Egdb>> {
+    open_egdb_dir(search.egdb_dir.as_deref(), houses, rules)
+}
+
+/// Opens the endgame databases for `houses` and `rules` in `dir`, or in the per-user data
+/// directory when `dir` is `None` (a missing default directory means no databases). `Ok(None)`
+/// when there are none or the rules are not databased (majority end).
+pub(crate) fn open_egdb_dir(
+    dir: Option<&std::path::Path>,
+    houses: usize,
+    rules: &Rules,
+) -> Result<Option<Egdb>> {
     if rules.outcome_depends_on_stores() {
         return Ok(None);
     }
-    let dir = match &search.egdb_dir {
-        Some(d) => d.clone(),
+    let path = match dir {
+        Some(d) => d.to_path_buf(),
         None => match kalah_egdb::default_dir() {
             Some(d) => d,
             None => return Ok(None),
         },
     };
-    if search.egdb_dir.is_none() && !dir.exists() {
+    if !path.is_dir() {
+        if dir.is_some() {
+            anyhow::bail!("--egdb-dir {}: no such directory", path.display());
+        }
         return Ok(None);
     }
-    Egdb::open(&dir, houses, rules)
-        .with_context(|| format!("cannot open the endgame databases in {}", dir.display()))
+    Egdb::open(&path, houses, rules)
+        .with_context(|| format!("cannot open the endgame databases in {}", path.display()))
 }
 
 /// Prints the bounds proven before a stop and exits with code 130 (interrupted) — or returns
