@@ -25,6 +25,21 @@ fn main() {
     ) {
         solver.tune(a.parse().unwrap(), b.parse().unwrap(), c.parse().unwrap());
     }
+    if std::env::var("PROGRESS").is_ok() {
+        let mut last = (i32::MIN, i32::MAX);
+        solver.set_progress(move |p| {
+            if (p.lower, p.upper) != last {
+                last = (p.lower, p.upper);
+                eprintln!(
+                    "bounds {:+}..{:+} after {} nodes, {:.1} s",
+                    p.lower,
+                    p.upper,
+                    p.nodes,
+                    p.elapsed.as_secs_f64()
+                );
+            }
+        });
+    }
     let sol = solver.solve(&pos).unwrap();
     println!(
         "Kalah({m},{n}) {capture:?}: value {} best {:?} nodes {} hits {} time {:.2}s ({:.1} Mn/s) pv {:?}",

@@ -539,25 +539,66 @@ impl Solver {
         let a = alpha.max(lo);
         let b = beta.min(hi);
         let nodes0 = self.nodes;
-        let mut kids = ArrayVec::<Kid, 13>::new();
-        self.children(pos, tt_mv, &mut kids);
         let mut best = i32::MIN;
         let mut best_mv = NO_MOVE;
-        for kid in kids.iter().filter(|k| !k.over) {
-            let cs = kid.pos.seeds_in_houses() as i32;
-            if let Some(ck) = self.key(&kid.pos, cs) {
-                self.table.prefetch(&ck);
+        // Staged move generation: the table move alone first; most cut-off nodes need no other
+        // child generated, prefetched or probed.
+        let first = if tt_mv < 12 && pos.legal_houses() & (1 << tt_mv) != 0 {
+            let mut child = *pos;
+            let out = child.sow_unchecked(&self.rules, tt_mv as usize + 1);
+            let (sign, c) = relation(pos.store_diff(pos.side()), &child, out.extra_turn);
+            let g = if child.is_over() {
+                c
+            } else {
+                let v = if sign > 0 {
+                    self.exact(&child, a - c, b - c)
+                } else {
+                    self.exact(&child, c - b, c - a)
+                };
+                if self.stopped {
+                    return 0;
+                }
+                sign * v + c
+            };
+            best = g;
+            best_mv = tt_mv;
+            if best >= b {
+                self.reward(pos.side().index(), tt_mv as usize, seeds);
+                if let Some(k) = &key {
+                    self.store_exact(k, lo, hi, a, b, best, best_mv, nodes0);
+                }
+                return best;
             }
+            tt_mv
+        } else {
+            NO_MOVE
+        };
+        let mut kids = ArrayVec::<Kid, 13>::new();
+        self.children(pos, tt_mv, &mut kids);
+        if first != NO_MOVE {
+            kids.retain(|k| k.mv != first);
+        }
+        // The children's keys, computed once for the prefetch and the cut-off probes.
+        let mut ckeys = ArrayVec::<Option<Key>, 13>::new();
+        for kid in &kids {
+            let ck = if kid.over {
+                None
+            } else {
+                self.key(&kid.pos, kid.pos.seeds_in_houses() as i32)
+            };
+            if let Some(ck) = &ck {
+                self.table.prefetch(ck);
+            }
+            ckeys.push(ck);
         }
 
         // Enhanced transposition cut-off: a child's stored bound may already refute this node.
         if key.is_some() && seeds >= self.etc_min {
-            for kid in kids.iter().filter(|k| !k.over) {
-                let cs = kid.pos.seeds_in_houses() as i32;
-                let Some(ck) = self.key(&kid.pos, cs) else {
+            for (kid, ck) in kids.iter().zip(&ckeys) {
+                let Some(ck) = ck else {
                     continue;
                 };
-                if let Some(e) = self.table.probe(&ck) {
+                if let Some(e) = self.table.probe(ck) {
                     if e.exact {
                         let bound = if kid.sign > 0 {
                             kid.c + e.lo
@@ -604,26 +645,44 @@ impl Solver {
         }
 
         if let Some(k) = &key {
-            let (nlo, nhi) = if best >= b {
-                (best.max(lo), hi)
-            } else if best <= a {
-                (lo, best.min(hi))
-            } else {
-                (best, best)
-            };
-            let work = 64 - (self.nodes - nodes0 + 1).leading_zeros();
-            self.table.store(
-                k,
-                Entry {
-                    lo: nlo,
-                    hi: nhi,
-                    mv: if best_mv == SWAP { NO_MOVE } else { best_mv },
-                    exact: true,
-                    draft: work as u8,
-                },
-            );
+            self.store_exact(k, lo, hi, a, b, best, best_mv, nodes0);
         }
         best
+    }
+
+    /// Stores the result `best` of an exact search in the window `a..b` (the node's proven
+    /// bounds before the search: `lo..=hi`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store_exact(
+        &mut self,
+        k: &Key,
+        lo: i32,
+        hi: i32,
+        a: i32,
+        b: i32,
+        best: i32,
+        best_mv: u8,
+        nodes0: u64,
+    ) {
+        let (nlo, nhi) = if best >= b {
+            (best.max(lo), hi)
+        } else if best <= a {
+            (lo, best.min(hi))
+        } else {
+            (best, best)
+        };
+        let work = 64 - (self.nodes - nodes0 + 1).leading_zeros();
+        self.table.store(
+            k,
+            Entry {
+                lo: nlo,
+                hi: nhi,
+                mv: if best_mv == SWAP { NO_MOVE } else { best_mv },
+                exact: true,
+                draft: work as u8,
+            },
+        );
     }
 
     /// Depth-limited fail-soft alpha-beta on the future gain with a heuristic evaluation at the
