@@ -137,7 +137,7 @@ fn bad_input_is_one_line_and_a_failure() {
 #[test]
 fn bench_prints_a_node_signature() {
     // Only the help here (the bench itself takes seconds): the run is covered by `kalah bench`
-    // in docs/bench/solver.md.
+    // in docs/BENCHMARKS.md.
     let out = Command::cargo_bin("kalah")
         .unwrap()
         .args(["bench", "--help"])

@@ -5,7 +5,7 @@
 //! second: one element is one counted move sequence (a leaf), so for `perft_full` it is moves
 //! played per second at the leaves. Two groups: `wall` (wall-clock time, criterion's default)
 //! and, on Linux, `cpu` (the thread's CPU time, steadier when other processes share the cores).
-//! Results: docs/bench/perft.md.
+//! Results: docs/BENCHMARKS.md.
 
 use criterion::measurement::{Measurement, WallTime};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

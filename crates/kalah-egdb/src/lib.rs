@@ -59,7 +59,7 @@
 //! with an escape (15 values and an exception list): over all arrangements (unreachable ones
 //! included) the gains spread widely — in Kalah(6,·) layer 20, 28.8 % of the entries fall outside
 //! even the best window of 15 consecutive values — so layers 0..=20 would take 2.6 times the
-//! space of bytes, and be slower to read. `docs/bench/egdb.md` gives the figures.
+//! space of bytes, and be slower to read. `docs/BENCHMARKS.md` gives the figures.
 //!
 //! ## Files
 //!

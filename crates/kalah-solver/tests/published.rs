@@ -108,7 +108,7 @@ fn published_values_of_larger_boards() {
 }
 
 #[test]
-#[ignore = "Kalah(6,4) under both capture rules: long, see docs/bench/solver.md"]
+#[ignore = "Kalah(6,4) under both capture rules: long, see docs/BENCHMARKS.md"]
 fn kalah_6_4_both_captures() {
     for (capture, v) in [(CaptureRule::Standard, 8), (CaptureRule::Empty, 10)] {
         let row = Row {

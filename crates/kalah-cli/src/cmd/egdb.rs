@@ -12,7 +12,7 @@ use kalah_egdb::{BuildEvent, BuildPlan, Egdb};
 use crate::game_args::RuleArgs;
 
 /// Positions solved per second and per thread: Kalah(6,·) to 24 seeds took 4.9 million per
-/// CPU-second on this project's 2-core machine (docs/bench/egdb.md). Only used for the estimate
+/// CPU-second on this project's 2-core machine (docs/BENCHMARKS.md). Only used for the estimate
 /// shown before a build, which assumes the cores are free.
 const RATE_PER_THREAD: f64 = 4.5e6;
 
