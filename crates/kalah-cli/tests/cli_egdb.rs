@@ -217,3 +217,114 @@ fn ctrl_c_leaves_no_corrupt_file_and_the_build_resumes() {
 fn binomial(n: u64, k: u64) -> u64 {
     (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
 }
+
+#[test]
+fn thread_counts_out_of_range_are_refused() {
+    // `--threads 100000` used to spend minutes creating threads for a 462-position build;
+    // `--threads 0` was silently taken as 1.
+    let dir = tempfile::tempdir().unwrap();
+    for (cmd, n) in [
+        ("build", "100000"),
+        ("build", "0"),
+        ("verify", "100000"),
+        ("build", "x"),
+    ] {
+        let mut c = kalah();
+        c.args(["egdb", cmd, "--houses", "3", "--threads", n]);
+        if cmd == "build" {
+            c.args(["--max-seeds", "5"]);
+        }
+        let out = c.arg("--egdb-dir").arg(dir.path()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{cmd} --threads {n}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("--threads"), "{err}");
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing built"
+    );
+    build(dir.path(), &["--threads", "3"]);
+}
+
+#[test]
+fn info_on_a_missing_egdb_dir_is_an_error() {
+    // It printed "no layers" and succeeded, so a typo in the path went unnoticed.
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-dir");
+    kalah()
+        .args(["egdb", "info", "--egdb-dir"])
+        .arg(&missing)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("no such directory"));
+    kalah()
+        .args(["egdb", "info", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("no layers"));
+}
+
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    // `kalah egdb build ... | head -1` panicked ("failed printing to stdout: Broken pipe") with a
+    // backtrace; so did `kalah egdb info` and `kalah serve` with their first line.
+    use std::io::Read;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &[]);
+    for args in [
+        vec!["egdb", "build", "--houses", "3", "--max-seeds", "9"],
+        vec!["egdb", "info"],
+        vec!["egdb", "verify", "--houses", "3"],
+    ] {
+        let mut child = kalah()
+            .args(&args)
+            .arg("--egdb-dir")
+            .arg(dir.path())
+            .env("RUST_BACKTRACE", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader goes away before the first line
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        child.wait().unwrap();
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // The server keeps serving without its address line; stop it after a moment.
+    let mut child = kalah()
+        .args(["serve", "--port", "0"])
+        .env("RUST_BACKTRACE", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the server must still run"
+    );
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    child.wait().unwrap();
+    assert!(!err.contains("panicked"), "serve: {err}");
+}

@@ -146,3 +146,102 @@ fn bench_prints_a_node_signature() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("--tt-mb"));
 }
+
+#[test]
+fn table_sizes_out_of_range_are_refused_not_aborted() {
+    // A table bigger than the machine's memory used to abort on the failed allocation (with a
+    // backtrace); 0 MiB was silently taken as 1 (and `bench` printed "table 0 MiB").
+    for args in [
+        vec!["solve", "--houses", "3", "--seeds", "2", "--tt-mb", "0"],
+        vec![
+            "solve",
+            "--houses",
+            "3",
+            "--seeds",
+            "2",
+            "--tt-mb",
+            "18446744073709551615",
+        ],
+        vec![
+            "analyze",
+            "--houses",
+            "3",
+            "--seeds",
+            "2",
+            "--tt-mb",
+            "99999999999",
+        ],
+        vec![
+            "analyze", "--houses", "3", "--seeds", "2", "--tt-mb", "many",
+        ],
+    ] {
+        let out = kalah(&args).env_remove("RUST_BACKTRACE").output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("--tt-mb"), "{args:?}: {err}");
+    }
+    for tt in ["0", "18446744073709551615"] {
+        let out = Command::cargo_bin("kalah")
+            .unwrap()
+            .args(["bench", "--tt-mb", tt])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "bench --tt-mb {tt}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(out.stdout.is_empty(), "bench --tt-mb {tt} must not start");
+    }
+    // A sane explicit size still works.
+    let v = json(&["solve", "--houses", "3", "--seeds", "2", "--tt-mb", "2"]);
+    assert_eq!(v["value"], 4);
+}
+
+#[test]
+fn serve_refuses_zero_engine_slots() {
+    // With 0 slots the server started but answered every engine request with 503.
+    let out = Command::cargo_bin("kalah")
+        .unwrap()
+        .args(["serve", "--port", "0", "--engine-slots", "0"])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("--engine-slots"), "{err}");
+    assert!(out.stdout.is_empty(), "must not start listening");
+}
+
+#[test]
+fn ctrl_c_during_analyze_does_not_pass_a_move_bound_off_as_the_position_value() {
+    // Kalah(6,3) is +2, but a stopped `analyze` printed "the value lies between +12 and +36":
+    // the bounds of whichever move was being solved, from that move's side.
+    use std::time::Duration;
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args([
+            "analyze",
+            "--houses",
+            "6",
+            "--seeds",
+            "3",
+            "--turns",
+            "--no-egdb",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Past the start-up (the Ctrl-C handler is set), well before the ~4 s analysis ends.
+    std::thread::sleep(Duration::from_millis(800));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{text}");
+    assert!(text.contains("the analysis is incomplete"), "{text}");
+    assert!(!text.contains("lies between"), "{text}");
+}

@@ -40,12 +40,12 @@ pub fn run(args: Args) -> Result<()> {
                 .into_iter()
                 .map(|t| (t.turn.to_string(), t.value))
                 .collect(),
-            Err(e) => return stopped(e, args.json, &bar),
+            Err(e) => return stopped(e, args.json, &bar, false),
         }
     } else {
         match solver.analyze_moves(&pos) {
             Ok(v) => v.into_iter().map(|m| (m.mv.to_string(), m.value)).collect(),
-            Err(e) => return stopped(e, args.json, &bar),
+            Err(e) => return stopped(e, args.json, &bar, false),
         }
     };
     bar.finish_and_clear();

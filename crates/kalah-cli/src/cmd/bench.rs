@@ -12,9 +12,9 @@ use crate::output::print;
 /// Arguments of `kalah bench`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Transposition table size in MiB (part of the signature: change it and the node count
-    /// changes).
-    #[arg(long, value_name = "N", default_value_t = 64)]
+    /// Transposition table size in MiB, at least 1 (part of the signature: change it and the node
+    /// count changes).
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = crate::cmd::solve::parse_tt_mb)]
     pub tt_mb: usize,
     /// Print JSON: {"positions", "nodes", "seconds", "positions_per_second", "nodes_per_second"}.
     #[arg(long)]
@@ -86,7 +86,7 @@ pub fn run(args: Args) -> Result<()> {
                 .with_context(|| format!("bench position {}", case.name))?,
         };
         // A fresh table per position, so each count is independent of the order.
-        let mut solver = Solver::new(rules, args.tt_mb.max(1));
+        let mut solver = Solver::new(rules, args.tt_mb);
         let sol = solver
             .solve(&pos)
             .with_context(|| format!("bench position {}", case.name))?;

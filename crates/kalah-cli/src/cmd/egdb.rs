@@ -10,6 +10,14 @@ use indicatif::{ProgressBar, ProgressStyle};
 use kalah_egdb::{BuildEvent, BuildPlan, Egdb};
 
 use crate::game_args::RuleArgs;
+use crate::output::print;
+
+/// `println!` that hands a failed write (a closed pipe) back as an error instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        print(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
 
 /// Positions solved per second and per thread: Kalah(6,·) to 24 seeds took 4.9 million per
 /// CPU-second on this project's 2-core machine (docs/BENCHMARKS.md). Only used for the estimate
@@ -48,8 +56,8 @@ struct BuildArgs {
     /// Build layers 0..=K: every arrangement of up to K seeds in the houses.
     #[arg(long, value_name = "K")]
     max_seeds: u32,
-    /// Worker threads [default: every core].
-    #[arg(long, value_name = "N")]
+    /// Worker threads, 1 to 256 [default: every core].
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<usize>,
     /// No progress bar.
     #[arg(long)]
@@ -62,8 +70,8 @@ struct BuildArgs {
 
 #[derive(clap::Args, Debug)]
 struct VerifyArgs {
-    /// Worker threads [default: every core].
-    #[arg(long, value_name = "N")]
+    /// Worker threads, 1 to 256 [default: every core].
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<usize>,
     #[command(flatten)]
     dir: DirArgs,
@@ -157,22 +165,25 @@ fn build(a: BuildArgs) -> Result<()> {
     let total = plan.total_positions()?;
     let threads = a.threads.unwrap_or_else(rayon_threads).max(1);
     let est = total as f64 / (RATE_PER_THREAD * threads as f64);
-    println!(
+    outln!(
         "Kalah({m},·) capture={} end={} leftovers={}: layers 0..={} seeds, {total} positions",
-        rules.capture, rules.end, rules.leftovers, a.max_seeds
-    );
-    println!(
+        rules.capture,
+        rules.end,
+        rules.leftovers,
+        a.max_seeds
+    )?;
+    outln!(
         "size on disk and memory needed: {}; estimated time on {threads} thread(s): {} (layers already built are kept)",
         human_bytes(total + 64 * (a.max_seeds as u64 + 1)),
         human_secs(est)
-    );
-    println!(
+    )?;
+    outln!(
         "into {}",
         kalah_egdb::file::layer_path(&plan.root, m, &rules, 0)
             .parent()
             .unwrap_or(&plan.root)
             .display()
-    );
+    )?;
     let stop = stop_on_ctrl_c();
     let bar = if a.quiet {
         ProgressBar::hidden()
@@ -191,7 +202,8 @@ fn build(a: BuildArgs) -> Result<()> {
     // Layer lines go above the bar, or straight to stdout with --quiet.
     let say = |line: String| {
         if a.quiet {
-            println!("{line}");
+            // A closed stdout must not stop (or panic) the build.
+            let _ = print(&format!("{line}\n"));
         } else {
             bar.println(line);
         }
@@ -221,15 +233,31 @@ fn build(a: BuildArgs) -> Result<()> {
         }
         Err(e) => return Err(e.into()),
     };
-    println!(
+    outln!(
         "done: built {} layer(s) ({} positions) in {}, kept {} layer(s) from before; {:.2} M positions/s",
         report.built_layers,
         report.positions_built,
         human_secs(report.seconds),
         report.resumed_layers,
         report.positions_built as f64 / report.seconds.max(1e-9) / 1e6
-    );
+    )?;
     Ok(())
+}
+
+/// Most worker threads accepted: far more than any machine this runs on has cores, while
+/// thousands of threads made a build of even a tiny layer take minutes.
+const MAX_THREADS: usize = 256;
+
+/// Parses a `--threads` value: 1 to [`MAX_THREADS`].
+fn parse_threads(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a whole number of threads"))?;
+    if !(1..=MAX_THREADS).contains(&n) {
+        return Err(format!("use 1 to {MAX_THREADS} threads, not {n}"));
+    }
+    Ok(n)
 }
 
 fn rayon_threads() -> usize {
@@ -240,17 +268,22 @@ fn rayon_threads() -> usize {
 
 fn info(a: DirArgs) -> Result<()> {
     let root = a.root()?;
+    // As for `solve` and `play`: a directory named on the command line must exist (a typo would
+    // otherwise read as "no layers").
+    if a.egdb_dir.is_some() && !root.exists() {
+        anyhow::bail!("--egdb-dir {}: no such directory", root.display());
+    }
     let layers = kalah_egdb::list_layers(&root)?;
-    println!("database root: {}", root.display());
+    outln!("database root: {}", root.display())?;
     if layers.is_empty() {
-        println!("no layers (build some with `kalah egdb build --max-seeds K`)");
+        outln!("no layers (build some with `kalah egdb build --max-seeds K`)")?;
         return Ok(());
     }
     let mut current: Option<PathBuf> = None;
     let mut set_positions = 0u64;
     let mut set_bytes = 0u64;
     let mut set_layers: Vec<u32> = Vec::new();
-    let flush = |dir: &Option<PathBuf>, ks: &Vec<u32>, pos: u64, bytes: u64| {
+    let flush = |dir: &Option<PathBuf>, ks: &Vec<u32>, pos: u64, bytes: u64| -> Result<()> {
         if let Some(d) = dir {
             let name = d.file_name().map(|n| n.to_string_lossy().into_owned());
             let contiguous = ks.iter().enumerate().all(|(i, &k)| i as u32 == k);
@@ -258,17 +291,18 @@ fn info(a: DirArgs) -> Result<()> {
                 (Some(lo), Some(hi)) if contiguous => format!("layers {lo}..={hi}"),
                 _ => format!("layers {ks:?} (not contiguous from 0: only 0..=first gap is used)"),
             };
-            println!(
+            outln!(
                 "  {}: {range}, {pos} positions, {}",
                 name.unwrap_or_default(),
                 human_bytes(bytes)
-            );
+            )?;
         }
+        Ok(())
     };
     for l in &layers {
         let dir = l.path.parent().map(|p| p.to_path_buf());
         if dir != current {
-            flush(&current, &set_layers, set_positions, set_bytes);
+            flush(&current, &set_layers, set_positions, set_bytes)?;
             current = dir;
             set_positions = 0;
             set_bytes = 0;
@@ -280,11 +314,11 @@ fn info(a: DirArgs) -> Result<()> {
                 set_positions += h.count;
                 set_bytes += l.bytes;
             }
-            Err(e) => println!("  bad file: {e}"),
+            Err(e) => outln!("  bad file: {e}")?,
         }
     }
-    flush(&current, &set_layers, set_positions, set_bytes);
-    println!("(headers only; `kalah egdb verify [rule flags]` checks checksums and values)");
+    flush(&current, &set_layers, set_positions, set_bytes)?;
+    outln!("(headers only; `kalah egdb verify [rule flags]` checks checksums and values)")?;
     Ok(())
 }
 
@@ -309,11 +343,11 @@ fn verify(a: VerifyArgs) -> Result<()> {
     let m = houses(&a.rules)?;
     let db = open(&a.dir, &a.rules, m)?;
     let total: u64 = (0..=db.max_seeds()).map(|k| db.layer_size(k)).sum();
-    println!(
+    outln!(
         "{}: layers 0..={}, {total} positions; checksums OK, re-deriving every entry",
         db.dir().display(),
         db.max_seeds()
-    );
+    )?;
     let stop = stop_on_ctrl_c();
     let bar = ProgressBar::new(total);
     bar.set_style(
@@ -336,10 +370,10 @@ fn verify(a: VerifyArgs) -> Result<()> {
             report.positions
         );
     }
-    println!(
+    outln!(
         "verified: all {} entries agree with their children",
         report.positions
-    );
+    )?;
     Ok(())
 }
 
@@ -367,12 +401,12 @@ fn probe(a: ProbeArgs) -> Result<()> {
     };
     let value = pos.store_diff(side) + gain;
     if a.json {
-        println!("{{\"gain\": {gain}, \"value\": {value}, \"seeds\": {k}}}");
+        outln!("{{\"gain\": {gain}, \"value\": {value}, \"seeds\": {k}}}")?;
     } else {
-        println!(
+        outln!(
             "{side} to move, {k} seeds in the houses: value {value:+} ({side}'s store difference {:+}, future gain {gain:+})",
             pos.store_diff(side)
-        );
+        )?;
     }
     Ok(())
 }

@@ -14,7 +14,8 @@ pub struct Args {
     /// Port to listen on (0: any free port; the address is printed).
     #[arg(long, value_name = "PORT", default_value_t = 8080)]
     pub port: u16,
-    /// Most engine searches at once; more get "503 busy" at once [default: one per core].
+    /// Most engine searches at once, at least 1; more get "503 busy" at once [default: one per
+    /// core].
     #[arg(long, value_name = "N")]
     pub engine_slots: Option<usize>,
     /// Most thinking time of one engine request, in milliseconds.
@@ -29,6 +30,9 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     if args.max_time_ms == 0 {
         bail!("--max-time-ms must be at least 1");
+    }
+    if args.engine_slots == Some(0) {
+        bail!("--engine-slots must be at least 1 (with 0 every engine request would get 503)");
     }
     let mut config = kalah_web::Config {
         max_time: Duration::from_millis(args.max_time_ms),
@@ -54,12 +58,12 @@ pub fn run(args: Args) -> Result<()> {
             IpAddr::V6(ip) => format!("[{ip}]"),
             IpAddr::V4(ip) => ip.to_string(),
         };
-        println!(
-            "kalah serve: listening on http://{host}:{}/ (Ctrl-C to stop)",
+        // A closed stdout (`kalah serve | head -0`) used to panic here: the line is only
+        // information, so the server keeps running without it.
+        let _ = crate::output::print(&format!(
+            "kalah serve: listening on http://{host}:{}/ (Ctrl-C to stop)\n",
             local.port()
-        );
-        use std::io::Write as _;
-        let _ = std::io::stdout().flush();
+        ));
         kalah_web::serve(listener, config, shutdown_signal())
             .await
             .context("the server failed")

@@ -38,9 +38,10 @@ pub struct Args {
 /// Solver flags shared by `solve` and `analyze`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Transposition table size in MiB [default: from the seeds in the houses, 16 MiB for small
-    /// endgames up to 1024 MiB for 40 seeds or more].
-    #[arg(long, value_name = "N")]
+    /// Transposition table size in MiB, at least 1 and at most this machine's memory [default:
+    /// from the seeds in the houses, 16 MiB for small endgames up to 1024 MiB for 40 seeds or
+    /// more].
+    #[arg(long, value_name = "N", value_parser = parse_tt_mb)]
     pub tt_mb: Option<usize>,
     /// Directory of the endgame databases [default: the per-user data directory].
     #[arg(long, value_name = "DIR")]
@@ -48,6 +49,34 @@ pub struct SearchArgs {
     /// Do not use endgame databases even if present.
     #[arg(long)]
     pub no_egdb: bool,
+}
+
+/// Parses a `--tt-mb` value: a whole number of MiB, at least 1 and at most the machine's
+/// physical memory (a bigger table cannot be allocated, and the solver would abort).
+pub(crate) fn parse_tt_mb(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a whole number of MiB"))?;
+    if n == 0 {
+        return Err("the transposition table needs at least 1 MiB".to_string());
+    }
+    match memory_mib() {
+        Some(total) if n > total => Err(format!(
+            "{n} MiB is more than this machine's memory ({total} MiB)"
+        )),
+        // Memory unknown (no /proc/meminfo): still refuse absurd sizes, over 16 TiB.
+        None if n > 1 << 24 => Err(format!("{n} MiB is more than any table can use")),
+        _ => Ok(n),
+    }
+}
+
+/// The machine's physical memory in MiB (`MemTotal` of /proc/meminfo), if known.
+fn memory_mib() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }
 
 /// A solver for `rules` on boards of `houses` houses, with the databases found (if any), a
@@ -60,11 +89,16 @@ pub(crate) fn make_solver(
 ) -> Result<(Solver, ProgressBar)> {
     // Untouched table memory costs nothing, but every page touched is cleared by the kernel: a
     // small search over a huge table pays for it, so size the table by the work to come.
-    let tt_mb = search.tt_mb.unwrap_or(match pos.seeds_in_houses() {
-        0..=20 => 16,
-        21..=30 => 64,
-        31..=39 => 256,
-        _ => 1024,
+    // The default never asks for more than half the machine's memory (an explicit --tt-mb is
+    // checked by `parse_tt_mb`): a failed allocation aborts the process.
+    let tt_mb = search.tt_mb.unwrap_or_else(|| {
+        let by_seeds = match pos.seeds_in_houses() {
+            0..=20 => 16,
+            21..=30 => 64,
+            31..=39 => 256,
+            _ => 1024,
+        };
+        by_seeds.min(memory_mib().map_or(usize::MAX, |m| (m / 2).max(1)))
     });
     let mut solver = Solver::new(*rules, tt_mb.max(1));
     if !search.no_egdb {
@@ -139,15 +173,41 @@ pub(crate) fn open_egdb_dir(
         .with_context(|| format!("cannot open the endgame databases in {}", path.display()))
 }
 
-/// Prints the bounds proven before a stop and exits with code 130 (interrupted) — or returns
-/// the error for other failures.
-pub(crate) fn stopped(e: SolveError, json_out: bool, bar: &ProgressBar) -> Result<()> {
+/// Prints what was proven before a stop and exits with code 130 (interrupted). With `root_bounds`
+/// the error's bounds are those of the position asked about and are printed; otherwise (a
+/// per-move analysis, whose bounds belong to whichever move was being solved) only the work done
+/// is.
+pub(crate) fn stopped(
+    e: SolveError,
+    json_out: bool,
+    bar: &ProgressBar,
+    root_bounds: bool,
+) -> Result<()> {
     bar.finish_and_clear();
     let SolveError::Stopped {
         lower,
         upper,
         stats,
     } = e;
+    if !root_bounds {
+        if json_out {
+            print(&format!(
+                "{}\n",
+                json!({
+                    "stopped": true,
+                    "nodes": stats.nodes,
+                    "seconds": stats.elapsed.as_secs_f64(),
+                })
+            ))?;
+        } else {
+            print(&format!(
+                "stopped after {} nodes and {:.2} s: the analysis is incomplete\n",
+                stats.nodes,
+                stats.elapsed.as_secs_f64()
+            ))?;
+        }
+        std::process::exit(130);
+    }
     if json_out {
         print(&format!(
             "{}\n",
@@ -194,11 +254,19 @@ pub fn run(args: Args) -> Result<()> {
     let (mut solver, bar) = make_solver(&args.search, &rules, &pos, "solving")?;
     let sol = match solver.solve(&pos) {
         Ok(s) => s,
-        Err(e) => return stopped(e, args.json, &bar),
+        Err(e) => return stopped(e, args.json, &bar, true),
     };
     let best = match solver.best_turns(&pos, sol.value) {
         Ok(b) => b,
-        Err(e) => return stopped(e, args.json, &bar),
+        // The value is proven by now; the stop came while listing the best turns.
+        Err(SolveError::Stopped { stats, .. }) => {
+            let e = SolveError::Stopped {
+                lower: sol.value,
+                upper: sol.value,
+                stats,
+            };
+            return stopped(e, args.json, &bar, true);
+        }
     };
     bar.finish_and_clear();
     let best: Vec<String> = best.iter().map(ToString::to_string).collect();
