@@ -30,6 +30,19 @@ fn body_bytes(state: &AppState, body: Result<Bytes, BytesRejection>) -> Result<B
     })
 }
 
+/// The prologue of every game endpoint: reads the body, parses it as a JSON object with the
+/// endpoint's `fields`, and takes the game fields (rules, position or start and moves) out of it.
+fn game_request(
+    state: &AppState,
+    body: Result<Bytes, BytesRejection>,
+    fields: &'static [&'static str],
+) -> Result<(Body, Game), ApiError> {
+    let bytes = body_bytes(state, body)?;
+    let mut body = Body::parse(&bytes, fields)?;
+    let game = Game::take(&mut body)?;
+    Ok((body, game))
+}
+
 fn to_json<T: Serialize>(v: &T) -> Result<Value, ApiError> {
     serde_json::to_value(v).map_err(|e| ApiError::Internal(format!("cannot write the answer: {e}")))
 }
@@ -66,9 +79,7 @@ pub(crate) async fn legal(
     State(state): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let bytes = body_bytes(&state, body)?;
-    let mut body = Body::parse(&bytes, LEGAL_FIELDS)?;
-    let game = Game::take(&mut body)?;
+    let (body, game) = game_request(&state, body, LEGAL_FIELDS)?;
     body.finish()?;
     to_json(&state_json(&game.position(), &game.rules)).map(Json)
 }
@@ -107,9 +118,7 @@ pub(crate) async fn play(
     State(state): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let bytes = body_bytes(&state, body)?;
-    let mut body = Body::parse(&bytes, PLAY_FIELDS)?;
-    let game = Game::take(&mut body)?;
+    let (mut body, game) = game_request(&state, body, PLAY_FIELDS)?;
     let mv = body.take("move").ok_or_else(|| {
         ApiError::BadRequest(
             "field 'move' is missing: the house to sow (1..m), a turn like \"3-6\", or \"swap\""
@@ -208,9 +217,7 @@ pub(crate) async fn game(
     State(state): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let bytes = body_bytes(&state, body)?;
-    let mut body = Body::parse(&bytes, GAME_ONLY)?;
-    let game = Game::take(&mut body)?;
+    let (body, game) = game_request(&state, body, GAME_ONLY)?;
     body.finish()?;
     game_json(&game).map(Json)
 }
@@ -269,9 +276,7 @@ pub(crate) async fn engine(
     State(state): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let bytes = body_bytes(&state, body)?;
-    let mut body = Body::parse(&bytes, ENGINE_FIELDS)?;
-    let game = Game::take(&mut body)?;
+    let (mut body, game) = game_request(&state, body, ENGINE_FIELDS)?;
     let level = take_level(&mut body, Level::Medium)?;
     let time = take_time(&mut body, &state)?;
     let seed = body.take_u64("seed")?;
@@ -325,9 +330,7 @@ pub(crate) async fn analyze(
     State(state): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let bytes = body_bytes(&state, body)?;
-    let mut body = Body::parse(&bytes, ANALYZE_FIELDS)?;
-    let game = Game::take(&mut body)?;
+    let (mut body, game) = game_request(&state, body, ANALYZE_FIELDS)?;
     let level = take_level(&mut body, Level::Perfect)?;
     let time = take_time(&mut body, &state)?;
     body.finish()?;
@@ -386,9 +389,7 @@ pub(crate) async fn record_export(
     State(state): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let bytes = body_bytes(&state, body)?;
-    let mut body = Body::parse(&bytes, EXPORT_FIELDS)?;
-    let game = Game::take(&mut body)?;
+    let (mut body, game) = game_request(&state, body, EXPORT_FIELDS)?;
     let south = body.take_str("south")?.unwrap_or_default();
     let north = body.take_str("north")?.unwrap_or_default();
     body.finish()?;
