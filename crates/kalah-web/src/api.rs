@@ -59,6 +59,7 @@ pub(crate) async fn info(State(state): State<AppState>) -> Json<Value> {
         "default_time_ms": c.default_time.as_millis() as u64,
         "max_time_ms": c.max_time.as_millis() as u64,
         "max_body_bytes": c.max_body_bytes,
+        "egdb_dir": c.egdb_dir.as_ref().map(|d| d.display().to_string()),
         "rules": {
             "capture": ["standard", "empty"],
             "end": ["row-empty", "mover-blocked"],
@@ -289,11 +290,13 @@ pub(crate) async fn engine(
     }
     let rules = game.rules;
     let started = Instant::now();
+    let st = state.clone();
     let choice = run_engine(&state, time, move || {
         let mut engine = match seed {
             Some(s) => Engine::with_seed(level, s),
             None => Engine::new(level),
         };
+        engine.set_egdb(st.egdb(pos.houses(), &rules));
         engine.choose_with(
             &pos,
             &rules,
@@ -348,8 +351,11 @@ pub(crate) async fn analyze(
         return Ok(Json(v));
     };
     let started = Instant::now();
+    let st = state.clone();
     let values = run_engine(&state, time, move || {
-        Engine::new(level).hint(
+        let mut engine = Engine::new(level);
+        engine.set_egdb(st.egdb(pos.houses(), &rules));
+        engine.hint(
             &pos,
             &rules,
             Limits {
@@ -484,6 +490,7 @@ mod tests {
         AppState {
             slots: Arc::new(Semaphore::new(slots)),
             config: Arc::new(config),
+            egdbs: Arc::default(),
         }
     }
 

@@ -29,8 +29,10 @@ mod assets;
 mod error;
 mod game;
 
+use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
@@ -53,17 +55,23 @@ pub struct Config {
     pub max_time: Duration,
     /// Largest request body accepted, in bytes; larger bodies get `413`.
     pub max_body_bytes: usize,
+    /// Root directory of the endgame databases (see [`kalah_egdb::default_dir`]); `None`: the
+    /// engine searches without them. The databases of a board size and rule set are opened on
+    /// the first engine request that needs them and kept open; a set that is missing, partial
+    /// or unreadable is reported once on stderr and not used.
+    pub egdb_dir: Option<PathBuf>,
 }
 
 impl Default for Config {
     /// One engine slot per core, 1 s per engine request by default and 10 s at most, 64 KiB
-    /// bodies.
+    /// bodies, no endgame databases.
     fn default() -> Self {
         Config {
             engine_slots: std::thread::available_parallelism().map_or(1, |n| n.get()),
             default_time: Duration::from_secs(1),
             max_time: Duration::from_secs(10),
             max_body_bytes: 64 * 1024,
+            egdb_dir: None,
         }
     }
 }
@@ -73,6 +81,47 @@ impl Default for Config {
 pub(crate) struct AppState {
     pub(crate) config: Arc<Config>,
     pub(crate) slots: Arc<Semaphore>,
+    pub(crate) egdbs: Arc<Egdbs>,
+}
+
+/// An opened endgame database set, or `None` where none is usable.
+type OpenSet = Option<Arc<kalah_egdb::Egdb>>;
+
+/// The endgame database sets opened so far, by board size and rules.
+#[derive(Debug, Default)]
+pub(crate) struct Egdbs {
+    open: Mutex<HashMap<(usize, kalah_core::Rules), OpenSet>>,
+}
+
+impl AppState {
+    /// The endgame databases for boards of `houses` houses under `rules`, opened on first use.
+    /// Blocking (reads file headers): call it on the blocking pool.
+    pub(crate) fn egdb(
+        &self,
+        houses: usize,
+        rules: &kalah_core::Rules,
+    ) -> Option<Arc<kalah_egdb::Egdb>> {
+        let dir = self.config.egdb_dir.as_ref()?;
+        if rules.outcome_depends_on_stores() {
+            return None;
+        }
+        // Only the capture, end and leftover rules select a database set.
+        let set_rules = kalah_core::Rules {
+            pie: false,
+            first_move_extra_turn: true,
+            ..*rules
+        };
+        let mut open = self.egdbs.open.lock().unwrap_or_else(|e| e.into_inner());
+        open.entry((houses, set_rules))
+            .or_insert_with(|| match kalah_egdb::Egdb::open(dir, houses, &set_rules) {
+                Ok(db) => db.map(Arc::new),
+                Err(e) => {
+                    eprintln!("kalah serve: endgame databases not used for {houses} houses: {e}");
+                    None
+                }
+            })
+            .clone()
+    }
 }
 
 /// The whole application: the page, its assets and the JSON API under `/api/`.
@@ -80,6 +129,7 @@ pub fn router(config: Config) -> Router {
     let state = AppState {
         slots: Arc::new(Semaphore::new(config.engine_slots)),
         config: Arc::new(config.clone()),
+        egdbs: Arc::new(Egdbs::default()),
     };
     Router::new()
         .route("/", get(assets::index))

@@ -17,6 +17,7 @@ fn config() -> Config {
         default_time: Duration::from_millis(200),
         max_time: Duration::from_millis(500),
         max_body_bytes: 4096,
+        egdb_dir: None,
     }
 }
 
@@ -846,4 +847,55 @@ mod fuzz {
             }
         }
     }
+}
+
+/// With `Config::egdb_dir` set, the engine answers from the endgame databases: the same move
+/// value in a small fraction of the nodes. A directory without a matching set changes nothing.
+#[tokio::test]
+async fn the_engine_uses_endgame_databases_when_configured() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = kalah_egdb::BuildPlan {
+        root: dir.path().to_path_buf(),
+        houses: 3,
+        rules: kalah_core::Rules::default(),
+        max_seeds: 30,
+        threads: Some(1),
+    };
+    plan.run(&std::sync::atomic::AtomicBool::new(false), &|_| {})
+        .unwrap();
+    let ask = json!({"position": "5,5,5,0,5,5,5,0 S", "level": "perfect", "time_ms": 500});
+    let without = post(&app(), "/api/engine", ask.clone()).await;
+    let with_db = router(Config {
+        egdb_dir: Some(dir.path().to_path_buf()),
+        ..config()
+    });
+    let with = post(&with_db, "/api/engine", ask.clone()).await;
+    for a in [&without, &with] {
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        assert_eq!(a.body["exact"], true, "{}", a.text);
+    }
+    assert_eq!(with.body["value"], without.body["value"]);
+    let (n_with, n_without) = (
+        with.body["nodes"].as_u64().unwrap(),
+        without.body["nodes"].as_u64().unwrap(),
+    );
+    assert!(
+        n_with * 10 < n_without,
+        "{n_with} nodes with the databases, {n_without} without"
+    );
+    let info = send(&with_db, "GET", "/api/info", "").await;
+    assert_eq!(info.body["egdb_dir"], dir.path().display().to_string());
+    // Analyses are exact too, and agree with the engine's value.
+    let an = post(&with_db, "/api/analyze", ask).await;
+    assert_eq!(an.status, StatusCode::OK, "{}", an.text);
+    assert_eq!(an.body["exact"], true, "{}", an.text);
+    assert_eq!(an.body["value"], with.body["value"]);
+    // Another board size: no databases there, the engine still answers.
+    let other = post(
+        &with_db,
+        "/api/engine",
+        json!({"houses": 4, "seeds": 2, "level": "perfect", "time_ms": 200}),
+    )
+    .await;
+    assert_eq!(other.status, StatusCode::OK, "{}", other.text);
 }

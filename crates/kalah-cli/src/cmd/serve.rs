@@ -24,6 +24,14 @@ pub struct Args {
     /// Thinking time of an engine request that does not ask for one, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 1_000)]
     pub default_time_ms: u64,
+    /// Directory of the endgame databases (built by `kalah egdb build`), used by the engine's
+    /// moves and analyses wherever the board size and rules match [default: the per-user data
+    /// directory, if it exists]
+    #[arg(long, value_name = "DIR")]
+    pub egdb_dir: Option<std::path::PathBuf>,
+    /// Do not use endgame databases even if present
+    #[arg(long, conflicts_with = "egdb_dir")]
+    pub no_egdb: bool,
 }
 
 /// Runs `kalah serve` until Ctrl-C (or SIGTERM).
@@ -41,6 +49,13 @@ pub fn run(args: Args) -> Result<()> {
     };
     if let Some(n) = args.engine_slots {
         config.engine_slots = n;
+    }
+    if !args.no_egdb {
+        config.egdb_dir = match args.egdb_dir {
+            Some(d) if !d.is_dir() => bail!("--egdb-dir {}: no such directory", d.display()),
+            Some(d) => Some(d),
+            None => kalah_egdb::default_dir().filter(|d| d.is_dir()),
+        };
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
