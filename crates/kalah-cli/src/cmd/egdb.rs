@@ -142,6 +142,13 @@ fn human_secs(s: f64) -> String {
     }
 }
 
+/// Says on stderr what an interrupted command left behind and exits with code 130 (interrupted
+/// by Ctrl-C), as `kalah solve` does.
+fn interrupted(what: &str) -> ! {
+    eprintln!("kalah: {what}");
+    std::process::exit(130);
+}
+
 /// Sets `stop` on Ctrl-C (once per process).
 fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
@@ -228,9 +235,9 @@ fn build(a: BuildArgs) -> Result<()> {
     bar.finish_and_clear();
     let report = match result {
         Ok(r) => r,
-        Err(kalah_egdb::EgdbError::Interrupted) => {
-            bail!("interrupted: the finished layers are kept and no partial file is left; run the same command again to resume")
-        }
+        Err(kalah_egdb::EgdbError::Interrupted) => interrupted(
+            "build interrupted: the finished layers are kept and no partial file is left; run the same command again to resume",
+        ),
         Err(e) => return Err(e.into()),
     };
     outln!(
@@ -359,7 +366,9 @@ fn verify(a: VerifyArgs) -> Result<()> {
     bar.finish_and_clear();
     let report = match report {
         Ok(r) => r,
-        Err(kalah_egdb::EgdbError::Interrupted) => bail!("verify interrupted: nothing was changed"),
+        Err(kalah_egdb::EgdbError::Interrupted) => {
+            interrupted("verify interrupted: nothing was changed")
+        }
         Err(e) => return Err(e.into()),
     };
     if report.mismatches > 0 {
