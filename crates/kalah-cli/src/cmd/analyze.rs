@@ -3,21 +3,14 @@
 use anyhow::Result;
 use serde_json::json;
 
-use crate::cmd::solve::{make_solver, stopped, SearchArgs};
-use crate::game_args::RuleArgs;
+use crate::cmd::solve::{stopped, Target};
 use crate::output::print;
 
 /// Arguments of `kalah analyze`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The position in bin order with the side to move, e.g. "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"
-    /// [default: the start position of the rule flags].
-    #[arg(value_name = "POSITION")]
-    pub position: Option<String>,
     #[command(flatten)]
-    pub rules: RuleArgs,
-    #[command(flatten)]
-    pub search: SearchArgs,
+    pub target: Target,
     /// Value every whole first turn (chains of extra turns expanded, `3-6`) instead of every
     /// single action.
     #[arg(long)]
@@ -30,9 +23,7 @@ pub struct Args {
 /// Runs `kalah analyze`. Values are final store differences from the view of the side to move
 /// in the position, with perfect play after the action or turn.
 pub fn run(args: Args) -> Result<()> {
-    let rules = args.rules.rules();
-    let pos = args.rules.position(args.position.as_deref())?;
-    let (mut solver, bar) = make_solver(&args.search, &rules, &pos, "analysing")?;
+    let (_, pos, mut solver, bar) = args.target.setup("analysing")?;
     let started = std::time::Instant::now();
     let rows: Vec<(String, i32)> = if args.turns {
         match solver.analyze_turns(&pos) {

@@ -22,6 +22,16 @@ use crate::output::print;
 /// Arguments of `kalah solve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    #[command(flatten)]
+    pub target: Target,
+    /// Print JSON: {"value", "best", "pv", "nodes", "tt_hits", "seconds"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The position to search, its rules and the solver flags: shared by `solve` and `analyze`.
+#[derive(clap::Args, Debug)]
+pub struct Target {
     /// The position in bin order with the side to move, e.g. "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"
     /// [default: the start position of the rule flags].
     #[arg(value_name = "POSITION")]
@@ -30,9 +40,17 @@ pub struct Args {
     pub rules: RuleArgs,
     #[command(flatten)]
     pub search: SearchArgs,
-    /// Print JSON: {"value", "best", "pv", "nodes", "tt_hits", "seconds"}.
-    #[arg(long)]
-    pub json: bool,
+}
+
+impl Target {
+    /// The rules, the position, and a solver for them with its progress bar (see
+    /// [`make_solver`]; `what` names the work on the bar).
+    pub(crate) fn setup(&self, what: &str) -> Result<(Rules, Position, Solver, ProgressBar)> {
+        let rules = self.rules.rules();
+        let pos = self.rules.position(self.position.as_deref())?;
+        let (solver, bar) = make_solver(&self.search, &rules, &pos, what)?;
+        Ok((rules, pos, solver, bar))
+    }
 }
 
 /// Solver flags shared by `solve` and `analyze`.
@@ -249,9 +267,7 @@ pub(crate) fn turns_text(pos: &Position, rules: &Rules, moves: &[Move]) -> Strin
 
 /// Runs `kalah solve`.
 pub fn run(args: Args) -> Result<()> {
-    let rules = args.rules.rules();
-    let pos = args.rules.position(args.position.as_deref())?;
-    let (mut solver, bar) = make_solver(&args.search, &rules, &pos, "solving")?;
+    let (rules, pos, mut solver, bar) = args.target.setup("solving")?;
     let sol = match solver.solve(&pos) {
         Ok(s) => s,
         Err(e) => return stopped(e, args.json, &bar, true),
