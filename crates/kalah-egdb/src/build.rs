@@ -17,7 +17,7 @@ use crate::{check_rules, EgdbError, MAX_LAYER_SEEDS};
 /// Arrangements handled as one unit of parallel work (and of progress reports).
 const CHUNK: u64 = 1 << 16;
 /// Arrangements expanded (children prefetched) before any is finished.
-const BATCH: usize = 8;
+const BATCH: usize = 16;
 
 /// What to build: a board size, a rule set, the largest layer, where, and on how many threads.
 #[derive(Clone, Debug)]
@@ -150,7 +150,7 @@ impl BuildPlan {
         while k <= self.max_seeds {
             let path = file::layer_path(&self.root, m, &self.rules, k);
             let want = LayerHeader::expected(m, &self.rules, k, ix.layer_size(k));
-            match file::open_layer(&path, &want)? {
+            match file::open_layer(&path, &want, true)? {
                 Some(map) => {
                     let mut t = alloc(&path, map.len() - HEADER_LEN)?;
                     t.copy_from_slice(&map[HEADER_LEN..]);
@@ -240,7 +240,7 @@ fn solve_layer<const M: usize>(job: &LayerJob<'_>, cur: &[AtomicU8]) -> Result<(
     let k = job.k;
     let size = ix.layer_size(k);
     let solver: Solver<'_, _, M> = Solver {
-        game: Game::<M>::new(job.rules),
+        game: Game::<M>::new(job.rules, k),
         ix,
         k,
         lower: job.lower,
@@ -254,6 +254,9 @@ fn solve_layer<const M: usize>(job: &LayerJob<'_>, cur: &[AtomicU8]) -> Result<(
         }
         let start = c * CHUNK;
         let end = size.min(start + CHUNK);
+        // Rank order. (Visiting the arrangements in the rank order of their flips, so that
+        // the children of consecutive arrangements lie close together, was measured slower:
+        // the parents' own entries are then scattered.)
         let mut x: Arr = [0; MAX_SLOTS];
         ix.unrank(k, start, &mut x[..2 * M]);
         // Batches of BATCH arrangements: expand all (prefetching their children), then finish.

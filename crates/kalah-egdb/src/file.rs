@@ -219,15 +219,21 @@ pub fn write_layer(path: &Path, header: &LayerHeader, payload: &[u8]) -> Result<
     Ok(())
 }
 
-/// Opens a layer file, checks its header against `expected` (board, rules, seeds, count), its
-/// length and its payload checksum, and maps it into memory.
+/// Opens a layer file, checks its header against `expected` (board, rules, seeds, count) and
+/// its length, and maps it into memory. With `check_payload`, the payload's CRC-32 is checked
+/// too (this reads the whole file); without it, opening reads only the header, and a flipped
+/// byte in the payload goes unnoticed until [`check_payload`] (or `kalah egdb verify`) runs.
 ///
 /// `Ok(None)` if the file does not exist.
 ///
 /// # Errors
 /// [`EgdbError`] if the file is unreadable, not a database, of another version, truncated,
-/// for another board or rule set, or corrupt.
-pub fn open_layer(path: &Path, expected: &LayerHeader) -> Result<Option<Mmap>, EgdbError> {
+/// for another board or rule set, or corrupt (a bad header; a bad payload when checked).
+pub fn open_layer(
+    path: &Path,
+    expected: &LayerHeader,
+    check_payload: bool,
+) -> Result<Option<Mmap>, EgdbError> {
     let mut f = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -275,13 +281,30 @@ pub fn open_layer(path: &Path, expected: &LayerHeader) -> Result<Option<Mmap>, E
     // SAFETY: the file is opened read-only; layer files are only ever replaced by rename, never
     // modified in place, so the mapping's contents do not change under us.
     let map = unsafe { Mmap::map(&f) }.map_err(|e| io(path, e))?;
-    if crc32fast::hash(&map[HEADER_LEN..]) != h.payload_crc {
+    if check_payload {
+        check_payload_crc(path, &map)?;
+    }
+    Ok(Some(map))
+}
+
+/// Checks the payload checksum of a whole layer file held in `file` (header included), as
+/// mapped by [`open_layer`].
+///
+/// # Errors
+/// [`EgdbError::Corrupt`] naming `path` if the payload's CRC-32 differs from the header's.
+pub fn check_payload(path: &Path, file: &[u8]) -> Result<(), EgdbError> {
+    check_payload_crc(path, file)
+}
+
+fn check_payload_crc(path: &Path, file: &[u8]) -> Result<(), EgdbError> {
+    let stored = u32::from_le_bytes(file[40..44].try_into().unwrap());
+    if crc32fast::hash(&file[HEADER_LEN..]) != stored {
         return Err(EgdbError::Corrupt {
-            path: p(),
+            path: path.display().to_string(),
             what: "payload checksum mismatch".into(),
         });
     }
-    Ok(Some(map))
+    Ok(())
 }
 
 /// Reads just the header of a layer file (for `info`).

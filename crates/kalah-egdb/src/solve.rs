@@ -10,9 +10,16 @@ pub(crate) const UNKNOWN: u8 = 0x80;
 
 /// Where the values of the layer being solved come from.
 pub(crate) trait Current: Sync {
-    /// The value of arrangement `y` of rank `r` in the current layer; `solver` may be used to
-    /// compute it when it is not known yet.
-    fn get<T: Current, const M: usize>(&self, solver: &Solver<'_, T, M>, y: &Arr, r: u64) -> i32;
+    /// The value of the arrangement of rank `r` in the current layer, which is `y` or, with
+    /// `flip`, `y` with its rows exchanged; `solver` may be used to compute it when it is not
+    /// known yet.
+    fn get<T: Current, const M: usize>(
+        &self,
+        solver: &Solver<'_, T, M>,
+        y: &Arr,
+        flip: bool,
+        r: u64,
+    ) -> i32;
     /// Hints that entry `r` will be read soon.
     fn prefetch(&self, r: u64);
 }
@@ -22,13 +29,23 @@ pub(crate) struct Building<'a>(pub &'a [AtomicU8]);
 
 impl Current for Building<'_> {
     #[inline(always)]
-    fn get<T: Current, const M: usize>(&self, solver: &Solver<'_, T, M>, y: &Arr, r: u64) -> i32 {
+    fn get<T: Current, const M: usize>(
+        &self,
+        solver: &Solver<'_, T, M>,
+        y: &Arr,
+        flip: bool,
+        r: u64,
+    ) -> i32 {
         let cell = &self.0[r as usize];
         let v = cell.load(Ordering::Relaxed);
         if v != UNKNOWN {
             return v as i8 as i32;
         }
-        let v = solver.solve(y);
+        let v = if flip {
+            solver.solve(&solver.game.flip(y))
+        } else {
+            solver.solve(y)
+        };
         // Two threads may solve the same entry; both store the same value.
         cell.store(v as i8 as u8, Ordering::Relaxed);
         v
@@ -44,7 +61,13 @@ pub(crate) struct Finished<'a>(pub &'a [u8]);
 
 impl Current for Finished<'_> {
     #[inline(always)]
-    fn get<T: Current, const M: usize>(&self, _: &Solver<'_, T, M>, _: &Arr, r: u64) -> i32 {
+    fn get<T: Current, const M: usize>(
+        &self,
+        _: &Solver<'_, T, M>,
+        _: &Arr,
+        _: bool,
+        r: u64,
+    ) -> i32 {
         self.0[r as usize] as i8 as i32
     }
     #[inline(always)]
@@ -140,18 +163,21 @@ impl<C: Current, const M: usize> Solver<'_, C, M> {
                 continue;
             }
             let mut y = *x;
-            let s = g.sow(&mut y, i);
+            let (mut ya, mut yb) = (a, b);
+            let s = g.sow_fast(&mut y, i, &mut ya, &mut yb);
             let gain = s.gain as i32;
             let ky = self.k - s.gain as u32;
-            if !s.extra {
-                y = g.flip(&y);
-            }
-            let (ya, yb) = g.row_sums(&y);
-            if let Some(t) = g.terminal(ya, yb) {
+            // The child from its mover's view: y itself after an extra turn, else flipped.
+            let (ca, cb) = if s.extra { (ya, yb) } else { (yb, ya) };
+            if let Some(t) = g.terminal(ca, cb) {
                 best = best.max(if s.extra { gain + t } else { gain - t });
                 continue;
             }
-            let r = self.ix.rank_m::<M>(&y, ky);
+            let r = if s.extra {
+                self.ix.rank_m::<M, false>(&y, ky)
+            } else {
+                self.ix.rank_m::<M, true>(&y, ky)
+            };
             if ky < self.k {
                 prefetch(self.lower[ky as usize].as_ptr().wrapping_add(r as usize));
             } else {
@@ -182,7 +208,7 @@ impl<C: Current, const M: usize> Solver<'_, C, M> {
             let v = if p.layer < self.k {
                 self.lower[p.layer as usize][p.rank as usize] as i8 as i32
             } else {
-                self.cur.get(self, &e.kids[j], p.rank)
+                self.cur.get(self, &e.kids[j], !p.extra, p.rank)
             };
             best = best.max(if p.extra { p.gain + v } else { p.gain - v });
         }

@@ -38,13 +38,33 @@ fn corrupted_payload_is_refused() {
     let mut bytes = fs::read(&path).unwrap();
     bytes[HEADER_LEN + 17] ^= 0x01;
     fs::write(&path, &bytes).unwrap();
-    let e = open_err(dir.path(), 3);
-    assert!(matches!(e, EgdbError::Corrupt { .. }), "{e:?}");
-    let msg = e.to_string();
-    assert!(
-        msg.contains("k006.egdb") && msg.contains("checksum"),
-        "{msg}"
-    );
+    // Opening reads headers only; the checked open, the checksum check and verify read the
+    // payload and refuse it.
+    let db = Egdb::open(dir.path(), 3, &Rules::default())
+        .unwrap()
+        .unwrap();
+    let checks = [
+        Egdb::open_checked(dir.path(), 3, &Rules::default()).unwrap_err(),
+        db.check_checksums().unwrap_err(),
+        db.verify(Some(2), &AtomicBool::new(false), &|_, _| {})
+            .unwrap_err(),
+    ];
+    for e in checks {
+        assert!(matches!(e, EgdbError::Corrupt { .. }), "{e:?}");
+        let msg = e.to_string();
+        assert!(
+            msg.contains("k006.egdb") && msg.contains("checksum"),
+            "{msg}"
+        );
+    }
+    // The intact set passes every check.
+    bytes[HEADER_LEN + 17] ^= 0x01;
+    fs::write(&path, &bytes).unwrap();
+    Egdb::open_checked(dir.path(), 3, &Rules::default())
+        .unwrap()
+        .unwrap();
+    bytes[HEADER_LEN + 17] ^= 0x01;
+    fs::write(&path, &bytes).unwrap();
     // A build refuses to resume over it too.
     let e = plan(dir.path(), 3, 8)
         .run(&AtomicBool::new(false), &|_| {})

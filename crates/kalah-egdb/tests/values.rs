@@ -186,6 +186,16 @@ fn probe_refuses_what_it_does_not_cover() {
     assert_eq!(db.probe(&big, &rules), None);
     let other: Position = "1,1,1,0,1,0,0,0 S".parse().unwrap();
     assert_eq!(db.probe(&other, &rules), None);
+    // Prefetching is harmless for covered and uncovered positions alike.
+    for (q, r) in [
+        (&p, &rules),
+        (&p, &empty),
+        (&opening, &pie),
+        (&big, &rules),
+        (&other, &rules),
+    ] {
+        db.prefetch(q, r);
+    }
     // Majority end: refused by the build, no databases opened.
     let plan = BuildPlan {
         root: dir.path().to_path_buf(),
