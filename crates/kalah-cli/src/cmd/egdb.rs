@@ -351,7 +351,7 @@ fn verify(a: VerifyArgs) -> Result<()> {
     let db = open(&a.dir, &a.rules, m)?;
     let total: u64 = (0..=db.max_seeds()).map(|k| db.layer_size(k)).sum();
     outln!(
-        "{}: layers 0..={}, {total} positions; checksums OK, re-deriving every entry",
+        "{}: layers 0..={}, {total} positions; checking the checksums and re-deriving every entry",
         db.dir().display(),
         db.max_seeds()
     )?;
