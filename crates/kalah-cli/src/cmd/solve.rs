@@ -57,8 +57,8 @@ impl Target {
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
     /// Transposition table size in MiB, at least 1 and at most this machine's memory [default:
-    /// from the seeds in the houses, 16 MiB for small endgames up to 1024 MiB for 40 seeds or
-    /// more].
+    /// from the seeds in the houses above two thirds of the databases' largest layer, 16 MiB up
+    /// to 20 seeds, 64 up to 30, 256 up to 39, 1024 MiB beyond].
     #[arg(long, value_name = "N", value_parser = parse_tt_mb)]
     pub tt_mb: Option<usize>,
     /// Directory of the endgame databases [default: the per-user data directory].
@@ -109,8 +109,18 @@ pub(crate) fn make_solver(
     // small search over a huge table pays for it, so size the table by the work to come.
     // The default never asks for more than half the machine's memory (an explicit --tt-mb is
     // checked by `parse_tt_mb`): a failed allocation aborts the process.
+    let egdb = if search.no_egdb {
+        None
+    } else {
+        open_egdb(search, pos.houses(), rules)?
+    };
+    // The databases answer every position with at most `max_seeds` seeds in the houses, so only
+    // the seeds above that count towards the search's size (with layers to 28 seeds, Kalah(6,4)
+    // needs about a million nodes: 16-64 MiB serve it as well as 1 GiB, and clearing 1 GiB of
+    // pages took longer than the search).
+    let covered = egdb.as_ref().map_or(0, |db| db.max_seeds() * 2 / 3);
     let tt_mb = search.tt_mb.unwrap_or_else(|| {
-        let by_seeds = match pos.seeds_in_houses() {
+        let by_seeds = match pos.seeds_in_houses().saturating_sub(covered) {
             0..=20 => 16,
             21..=30 => 64,
             31..=39 => 256,
@@ -119,10 +129,8 @@ pub(crate) fn make_solver(
         by_seeds.min(memory_mib().map_or(usize::MAX, |m| (m / 2).max(1)))
     });
     let mut solver = Solver::new(*rules, tt_mb.max(1));
-    if !search.no_egdb {
-        if let Some(db) = open_egdb(search, pos.houses(), rules)? {
-            solver.set_egdb(Some(Arc::new(db)));
-        }
+    if let Some(db) = egdb {
+        solver.set_egdb(Some(Arc::new(db)));
     }
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
