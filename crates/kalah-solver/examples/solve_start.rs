@@ -41,6 +41,11 @@ fn main() {
         });
     }
     let sol = solver.solve(&pos).unwrap();
+    if std::env::var("PASSES").is_ok() {
+        for p in solver.passes() {
+            eprintln!("pass beta {:+} -> {:+}: {} nodes", p.0, p.1, p.2);
+        }
+    }
     println!(
         "Kalah({m},{n}) {capture:?}: value {} best {:?} nodes {} hits {} time {:.2}s ({:.1} Mn/s) pv {:?}",
         sol.value,

@@ -200,6 +200,9 @@ pub struct Solver {
     last_report: Instant,
     /// Root bounds (values) for progress reports.
     root_bounds: (i32, i32),
+    /// MTD(f) passes of the last call: (beta, result, nodes); first guesses as (`i32::MIN`,
+    /// guess, nodes). For tuning.
+    passes: Vec<(i32, i32, u64)>,
 }
 
 impl std::fmt::Debug for Solver {
@@ -239,6 +242,7 @@ impl Solver {
             start: Instant::now(),
             last_report: Instant::now(),
             root_bounds: (0, 0),
+            passes: Vec::new(),
         }
     }
 
@@ -320,6 +324,7 @@ impl Solver {
         };
         self.nodes = 0;
         self.tt_hits = 0;
+        self.passes.clear();
         self.history = [[0; 12]; 2];
         self.stopped = false;
         self.start = Instant::now();
@@ -488,9 +493,12 @@ impl Solver {
         }
     }
 
+    /// The table key of `pos` holding `seeds` seeds in its houses, or `None` if it is not
+    /// stored: too few seeds, an opening phase, or a position the endgame databases answer
+    /// (every normal-phase position of at most `egdb_max` seeds).
     #[inline]
     fn key(&self, pos: &Position, seeds: i32) -> Option<Key> {
-        if seeds >= self.tt_min && pos.phase() == Phase::Normal {
+        if seeds >= self.tt_min && seeds > self.egdb_max && pos.phase() == Phase::Normal {
             Some(key_of(pos, self.with_store))
         } else {
             None
@@ -592,31 +600,59 @@ impl Solver {
             ckeys.push(ck);
         }
 
-        // Enhanced transposition cut-off: a child's stored bound may already refute this node.
+        // Enhanced transposition cut-off: a child's proven bounds (from the table, or its exact
+        // value from the endgame databases, which answer every normal-phase position they
+        // cover) may already refute this node. The bounds, seen from this node as
+        // `(lower, upper)`, are kept to skip children that cannot raise the result (below).
+        let mut kid_bounds = [(i32::MIN, i32::MAX); 13];
         if key.is_some() && seeds >= self.etc_min {
-            for (kid, ck) in kids.iter().zip(&ckeys) {
-                let Some(ck) = ck else {
-                    continue;
+            for (i, (kid, ck)) in kids.iter().zip(&ckeys).enumerate() {
+                let found = match ck {
+                    Some(ck) => self
+                        .table
+                        .probe(ck)
+                        .filter(|e| e.exact)
+                        .map(|e| (e.lo, e.hi)),
+                    None if !kid.over => {
+                        let s = kid.pos.seeds_in_houses() as i32;
+                        self.probe_egdb(&kid.pos, s).map(|g| (g, g))
+                    }
+                    None => None,
                 };
-                if let Some(e) = self.table.probe(ck) {
-                    if e.exact {
-                        let bound = if kid.sign > 0 {
-                            kid.c + e.lo
-                        } else {
-                            kid.c - e.hi
-                        };
-                        if bound >= b {
-                            best = bound;
-                            best_mv = kid.mv;
-                            break;
-                        }
+                if let Some((elo, ehi)) = found {
+                    let (blo, bhi) = if kid.sign > 0 {
+                        (kid.c + elo, kid.c + ehi)
+                    } else {
+                        (kid.c - ehi, kid.c - elo)
+                    };
+                    kid_bounds[i] = (blo, bhi);
+                    if blo >= b {
+                        best = blo;
+                        best_mv = kid.mv;
+                        break;
                     }
                 }
             }
         }
 
         if best < b {
-            for kid in &kids {
+            for (ki, kid) in kids.iter().enumerate() {
+                // A child whose proven upper bound cannot raise the result past max(a, best)
+                // needs no search: the node's fail-soft result stays an upper bound (if it
+                // fails low, every child's gain is at most the largest of the bounds taken) or
+                // is unchanged (the bound is at most `best`); a child of known exact gain
+                // counts as searched.
+                let (blo, bhi) = kid_bounds[ki];
+                if !kid.over && (bhi <= a.max(best) || blo == bhi) {
+                    if bhi > best {
+                        best = bhi;
+                        best_mv = kid.mv;
+                        if best >= b {
+                            break;
+                        }
+                    }
+                    continue;
+                }
                 let g = if kid.over {
                     kid.c
                 } else {
@@ -852,7 +888,9 @@ impl Solver {
         let mut g = guess.clamp(lower, upper);
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
+            let n0 = self.nodes;
             let v = self.exact(pos, beta - 1, beta);
+            self.passes.push((beta, v, self.nodes - n0));
             if self.stopped {
                 return Err(self.stopped_error(pos, lower, upper));
             }
@@ -905,7 +943,9 @@ impl Solver {
                 }
             }
         }
+        let n0 = self.nodes;
         let guess = self.first_guess(pos, budget)?;
+        self.passes.push((i32::MIN, guess, self.nodes - n0));
         self.mtdf(pos, guess)
     }
 
@@ -1076,6 +1116,14 @@ impl Solver {
             }
         }
         Ok(out)
+    }
+
+    /// The MTD(f) null-window passes of the last call, in order: (beta, result, nodes), both as
+    /// future gains of the position searched; a first guess by iterative deepening shows as
+    /// (`i32::MIN`, guess, nodes). For tuning and benchmarks.
+    #[doc(hidden)]
+    pub fn passes(&self) -> &[(i32, i32, u64)] {
+        &self.passes
     }
 
     /// Work of the last call.

@@ -437,6 +437,60 @@ mod tests {
     }
 
     #[test]
+    fn full_table_never_answers_wrong_and_keeps_the_latest() {
+        // 2^14 buckets for far more positions: buckets fill and entries get evicted.
+        let mut t = Table::new(1, 6);
+        // Each position's entry is a function of its key, so re-storing a position stores the
+        // same entry and every answer can be checked.
+        let entry_of = |p: &Position| {
+            let h = p.bins().iter().fold(p.side().index() as u64, |h, &b| {
+                h.wrapping_mul(0x100_0000_01b3) ^ b as u64
+            });
+            let v = (h % 97) as i32 - 48;
+            Entry {
+                lo: v,
+                hi: v,
+                mv: (h % 6) as u8,
+                exact: true,
+                draft: (h % 40) as u8,
+            }
+        };
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut seen = Vec::new();
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let bins: Vec<String> = (0..14)
+                .map(|b| {
+                    let v = if b == 6 || b == 13 {
+                        0
+                    } else {
+                        (x >> (4 * b)) & 7
+                    };
+                    v.to_string()
+                })
+                .collect();
+            let side = if x >> 63 == 0 { "S" } else { "N" };
+            let Ok(p) = format!("{} {side}", bins.join(",")).parse::<Position>() else {
+                continue;
+            };
+            let k = key_of(&p, false);
+            t.store(&k, entry_of(&p));
+            assert_eq!(t.probe(&k), Some(entry_of(&p)), "latest entry kept");
+            seen.push(p);
+        }
+        let mut found = 0;
+        for p in &seen {
+            if let Some(e) = t.probe(&key_of(p, false)) {
+                assert_eq!(e, entry_of(p));
+                found += 1;
+            }
+        }
+        assert!(found > 1 << 14 && found < seen.len());
+    }
+
+    #[test]
     fn proven_bounds_merge() {
         let mut t = Table::new(1, 4);
         let a: Position = "1,2,3,4,0,4,3,2,1,0 S".parse().unwrap();
