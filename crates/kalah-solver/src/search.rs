@@ -217,7 +217,12 @@ impl std::fmt::Debug for Solver {
 
 impl Solver {
     /// A solver for `rules` with a transposition table of about `tt_mib` MiB (at least 1). The
-    /// table memory is allocated zeroed, so pages are only committed when used.
+    /// table memory is allocated zeroed, so pages are only committed when used. If the system
+    /// refuses that much memory, the table is halved until it is granted:
+    /// [`Solver::table_bytes`] says what was obtained.
+    ///
+    /// # Panics
+    /// Aborts (the allocation error handler) only if not even a 512 KiB table can be allocated.
     pub fn new(rules: Rules, tt_mib: usize) -> Solver {
         Solver {
             rules,

@@ -131,6 +131,28 @@ impl std::fmt::Debug for Table {
     }
 }
 
+/// A vector of `n` zero words of type `T` (plain integers, for which all-zero bytes are a valid
+/// value), allocated zeroed so untouched pages are never committed; `None` if the allocator
+/// refuses the memory (instead of aborting, as `vec![..; n]` does).
+fn zeroed_vec<T: Copy + Default>(n: usize) -> Option<Vec<T>> {
+    let layout = std::alloc::Layout::array::<T>(n).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size. On success the block holds `n` values of `T`
+    // (arrays of u64, for which zero bytes are a valid value), was allocated by the global
+    // allocator with exactly the layout `Vec<T>` uses for capacity `n`, so `Vec` may own and
+    // free it.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut T;
+        if p.is_null() {
+            None
+        } else {
+            Some(Vec::from_raw_parts(p, n, n))
+        }
+    }
+}
+
 /// Bytes of one compact slot.
 const COMPACT_SLOT: usize = 16;
 /// Bytes of one wide slot.
@@ -139,25 +161,38 @@ const WIDE_SLOT: usize = 32;
 impl Table {
     /// A table of about `mib` MiB (rounded down to a power of two of buckets, at least 2^14
     /// buckets) for boards of `houses` houses a side. Memory is allocated zeroed, so untouched
-    /// pages cost nothing.
+    /// pages cost nothing. If the system refuses that much memory, the size is halved until it
+    /// is granted (see [`Table::bytes`] for what was obtained).
+    ///
+    /// # Panics
+    /// Aborts (the global allocation error handler) only if even the smallest table (2^14
+    /// buckets: 512 KiB, or 1 MiB for boards of more than 6 houses) cannot be allocated.
     pub(crate) fn new(mib: usize, houses: usize) -> Table {
         let wide_mode = houses > 6;
         let slot = if wide_mode { WIDE_SLOT } else { COMPACT_SLOT };
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let buckets = (bytes / (2 * slot)).max(1 << 14);
-        let bits = (usize::BITS - 1 - buckets.leading_zeros()).min(40);
-        let n = 2usize << bits;
+        let mut bits = (usize::BITS - 1 - buckets.leading_zeros()).min(40);
+        let (compact, wide) = loop {
+            let n = 2usize << bits;
+            let got = if wide_mode {
+                zeroed_vec::<[u64; 4]>(n).map(|w| (Vec::new(), w))
+            } else {
+                zeroed_vec::<[u64; 2]>(n).map(|c| (c, Vec::new()))
+            };
+            match got {
+                Some(v) => break v,
+                None if bits > 14 => bits -= 1,
+                None => {
+                    let layout = std::alloc::Layout::array::<[u64; 4]>(n)
+                        .unwrap_or(std::alloc::Layout::new::<[u64; 4]>());
+                    std::alloc::handle_alloc_error(layout)
+                }
+            }
+        };
         let t = Table {
-            compact: if wide_mode {
-                Vec::new()
-            } else {
-                vec![[0; 2]; n]
-            },
-            wide: if wide_mode {
-                vec![[0; 4]; n]
-            } else {
-                Vec::new()
-            },
+            compact,
+            wide,
             bits,
             wide_mode,
             dirty: false,

@@ -223,3 +223,18 @@ fn depth_limited_search_returns_legal_moves() {
     let r = solver.search_depth(&end, 30).unwrap();
     assert_eq!(r.value, v);
 }
+
+/// A table larger than the machine can grant is halved until granted instead of aborting the
+/// process, and the solver still solves. (The position has 3 seeds in the houses, fewer than
+/// the table is used for, so the test touches none of the huge table's pages.)
+#[test]
+fn an_impossible_table_size_is_reduced_not_fatal() {
+    let rules = Rules::default();
+    // 2^40 MiB: far beyond any machine's address space.
+    let mut solver = Solver::new(rules, 1 << 40);
+    let bytes = solver.table_bytes();
+    assert!(bytes >= 512 << 10, "{bytes}");
+    let pos: Position = "1,0,0,1,10,0,0,0,1,12 S".parse().unwrap();
+    let mut small = Solver::new(rules, 1);
+    assert_eq!(solver.value(&pos).unwrap(), small.value(&pos).unwrap());
+}
