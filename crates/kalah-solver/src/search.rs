@@ -890,6 +890,7 @@ impl Solver {
                 }
             }
         }
+        self.root_bounds = (value_of(pos, lower), value_of(pos, upper));
         let mut g = guess.clamp(lower, upper);
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
@@ -941,6 +942,9 @@ impl Solver {
     /// The exact future gain of `pos` (not over): from the table if proven there, else MTD(f).
     fn exact_gain(&mut self, pos: &Position, budget: u64) -> Result<i32, SolveError> {
         let seeds = pos.seeds_in_houses() as i32;
+        // Progress reports show these until MTD(f) narrows them (not a previous search's).
+        let (lo, hi) = self.futility(pos, seeds);
+        self.root_bounds = (value_of(pos, lo), value_of(pos, hi));
         if let Some(k) = self.key(pos, seeds) {
             if let Some(e) = self.table.probe(&k) {
                 if e.exact && e.lo == e.hi {

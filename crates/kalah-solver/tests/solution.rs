@@ -238,3 +238,33 @@ fn an_impossible_table_size_is_reduced_not_fatal() {
     let mut small = Solver::new(rules, 1);
     assert_eq!(solver.value(&pos).unwrap(), small.value(&pos).unwrap());
 }
+
+/// Progress reports carry bounds that are proven: they always contain the true value, from the
+/// first report on (they used to start at a placeholder [0, 0]). Kalah(5,5) standard is +2 (see
+/// docs/RESULTS.md); the search is stopped after 6 M nodes, long enough for reports every 0.5 s.
+#[test]
+fn progress_bounds_always_contain_the_value() {
+    use std::sync::{Arc, Mutex};
+    let rules = Rules::default();
+    let start = Position::start(&Start::uniform(5, 5).unwrap(), &rules);
+    let mut solver = Solver::new(rules, 64);
+    // A first solve leaves its own bounds behind; the next search must not report them.
+    let small = Position::start(&Start::uniform(5, 3).unwrap(), &rules); // +6
+    solver.solve(&small).unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s2 = seen.clone();
+    solver.set_progress(move |p| s2.lock().unwrap().push((p.lower, p.upper)));
+    solver.set_limits(kalah_solver::SearchLimits::new(None, Some(6_000_000)));
+    let r = solver.value(&start);
+    let seen = seen.lock().unwrap();
+    assert!(!seen.is_empty(), "no progress report in 6 M nodes");
+    for &(lo, hi) in seen.iter() {
+        assert!(
+            lo <= 2 && 2 <= hi,
+            "reported [{lo}, {hi}] excludes the value +2"
+        );
+    }
+    if let Err(SolveError::Stopped { lower, upper, .. }) = r {
+        assert!(lower <= 2 && 2 <= upper, "[{lower}, {upper}]");
+    }
+}
