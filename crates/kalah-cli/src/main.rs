@@ -69,20 +69,28 @@ fn parse_cli() -> Cli {
             } else {
                 first
             };
-            // Point to the right help page: the subcommand's when one was named.
-            let sub = std::env::args().nth(1).filter(|a| {
-                Cli::command()
-                    .get_subcommands()
-                    .any(|c| c.get_name() == a.as_str())
-            });
-            let help = match sub {
-                Some(s) => format!("kalah {s} --help"),
-                None => "kalah --help".to_string(),
-            };
+            // Point to the right help page: the (nested) subcommand's when one was named.
+            let help = help_page(&std::env::args().skip(1).collect::<Vec<_>>());
             eprintln!("kalah: error: {first} (see '{help}')");
             std::process::exit(2);
         }
     }
+}
+
+/// `kalah SUB [SUBSUB] --help` for the subcommands named at the start of `args` (the command line
+/// without the program name), e.g. `kalah egdb build --help`.
+fn help_page(args: &[String]) -> String {
+    let mut page = "kalah".to_string();
+    let mut cmd = Cli::command();
+    for a in args {
+        let Some(sub) = cmd.find_subcommand(a).cloned() else {
+            break;
+        };
+        page.push(' ');
+        page.push_str(sub.get_name());
+        cmd = sub;
+    }
+    format!("{page} --help")
 }
 
 fn main() {

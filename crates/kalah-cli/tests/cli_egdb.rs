@@ -156,7 +156,8 @@ fn ctrl_c_leaves_no_corrupt_file_and_the_build_resumes() {
             "--houses",
             "6",
             "--max-seeds",
-            "40",
+            // Minutes of work, yet 0.5 GB: a build bigger than the machine's memory is refused.
+            "22",
             "--quiet",
             "--egdb-dir",
         ])

@@ -15,7 +15,7 @@ pub struct Args {
     /// single action.
     #[arg(long)]
     pub turns: bool,
-    /// Print JSON: {"moves": [{"move": "3-6", "value": 10}, ...]}.
+    /// Print JSON: {"position", "moves": [{"move": "3-6", "value": 10}, ...], "seconds"}.
     #[arg(long)]
     pub json: bool,
 }
@@ -23,7 +23,7 @@ pub struct Args {
 /// Runs `kalah analyze`. Values are final store differences from the view of the side to move
 /// in the position, with perfect play after the action or turn.
 pub fn run(args: Args) -> Result<()> {
-    let (_, pos, mut solver, bar) = args.target.setup("analysing")?;
+    let (_, pos, mut solver, bar) = args.target.setup("analysing", false)?;
     let started = std::time::Instant::now();
     let rows: Vec<(String, i32)> = if args.turns {
         match solver.analyze_turns(&pos) {

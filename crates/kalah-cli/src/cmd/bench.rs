@@ -16,7 +16,8 @@ pub struct Args {
     /// count changes).
     #[arg(long, value_name = "N", default_value_t = 64, value_parser = crate::cmd::solve::parse_tt_mb)]
     pub tt_mb: usize,
-    /// Print JSON: {"positions", "nodes", "seconds", "positions_per_second", "nodes_per_second"}.
+    /// Print JSON: {"positions": [{"name", "position", "value", "nodes", "seconds"}, ...],
+    /// "nodes", "seconds", "positions_per_second", "nodes_per_second", "tt_mb"}.
     #[arg(long)]
     pub json: bool,
 }

@@ -19,10 +19,11 @@ macro_rules! outln {
     };
 }
 
-/// Positions solved per second and per thread: Kalah(6,·) to 24 seeds took 4.9 million per
-/// CPU-second on this project's 2-core machine (docs/BENCHMARKS.md). Only used for the estimate
-/// shown before a build, which assumes the cores are free.
-const RATE_PER_THREAD: f64 = 4.5e6;
+/// Positions solved per second and per thread: on this project's idle 2-core machine Kalah(6,·)
+/// to 24 seeds ran at 6.8 million and to 28 seeds at 5.4 million per thread and second
+/// (docs/BENCHMARKS.md, 30 Nov 2026). Only used for the estimate shown before a build, which
+/// assumes the cores are free.
+const RATE_PER_THREAD: f64 = 5.5e6;
 
 /// Arguments of `kalah egdb`.
 #[derive(clap::Args, Debug)]
@@ -93,8 +94,23 @@ struct ProbeArgs {
 }
 
 impl DirArgs {
+    /// The database root; a directory named by `--egdb-dir` must exist (see
+    /// [`DirArgs::root_to_create`] for `build`).
     fn root(&self) -> Result<PathBuf> {
+        if let Some(d) = &self.egdb_dir {
+            crate::cmd::solve::check_egdb_dir(d)?;
+        }
+        self.root_to_create()
+    }
+
+    /// The database root for `build`, which creates it: only something else than a directory in
+    /// its place is refused.
+    fn root_to_create(&self) -> Result<PathBuf> {
         match &self.egdb_dir {
+            Some(d) if d.exists() => {
+                crate::cmd::solve::check_egdb_dir(d)?;
+                Ok(d.clone())
+            }
             Some(d) => Ok(d.clone()),
             None => kalah_egdb::default_dir()
                 .context("no per-user data directory on this system; pass --egdb-dir DIR"),
@@ -121,7 +137,9 @@ fn houses(rules: &RuleArgs) -> Result<usize> {
 
 fn human_bytes(b: u64) -> String {
     let b = b as f64;
-    if b >= 1e9 {
+    if b >= 1e12 {
+        format!("{:.2} TB", b / 1e12)
+    } else if b >= 1e9 {
         format!("{:.2} GB", b / 1e9)
     } else if b >= 1e6 {
         format!("{:.1} MB", b / 1e6)
@@ -163,13 +181,26 @@ fn build(a: BuildArgs) -> Result<()> {
     let m = houses(&a.rules)?;
     let rules = a.rules.rules();
     let plan = BuildPlan {
-        root: a.dir.root()?,
+        root: a.dir.root_to_create()?,
         houses: m,
         rules,
         max_seeds: a.max_seeds,
         threads: a.threads,
     };
     let total = plan.total_positions()?;
+    // Every layer stays in memory until the build ends (one byte a position): a build bigger
+    // than the machine's memory would only end in swapping or the OOM killer, after hours.
+    if let Some(mib) = crate::cmd::solve::memory_mib() {
+        let have = mib as u64 * 1024 * 1024;
+        if total > have {
+            bail!(
+                "layers 0..={} of Kalah({m},·) hold {total} positions and need {} of memory during the build; this machine has {}: choose a smaller --max-seeds",
+                a.max_seeds,
+                human_bytes(total),
+                human_bytes(have)
+            );
+        }
+    }
     let threads = a.threads.unwrap_or_else(rayon_threads).max(1);
     let est = total as f64 / (RATE_PER_THREAD * threads as f64);
     outln!(
@@ -207,8 +238,9 @@ fn build(a: BuildArgs) -> Result<()> {
         bar
     };
     // Layer lines go above the bar, or straight to stdout with --quiet.
+    // A bar drawn nowhere (stderr not a terminal) drops the lines given to it.
     let say = |line: String| {
-        if a.quiet {
+        if a.quiet || bar.is_hidden() {
             // A closed stdout must not stop (or panic) the build.
             let _ = print(&format!("{line}\n"));
         } else {
@@ -274,16 +306,21 @@ fn rayon_threads() -> usize {
 }
 
 fn info(a: DirArgs) -> Result<()> {
-    let root = a.root()?;
     // As for `solve` and `play`: a directory named on the command line must exist (a typo would
     // otherwise read as "no layers").
-    if a.egdb_dir.is_some() && !root.exists() {
-        anyhow::bail!("--egdb-dir {}: no such directory", root.display());
-    }
+    let root = a.root()?;
     let layers = kalah_egdb::list_layers(&root)?;
     outln!("database root: {}", root.display())?;
     if layers.is_empty() {
-        outln!("no layers (build some with `kalah egdb build --max-seeds K`)")?;
+        if holds_layer_files(&root) {
+            // The layers live one level down, in a directory per board and rule set.
+            outln!(
+                "no layers: this is one set's directory (k000.egdb, ...); give its parent, {}",
+                root.parent().unwrap_or(&root).display()
+            )?;
+        } else {
+            outln!("no layers (build some with `kalah egdb build --max-seeds K`)")?;
+        }
         return Ok(());
     }
     let mut current: Option<PathBuf> = None;
@@ -295,6 +332,7 @@ fn info(a: DirArgs) -> Result<()> {
             let name = d.file_name().map(|n| n.to_string_lossy().into_owned());
             let contiguous = ks.iter().enumerate().all(|(i, &k)| i as u32 == k);
             let range = match (ks.first(), ks.last()) {
+                (None, _) => "no usable layers".to_string(),
                 (Some(lo), Some(hi)) if contiguous => format!("layers {lo}..={hi}"),
                 _ => format!("layers {ks:?} (not contiguous from 0: only 0..=first gap is used)"),
             };
@@ -316,11 +354,15 @@ fn info(a: DirArgs) -> Result<()> {
             set_layers.clear();
         }
         match &l.header {
-            Ok(h) => {
-                set_layers.push(h.seeds);
-                set_positions += h.count;
-                set_bytes += l.bytes;
-            }
+            Ok(h) => match layer_problem(l, h) {
+                // Listed apart and not counted: opening the set refuses such a file.
+                Some(problem) => outln!("  bad file: {}: {problem}", l.path.display())?,
+                None => {
+                    set_layers.push(h.seeds);
+                    set_positions += h.count;
+                    set_bytes += l.bytes;
+                }
+            },
             Err(e) => outln!("  bad file: {e}")?,
         }
     }
@@ -329,12 +371,65 @@ fn info(a: DirArgs) -> Result<()> {
     Ok(())
 }
 
+/// What is wrong with a layer file whose header reads well, as far as its length and place tell
+/// (what `Egdb::open` would refuse): a file cut short or padded, or a file of another set or
+/// layer than its directory and name say.
+fn layer_problem(l: &kalah_egdb::LayerInfo, h: &kalah_egdb::file::LayerHeader) -> Option<String> {
+    let want = kalah_egdb::file::HEADER_LEN as u64 + h.count;
+    if l.bytes != want {
+        let what = if l.bytes < want {
+            "truncated"
+        } else {
+            "too long"
+        };
+        return Some(format!(
+            "{what} ({} bytes, expected {want}); delete it and rebuild",
+            l.bytes
+        ));
+    }
+    let rules = kalah_core::Rules {
+        capture: h.capture,
+        end: h.end,
+        leftovers: h.leftovers,
+        ..kalah_core::Rules::default()
+    };
+    let set = kalah_egdb::file::set_dir_name(h.houses, &rules);
+    let name = format!("k{:03}.egdb", h.seeds);
+    let dir = l.path.parent().and_then(|d| d.file_name());
+    let file = l.path.file_name();
+    if dir.is_some_and(|d| d.to_string_lossy() != set.as_str())
+        || file.is_some_and(|f| f.to_string_lossy() != name.as_str())
+    {
+        return Some(format!(
+            "holds layer {} of {set}, not what its place says; move or delete it",
+            h.seeds
+        ));
+    }
+    None
+}
+
+/// Whether `dir` itself holds layer files (`*.egdb`): a set's directory given as the root.
+fn holds_layer_files(dir: &std::path::Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .filter_map(|e| e.ok())
+            .any(|e| e.path().extension().is_some_and(|x| x == "egdb"))
+    })
+}
+
 fn open(dir: &DirArgs, rules_args: &RuleArgs, m: usize) -> Result<Egdb> {
     let rules = rules_args.rules();
     if rules.outcome_depends_on_stores() {
         return Err(kalah_egdb::EgdbError::StoreDependentRules.into());
     }
     let root = dir.root()?;
+    if holds_layer_files(&root) {
+        bail!(
+            "--egdb-dir {}: this is one set's directory (k000.egdb, ...); give its parent, {}",
+            root.display(),
+            root.parent().unwrap_or(&root).display()
+        );
+    }
     Egdb::open(&root, m, &rules)?.with_context(|| {
         format!(
             "no databases for Kalah({m},·) capture={} end={} leftovers={} under {} (build them with `kalah egdb build --houses {m} --max-seeds K` and the same rule flags)",

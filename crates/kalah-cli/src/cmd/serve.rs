@@ -52,8 +52,11 @@ pub fn run(args: Args) -> Result<()> {
     }
     if !args.no_egdb {
         config.egdb_dir = match args.egdb_dir {
-            Some(d) if !d.is_dir() => bail!("--egdb-dir {}: no such directory", d.display()),
-            Some(d) => Some(d),
+            Some(d) => {
+                crate::cmd::solve::check_egdb_dir(&d)?;
+                // /api/info reports it: an absolute path means something to a client.
+                Some(std::fs::canonicalize(&d).unwrap_or(d))
+            }
             None => kalah_egdb::default_dir().filter(|d| d.is_dir()),
         };
     }

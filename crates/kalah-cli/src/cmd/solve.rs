@@ -24,7 +24,7 @@ use crate::output::print;
 pub struct Args {
     #[command(flatten)]
     pub target: Target,
-    /// Print JSON: {"value", "best", "pv", "nodes", "tt_hits", "seconds"}.
+    /// Print JSON: {"position", "value", "best", "pv", "nodes", "tt_hits", "seconds"}.
     #[arg(long)]
     pub json: bool,
 }
@@ -44,11 +44,16 @@ pub struct Target {
 
 impl Target {
     /// The rules, the position, and a solver for them with its progress bar (see
-    /// [`make_solver`]; `what` names the work on the bar).
-    pub(crate) fn setup(&self, what: &str) -> Result<(Rules, Position, Solver, ProgressBar)> {
+    /// [`make_solver`]; `what` names the work on the bar, `root_bounds` whether it shows the
+    /// bounds proven for the position itself).
+    pub(crate) fn setup(
+        &self,
+        what: &str,
+        root_bounds: bool,
+    ) -> Result<(Rules, Position, Solver, ProgressBar)> {
         let rules = self.rules.rules();
         let pos = self.rules.position(self.position.as_deref())?;
-        let (solver, bar) = make_solver(&self.search, &rules, &pos, what)?;
+        let (solver, bar) = make_solver(&self.search, &rules, &pos, what, root_bounds)?;
         Ok((rules, pos, solver, bar))
     }
 }
@@ -65,7 +70,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "DIR")]
     pub egdb_dir: Option<PathBuf>,
     /// Do not use endgame databases even if present.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "egdb_dir")]
     pub no_egdb: bool,
 }
 
@@ -90,7 +95,7 @@ pub(crate) fn parse_tt_mb(s: &str) -> Result<usize, String> {
 }
 
 /// The machine's physical memory in MiB (`MemTotal` of /proc/meminfo), if known.
-fn memory_mib() -> Option<usize> {
+pub(crate) fn memory_mib() -> Option<usize> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -98,12 +103,15 @@ fn memory_mib() -> Option<usize> {
 }
 
 /// A solver for `rules` on boards of `houses` houses, with the databases found (if any), a
-/// Ctrl-C stop flag and a progress display on stderr for searches longer than a second.
+/// Ctrl-C stop flag and a progress display on stderr for searches longer than a second (with
+/// the bounds proven so far if `root_bounds`: not for a per-move analysis, whose bounds belong
+/// to whichever move is being solved, from its opponent's view).
 pub(crate) fn make_solver(
     search: &SearchArgs,
     rules: &Rules,
     pos: &Position,
     what: &str,
+    root_bounds: bool,
 ) -> Result<(Solver, ProgressBar)> {
     // Untouched table memory costs nothing, but every page touched is cleared by the kernel: a
     // small search over a huge table pays for it, so size the table by the work to come.
@@ -155,16 +163,30 @@ pub(crate) fn make_solver(
                     .unwrap_or_else(|_| ProgressStyle::default_spinner()),
             );
         }
-        shown.set_message(format!(
-            "{what}: value in [{:+}, {:+}], {} nodes, {:.1} M nodes/s (Ctrl-C stops)",
-            p.lower,
-            p.upper,
-            p.nodes,
-            p.nodes_per_second / 1e6
-        ));
+        shown.set_message(progress_message(&what, p, root_bounds));
         shown.tick();
     });
     Ok((solver, bar))
+}
+
+/// The progress line of a long search, e.g. `solving: value in [-2, +6], 4853760 nodes, 1.9 M
+/// nodes/s (Ctrl-C stops)`.
+fn progress_message(what: &str, p: &Progress, root_bounds: bool) -> String {
+    // Until the first null-window pass ends the solver reports the placeholder [0, 0], which
+    // read as a proven value ("value in [+0, +0]" for seconds): show bounds only while they are
+    // a real interval.
+    let bounds = if !root_bounds {
+        String::new()
+    } else if p.lower < p.upper {
+        format!("value in [{:+}, {:+}], ", p.lower, p.upper)
+    } else {
+        "no bounds proven yet, ".to_string()
+    };
+    format!(
+        "{what}: {bounds}{} nodes, {:.1} M nodes/s (Ctrl-C stops)",
+        p.nodes,
+        p.nodes_per_second / 1e6
+    )
 }
 
 fn open_egdb(search: &SearchArgs, houses: usize, rules: &Rules) -> Result<Option<Egdb>> {
@@ -179,24 +201,49 @@ pub(crate) fn open_egdb_dir(
     houses: usize,
     rules: &Rules,
 ) -> Result<Option<Egdb>> {
+    if let Some(d) = dir {
+        check_egdb_dir(d)?;
+    }
     if rules.outcome_depends_on_stores() {
         return Ok(None);
     }
     let path = match dir {
         Some(d) => d.to_path_buf(),
         None => match kalah_egdb::default_dir() {
-            Some(d) => d,
-            None => return Ok(None),
+            Some(d) if d.is_dir() => d,
+            _ => return Ok(None),
         },
     };
-    if !path.is_dir() {
-        if dir.is_some() {
-            anyhow::bail!("--egdb-dir {}: no such directory", path.display());
-        }
-        return Ok(None);
+    let db = Egdb::open(&path, houses, rules)
+        .with_context(|| format!("cannot open the endgame databases in {}", path.display()))?;
+    if db.is_none() && dir.is_some() {
+        // A directory named on the command line that holds nothing for these rules is most
+        // likely a mistake (another rule set, or a set's own directory given as the root).
+        eprintln!(
+            "kalah: note: no endgame databases for Kalah({houses},·) capture={} end={} leftovers={} in {}; searching without them",
+            rules.capture,
+            rules.end,
+            rules.leftovers,
+            path.display()
+        );
     }
-    Egdb::open(&path, houses, rules)
-        .with_context(|| format!("cannot open the endgame databases in {}", path.display()))
+    Ok(db)
+}
+
+/// Checks a directory named by `--egdb-dir`: it must exist and be a directory (a typo must not
+/// read as "no databases").
+///
+/// # Errors
+/// One line naming the flag, the path and the problem.
+pub(crate) fn check_egdb_dir(path: &std::path::Path) -> Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => anyhow::bail!("--egdb-dir {}: not a directory", path.display()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            anyhow::bail!("--egdb-dir {}: no such directory", path.display())
+        }
+        Err(e) => anyhow::bail!("--egdb-dir {}: {e}", path.display()),
+    }
 }
 
 /// Prints what was proven before a stop and exits with code 130 (interrupted). With `root_bounds`
@@ -275,7 +322,7 @@ pub(crate) fn turns_text(pos: &Position, rules: &Rules, moves: &[Move]) -> Strin
 
 /// Runs `kalah solve`.
 pub fn run(args: Args) -> Result<()> {
-    let (rules, pos, mut solver, bar) = args.target.setup("solving")?;
+    let (rules, pos, mut solver, bar) = args.target.setup("solving", true)?;
     let sol = match solver.solve(&pos) {
         Ok(s) => s,
         Err(e) => return stopped(e, args.json, &bar, true),
@@ -324,5 +371,39 @@ pub fn run(args: Args) -> Result<()> {
             sol.stats.tt_hits,
             sol.stats.nodes_per_second() / 1e6,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress(lower: i32, upper: i32) -> Progress {
+        Progress {
+            lower,
+            upper,
+            nodes: 4_853_760,
+            elapsed: Duration::from_secs(3),
+            nodes_per_second: 1.9e6,
+        }
+    }
+
+    #[test]
+    fn the_progress_line_never_shows_the_placeholder_bounds_as_a_value() {
+        // `kalah solve --houses 5 --seeds 5` showed "value in [+0, +0]" for seconds, before any
+        // bound was proven (the value is not 0).
+        assert_eq!(
+            progress_message("solving", &progress(0, 0), true),
+            "solving: no bounds proven yet, 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
+        );
+        assert_eq!(
+            progress_message("solving", &progress(-2, 6), true),
+            "solving: value in [-2, +6], 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
+        );
+        // A per-move analysis: the bounds are some move's, from its opponent's view.
+        assert_eq!(
+            progress_message("analysing", &progress(-2, 6), false),
+            "analysing: 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
+        );
     }
 }
