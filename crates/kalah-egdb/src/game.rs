@@ -193,35 +193,9 @@ impl<const M: usize> Game<M> {
     pub fn sow(&self, x: &mut Arr, i: usize) -> Sown {
         let m = M;
         let n2 = 2 * m;
-        let cycle = n2 + 1;
-        let n = x[i] as usize;
-        debug_assert!(n > 0);
-        x[i] = 0;
-        let laps = n / cycle;
-        let rem = n % cycle;
-        let mut gain = laps;
-        if laps > 0 {
-            for v in x[..n2].iter_mut() {
-                *v += laps as u8;
-            }
-        }
+        debug_assert!(x[i] > 0);
         // Cycle positions: 0..m the mover's houses, m his store, m+1..=2m the opponent's houses.
-        let reach = i + rem;
-        for v in x[i + 1..=reach.min(m - 1)].iter_mut() {
-            *v += 1;
-        }
-        if reach >= m {
-            gain += 1;
-            for v in x[m..reach.min(n2)].iter_mut() {
-                *v += 1;
-            }
-            if reach > n2 {
-                for v in x[..reach - n2].iter_mut() {
-                    *v += 1;
-                }
-            }
-        }
-        let last = if reach >= cycle { reach - cycle } else { reach };
+        let (mut gain, last) = Self::distribute(x, i);
         if last == m {
             return Sown {
                 gain: gain as u8,
