@@ -560,18 +560,16 @@ impl Solver {
             let mut child = *pos;
             let out = child.sow_unchecked(&self.rules, tt_mv as usize + 1);
             let (sign, c) = relation(pos.store_diff(pos.side()), &child, out.extra_turn);
-            let g = if child.is_over() {
-                c
-            } else {
-                let v = if sign > 0 {
-                    self.exact(&child, a - c, b - c)
-                } else {
-                    self.exact(&child, c - b, c - a)
-                };
-                if self.stopped {
-                    return 0;
-                }
-                sign * v + c
+            let kid = Kid {
+                pos: child,
+                mv: tt_mv,
+                sign,
+                c,
+                over: child.is_over(),
+                order: 0,
+            };
+            let Some(g) = self.kid_gain(&kid, a, b) else {
+                return 0;
             };
             best = g;
             best_mv = tt_mv;
@@ -658,19 +656,8 @@ impl Solver {
                     }
                     continue;
                 }
-                let g = if kid.over {
-                    kid.c
-                } else {
-                    let a2 = a.max(best);
-                    let v = if kid.sign > 0 {
-                        self.exact(&kid.pos, a2 - kid.c, b - kid.c)
-                    } else {
-                        self.exact(&kid.pos, kid.c - b, kid.c - a2)
-                    };
-                    if self.stopped {
-                        return 0;
-                    }
-                    kid.sign * v + kid.c
+                let Some(g) = self.kid_gain(kid, a.max(best), b) else {
+                    return 0;
                 };
                 if g > best {
                     best = g;
@@ -689,6 +676,22 @@ impl Solver {
             self.store_exact(k, lo, hi, a, b, best, best_mv, nodes0);
         }
         best
+    }
+
+    /// The future gain of `kid`'s parent through `kid` (`sign * g + c`), searched by [`Self::exact`]
+    /// in the parent's window `a..b` with the same fail-soft meaning; a finished child gives `c`.
+    /// `None` if the search was stopped.
+    #[inline]
+    fn kid_gain(&mut self, kid: &Kid, a: i32, b: i32) -> Option<i32> {
+        if kid.over {
+            return Some(kid.c);
+        }
+        let v = if kid.sign > 0 {
+            self.exact(&kid.pos, a - kid.c, b - kid.c)
+        } else {
+            self.exact(&kid.pos, kid.c - b, kid.c - a)
+        };
+        (!self.stopped).then_some(kid.sign * v + kid.c)
     }
 
     /// Stores the result `best` of an exact search in the window `a..b` (the node's proven
