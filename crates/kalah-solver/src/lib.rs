@@ -13,8 +13,10 @@
 //!   [transposition table](Solver::new) keyed on the houses and the side to move (and South's
 //!   store under the majority end) that stores bounds on the **future gain** (value minus the
 //!   current store difference) with full-key verification; exact futility bounds (the future gain
-//!   lies within ± the seeds still in the houses); move ordering (table move, extra-turn moves,
-//!   captures); enhanced transposition cut-off; optional endgame databases ([`Solver::with_egdb`]).
+//!   lies within ± the seeds still in the houses); move ordering (moves that end the game,
+//!   extra-turn moves, captures, history; the table's move orders the principal variation and the
+//!   depth-limited search, not the exact search, where it measured worse); enhanced
+//!   transposition cut-off; optional endgame databases ([`Solver::with_egdb`]).
 //! * **Depth-limited search** ([`Solver::search_depth`], [`Solver::iterative`]) with a heuristic
 //!   evaluation, for positions the exact search cannot finish in time.
 //! * **Control**: a stop flag ([`Solver::set_stop_flag`]), time and node [`SearchLimits`], and a

@@ -404,9 +404,9 @@ impl Solver {
         }
     }
 
-    /// The children of `pos` (not over), ordered best-first for the search: the table move, then
-    /// finished games, then extra-turn moves (nearest the store first), then by immediate gain
-    /// (captures).
+    /// The children of `pos` (not over), ordered best-first for the search: `tt_mv` (a table
+    /// move, or [`NO_MOVE`]), then finished games, then extra-turn moves (nearest the store
+    /// first), then by immediate gain (captures) and the history heuristic.
     #[inline]
     fn children(&self, pos: &Position, tt_mv: u8, kids: &mut ArrayVec<Kid, 13>) {
         let d0 = pos.store_diff(pos.side());
@@ -532,11 +532,9 @@ impl Solver {
             return g;
         }
         let key = self.key(pos, seeds);
-        let mut tt_mv = NO_MOVE;
         if let Some(k) = &key {
             if let Some(e) = self.table.probe(k) {
                 self.tt_hits += 1;
-                tt_mv = e.mv;
                 if e.exact {
                     lo = lo.max(e.lo);
                     hi = hi.min(e.hi);
@@ -554,41 +552,11 @@ impl Solver {
         let nodes0 = self.nodes;
         let mut best = i32::MIN;
         let mut best_mv = NO_MOVE;
-        // Staged move generation: the table move alone first; most cut-off nodes need no other
-        // child generated, prefetched or probed.
-        let first = if tt_mv < 12 && pos.legal_houses() & (1 << tt_mv) != 0 {
-            let mut child = *pos;
-            let out = child.sow_unchecked(&self.rules, tt_mv as usize + 1);
-            let (sign, c) = relation(pos.store_diff(pos.side()), &child, out.extra_turn);
-            let kid = Kid {
-                pos: child,
-                mv: tt_mv,
-                sign,
-                c,
-                over: child.is_over(),
-                order: 0,
-            };
-            let Some(g) = self.kid_gain(&kid, a, b) else {
-                return 0;
-            };
-            best = g;
-            best_mv = tt_mv;
-            if best >= b {
-                self.reward(pos.side().index(), tt_mv as usize, seeds);
-                if let Some(k) = &key {
-                    self.store_exact(k, lo, hi, a, b, best, best_mv, nodes0);
-                }
-                return best;
-            }
-            tt_mv
-        } else {
-            NO_MOVE
-        };
+        // The table's move is not tried first: it was stored by an earlier MTD(f) pass with
+        // another bound, and the static order (game-ending moves, extra turns, captures,
+        // history) finds cheaper cut-offs; see docs/BENCHMARKS.md ("table move").
         let mut kids = ArrayVec::<Kid, 13>::new();
-        self.children(pos, tt_mv, &mut kids);
-        if first != NO_MOVE {
-            kids.retain(|k| k.mv != first);
-        }
+        self.children(pos, NO_MOVE, &mut kids);
         // The children's keys, computed once for the prefetch and the cut-off probes.
         let mut ckeys = ArrayVec::<Option<Key>, 13>::new();
         for kid in &kids {
@@ -722,7 +690,13 @@ impl Solver {
             Entry {
                 lo: nlo,
                 hi: nhi,
-                mv: if best_mv == SWAP { NO_MOVE } else { best_mv },
+                // A node that failed low has no best move to remember (a move stored by an
+                // earlier cut-off is kept, see `merge`).
+                mv: if best_mv == SWAP || best <= a {
+                    NO_MOVE
+                } else {
+                    best_mv
+                },
                 exact: true,
                 draft: work as u8,
             },
