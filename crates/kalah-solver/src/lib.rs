@@ -37,8 +37,14 @@
 
 #![warn(missing_docs)]
 
+mod parallel;
 mod search;
 mod tt;
+
+pub use parallel::{
+    analyze_moves_parallel, analyze_turns_parallel, ParallelOptions, ParallelProgress,
+    ParallelProgressFn,
+};
 
 pub use search::{
     DepthResult, MoveScore, Progress, SearchLimits, Solution, SolveError, Solver, Stats, TurnScore,

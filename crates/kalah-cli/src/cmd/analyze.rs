@@ -1,9 +1,19 @@
-//! `kalah analyze`: the exact value of every legal action, or of every whole first turn.
+//! `kalah analyze`: the exact value of every legal action, or of every whole first turn, on one
+//! or more threads.
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Result;
+use indicatif::ProgressBar;
+use kalah_core::{Position, Rules, Turn};
+use kalah_solver::{
+    analyze_moves_parallel, analyze_turns_parallel, ParallelOptions, ParallelProgress, SolveError,
+};
 use serde_json::json;
 
-use crate::cmd::solve::{stopped, Target};
+use crate::cmd::egdb::{parse_threads, rayon_threads};
+use crate::cmd::solve::{make_solvers, show_progress, stopped, Target};
 use crate::output::print;
 
 /// Arguments of `kalah analyze`.
@@ -18,11 +28,31 @@ pub struct Args {
     /// Print JSON: {"position", "moves": [{"move": "3-6", "value": 10}, ...], "seconds"}.
     #[arg(long)]
     pub json: bool,
+    /// Threads, 1 to 256 [default: every core]: each solves whole actions (or turns) with its
+    /// own transposition table, a --tt-mb total split evenly between them (without --tt-mb each
+    /// gets the default size); 1 is the sequential analysis with one table.
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<usize>,
 }
 
 /// Runs `kalah analyze`. Values are final store differences from the view of the side to move
 /// in the position, with perfect play after the action or turn.
 pub fn run(args: Args) -> Result<()> {
+    let rules = args.target.rules.rules();
+    let pos = args
+        .target
+        .rules
+        .position(args.target.position.as_deref())?;
+    // No more threads than actions (or turns): each thread solves whole ones.
+    let jobs = if args.turns {
+        Turn::all(&pos, &rules).len()
+    } else {
+        pos.legal_moves(&rules).len()
+    };
+    let threads = args.threads.unwrap_or_else(rayon_threads).min(jobs);
+    if threads > 1 {
+        return run_parallel(&args, &rules, &pos, threads);
+    }
     let (_, pos, mut solver, bar) = args.target.setup("analysing", false)?;
     let started = std::time::Instant::now();
     let rows: Vec<(String, i32)> = if args.turns {
@@ -40,7 +70,58 @@ pub fn run(args: Args) -> Result<()> {
         }
     };
     bar.finish_and_clear();
-    let secs = started.elapsed().as_secs_f64();
+    report(&args, &pos, &rows, started.elapsed().as_secs_f64())
+}
+
+/// `kalah analyze` on `threads` threads (at least 2): one solver each, whole actions or turns
+/// handed out from a shared queue (see [`analyze_turns_parallel`]).
+fn run_parallel(args: &Args, rules: &Rules, pos: &Position, threads: usize) -> Result<()> {
+    let (mut solvers, stop) = make_solvers(&args.target.search, rules, pos, threads)?;
+    let bar = ProgressBar::hidden();
+    let shown = bar.clone();
+    let what = if args.turns { "turns" } else { "actions" };
+    let opts = ParallelOptions {
+        stop: Some(stop),
+        progress: Some(Arc::new(move |p: &ParallelProgress| {
+            if p.elapsed >= Duration::from_secs(1) {
+                show_progress(&shown, progress_message(what, threads, p));
+            }
+        })),
+    };
+    let started = std::time::Instant::now();
+    let rows: Result<Vec<(String, i32)>, SolveError> = if args.turns {
+        analyze_turns_parallel(&mut solvers, pos, &opts).map(|v| {
+            v.into_iter()
+                .map(|t| (t.turn.to_string(), t.value))
+                .collect()
+        })
+    } else {
+        analyze_moves_parallel(&mut solvers, pos, &opts)
+            .map(|v| v.into_iter().map(|m| (m.mv.to_string(), m.value)).collect())
+    };
+    let rows = match rows {
+        Ok(rows) => rows,
+        Err(e) => return stopped(e, args.json, &bar, false),
+    };
+    bar.finish_and_clear();
+    report(args, pos, &rows, started.elapsed().as_secs_f64())
+}
+
+/// The progress line of a parallel analysis, e.g. `analysing on 2 threads: 3/10 turns solved,
+/// 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)`. Turns (or actions) that end the game need no
+/// search and are not counted.
+fn progress_message(what: &str, threads: usize, p: &ParallelProgress) -> String {
+    format!(
+        "analysing on {threads} threads: {}/{} {what} solved, {} nodes, {:.1} M nodes/s (Ctrl-C stops)",
+        p.done,
+        p.jobs,
+        p.nodes,
+        p.nodes_per_second / 1e6
+    )
+}
+
+/// Prints the values of the actions or turns in `rows`, found in `secs` seconds.
+fn report(args: &Args, pos: &Position, rows: &[(String, i32)], secs: f64) -> Result<()> {
     if args.json {
         let moves: Vec<_> = rows
             .iter()
@@ -62,7 +143,7 @@ pub fn run(args: Args) -> Result<()> {
         "position: {pos}\n{} for {side} (final store difference with perfect play):\n",
         if args.turns { "whole turns" } else { "actions" }
     );
-    for (m, v) in &rows {
+    for (m, v) in rows {
         let mark = if *v == best { "  <- best" } else { "" };
         s.push_str(&format!("  {m:>width$}  {v:+}{mark}\n"));
     }

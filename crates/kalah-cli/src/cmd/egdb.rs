@@ -288,7 +288,7 @@ fn build(a: BuildArgs) -> Result<()> {
 const MAX_THREADS: usize = 256;
 
 /// Parses a `--threads` value: 1 to [`MAX_THREADS`].
-fn parse_threads(s: &str) -> Result<usize, String> {
+pub(crate) fn parse_threads(s: &str) -> Result<usize, String> {
     let n: usize = s
         .trim()
         .parse()
@@ -299,7 +299,7 @@ fn parse_threads(s: &str) -> Result<usize, String> {
     Ok(n)
 }
 
-fn rayon_threads() -> usize {
+pub(crate) fn rayon_threads() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)

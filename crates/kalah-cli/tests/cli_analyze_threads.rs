@@ -1,0 +1,139 @@
+//! `kalah analyze --threads N`: the same output on any number of threads, and bad thread counts
+//! refused with one clear line.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// Runs `kalah analyze ARGS --no-egdb` (never the user's databases in tests) and returns its
+/// standard output.
+fn analyze(args: &[&str]) -> String {
+    let out = Command::cargo_bin("kalah")
+        .unwrap()
+        .arg("analyze")
+        .args(args)
+        .arg("--no-egdb")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The output without its last line (the time taken), or the JSON without "seconds".
+fn without_time(out: &str) -> String {
+    match serde_json::from_str::<Value>(out) {
+        Ok(mut v) => {
+            v.as_object_mut().unwrap().remove("seconds");
+            v.to_string()
+        }
+        Err(_) => {
+            let lines: Vec<&str> = out.lines().collect();
+            assert!(lines.last().unwrap().ends_with(" s)"), "{out}");
+            lines[..lines.len() - 1].join("\n")
+        }
+    }
+}
+
+#[test]
+fn one_two_and_three_threads_print_the_same_analysis() {
+    let cases: [&[&str]; 6] = [
+        &["--houses", "4", "--seeds", "3", "--turns"],
+        &[
+            "--houses",
+            "4",
+            "--seeds",
+            "3",
+            "--capture",
+            "empty",
+            "--json",
+        ],
+        &["--houses", "5", "--seeds", "2", "--turns", "--json"],
+        &["0,3,3,1,0,3,3,0 N pie", "--pie", "--json"],
+        // House 3 ends the game (South's row empties; North sweeps): no search for it.
+        &["0,0,1,10,2,3,0,5 S", "--turns"],
+        &["0,2,1,3,0,5,1,0,2,1,2,4,0,3 N", "--turns", "--json"],
+    ];
+    for args in cases {
+        let one = without_time(&analyze(&[args, &["--threads", "1"]].concat()));
+        assert!(one.contains("-") || one.contains("+"), "{one}");
+        for threads in ["2", "3"] {
+            let many = without_time(&analyze(&[args, &["--threads", threads]].concat()));
+            assert_eq!(many, one, "{args:?} on {threads} threads");
+        }
+    }
+    // The default (every core) too.
+    let args = ["--houses", "4", "--seeds", "3", "--turns", "--json"];
+    assert_eq!(
+        without_time(&analyze(&args)),
+        without_time(&analyze(&[&args[..], &["--threads", "1"]].concat()))
+    );
+}
+
+#[test]
+fn more_threads_than_actions_and_a_finished_game_are_fine() {
+    let out = analyze(&["--houses", "2", "--seeds", "1", "--threads", "256"]);
+    assert!(out.contains("<- best"), "{out}");
+    let out = analyze(&["0,0,0,10,2,3,0,5 S", "--threads", "2"]);
+    assert!(out.contains("the game is over"), "{out}");
+}
+
+#[test]
+fn bad_thread_counts_are_refused_with_one_clear_line() {
+    for (bad, says) in [
+        ("0", "use 1 to 256 threads, not 0"),
+        ("300", "use 1 to 256 threads, not 300"),
+        ("x", "'x' is not a whole number of threads"),
+        ("-2", "--threads"),
+    ] {
+        let out = Command::cargo_bin("kalah")
+            .unwrap()
+            .args(["analyze", "--houses", "3", "--seeds", "2", "--no-egdb"])
+            .arg(format!("--threads={bad}"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "--threads {bad} accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "--threads {bad}: {err}");
+        assert!(err.contains("--threads"), "--threads {bad}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn ctrl_c_stops_every_thread_with_exit_130() {
+    use std::time::{Duration, Instant};
+    for threads in ["2", "3"] {
+        let started = Instant::now();
+        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+            .args(["analyze", "--houses", "6", "--seeds", "4", "--turns"])
+            .args(["--no-egdb", "--tt-mb", "64", "--threads", threads])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Past the start-up (the Ctrl-C handler is set), long before the analysis (~10 s of
+        // work on each thread) ends.
+        std::thread::sleep(Duration::from_millis(800));
+        let status = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(130), "{threads} threads: {text}");
+        assert!(
+            text.starts_with("stopped after ") && text.contains("the analysis is incomplete"),
+            "{threads} threads: {text}"
+        );
+        assert!(!text.contains("lies between"), "{text}");
+        // Every thread stopped at once, not after finishing its job.
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{threads} threads"
+        );
+    }
+}

@@ -1,0 +1,259 @@
+//! The parallel analyses agree with the sequential ones (values and order) with 1, 2 and 3
+//! threads, under both capture rules, other end and leftover rules, the pie rule and game-ending
+//! turns; a stop flag or a limit gives `Stopped` with bounds that hold the position's value.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use kalah_core::{CaptureRule, EndRule, LeftoverRule, Phase, Position, Rules, Setup, Side, Start};
+use kalah_solver::{
+    analyze_moves_parallel, analyze_turns_parallel, ParallelOptions, ParallelProgress,
+    SearchLimits, SolveError, Solver,
+};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn random_pos(rng: &mut StdRng, m: usize, seeds: u32) -> Position {
+    let mut pits = vec![0u8; 2 * m + 2];
+    for _ in 0..seeds {
+        let mut i = rng.gen_range(0..2 * m);
+        if i >= m {
+            i += 1;
+        }
+        pits[i] += 1;
+    }
+    pits[m] = rng.gen_range(0..6);
+    pits[2 * m + 1] = rng.gen_range(0..6);
+    let side = if rng.gen_bool(0.5) {
+        Side::South
+    } else {
+        Side::North
+    };
+    Position::from_setup(&Setup {
+        pits,
+        to_move: Some(side),
+        phase: Phase::Normal,
+    })
+    .unwrap()
+}
+
+fn solvers(rules: Rules, n: usize) -> Vec<Solver> {
+    (0..n).map(|_| Solver::new(rules, 2)).collect()
+}
+
+/// Checks both analyses of `pos` with 1, 2 and 3 threads against the sequential ones.
+fn check(rules: Rules, pos: &Position) {
+    let mut seq = Solver::new(rules, 4);
+    let moves = seq.analyze_moves(pos).unwrap();
+    let turns = seq.analyze_turns(pos).unwrap();
+    for threads in 1..=3 {
+        let mut par = solvers(rules, threads);
+        let opts = ParallelOptions::default();
+        assert_eq!(
+            analyze_moves_parallel(&mut par, pos, &opts).unwrap(),
+            moves,
+            "actions of {pos} on {threads} threads, {rules:?}"
+        );
+        assert_eq!(
+            analyze_turns_parallel(&mut par, pos, &opts).unwrap(),
+            turns,
+            "turns of {pos} on {threads} threads, {rules:?}"
+        );
+    }
+}
+
+#[test]
+fn random_positions_agree_with_the_sequential_analysis() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let variants = [
+        Rules::default(),
+        Rules {
+            capture: CaptureRule::Empty,
+            ..Rules::default()
+        },
+        Rules {
+            end: EndRule::MoverBlocked,
+            leftovers: LeftoverRule::Emptier,
+            ..Rules::default()
+        },
+        Rules {
+            capture: CaptureRule::Empty,
+            leftovers: LeftoverRule::Nobody,
+            majority_end: true,
+            ..Rules::default()
+        },
+    ];
+    for (k, rules) in variants.into_iter().enumerate() {
+        for i in 0..8 {
+            let pos = random_pos(&mut rng, 3 + (i + k) % 3, 6 + (i as u32 * 3) % 12);
+            check(rules, &pos);
+        }
+    }
+}
+
+#[test]
+fn start_positions_agree_under_both_capture_rules() {
+    for capture in [CaptureRule::Standard, CaptureRule::Empty] {
+        let rules = Rules {
+            capture,
+            ..Rules::default()
+        };
+        for (m, n) in [(3, 3), (4, 3), (4, 4), (5, 2)] {
+            check(
+                rules,
+                &Position::start(&Start::uniform(m, n).unwrap(), &rules),
+            );
+        }
+    }
+}
+
+#[test]
+fn pie_rule_roots_agree_and_list_swap() {
+    let rules = Rules {
+        pie: true,
+        ..Rules::default()
+    };
+    let start = Position::start(&Start::uniform(4, 3).unwrap(), &rules);
+    check(rules, &start);
+    for (turn, after) in kalah_core::Turn::all(&start, &rules) {
+        assert_eq!(after.phase(), Phase::PieChoice, "{turn}");
+        check(rules, &after);
+        let moves =
+            analyze_moves_parallel(&mut solvers(rules, 2), &after, &Default::default()).unwrap();
+        assert_eq!(moves.last().unwrap().mv, kalah_core::Move::Swap);
+    }
+}
+
+#[test]
+fn game_ending_turns_are_valued_without_search() {
+    // South's house 3 (1 seed) ends in the store and empties South's row: the game ends, North
+    // sweeps his 5 seeds: 11 - 10 = +1 (see the sequential tests).
+    let rules = Rules::default();
+    let pos: Position = "0,0,1,10,2,3,0,5 S".parse().unwrap();
+    check(rules, &pos);
+    let turns = analyze_turns_parallel(&mut solvers(rules, 2), &pos, &Default::default()).unwrap();
+    let ending = turns.iter().find(|t| t.turn.to_string() == "3").unwrap();
+    assert_eq!(ending.value, 1);
+    // A position whose every action ends the game, and one that is over already.
+    let all_end: Position = "0,0,1,10,0,0,0,5 S".parse().unwrap();
+    check(rules, &all_end);
+    let over: Position = "0,0,0,10,2,3,0,5 S".parse().unwrap();
+    check(rules, &over);
+    assert!(
+        analyze_moves_parallel(&mut solvers(rules, 2), &over, &Default::default())
+            .unwrap()
+            .is_empty()
+    );
+    // Extra-turn chains (4-3-2...).
+    check(rules, &"0,3,2,1,0,0,0,2,2,0 S".parse().unwrap());
+}
+
+#[test]
+fn a_stop_flag_set_beforehand_stops_with_bounds_of_the_value() {
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(4, 4).unwrap(), &rules);
+    let value = Solver::new(rules, 4).value(&pos).unwrap();
+    for threads in 1..=3 {
+        let flag = Arc::new(AtomicBool::new(true));
+        let opts = ParallelOptions {
+            stop: Some(flag.clone()),
+            progress: None,
+        };
+        for result in [
+            analyze_turns_parallel(&mut solvers(rules, threads), &pos, &opts).map(|_| ()),
+            analyze_moves_parallel(&mut solvers(rules, threads), &pos, &opts).map(|_| ()),
+        ] {
+            match result {
+                Err(SolveError::Stopped { lower, upper, .. }) => {
+                    assert!(
+                        lower <= value && value <= upper,
+                        "[{lower}, {upper}] {value}"
+                    );
+                    assert!(lower < upper);
+                }
+                Ok(()) => panic!("analysed on {threads} threads with the stop flag set"),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_limit_in_one_solver_stops_every_thread() {
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(6, 3).unwrap(), &rules);
+    let value = Solver::new(rules, 16).value(&pos).unwrap();
+    let mut par = solvers(rules, 2);
+    par[1].set_limits(SearchLimits::new(None, Some(5_000)));
+    let flag = Arc::new(AtomicBool::new(false));
+    let opts = ParallelOptions {
+        stop: Some(flag.clone()),
+        progress: None,
+    };
+    match analyze_turns_parallel(&mut par, &pos, &opts) {
+        Err(SolveError::Stopped {
+            lower,
+            upper,
+            stats,
+        }) => {
+            assert!(
+                lower <= value && value <= upper,
+                "[{lower}, {upper}] {value}"
+            );
+            assert!(stats.nodes >= 5_000);
+        }
+        Ok(t) => panic!("Kalah(6,3) analysed with 5 000 nodes a job on one thread? {t:?}"),
+    }
+    assert!(
+        flag.load(Ordering::SeqCst),
+        "the other thread was told to stop"
+    );
+}
+
+#[test]
+fn progress_counts_the_jobs_and_ends_with_all_done() {
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(5, 3).unwrap(), &rules);
+    let seen: Arc<Mutex<Vec<ParallelProgress>>> = Arc::default();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let (s, c) = (seen.clone(), calls.clone());
+    let opts = ParallelOptions {
+        stop: None,
+        progress: Some(Arc::new(move |p: &ParallelProgress| {
+            c.fetch_add(1, Ordering::SeqCst);
+            s.lock().unwrap().push(*p);
+        })),
+    };
+    let turns = analyze_turns_parallel(&mut solvers(rules, 2), &pos, &opts).unwrap();
+    let seen = seen.lock().unwrap();
+    let jobs = turns.len(); // no first turn of Kalah(5,3) ends the game
+    assert!(calls.load(Ordering::SeqCst) >= jobs);
+    assert!(seen.iter().all(|p| p.jobs == jobs && p.done <= jobs));
+    assert_eq!(seen.iter().map(|p| p.done).max(), Some(jobs));
+    assert!(seen.iter().map(|p| p.nodes).max().unwrap() > 0);
+}
+
+#[test]
+#[should_panic(expected = "at least one solver")]
+fn no_solver_panics() {
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(3, 3).unwrap(), &rules);
+    let _ = analyze_turns_parallel(&mut [], &pos, &Default::default());
+}
+
+#[test]
+#[should_panic(expected = "same rules")]
+fn solvers_with_different_rules_panic() {
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(3, 3).unwrap(), &rules);
+    let mut par = vec![
+        Solver::new(rules, 1),
+        Solver::new(
+            Rules {
+                capture: CaptureRule::Empty,
+                ..rules
+            },
+            1,
+        ),
+    ];
+    let _ = analyze_moves_parallel(&mut par, &pos, &Default::default());
+}
