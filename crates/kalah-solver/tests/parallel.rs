@@ -5,37 +5,16 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use kalah_core::{CaptureRule, EndRule, LeftoverRule, Phase, Position, Rules, Setup, Side, Start};
+use kalah_core::{CaptureRule, EndRule, LeftoverRule, Phase, Position, Rules, Start};
 use kalah_solver::{
     analyze_moves_parallel, analyze_turns_parallel, ParallelOptions, ParallelProgress,
     SearchLimits, SolveError, Solver,
 };
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
-fn random_pos(rng: &mut StdRng, m: usize, seeds: u32) -> Position {
-    let mut pits = vec![0u8; 2 * m + 2];
-    for _ in 0..seeds {
-        let mut i = rng.gen_range(0..2 * m);
-        if i >= m {
-            i += 1;
-        }
-        pits[i] += 1;
-    }
-    pits[m] = rng.gen_range(0..6);
-    pits[2 * m + 1] = rng.gen_range(0..6);
-    let side = if rng.gen_bool(0.5) {
-        Side::South
-    } else {
-        Side::North
-    };
-    Position::from_setup(&Setup {
-        pits,
-        to_move: Some(side),
-        phase: Phase::Normal,
-    })
-    .unwrap()
-}
+mod common;
+use common::random_pos;
 
 fn solvers(rules: Rules, n: usize) -> Vec<Solver> {
     (0..n).map(|_| Solver::new(rules, 2)).collect()

@@ -2,10 +2,10 @@
 //! extra-turn chains, game-ending extra turns, the pie rule at the root, and the table across both
 //! sides to move.
 
-use kalah_core::{CaptureRule, Move, Phase, Position, Rules, Setup, Side, Start, Turn};
+use kalah_core::{CaptureRule, Move, Phase, Position, Rules, Start, Turn};
 use kalah_solver::{SolveError, Solver};
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// Replays `pv` from `pos` and returns the final store difference from the view of the person to
 /// move in `pos` (following a pie-rule swap).
@@ -22,29 +22,8 @@ fn replay(pos: &Position, rules: &Rules, pv: &[Move]) -> i32 {
     p.store_diff(side)
 }
 
-fn random_pos(rng: &mut StdRng, m: usize, seeds: u32) -> Position {
-    let mut pits = vec![0u8; 2 * m + 2];
-    for _ in 0..seeds {
-        let mut i = rng.gen_range(0..2 * m);
-        if i >= m {
-            i += 1;
-        }
-        pits[i] += 1;
-    }
-    pits[m] = rng.gen_range(0..6);
-    pits[2 * m + 1] = rng.gen_range(0..6);
-    let side = if rng.gen_bool(0.5) {
-        Side::South
-    } else {
-        Side::North
-    };
-    Position::from_setup(&Setup {
-        pits,
-        to_move: Some(side),
-        phase: Phase::Normal,
-    })
-    .unwrap()
-}
+mod common;
+use common::random_pos;
 
 #[test]
 fn best_moves_pv_and_per_move_values_agree() {
