@@ -43,13 +43,12 @@ pub fn run(args: Args) -> Result<()> {
         .target
         .rules
         .position(args.target.position.as_deref())?;
-    // No more threads than actions (or turns): each thread solves whole ones.
-    let jobs = if args.turns {
-        Turn::all(&pos, &rules).len()
-    } else {
-        pos.legal_moves(&rules).len()
-    };
-    let threads = args.threads.unwrap_or_else(rayon_threads).min(jobs);
+    let threads = thread_count(
+        args.threads.unwrap_or_else(rayon_threads),
+        &pos,
+        &rules,
+        args.turns,
+    );
     if threads > 1 {
         return run_parallel(&args, &rules, &pos, threads);
     }
@@ -71,6 +70,31 @@ pub fn run(args: Args) -> Result<()> {
     };
     bar.finish_and_clear();
     report(&args, &pos, &rows, started.elapsed().as_secs_f64())
+}
+
+/// The threads to use for `requested`: no more than the actions (or turns, with `turns`) of
+/// `pos` that need a search, since each thread solves whole ones and those that end the game
+/// are valued without a search. With at most one such job the analysis is sequential (1), so
+/// that the one search gets the whole `--tt-mb` table instead of a thread's share.
+fn thread_count(requested: usize, pos: &Position, rules: &Rules, turns: bool) -> usize {
+    let mut pos = *pos;
+    pos.settle(rules);
+    let jobs = if turns {
+        Turn::all(&pos, rules)
+            .iter()
+            .filter(|(_, end)| !end.is_over())
+            .count()
+    } else {
+        pos.legal_moves(rules)
+            .iter()
+            .filter(|&&mv| {
+                let mut child = pos;
+                child.play_unchecked(rules, mv);
+                !child.is_over()
+            })
+            .count()
+    };
+    requested.min(jobs).max(1)
 }
 
 /// `kalah analyze` on `threads` threads (at least 2): one solver each, whole actions or turns
@@ -149,4 +173,32 @@ fn report(args: &Args, pos: &Position, rows: &[(String, i32)], secs: f64) -> Res
     }
     s.push_str(&format!("({secs:.3} s)\n"));
     print(&s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(text: &str) -> Position {
+        text.parse().expect("a valid position")
+    }
+
+    #[test]
+    fn threads_are_capped_by_the_jobs_that_need_a_search() {
+        let rules = Rules::default();
+        // South's 1 captures North's last seeds and ends the game; 3 earns an extra turn.
+        let p = pos("1,0,1,0,0,5,0,0 S");
+        // Two actions, but one search: sequential, with the whole table.
+        assert_eq!(thread_count(2, &p, &rules, false), 1);
+        // Both whole turns (1, 3-1) end the game: nothing to search.
+        assert_eq!(thread_count(8, &p, &rules, true), 1);
+        // The start of Kalah(6,4): six actions and ten turns, none ending the game.
+        let start = pos("4,4,4,4,4,4,0,4,4,4,4,4,4,0 S");
+        assert_eq!(thread_count(256, &start, &rules, false), 6);
+        assert_eq!(thread_count(256, &start, &rules, true), 10);
+        assert_eq!(thread_count(2, &start, &rules, true), 2);
+        // A finished game.
+        let over = pos("0,0,0,0,0,0,20,1,1,1,1,1,1,22 N");
+        assert_eq!(thread_count(2, &over, &rules, true), 1);
+    }
 }
