@@ -4,6 +4,8 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
+mod common;
+
 /// Runs `kalah analyze ARGS --no-egdb` (never the user's databases in tests) and returns its
 /// standard output.
 fn analyze(args: &[&str]) -> String {
@@ -116,13 +118,7 @@ fn ctrl_c_stops_every_thread_with_exit_130() {
             .unwrap();
         // Past the start-up (the Ctrl-C handler is set), long before the analysis (~10 s of
         // work on each thread) ends.
-        std::thread::sleep(Duration::from_millis(800));
-        let status = std::process::Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-        let out = child.wait_with_output().unwrap();
+        let out = common::interrupt(child, Duration::from_millis(800));
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(130), "{threads} threads: {text}");
         assert!(

@@ -6,6 +6,8 @@ use std::process::Command;
 use assert_cmd::prelude::*;
 use predicates::prelude::*;
 
+mod common;
+
 fn kalah() -> Command {
     Command::cargo_bin("kalah").unwrap()
 }
@@ -172,13 +174,7 @@ fn ctrl_c_leaves_no_corrupt_file_and_the_build_resumes() {
     while !set.join("k010.egdb").exists() && t0.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    std::thread::sleep(Duration::from_millis(300));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
+    let out = common::interrupt(child, Duration::from_millis(300));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("interrupted"), "{err}");

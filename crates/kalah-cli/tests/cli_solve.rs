@@ -3,6 +3,8 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
+mod common;
+
 /// `kalah ARGS --no-egdb` (never pick up databases from the user's data directory in tests).
 fn kalah(args: &[&str]) -> Command {
     let mut c = Command::cargo_bin("kalah").unwrap();
@@ -233,13 +235,7 @@ fn ctrl_c_during_analyze_does_not_pass_a_move_bound_off_as_the_position_value() 
         .spawn()
         .unwrap();
     // Past the start-up (the Ctrl-C handler is set), well before the ~4 s analysis ends.
-    std::thread::sleep(Duration::from_millis(800));
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
+    let out = common::interrupt(child, Duration::from_millis(800));
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(130), "{text}");
     assert!(text.contains("the analysis is incomplete"), "{text}");
