@@ -109,13 +109,19 @@ fn ctrl_c_stops_every_thread_with_exit_130() {
     use std::time::{Duration, Instant};
     for threads in ["2", "3"] {
         let started = Instant::now();
-        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
-            .args(["analyze", "--houses", "6", "--seeds", "4", "--turns"])
-            .args(["--no-egdb", "--tt-mb", "64", "--threads", threads])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = common::spawn_kalah(&[
+            "analyze",
+            "--houses",
+            "6",
+            "--seeds",
+            "4",
+            "--turns",
+            "--no-egdb",
+            "--tt-mb",
+            "64",
+            "--threads",
+            threads,
+        ]);
         // Past the start-up (the Ctrl-C handler is set), long before the analysis (~10 s of
         // work on each thread) ends.
         let out = common::interrupt(child, Duration::from_millis(800));

@@ -220,20 +220,15 @@ fn ctrl_c_during_analyze_does_not_pass_a_move_bound_off_as_the_position_value() 
     // Kalah(6,3) is +2, but a stopped `analyze` printed "the value lies between +12 and +36":
     // the bounds of whichever move was being solved, from that move's side.
     use std::time::Duration;
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
-        .args([
-            "analyze",
-            "--houses",
-            "6",
-            "--seeds",
-            "3",
-            "--turns",
-            "--no-egdb",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = common::spawn_kalah(&[
+        "analyze",
+        "--houses",
+        "6",
+        "--seeds",
+        "3",
+        "--turns",
+        "--no-egdb",
+    ]);
     // Past the start-up (the Ctrl-C handler is set), well before the ~4 s analysis ends.
     let out = common::interrupt(child, Duration::from_millis(800));
     let text = String::from_utf8_lossy(&out.stdout);

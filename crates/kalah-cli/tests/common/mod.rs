@@ -1,4 +1,6 @@
 //! Helpers shared by the CLI's integration tests.
+// Each test crate includes this module and uses only some of it.
+#![allow(dead_code)]
 
 use std::process::{Child, Command, Output};
 use std::time::Duration;
@@ -15,4 +17,17 @@ pub fn interrupt(child: Child, after: Duration) -> Output {
         .unwrap();
     assert!(status.success(), "kill -INT {}", child.id());
     child.wait_with_output().unwrap()
+}
+
+/// Starts the `kalah` binary with `args`, its stdout and stderr captured.
+///
+/// # Panics
+/// If the binary cannot be started.
+pub fn spawn_kalah(args: &[&str]) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
 }
