@@ -58,12 +58,44 @@ impl Target {
     }
 }
 
+/// Default table size in MiB when endgame databases reach within [`EGDB_REACH`] seeds of the
+/// position (see `solver_parts`).
+const EGDB_TT_MIB: usize = 2;
+/// Seeds in the houses above the databases' largest layer up to which [`EGDB_TT_MIB`] is the
+/// default (the largest excess measured: 32, Kalah(6,4) with layers to 16).
+const EGDB_REACH: u32 = 32;
+
+/// The default table size in MiB for a position with `seeds` seeds in the houses, searched with
+/// databases whose largest layer is `top` (`None`: without databases).
+///
+/// With databases that reach within [`EGDB_REACH`] seeds of the position, the search's nodes
+/// are database probes and positions a few seeds above the largest layer: a table of a few
+/// MiB, which stays within the processor's caches and TLB reach, beat every larger one in each
+/// measurement, from Kalah(6,4) with layers to 16 (32 seeds above them, 30-50 M nodes) to the
+/// Kalah(6,5) turns with layers to 30 (500-700 M nodes, 20 % less time than 1 GiB); see
+/// docs/BENCHMARKS.md, "Table size with databases". Otherwise the table must hold the
+/// transpositions of the whole search: sized by the seeds in the houses above two thirds of the
+/// largest layer (all of them without databases).
+fn default_tt_mib(seeds: u32, top: Option<u32>) -> usize {
+    match top {
+        Some(k) if seeds <= k + EGDB_REACH => EGDB_TT_MIB,
+        _ => match seeds.saturating_sub(top.map_or(0, |k| k * 2 / 3)) {
+            0..=20 => 16,
+            21..=30 => 64,
+            31..=39 => 256,
+            _ => 1024,
+        },
+    }
+}
+
 /// Solver flags shared by `solve` and `analyze`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
     /// Transposition table size in MiB, at least 1 and at most this machine's memory [default:
-    /// from the seeds in the houses above two thirds of the databases' largest layer, 16 MiB up
-    /// to 20 seeds, 64 up to 30, 256 up to 39, 1024 MiB beyond].
+    /// 2 MiB with endgame databases whose largest layer is at most 32 seeds below the position's
+    /// seeds in the houses; otherwise from those seeds above two thirds of the largest layer
+    /// (all of them without databases), 16 MiB up to 20, 64 up to 30, 256 up to 39, 1024
+    /// beyond].
     #[arg(long, value_name = "N", value_parser = parse_tt_mb)]
     pub tt_mb: Option<usize>,
     /// Directory of the endgame databases [default: the per-user data directory].
@@ -122,19 +154,10 @@ fn solver_parts(search: &SearchArgs, rules: &Rules, pos: &Position) -> Result<So
     } else {
         open_egdb(search, pos.houses(), rules)?
     };
-    // The databases answer every position with at most `max_seeds` seeds in the houses, so only
-    // the seeds above that count towards the search's size (with layers to 28 seeds, Kalah(6,4)
-    // needs about a million nodes: 16-64 MiB serve it as well as 1 GiB, and clearing 1 GiB of
-    // pages took longer than the search).
-    let covered = egdb.as_ref().map_or(0, |db| db.max_seeds() * 2 / 3);
+    let top = egdb.as_ref().map(|db| db.max_seeds());
     let tt_mb = search.tt_mb.unwrap_or_else(|| {
-        let by_seeds = match pos.seeds_in_houses().saturating_sub(covered) {
-            0..=20 => 16,
-            21..=30 => 64,
-            31..=39 => 256,
-            _ => 1024,
-        };
-        by_seeds.min(memory_mib().map_or(usize::MAX, |m| (m / 2).max(1)))
+        default_tt_mib(pos.seeds_in_houses(), top)
+            .min(memory_mib().map_or(usize::MAX, |m| (m / 2).max(1)))
     });
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
@@ -464,5 +487,20 @@ mod tests {
             progress_message("analysing", &progress(-2, 6), false),
             "analysing: 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
         );
+    }
+
+    #[test]
+    fn the_default_table_is_small_when_the_databases_reach_the_position() {
+        // Kalah(6,4) and Kalah(6,5) with layers to 30, Kalah(6,4) with layers to 16.
+        assert_eq!(default_tt_mib(48, Some(30)), EGDB_TT_MIB);
+        assert_eq!(default_tt_mib(60, Some(30)), EGDB_TT_MIB);
+        assert_eq!(default_tt_mib(48, Some(16)), EGDB_TT_MIB);
+        // Just past the reach: sized by the seeds above two thirds of the largest layer.
+        assert_eq!(default_tt_mib(49, Some(16)), 256);
+        assert_eq!(default_tt_mib(72, Some(30)), 1024);
+        // Without databases: by the seeds in the houses.
+        assert_eq!(default_tt_mib(20, None), 16);
+        assert_eq!(default_tt_mib(36, None), 256);
+        assert_eq!(default_tt_mib(48, None), 1024);
     }
 }
