@@ -6,8 +6,8 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -134,6 +134,38 @@ pub(crate) fn memory_mib() -> Option<usize> {
     Some(kib / 1024)
 }
 
+/// How long after a Ctrl-C another SIGINT counts as the same one. `timeout -s INT` signals the
+/// command and then its whole process group, so the command gets SIGINT twice within
+/// microseconds: exiting on the second lost the bounds proven so far whenever the stop took a
+/// few milliseconds (a parallel analysis joining its threads).
+const CTRL_C_REPEAT: Duration = Duration::from_secs(1);
+
+/// The Ctrl-C handling of `solve` and `analyze`: the first SIGINT sets the stop flag (the search
+/// stops and prints what it proved); one at least [`CTRL_C_REPEAT`] later, when the search has
+/// not stopped by then, exits at once.
+struct CtrlC {
+    stop: Arc<AtomicBool>,
+    /// When the first SIGINT came.
+    first: OnceLock<Instant>,
+}
+
+impl CtrlC {
+    fn new(stop: Arc<AtomicBool>) -> Self {
+        Self {
+            stop,
+            first: OnceLock::new(),
+        }
+    }
+
+    /// Handles a SIGINT that came at `now`: sets the stop flag and returns whether to exit at
+    /// once (code 130).
+    fn on_signal(&self, now: Instant) -> bool {
+        let first = *self.first.get_or_init(|| now);
+        self.stop.store(true, Ordering::SeqCst);
+        now.saturating_duration_since(first) >= CTRL_C_REPEAT
+    }
+}
+
 /// What every solver of one command shares: the endgame databases found (if any), the table
 /// size in MiB asked for (or the default), and the Ctrl-C stop flag.
 struct SolverParts {
@@ -160,10 +192,10 @@ fn solver_parts(search: &SearchArgs, rules: &Rules, pos: &Position) -> Result<So
             .min(memory_mib().map_or(usize::MAX, |m| (m / 2).max(1)))
     });
     let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    // A second Ctrl-C (or a handler already set) falls back to the default behaviour.
+    let ctrl_c = CtrlC::new(stop.clone());
+    // A later Ctrl-C (or a handler already set) falls back to the default behaviour.
     let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
+        if ctrl_c.on_signal(Instant::now()) {
             std::process::exit(130);
         }
     });
@@ -487,6 +519,22 @@ mod tests {
             progress_message("analysing", &progress(-2, 6), false),
             "analysing: 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
         );
+    }
+
+    #[test]
+    fn sigint_repeated_at_once_is_the_same_ctrl_c() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let ctrl_c = CtrlC::new(stop.clone());
+        let t0 = Instant::now();
+        assert!(!ctrl_c.on_signal(t0), "the first Ctrl-C stops the search");
+        assert!(stop.load(Ordering::SeqCst));
+        // `timeout -s INT` signals the command, then its process group: the second SIGINT must
+        // not exit before the stopped search prints its bounds.
+        assert!(!ctrl_c.on_signal(t0 + Duration::from_micros(50)));
+        assert!(!ctrl_c.on_signal(t0 + Duration::from_millis(900)));
+        // A Ctrl-C typed later, the search still running: exit at once.
+        assert!(ctrl_c.on_signal(t0 + CTRL_C_REPEAT));
+        assert!(ctrl_c.on_signal(t0 + Duration::from_secs(5)));
     }
 
     #[test]
