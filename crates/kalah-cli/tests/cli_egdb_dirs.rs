@@ -199,8 +199,13 @@ fn a_sets_own_directory_or_other_rules_are_pointed_out() {
         assert!(out.status.success());
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{err}");
+        let hint = if root == set.as_path() {
+            "is one set's directory (k000.egdb, ...), give its parent"
+        } else {
+            "kalah: note: no endgame databases"
+        };
         assert!(
-            err.contains("kalah: note: no endgame databases") && err.contains("searching without"),
+            err.contains(hint) && err.contains("searching without"),
             "{err}"
         );
         assert!(String::from_utf8_lossy(&out.stdout).contains("value:    +4"));
@@ -238,4 +243,39 @@ fn a_build_bigger_than_memory_is_refused_before_it_starts() {
         "1.76 TB of memory",
     );
     assert!(!root.exists(), "nothing written");
+}
+
+#[test]
+fn layers_past_a_missing_one_are_pointed_out() {
+    // With k002.egdb gone, solve used layers 0..=1 without a word (a truncated layer is an error).
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "4", &["--quiet"]);
+    let set = dir.path().join("m3-standard-row-empty-owner");
+    std::fs::remove_file(set.join("k002.egdb")).unwrap();
+    let out = kalah()
+        .args(["solve", "--houses", "3", "--seeds", "2", "--egdb-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("no layer k002.egdb but has k004.egdb")
+            && err.contains("only layers 0..=1 are used"),
+        "{err}"
+    );
+    // The answer is still the value, as without the databases.
+    let plain = kalah()
+        .args(["solve", "--houses", "3", "--seeds", "2", "--no-egdb"])
+        .output()
+        .unwrap();
+    let value = |o: &[u8]| {
+        String::from_utf8_lossy(o)
+            .lines()
+            .find(|l| l.starts_with("value:"))
+            .map(str::to_string)
+    };
+    assert_eq!(value(&out.stdout), value(&plain.stdout));
+    assert!(value(&plain.stdout).is_some());
 }

@@ -409,7 +409,7 @@ fn layer_problem(l: &kalah_egdb::LayerInfo, h: &kalah_egdb::file::LayerHeader) -
 }
 
 /// Whether `dir` itself holds layer files (`*.egdb`): a set's directory given as the root.
-fn holds_layer_files(dir: &std::path::Path) -> bool {
+pub(crate) fn holds_layer_files(dir: &std::path::Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|entries| {
         entries
             .filter_map(|e| e.ok())

@@ -330,6 +330,24 @@ pub(crate) fn open_egdb_dir(
     };
     let db = Egdb::open(&path, houses, rules)
         .with_context(|| format!("cannot open the endgame databases in {}", path.display()))?;
+    if db.is_none() && dir.is_some() && crate::cmd::egdb::holds_layer_files(&path) {
+        eprintln!(
+            "kalah: note: --egdb-dir {} is one set's directory (k000.egdb, ...), give its parent, {}; searching without databases",
+            path.display(),
+            path.parent().unwrap_or(&path).display()
+        );
+        return Ok(None);
+    }
+    if let Some(db) = &db {
+        if let Some(k) = layers_past_gap(db.dir(), db.max_seeds()) {
+            eprintln!(
+                "kalah: note: {} has no layer k{:03}.egdb but has k{k:03}.egdb: only layers 0..={} are used",
+                db.dir().display(),
+                db.max_seeds() + 1,
+                db.max_seeds()
+            );
+        }
+    }
     if db.is_none() && dir.is_some() {
         // A directory named on the command line that holds nothing for these rules is most
         // likely a mistake (another rule set, or a set's own directory given as the root).
@@ -342,6 +360,22 @@ pub(crate) fn open_egdb_dir(
         );
     }
     Ok(db)
+}
+
+/// The largest layer file `kNNN.egdb` in the set directory `set_dir` above `max_seeds + 1`, if
+/// any: layers past a missing one, which the databases cannot use (they are opened from 0 up to
+/// the first gap).
+fn layers_past_gap(set_dir: &std::path::Path, max_seeds: u32) -> Option<u32> {
+    std::fs::read_dir(set_dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name();
+            let k = name.to_str()?.strip_prefix('k')?.strip_suffix(".egdb")?;
+            k.parse::<u32>().ok()
+        })
+        .filter(|&k| k > max_seeds + 1)
+        .max()
 }
 
 /// Checks a directory named by `--egdb-dir`: it must exist and be a directory (a typo must not
