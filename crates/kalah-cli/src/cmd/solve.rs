@@ -91,7 +91,8 @@ fn default_tt_mib(seeds: u32, top: Option<u32>) -> usize {
 /// Solver flags shared by `solve` and `analyze`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Transposition table size in MiB, at least 1 and at most this machine's memory [default:
+    /// Transposition table size in MiB, at least 1 and at most this machine's memory; the table
+    /// takes the largest power of two of MiB not above it (5 gives 4) [default:
     /// 2 MiB with endgame databases whose largest layer is at most 32 seeds below the position's
     /// seeds in the houses; otherwise from those seeds above two thirds of the largest layer
     /// (all of them without databases), 16 MiB up to 20, 64 up to 30, 256 up to 39, 1024
