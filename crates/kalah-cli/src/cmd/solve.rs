@@ -62,7 +62,8 @@ impl Target {
 /// position (see `solver_parts`).
 const EGDB_TT_MIB: usize = 2;
 /// Seeds in the houses above the databases' largest layer up to which [`EGDB_TT_MIB`] is the
-/// default (the largest excess measured: 32, Kalah(6,4) with layers to 16).
+/// default (set by the Kalah(6,5) turns, 29-30 above layers to 30; the largest measured: 32,
+/// Kalah(6,4) with layers to 16).
 const EGDB_REACH: u32 = 32;
 
 /// The default table size in MiB for a position with `seeds` seeds in the houses, searched with
@@ -70,10 +71,12 @@ const EGDB_REACH: u32 = 32;
 ///
 /// With databases that reach within [`EGDB_REACH`] seeds of the position, the search's nodes
 /// are database probes and positions a few seeds above the largest layer: a table of a few
-/// MiB, which stays within the processor's caches and TLB reach, beat every larger one in each
-/// measurement, from Kalah(6,4) with layers to 16 (32 seeds above them, 30-50 M nodes) to the
-/// Kalah(6,5) turns with layers to 30 (500-700 M nodes, 20 % less time than 1 GiB); see
-/// docs/BENCHMARKS.md, "Table size with databases". Otherwise the table must hold the
+/// MiB, which stays within the processor's caches and TLB reach, beat every larger one with
+/// databases to 20 seeds or more, from Kalah(6,4) (layers to 20-30) to the Kalah(6,5) turns
+/// with layers to 30 (29-30 seeds above them, 500-700 M nodes, 20 % less time than 1 GiB);
+/// with lower databases it was close either way (Kalah(6,4) empty with layers to 16: 2 MiB
+/// best; standard with layers to 18: 64 MiB 7 % faster). See docs/BENCHMARKS.md, "Table size
+/// with databases". Otherwise the table must hold the
 /// transpositions of the whole search: sized by the seeds in the houses above two thirds of the
 /// largest layer (all of them without databases).
 fn default_tt_mib(seeds: u32, top: Option<u32>) -> usize {
