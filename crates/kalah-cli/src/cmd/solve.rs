@@ -76,9 +76,9 @@ const EGDB_REACH: u32 = 32;
 /// with layers to 30 (29-30 seeds above them, 500-700 M nodes, 20 % less time than 1 GiB);
 /// with lower databases it was close either way (Kalah(6,4) empty with layers to 16: 2 MiB
 /// best; standard with layers to 18: 64 MiB 7 % faster). See docs/BENCHMARKS.md, "Table size
-/// with databases". Otherwise the table must hold the
-/// transpositions of the whole search: sized by the seeds in the houses above two thirds of the
-/// largest layer (all of them without databases).
+/// with databases". Otherwise the table must hold the transpositions of the whole search: sized
+/// by the seeds in the houses above two thirds of the largest layer (all of them without
+/// databases).
 fn default_tt_mib(seeds: u32, top: Option<u32>) -> usize {
     match top {
         Some(k) if seeds <= k + EGDB_REACH => EGDB_TT_MIB,
