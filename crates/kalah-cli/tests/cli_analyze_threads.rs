@@ -9,19 +9,10 @@ mod common;
 /// Runs `kalah analyze ARGS --no-egdb` (never the user's databases in tests) and returns its
 /// standard output.
 fn analyze(args: &[&str]) -> String {
-    let out = Command::cargo_bin("kalah")
-        .unwrap()
-        .arg("analyze")
-        .args(args)
-        .arg("--no-egdb")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let args: Vec<&str> = std::iter::once("analyze")
+        .chain(args.iter().copied())
+        .collect();
+    String::from_utf8(common::kalah_ok(&args)).unwrap()
 }
 
 /// The output without its last line (the time taken), or the JSON without "seconds".

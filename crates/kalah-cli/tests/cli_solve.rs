@@ -13,19 +13,8 @@ fn kalah(args: &[&str]) -> Command {
 }
 
 fn json(args: &[&str]) -> Value {
-    let mut c = Command::cargo_bin("kalah").unwrap();
-    let out = c
-        .args(args)
-        .arg("--no-egdb")
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let args: Vec<&str> = args.iter().copied().chain(["--json"]).collect();
+    serde_json::from_slice(&common::kalah_ok(&args)).unwrap()
 }
 
 #[test]

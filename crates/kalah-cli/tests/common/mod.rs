@@ -31,3 +31,22 @@ pub fn spawn_kalah(args: &[&str]) -> Child {
         .spawn()
         .unwrap()
 }
+
+/// Runs `kalah ARGS --no-egdb` (never the user's databases in tests), asserts that it succeeded
+/// and returns its standard output.
+///
+/// # Panics
+/// If the binary cannot be run or exits with an error (the message shows its stderr).
+pub fn kalah_ok(args: &[&str]) -> Vec<u8> {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args(args)
+        .arg("--no-egdb")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
