@@ -348,6 +348,22 @@ impl Egdb {
         &self.dir
     }
 
+    /// The largest layer file `kNNN.egdb` in [`Egdb::dir`] above `max_seeds + 1`, if any: layers
+    /// past a missing one, which are not used (layers are opened from 0 up to the first gap).
+    /// Reads the directory's file names only.
+    pub fn layers_past_gap(&self) -> Option<u32> {
+        std::fs::read_dir(&self.dir)
+            .ok()?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let name = e.file_name();
+                let k = name.to_str()?.strip_prefix('k')?.strip_suffix(".egdb")?;
+                k.parse::<u32>().ok()
+            })
+            .filter(|&k| k > self.max_seeds + 1)
+            .max()
+    }
+
     /// Arrangements in layer `seeds` (binomial(seeds+2m−1, 2m−1)).
     ///
     /// # Panics

@@ -180,6 +180,17 @@ struct SolverParts {
     stop: Arc<AtomicBool>,
 }
 
+impl SolverParts {
+    /// A solver for `rules` with a table of `tt_mb` MiB (at least 1), the databases and the
+    /// stop flag.
+    fn solver(&self, rules: &Rules, tt_mb: usize) -> Solver {
+        let mut solver = Solver::new(*rules, tt_mb.max(1));
+        solver.set_egdb(self.egdb.clone());
+        solver.set_stop_flag(self.stop.clone());
+        solver
+    }
+}
+
 fn solver_parts(search: &SearchArgs, rules: &Rules, pos: &Position) -> Result<SolverParts> {
     // Untouched table memory costs nothing, but every page touched is cleared by the kernel: a
     // small search over a huge table pays for it, so size the table by the work to come.
@@ -223,11 +234,7 @@ pub(crate) fn make_solver(
     root_bounds: bool,
 ) -> Result<(Solver, ProgressBar)> {
     let parts = solver_parts(search, rules, pos)?;
-    let mut solver = Solver::new(*rules, parts.tt_mb.max(1));
-    if let Some(db) = parts.egdb {
-        solver.set_egdb(Some(db));
-    }
-    solver.set_stop_flag(parts.stop);
+    let mut solver = parts.solver(rules, parts.tt_mb);
     let bar = ProgressBar::hidden();
     let shown = bar.clone();
     let what = what.to_string();
@@ -244,8 +251,7 @@ pub(crate) fn make_solver(
 /// Ctrl-C stop flag (returned too), and tables of `--tt-mb` split evenly between them (at least
 /// 1 MiB each): the memory stays what was asked for. Without `--tt-mb` each gets the default
 /// size for the position, as one solver would (a thread's largest job needs the table one
-/// solver would use for it: halving it cost up to 25 % on Kalah(6,4) with databases), as long
-/// as all of them stay within half the machine's memory. No progress display: see
+/// solver would use for it), as long as all of them stay within half the machine's memory. No progress display: see
 /// [`show_progress`].
 pub(crate) fn make_solvers(
     search: &SearchArgs,
@@ -263,14 +269,7 @@ pub(crate) fn make_solvers(
             .min(memory_mib().map_or(usize::MAX, |m| m / 2 / threads))
     }
     .max(1);
-    let solvers = (0..threads)
-        .map(|_| {
-            let mut solver = Solver::new(*rules, each);
-            solver.set_egdb(parts.egdb.clone());
-            solver.set_stop_flag(parts.stop.clone());
-            solver
-        })
-        .collect();
+    let solvers = (0..threads).map(|_| parts.solver(rules, each)).collect();
     Ok((solvers, parts.stop))
 }
 
@@ -343,7 +342,7 @@ pub(crate) fn open_egdb_dir(
         return Ok(None);
     }
     if let Some(db) = &db {
-        if let Some(k) = layers_past_gap(db.dir(), db.max_seeds()) {
+        if let Some(k) = db.layers_past_gap() {
             eprintln!(
                 "kalah: note: {} has no layer k{:03}.egdb but has k{k:03}.egdb: only layers 0..={} are used",
                 db.dir().display(),
@@ -364,22 +363,6 @@ pub(crate) fn open_egdb_dir(
         );
     }
     Ok(db)
-}
-
-/// The largest layer file `kNNN.egdb` in the set directory `set_dir` above `max_seeds + 1`, if
-/// any: layers past a missing one, which the databases cannot use (they are opened from 0 up to
-/// the first gap).
-fn layers_past_gap(set_dir: &std::path::Path, max_seeds: u32) -> Option<u32> {
-    std::fs::read_dir(set_dir)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let name = e.file_name();
-            let k = name.to_str()?.strip_prefix('k')?.strip_suffix(".egdb")?;
-            k.parse::<u32>().ok()
-        })
-        .filter(|&k| k > max_seeds + 1)
-        .max()
 }
 
 /// Checks a directory named by `--egdb-dir`: it must exist and be a directory (a typo must not
