@@ -8,6 +8,12 @@ fn kalah() -> Command {
 
 /// Runs `kalah ARGS` (stdin empty) and checks the failure; returns the stderr line.
 fn fails(args: &[&str]) -> String {
+    failure(args).0
+}
+
+/// Runs `kalah ARGS` (stdin empty) and checks the failure; returns the stderr line and the exit
+/// code.
+fn failure(args: &[&str]) -> (String, i32) {
     let out = kalah().args(args).write_stdin("").output().expect("runs");
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(!out.status.success(), "kalah {args:?} should fail");
@@ -26,7 +32,7 @@ fn fails(args: &[&str]) -> String {
         "kalah {args:?}: one line on stderr, got:\n{stderr}"
     );
     assert!(lines[0].starts_with("kalah: error: "), "{}", lines[0]);
-    lines[0].to_string()
+    (lines[0].to_string(), out.status.code().unwrap())
 }
 
 fn fails_with(args: &[&str], needle: &str) {
@@ -112,9 +118,46 @@ fn bad_rule_flags() {
 fn bad_depths() {
     fails_with(&["perft", "x"], "invalid value 'x' for '<DEPTH>'");
     fails_with(&["perft", "-1"], "invalid value '-1' for '<DEPTH>'");
-    fails_with(&["perft", "41"], "too deep");
+    fails_with(&["perft", "41"], "use 0 to 40 plies, not 41");
     fails_with(&["perft", "99999999999"], "<DEPTH>");
     fails_with(&["perft"], "<DEPTH>");
+}
+
+/// Regression: `kalah perft 41` exited with code 1, while clap's own usage and range errors
+/// exit with 2. A bad value on the command line exits with 2 and points to the help page.
+#[test]
+fn bad_command_line_values_exit_2() {
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["perft", "41"],
+            "invalid value '41' for '<DEPTH>': use 0 to 40 plies, not 41",
+        ),
+        (&["perft", "-1"], "use 0 to 40 plies, not -1"),
+        (
+            &["perft", "99999999999"],
+            "use 0 to 40 plies, not 99999999999",
+        ),
+        (&["perft", "x"], "'x' is not a whole number of plies"),
+        (&["perft"], "<DEPTH>"),
+        (&["bench", "--tt-mb", "0"], "--tt-mb"),
+        (&["analyze", "--threads", "0"], "--threads"),
+        (&["solve", "--tt-mb", "x"], "--tt-mb"),
+    ];
+    for (args, needle) in cases {
+        let (line, code) = failure(args);
+        assert!(
+            line.contains(needle),
+            "kalah {args:?}: {line:?} lacks {needle:?}"
+        );
+        assert!(
+            line.ends_with(&format!("(see 'kalah {} --help')", args[0])),
+            "{line}"
+        );
+        assert_eq!(code, 2, "kalah {args:?}: {line}");
+    }
+    // Bad input that is not a malformed command line (here a position) exits with 1.
+    let (line, code) = failure(&["perft", "2", "4,4,4"]);
+    assert_eq!(code, 1, "{line}");
 }
 
 #[test]

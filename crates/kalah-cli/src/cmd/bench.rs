@@ -1,12 +1,17 @@
 //! `kalah bench`: a fixed set of positions solved exactly with a fixed table size. The total node
 //! count is a deterministic signature of the search (quote it in commits that change the search);
-//! the rate in positions and nodes per second measures speed.
+//! the rate in positions and nodes per second measures speed. Ctrl-C stops it cleanly: the
+//! positions finished so far are reported, with exit code 130.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use kalah_core::{CaptureRule, Position, Rules, Start};
-use kalah_solver::Solver;
-use serde_json::json;
+use kalah_solver::{SolveError, Solver};
+use serde_json::{json, Value};
 
+use crate::cmd::solve::stop_on_ctrl_c;
 use crate::output::print;
 
 /// Arguments of `kalah bench`.
@@ -17,7 +22,9 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 64, value_parser = crate::cmd::solve::parse_tt_mb)]
     pub tt_mb: usize,
     /// Print JSON: {"positions": [{"name", "position", "value", "nodes", "seconds"}, ...],
-    /// "nodes", "seconds", "positions_per_second", "nodes_per_second", "tt_mb"}.
+    /// "nodes", "seconds", "positions_per_second", "nodes_per_second", "tt_mb"}; stopped by
+    /// Ctrl-C, the positions finished, "stopped": true and "unfinished": {"name", "position",
+    /// "nodes", "seconds"}.
     #[arg(long)]
     pub json: bool,
 }
@@ -68,78 +75,160 @@ const CASES: &[Case] = &[
     at("endgame 5/24", "1,0,0,0,10,0,15,1,0,5,2,1,1,12 S"),
 ];
 
-/// Runs `kalah bench`.
+/// A position solved: its nodes, seconds and JSON row.
+struct Done {
+    nodes: u64,
+    secs: f64,
+    row: Value,
+}
+
+/// The JSON summary of the positions `done`: their rows, total nodes and seconds, positions and
+/// nodes per second, and the table size.
+fn summary_json(done: &[Done], tt_mb: usize) -> Value {
+    let (nodes, secs, pps, nps) = totals(done);
+    let rows: Vec<&Value> = done.iter().map(|d| &d.row).collect();
+    json!({
+        "positions": rows,
+        "nodes": nodes,
+        "seconds": secs,
+        "positions_per_second": pps,
+        "nodes_per_second": nps,
+        "tt_mb": tt_mb,
+    })
+}
+
+/// The `nodes:` and `time:` lines over the positions `done`.
+fn summary_text(done: &[Done]) -> String {
+    let (nodes, secs, pps, nps) = totals(done);
+    format!(
+        "nodes: {nodes}\ntime: {secs:.3} s, {pps:.2} positions/s, {:.2} M nodes/s\n",
+        nps / 1e6
+    )
+}
+
+/// The totals over the positions `done`: nodes, seconds, positions and nodes per second.
+fn totals(done: &[Done]) -> (u64, f64, f64, f64) {
+    let nodes: u64 = done.iter().map(|d| d.nodes).sum();
+    // Not `sum()`: the sum of no f64 is -0.0.
+    let secs = done.iter().fold(0.0, |s, d| s + d.secs);
+    let (pps, nps) = if secs > 0.0 {
+        (done.len() as f64 / secs, nodes as f64 / secs)
+    } else {
+        (0.0, 0.0)
+    };
+    (nodes, secs, pps, nps)
+}
+
+/// The rules and the position of a bench case.
+fn case_position(case: &Case) -> Result<(Rules, Position)> {
+    let rules = Rules {
+        capture: case.capture,
+        ..Rules::default()
+    };
+    let pos = match case.start {
+        Some((m, n)) => Position::start(&Start::uniform(m, n)?, &rules),
+        None => case
+            .position
+            .parse()
+            .with_context(|| format!("bench position {}", case.name))?,
+    };
+    Ok((rules, pos))
+}
+
+/// Runs `kalah bench`. Without `--json` each position's line is printed as soon as it is solved.
 pub fn run(args: Args) -> Result<()> {
-    let mut total_nodes = 0u64;
-    let mut total_secs = 0.0f64;
-    let mut lines = String::new();
-    let mut rows = Vec::new();
-    for case in CASES {
-        let rules = Rules {
-            capture: case.capture,
-            ..Rules::default()
-        };
-        let pos = match case.start {
-            Some((m, n)) => Position::start(&Start::uniform(m, n)?, &rules),
-            None => case
-                .position
-                .parse()
-                .with_context(|| format!("bench position {}", case.name))?,
-        };
+    let stop = Arc::new(AtomicBool::new(false));
+    stop_on_ctrl_c(stop.clone());
+    let mut done: Vec<Done> = Vec::new();
+    for (i, case) in CASES.iter().enumerate() {
+        let (rules, pos) = case_position(case)?;
+        if stop.load(Ordering::SeqCst) {
+            return stopped(&args, &done, i, &pos, None);
+        }
         // A fresh table per position, so each count is independent of the order.
         let mut solver = Solver::new(rules, args.tt_mb);
-        let sol = solver
-            .solve(&pos)
-            .with_context(|| format!("bench position {}", case.name))?;
+        solver.set_stop_flag(stop.clone());
+        let sol = match solver.solve(&pos) {
+            Ok(sol) => sol,
+            Err(SolveError::Stopped { stats, .. }) => {
+                let partial = (stats.nodes, stats.elapsed.as_secs_f64());
+                return stopped(&args, &done, i, &pos, Some(partial));
+            }
+        };
         let secs = sol.stats.elapsed.as_secs_f64();
-        total_nodes += sol.stats.nodes;
-        total_secs += secs;
-        lines.push_str(&format!(
+        let line = format!(
             "{:<22} {:<34} {:>+4} {:>12} nodes {:>8.3} s\n",
             case.name,
             pos.to_string(),
             sol.value,
             sol.stats.nodes,
             secs
-        ));
-        rows.push(json!({
-            "name": case.name,
-            "position": pos.to_string(),
-            "value": sol.value,
-            "nodes": sol.stats.nodes,
-            "seconds": secs,
-        }));
+        );
+        if !args.json {
+            print(&line)?;
+        }
+        done.push(Done {
+            nodes: sol.stats.nodes,
+            secs,
+            row: json!({
+                "name": case.name,
+                "position": pos.to_string(),
+                "value": sol.value,
+                "nodes": sol.stats.nodes,
+                "seconds": secs,
+            }),
+        });
     }
-    let n = CASES.len() as f64;
-    let pps = if total_secs > 0.0 {
-        n / total_secs
-    } else {
-        0.0
-    };
-    let nps = if total_secs > 0.0 {
-        total_nodes as f64 / total_secs
-    } else {
-        0.0
-    };
     if args.json {
-        print(&format!(
-            "{}\n",
-            json!({
-                "positions": rows,
-                "nodes": total_nodes,
-                "seconds": total_secs,
-                "positions_per_second": pps,
-                "nodes_per_second": nps,
-                "tt_mb": args.tt_mb,
-            })
-        ))
+        print(&format!("{}\n", summary_json(&done, args.tt_mb)))
     } else {
         print(&format!(
-            "{lines}\n{} positions, table {} MiB\nnodes: {total_nodes}\ntime: {total_secs:.3} s, \
-             {pps:.2} positions/s, {:.2} M nodes/s\n",
+            "\n{} positions, table {} MiB\n{}",
             CASES.len(),
             args.tt_mb,
-            nps / 1e6
+            summary_text(&done)
         ))
     }
+}
+
+/// Reports a bench stopped by Ctrl-C and exits with code 130 (interrupted): the totals of the
+/// positions `done`, then which position was stopped (index `at` in [`CASES`], `pos`), with the
+/// nodes and seconds spent in it (`partial`; `None` when it was stopped before its search
+/// began). The line without `--json` has been printed for each position done.
+fn stopped(
+    args: &Args,
+    done: &[Done],
+    at: usize,
+    pos: &Position,
+    partial: Option<(u64, f64)>,
+) -> Result<()> {
+    let name = CASES[at].name;
+    let (part_nodes, part_secs) = partial.unwrap_or((0, 0.0));
+    if args.json {
+        let mut summary = summary_json(done, args.tt_mb);
+        summary["stopped"] = json!(true);
+        summary["unfinished"] = json!({
+            "name": name,
+            "position": pos.to_string(),
+            "nodes": part_nodes,
+            "seconds": part_secs,
+        });
+        print(&format!("{summary}\n"))?;
+    } else {
+        let (n, of) = (at + 1, CASES.len());
+        let when = match partial {
+            Some(_) => format!(
+                "in position {n} of {of} ({name}) after {part_nodes} nodes and {part_secs:.2} s"
+            ),
+            None => format!("before position {n} of {of} ({name})"),
+        };
+        print(&format!(
+            "\n{} of {of} positions finished, table {} MiB\n{}stopped {when}: the bench is \
+             incomplete, its node count is not the signature\n",
+            done.len(),
+            args.tt_mb,
+            summary_text(done)
+        ))?;
+    }
+    std::process::exit(130);
 }

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use kalah_core::{divide, perft};
 
 use crate::game_args::RuleArgs;
@@ -17,7 +17,7 @@ pub const MAX_DEPTH: u32 = 40;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Plies to count (0 to 40).
-    #[arg(value_name = "DEPTH", allow_negative_numbers = true)]
+    #[arg(value_name = "DEPTH", allow_negative_numbers = true, value_parser = parse_depth)]
     pub depth: u32,
     /// The position in bin order with the side to move [default: the start position of the rule
     /// flags].
@@ -30,18 +30,28 @@ pub struct Args {
     pub divide: bool,
 }
 
+/// Parses a DEPTH: a whole number of plies, 0 to [`MAX_DEPTH`]. A bad depth is a command-line
+/// error (clap reports it: one line, exit code 2), like any other bad value.
+fn parse_depth(s: &str) -> Result<u32, String> {
+    let t = s.trim();
+    if let Ok(d) = t.parse::<u32>() {
+        if d <= MAX_DEPTH {
+            return Ok(d);
+        }
+    }
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("'{s}' is not a whole number of plies"));
+    }
+    Err(format!("use 0 to {MAX_DEPTH} plies, not {t}"))
+}
+
 /// Runs `kalah perft`.
 ///
 /// Prints the count (the number of sequences of exactly DEPTH plies), the nodes (positions
 /// reached at plies 1 to DEPTH, i.e. the sum of the counts of every depth up to DEPTH), the time
 /// and nodes per second.
 pub fn run(args: Args) -> Result<()> {
-    if args.depth > MAX_DEPTH {
-        bail!(
-            "depth {} is too deep: perft takes 0 to {MAX_DEPTH}",
-            args.depth
-        );
-    }
     let rules = args.rules.rules();
     let pos = args.rules.position(args.position.as_deref())?;
     let depth = args.depth;
@@ -70,4 +80,34 @@ pub fn run(args: Args) -> Result<()> {
         "count: {count}\nnodes: {nodes}\ntime: {secs:.3} s ({:.1} M nodes/s)\n",
         rate / 1e6
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depths_0_to_40_are_accepted_and_nothing_else() {
+        assert_eq!(parse_depth("0"), Ok(0));
+        assert_eq!(parse_depth("40"), Ok(MAX_DEPTH));
+        assert_eq!(
+            parse_depth("41"),
+            Err("use 0 to 40 plies, not 41".to_string())
+        );
+        assert_eq!(
+            parse_depth("-1"),
+            Err("use 0 to 40 plies, not -1".to_string())
+        );
+        // Beyond any integer type: still a depth out of range, not "not a number".
+        assert_eq!(
+            parse_depth("99999999999999999999999"),
+            Err("use 0 to 40 plies, not 99999999999999999999999".to_string())
+        );
+        for bad in ["x", "", "-", "4.5", "1e3"] {
+            assert_eq!(
+                parse_depth(bad),
+                Err(format!("'{bad}' is not a whole number of plies"))
+            );
+        }
+    }
 }

@@ -144,9 +144,9 @@ pub(crate) fn memory_mib() -> Option<usize> {
 /// few milliseconds (a parallel analysis joining its threads).
 const CTRL_C_REPEAT: Duration = Duration::from_secs(1);
 
-/// The Ctrl-C handling of `solve` and `analyze`: the first SIGINT sets the stop flag (the search
-/// stops and prints what it proved); one at least [`CTRL_C_REPEAT`] later, when the search has
-/// not stopped by then, exits at once.
+/// The Ctrl-C handling of `solve`, `analyze` and `bench`: the first SIGINT sets the stop flag
+/// (the search stops and prints what it proved); one at least [`CTRL_C_REPEAT`] later, when the
+/// search has not stopped by then, exits at once.
 struct CtrlC {
     stop: Arc<AtomicBool>,
     /// When the first SIGINT came.
@@ -168,6 +168,17 @@ impl CtrlC {
         self.stop.store(true, Ordering::SeqCst);
         now.saturating_duration_since(first) >= CTRL_C_REPEAT
     }
+}
+
+/// Installs the Ctrl-C handling of `solve`, `analyze` and `bench` (see [`CtrlC`]): the first
+/// SIGINT sets `stop`, a later one exits with code 130. A handler already set is kept.
+pub(crate) fn stop_on_ctrl_c(stop: Arc<AtomicBool>) {
+    let ctrl_c = CtrlC::new(stop);
+    let _ = ctrlc::set_handler(move || {
+        if ctrl_c.on_signal(Instant::now()) {
+            std::process::exit(130);
+        }
+    });
 }
 
 /// What every solver of one command shares: the endgame databases found (if any), the table
@@ -207,13 +218,7 @@ fn solver_parts(search: &SearchArgs, rules: &Rules, pos: &Position) -> Result<So
             .min(memory_mib().map_or(usize::MAX, |m| (m / 2).max(1)))
     });
     let stop = Arc::new(AtomicBool::new(false));
-    let ctrl_c = CtrlC::new(stop.clone());
-    // A later Ctrl-C (or a handler already set) falls back to the default behaviour.
-    let _ = ctrlc::set_handler(move || {
-        if ctrl_c.on_signal(Instant::now()) {
-            std::process::exit(130);
-        }
-    });
+    stop_on_ctrl_c(stop.clone());
     Ok(SolverParts {
         egdb: egdb.map(Arc::new),
         tt_mb,
@@ -273,14 +278,20 @@ pub(crate) fn make_solvers(
     Ok((solvers, parts.stop))
 }
 
-/// Shows `message` on `bar` (a bar made hidden, shown on stderr from its first message).
+/// The style of the progress lines of `solve` and `analyze`: spinner, elapsed time, message, the
+/// message cut at the terminal's width (a longer line wrapped onto a second row, which indicatif
+/// padded with spaces and redrew with cursor moves at every update).
+pub(crate) fn progress_style() -> ProgressStyle {
+    ProgressStyle::with_template("{spinner} {elapsed} {wide_msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_spinner())
+}
+
+/// Shows `message` on `bar` (a bar made hidden, shown on stderr from its first message when
+/// stderr is a terminal, on one row: see [`progress_style`]).
 pub(crate) fn show_progress(bar: &ProgressBar, message: String) {
     if bar.is_hidden() {
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
+        bar.set_style(progress_style());
     }
     bar.set_message(message);
     bar.tick();
