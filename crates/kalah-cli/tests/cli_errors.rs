@@ -127,7 +127,7 @@ fn bad_depths() {
 /// exit with 2. A bad value on the command line exits with 2 and points to the help page.
 #[test]
 fn bad_command_line_values_exit_2() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (
             &["perft", "41"],
             "invalid value '41' for '<DEPTH>': use 0 to 40 plies, not 41",
@@ -141,6 +141,7 @@ fn bad_command_line_values_exit_2() {
         (&["perft"], "<DEPTH>"),
         (&["bench", "--tt-mb", "0"], "--tt-mb"),
         (&["analyze", "--threads", "0"], "--threads"),
+        (&["solve", "--threads", "257"], "--threads"),
         (&["solve", "--tt-mb", "x"], "--tt-mb"),
     ];
     for (args, needle) in cases {

@@ -48,6 +48,31 @@ fn solve_prints_value_best_turns_and_pv_as_json() {
 }
 
 #[test]
+fn solve_on_several_threads_gives_the_sequential_value_and_best_turns() {
+    for (args, value) in [
+        (
+            &["--houses", "4", "--seeds", "3", "--capture", "empty"][..],
+            8,
+        ),
+        (&["--houses", "5", "--seeds", "3"][..], 6),
+        (&["--houses", "3", "--seeds", "3", "--pie"][..], -2),
+        (
+            &["0,0,3,1,2,4,9,5,0,0,2,1,0,12 S", "--capture", "empty"][..],
+            -11,
+        ),
+    ] {
+        let one = json(&[&["solve", "--threads", "1"][..], args].concat());
+        assert_eq!(one["value"], value, "{args:?}");
+        for threads in ["2", "3"] {
+            let par = json(&[&["solve", "--threads", threads][..], args].concat());
+            assert_eq!(par["value"], one["value"], "{args:?} on {threads} threads");
+            assert_eq!(par["best"], one["best"], "{args:?} on {threads} threads");
+            assert!(par["nodes"].as_u64().unwrap() > 0);
+        }
+    }
+}
+
+#[test]
 fn solve_a_position_and_a_finished_game() {
     let v = json(&["solve", "0,0,1,10,2,3,0,5 S"]);
     assert_eq!(v["value"], 1);

@@ -1,5 +1,7 @@
-//! Per-action and per-turn analysis on several threads: one [`Solver`] (with its own
-//! transposition table) per thread, a shared work queue of the positions to solve.
+//! Per-action and per-turn analysis on several threads: one [`Solver`] per thread (their
+//! transposition table shared or not, see [`Solver::with_shared_table`]), a shared work queue of
+//! the positions to solve. The exact solve of one position on several threads is
+//! [`Solver::solve_parallel`].
 //!
 //! [`analyze_moves_parallel`] and [`analyze_turns_parallel`] give the same results, in the same
 //! order, as [`Solver::analyze_moves`] and [`Solver::analyze_turns`]; only the work is shared
@@ -388,8 +390,9 @@ pub fn analyze_moves_parallel(
 /// final store difference without a search. Empty if the game is over.
 ///
 /// Every position after a turn that needs a search is a job, solved by [`Solver::value`] with
-/// one of `solvers` per thread (its own transposition table, so the threads share no table
-/// entries). A free thread takes the next job from a shared queue. With two or more solvers the
+/// one of `solvers` per thread. Solvers made with [`Solver::with_shared_table`] share one
+/// transposition table, so a position reached after two turns is proven once (solvers with
+/// tables of their own work as well, with more work in all). A free thread takes the next job from a shared queue. With two or more solvers the
 /// queue is ordered by a cheap estimate of each turn's value, a depth-limited search of 8 plies
 /// with the first solver (about 2 ms a turn on Kalah(6,4)), worst for the mover first: on
 /// Kalah(6,4) and (6,5) the turns that leave the opponent far ahead took the most nodes (turn

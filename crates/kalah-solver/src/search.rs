@@ -178,7 +178,8 @@ struct Kid {
 /// Reuse one solver for many positions of the same board size and rules to keep the table.
 pub struct Solver {
     rules: Rules,
-    table: Table,
+    /// Shared with the solvers made by [`Solver::with_shared_table`].
+    table: Arc<Table>,
     tt_mib: usize,
     egdb: Option<Arc<Egdb>>,
     egdb_max: i32,
@@ -194,8 +195,6 @@ pub struct Solver {
     /// History heuristic: cut-offs per board side and house, weighted by the seeds in play.
     history: [[u32; 12]; 2],
     c_shift: u32,
-    /// Board size the table holds positions of (0: none yet).
-    houses: usize,
     nodes: u64,
     tt_hits: u64,
     stopped: bool,
@@ -206,6 +205,11 @@ pub struct Solver {
     /// MTD(f) passes of the last call: (beta, result, nodes); first guesses as (`i32::MIN`,
     /// guess, nodes). For tuning.
     passes: Vec<(i32, i32, u64)>,
+    /// Set when another thread of [`Solver::solve_parallel`] has the value: stop like `stop`.
+    race: Option<Arc<AtomicBool>>,
+    /// Added to the first guess of MTD(f): the helpers of [`Solver::solve_parallel`] test other
+    /// bounds than the main thread.
+    guess_offset: i32,
 }
 
 impl std::fmt::Debug for Solver {
@@ -227,9 +231,13 @@ impl Solver {
     /// # Panics
     /// Aborts (the allocation error handler) only if not even a 512 KiB table can be allocated.
     pub fn new(rules: Rules, tt_mib: usize) -> Solver {
+        Solver::new_with_table(rules, tt_mib, Arc::new(Table::new(tt_mib, 6)))
+    }
+
+    fn new_with_table(rules: Rules, tt_mib: usize, table: Arc<Table>) -> Solver {
         Solver {
             rules,
-            table: Table::new(tt_mib, 6),
+            table,
             tt_mib,
             egdb: None,
             egdb_max: -1,
@@ -237,7 +245,6 @@ impl Solver {
             limits: SearchLimits::default(),
             progress: None,
             with_store: rules.outcome_depends_on_stores(),
-            houses: 0,
             tt_min: TT_MIN_SEEDS,
             etc_min: ETC_MIN_SEEDS,
             soft_limit: u64::MAX,
@@ -251,6 +258,8 @@ impl Solver {
             last_report: Instant::now(),
             root_bounds: (0, 0),
             passes: Vec::new(),
+            race: None,
+            guess_offset: 0,
         }
     }
 
@@ -280,13 +289,34 @@ impl Solver {
         &self.rules
     }
 
-    /// Changes the rules; the table is cleared if they differ.
+    /// Changes the rules. The table's entries of the old rules are dropped at the next search
+    /// (a table shared with other solvers is left to them and this solver gets a fresh one).
     pub fn set_rules(&mut self, rules: Rules) {
         if rules != self.rules {
             self.rules = rules;
             self.with_store = rules.outcome_depends_on_stores();
-            self.table.clear();
         }
+    }
+
+    /// A new solver with the same rules, endgame databases and tuning that **shares this
+    /// solver's transposition table**, for searching on another thread at the same time (each
+    /// solver keeps its own counters, history, limits, stop flag and progress callback: none are
+    /// set). What one solver proves, the others find in the table; every entry is a proven bound
+    /// of its own position, so sharing can never give a wrong value. A solver that changes its
+    /// rules or board size leaves the shared table and continues with a fresh one of the same
+    /// size. [`Solver::clear_table`] clears the table for every solver sharing it.
+    pub fn with_shared_table(&self) -> Solver {
+        let mut s = Solver::new_with_table(self.rules, self.tt_mib, Arc::clone(&self.table));
+        s.egdb = self.egdb.clone();
+        s.tt_min = self.tt_min;
+        s.etc_min = self.etc_min;
+        s.c_shift = self.c_shift;
+        s
+    }
+
+    /// Whether this solver shares its transposition table with another solver.
+    pub fn shares_table(&self) -> bool {
+        Arc::strong_count(&self.table) > 1
     }
 
     /// Size of the transposition table in bytes.
@@ -294,7 +324,8 @@ impl Solver {
         self.table.bytes()
     }
 
-    /// Empties the transposition table.
+    /// Empties the transposition table (for every solver sharing it; call it only while none of
+    /// them is searching, or their entries survive at random: none would be wrong).
     pub fn clear_table(&mut self) {
         self.table.clear();
     }
@@ -318,13 +349,16 @@ impl Solver {
 
     fn begin(&mut self, pos: &Position) {
         let m = pos.houses();
-        if m != self.houses {
-            if self.table.fits(m) {
-                self.table.clear();
+        if !self.table.claim(&self.rules, m) {
+            // Entries of other rules or another board size: clear a table no one else uses,
+            // else leave it to the others.
+            if !self.shares_table() && self.table.fits(m) {
+                self.table.reclaim(&self.rules, m);
             } else {
-                self.table = Table::new(self.tt_mib, m);
+                let t = Table::new(self.tt_mib, m);
+                t.reclaim(&self.rules, m);
+                self.table = Arc::new(t);
             }
-            self.houses = m;
         }
         self.egdb_max = match &self.egdb {
             Some(db) if db.houses() == m && db.serves(&self.rules) => db.max_seeds() as i32,
@@ -361,6 +395,11 @@ impl Solver {
     #[cold]
     fn poll(&mut self) {
         if let Some(flag) = &self.stop {
+            if flag.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+        if let Some(flag) = &self.race {
             if flag.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
@@ -933,7 +972,7 @@ impl Solver {
             }
         }
         let n0 = self.nodes;
-        let guess = self.first_guess(pos, budget)?;
+        let guess = self.first_guess(pos, budget)? + self.guess_offset;
         self.passes.push((i32::MIN, guess, self.nodes - n0));
         self.mtdf(pos, guess)
     }
@@ -972,8 +1011,14 @@ impl Solver {
             });
         }
         let g = self.exact_gain(&pos, GUESS_NODES)?;
+        self.solution(&pos, g)
+    }
+
+    /// The solution of `pos` (settled, not over) whose future gain `g` is proven: every best
+    /// action and a principal variation.
+    fn solution(&mut self, pos: &Position, g: i32) -> Result<Solution, SolveError> {
         let mut kids = ArrayVec::<Kid, 13>::new();
-        self.children(&pos, NO_MOVE, &mut kids);
+        self.children(pos, NO_MOVE, &mut kids);
         let mut best = Vec::new();
         for kid in &kids {
             if self.kid_reaches(kid, g)? {
@@ -981,13 +1026,116 @@ impl Solver {
             }
         }
         best.sort_unstable();
-        let pv = self.pv_from(&pos, g)?;
+        let pv = self.pv_from(pos, g)?;
         Ok(Solution {
-            value: value_of(&pos, g),
+            value: value_of(pos, g),
             best: best.into_iter().map(kid_move).collect(),
             pv,
             stats: self.stats(),
         })
+    }
+
+    /// [`Solver::solve`] on `threads` threads sharing this solver's transposition table (at
+    /// least one: this thread). Every thread runs its own MTD(f) on `pos`; the helpers start
+    /// from other first guesses (+2, −2, +4, … future-gain units from this thread's), so they
+    /// prove other bounds of the value, and each thread finds what the others proved in the table.
+    /// The first thread to finish gives the value; this solver then finds the best actions and
+    /// the principal variation. The result is the same as [`Solver::solve`]'s (the principal
+    /// variation may be another one of the same value); `stats.nodes` and `stats.tt_hits` count
+    /// every thread's work. Helpers get this solver's stop flag and limits (a node limit applies
+    /// to each thread); progress is reported by this thread only.
+    ///
+    /// # Errors
+    /// [`SolveError::Stopped`] with the tightest bounds any thread proved if the stop flag or a
+    /// limit ends the search before a thread finishes.
+    pub fn solve_parallel(
+        &mut self,
+        pos: &Position,
+        threads: usize,
+    ) -> Result<Solution, SolveError> {
+        let pos = self.settled(pos);
+        self.begin(&pos);
+        if pos.is_over() || threads <= 1 {
+            return self.solve(&pos);
+        }
+        let race = Arc::new(AtomicBool::new(false));
+        let mut helpers: Vec<Solver> = (1..threads)
+            .map(|i| {
+                let mut h = self.with_shared_table();
+                h.stop = self.stop.clone();
+                h.limits = self.limits;
+                h.race = Some(Arc::clone(&race));
+                let step = 2 * i.div_ceil(2) as i32;
+                h.guess_offset = if i % 2 == 1 { step } else { -step };
+                h
+            })
+            .collect();
+        self.race = Some(Arc::clone(&race));
+        let (mine, theirs) = std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .map(|h| {
+                    let race = Arc::clone(&race);
+                    scope.spawn(move || {
+                        h.begin(&pos);
+                        let r = h.exact_gain(&pos, GUESS_NODES);
+                        if r.is_ok() {
+                            race.store(true, Ordering::Relaxed);
+                        }
+                        r
+                    })
+                })
+                .collect();
+            let mine = self.exact_gain(&pos, GUESS_NODES);
+            race.store(true, Ordering::Relaxed);
+            let theirs: Vec<Result<i32, SolveError>> = handles
+                .into_iter()
+                .map(|h| h.join().expect("a search thread panicked"))
+                .collect();
+            (mine, theirs)
+        });
+        self.race = None;
+        self.stopped = false;
+        let (nodes, tt_hits) = helpers
+            .iter()
+            .fold((0, 0), |(n, t), h| (n + h.nodes, t + h.tt_hits));
+        let g = std::iter::once(&mine)
+            .chain(&theirs)
+            .find_map(|r| r.as_ref().ok().copied());
+        let result = match g {
+            Some(g) => self.solution(&pos, g).map_err(|e| match e {
+                SolveError::Stopped { lower, upper, .. } => (lower, upper),
+            }),
+            None => {
+                // Every thread stopped (the stop flag or a limit): the tightest bounds proven.
+                let (mut lower, mut upper) = (i32::MIN, i32::MAX);
+                for r in std::iter::once(&mine).chain(&theirs) {
+                    if let Err(SolveError::Stopped {
+                        lower: l, upper: u, ..
+                    }) = r
+                    {
+                        lower = lower.max(*l);
+                        upper = upper.min(*u);
+                    }
+                }
+                Err((lower, upper))
+            }
+        };
+        // The helpers' work counts in the statistics (after the best turns and the PV, so that
+        // a node limit keeps meaning one thread's nodes).
+        self.nodes += nodes;
+        self.tt_hits += tt_hits;
+        match result {
+            Ok(mut sol) => {
+                sol.stats = self.stats();
+                Ok(sol)
+            }
+            Err((lower, upper)) => Err(SolveError::Stopped {
+                lower,
+                upper,
+                stats: self.stats(),
+            }),
+        }
     }
 
     /// A principal variation of `pos` whose future gain is `g`: at each step the first action

@@ -12,8 +12,20 @@
 //! of stored bits and bucket proves the whole key equal. Larger boards use 256-bit slots holding
 //! the full key. Each bucket has two slots: one kept for the entry with the most work behind it,
 //! one always replaced.
+//!
+//! The table may be shared by several threads searching at once (see
+//! `Solver::with_shared_table`). A compact slot is one 128-bit atomic (`portable_atomic`: an
+//! aligned 16-byte load or store on x86-64 processors with AVX, `cmpxchg16b` elsewhere), so a
+//! probe always reads a key and its data written together; a wide slot is read and written under
+//! one of [`WIDE_LOCKS`] spin locks. Every entry written is a proven (or, flagged as such,
+//! heuristic) bound of its own key, so a race can lose information, never give a wrong value.
 
-use kalah_core::{Position, Side};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+use std::sync::Mutex;
+
+use kalah_core::{Position, Rules, Side};
+use portable_atomic::AtomicU128;
 
 /// Bounds and best move stored for one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,16 +121,26 @@ pub(crate) fn key_of(pos: &Position, with_store: bool) -> Key {
     }
 }
 
-/// The transposition table. Size fixed at creation.
+/// The transposition table. Size fixed at creation. Every method takes `&self`: the table can be
+/// shared between threads (see the module documentation).
 pub(crate) struct Table {
-    compact: Vec<[u64; 2]>,
-    wide: Vec<[u64; 4]>,
+    compact: Vec<AtomicU128>,
+    wide: Vec<[AtomicU64; 4]>,
+    /// Spin locks of the wide slots (bucket index modulo their count); empty in compact mode.
+    locks: Vec<AtomicBool>,
     /// log2 of the bucket count.
     bits: u32,
     wide_mode: bool,
     /// Whether anything was stored since the table was created or cleared.
-    dirty: bool,
+    dirty: AtomicBool,
+    /// The rules and board size (houses a side) of the positions stored: entries of other rules
+    /// or boards would be wrong (and keys of different board sizes can coincide). `None`: not
+    /// claimed yet. See [`Table::claim`].
+    tag: Mutex<Option<(Rules, usize)>>,
 }
+
+/// Number of spin locks guarding the wide (256-bit) slots.
+const WIDE_LOCKS: usize = 1024;
 
 impl std::fmt::Debug for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -131,18 +153,21 @@ impl std::fmt::Debug for Table {
     }
 }
 
-/// A vector of `n` zero words of type `T` (plain integers, for which all-zero bytes are a valid
-/// value), allocated zeroed so untouched pages are never committed; `None` if the allocator
-/// refuses the memory (instead of aborting, as `vec![..; n]` does).
-fn zeroed_vec<T: Copy + Default>(n: usize) -> Option<Vec<T>> {
+/// A vector of `n` values of type `T` whose bytes are all zero, allocated zeroed so untouched
+/// pages are never committed; `None` if the allocator refuses the memory (instead of aborting, as
+/// `vec![..; n]` does).
+///
+/// # Safety
+/// All-zero bytes must be a valid value of `T` (true of the atomic integers and arrays of them
+/// this module uses).
+unsafe fn zeroed_vec<T>(n: usize) -> Option<Vec<T>> {
     let layout = std::alloc::Layout::array::<T>(n).ok()?;
     if layout.size() == 0 {
         return Some(Vec::new());
     }
-    // SAFETY: the layout has a non-zero size. On success the block holds `n` values of `T`
-    // (arrays of u64, for which zero bytes are a valid value), was allocated by the global
-    // allocator with exactly the layout `Vec<T>` uses for capacity `n`, so `Vec` may own and
-    // free it.
+    // SAFETY: the layout has a non-zero size. On success the block holds `n` values of `T` (all
+    // zero bytes, valid by the caller's promise), was allocated by the global allocator with
+    // exactly the layout `Vec<T>` uses for capacity `n`, so `Vec` may own and free it.
     unsafe {
         let p = std::alloc::alloc_zeroed(layout) as *mut T;
         if p.is_null() {
@@ -175,10 +200,13 @@ impl Table {
         let mut bits = (usize::BITS - 1 - buckets.leading_zeros()).min(40);
         let (compact, wide) = loop {
             let n = 2usize << bits;
-            let got = if wide_mode {
-                zeroed_vec::<[u64; 4]>(n).map(|w| (Vec::new(), w))
-            } else {
-                zeroed_vec::<[u64; 2]>(n).map(|c| (c, Vec::new()))
+            // SAFETY: zero bytes are a valid (empty) slot of either kind.
+            let got = unsafe {
+                if wide_mode {
+                    zeroed_vec::<[AtomicU64; 4]>(n).map(|w| (Vec::new(), w))
+                } else {
+                    zeroed_vec::<AtomicU128>(n).map(|c| (c, Vec::new()))
+                }
             };
             match got {
                 Some(v) => break v,
@@ -190,12 +218,19 @@ impl Table {
                 }
             }
         };
+        let locks = if wide_mode {
+            (0..WIDE_LOCKS).map(|_| AtomicBool::new(false)).collect()
+        } else {
+            Vec::new()
+        };
         let t = Table {
             compact,
             wide,
+            locks,
             bits,
             wide_mode,
-            dirty: false,
+            dirty: AtomicBool::new(false),
+            tag: Mutex::new(None),
         };
         // Huge pages cut TLB misses in big searches, but each first touch clears 2 MiB: only
         // worth it for big tables.
@@ -234,19 +269,80 @@ impl Table {
         self.wide_mode == (houses > 6)
     }
 
+    /// Claims the table for positions of `rules` on boards of `houses` houses a side: true if it
+    /// holds (or may now hold) only such positions. False if it is claimed for other rules or
+    /// another board size, or cannot hold boards of that size: the caller must then clear it
+    /// (if no one else uses it) and [`Table::reclaim`] it, or use another table.
+    pub(crate) fn claim(&self, rules: &Rules, houses: usize) -> bool {
+        let mut tag = self.tag.lock().unwrap_or_else(|e| e.into_inner());
+        match *tag {
+            Some(t) => t == (*rules, houses),
+            None if self.fits(houses) => {
+                *tag = Some((*rules, houses));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Clears the table and claims it for `rules` and `houses` (which it must fit). Only for a
+    /// table no other thread uses.
+    pub(crate) fn reclaim(&self, rules: &Rules, houses: usize) {
+        debug_assert!(self.fits(houses));
+        self.clear();
+        *self.tag.lock().unwrap_or_else(|e| e.into_inner()) = Some((*rules, houses));
+    }
+
     /// Size in bytes.
     pub(crate) fn bytes(&self) -> usize {
         self.compact.len() * COMPACT_SLOT + self.wide.len() * WIDE_SLOT
     }
 
-    /// Empties the table.
-    pub(crate) fn clear(&mut self) {
-        if !self.dirty {
+    /// Empties the table. Not to be called while another thread searches with it (its entries
+    /// would survive or not at random; none would be wrong).
+    pub(crate) fn clear(&self) {
+        if !self.dirty.swap(false, Relaxed) {
             return;
         }
-        self.dirty = false;
-        self.compact.iter_mut().for_each(|s| *s = [0; 2]);
-        self.wide.iter_mut().for_each(|s| *s = [0; 4]);
+        self.compact.iter().for_each(|s| s.store(0, Relaxed));
+        self.wide
+            .iter()
+            .for_each(|s| s.iter().for_each(|w| w.store(0, Relaxed)));
+    }
+
+    /// Runs `f` holding the spin lock of wide bucket `i`.
+    #[inline]
+    fn locked<R>(&self, i: usize, f: impl FnOnce() -> R) -> R {
+        let lock = &self.locks[(i / 2) % WIDE_LOCKS];
+        while lock
+            .compare_exchange_weak(false, true, std::sync::atomic::Ordering::Acquire, Relaxed)
+            .is_err()
+        {
+            std::hint::spin_loop();
+        }
+        let r = f();
+        lock.store(false, std::sync::atomic::Ordering::Release);
+        r
+    }
+
+    /// The four words of wide slot `j` (call under the bucket's lock).
+    #[inline]
+    fn wide_slot(&self, j: usize) -> [u64; 4] {
+        let s = &self.wide[j];
+        [
+            s[0].load(Relaxed),
+            s[1].load(Relaxed),
+            s[2].load(Relaxed),
+            s[3].load(Relaxed),
+        ]
+    }
+
+    /// Writes wide slot `j` (call under the bucket's lock).
+    #[inline]
+    fn set_wide_slot(&self, j: usize, v: [u64; 4]) {
+        for (w, x) in self.wide[j].iter().zip(v) {
+            w.store(x, Relaxed);
+        }
     }
 
     #[inline]
@@ -272,7 +368,7 @@ impl Table {
             Key::Compact(k) => {
                 let (i, hi) = self.compact_split(k);
                 for s in &self.compact[i..i + 2] {
-                    let v = (s[0] as u128) | ((s[1] as u128) << 64);
+                    let v = s.load(Relaxed);
                     if v as u64 & VALID != 0 && (v >> DATA_BITS) == hi {
                         return Some(Entry::unpack(v as u64 & DATA_MASK));
                     }
@@ -281,17 +377,17 @@ impl Table {
             }
             Key::Wide(w) => {
                 let i = self.wide_bucket(&w);
-                for s in &self.wide[i..i + 2] {
-                    if s[3] & VALID != 0
-                        && s[0] == w[0]
-                        && s[1] == w[1]
-                        && s[2] == w[2]
-                        && s[3] >> 32 == w[3]
-                    {
-                        return Some(Entry::unpack(s[3] & DATA_MASK));
-                    }
-                }
-                None
+                self.locked(i, || {
+                    (i..i + 2).find_map(|j| {
+                        let s = self.wide_slot(j);
+                        (s[3] & VALID != 0
+                            && s[0] == w[0]
+                            && s[1] == w[1]
+                            && s[2] == w[2]
+                            && s[3] >> 32 == w[3])
+                            .then(|| Entry::unpack(s[3] & DATA_MASK))
+                    })
+                })
             }
         }
     }
@@ -301,26 +397,61 @@ impl Table {
     /// the entry of higher priority (the other moves to the second slot), and the second slot is
     /// always replaced.
     #[inline]
-    pub(crate) fn store(&mut self, key: &Key, mut e: Entry) {
-        self.dirty = true;
+    pub(crate) fn store(&self, key: &Key, mut e: Entry) {
+        if !self.dirty.load(Relaxed) {
+            self.dirty.store(true, Relaxed);
+        }
         match *key {
             Key::Compact(k) => {
                 let (i, hi) = self.compact_split(k);
-                let slot_entry = |s: [u64; 2]| {
-                    let v = (s[0] as u128) | ((s[1] as u128) << 64);
+                let slot_entry = |v: u128| {
                     if v as u64 & VALID == 0 {
                         None
                     } else {
                         Some(((v >> DATA_BITS), Entry::unpack(v as u64 & DATA_MASK)))
                     }
                 };
+                let mut first = 0;
                 let mut first_prio = 0;
                 for j in i..i + 2 {
-                    if let Some((h, old)) = slot_entry(self.compact[j]) {
+                    let v = self.compact[j].load(Relaxed);
+                    if let Some((h, old)) = slot_entry(v) {
                         if h == hi {
                             if merge(&old, &mut e) {
                                 let v = (hi << DATA_BITS) | e.pack() as u128;
-                                self.compact[j] = [v as u64, (v >> 64) as u64];
+                                self.compact[j].store(v, Relaxed);
+                            }
+                            return;
+                        }
+                        if j == i {
+                            first = v;
+                            first_prio = old.priority() + 1;
+                        }
+                    }
+                }
+                let packed = (hi << DATA_BITS) | e.pack() as u128;
+                if e.priority() + 1 >= first_prio {
+                    if first_prio > 0 {
+                        self.compact[i + 1].store(first, Relaxed);
+                    }
+                    self.compact[i].store(packed, Relaxed);
+                } else {
+                    self.compact[i + 1].store(packed, Relaxed);
+                }
+            }
+            Key::Wide(w) => {
+                let i = self.wide_bucket(&w);
+                self.locked(i, || {
+                    let mut first_prio = 0;
+                    for j in i..i + 2 {
+                        let s = self.wide_slot(j);
+                        if s[3] & VALID == 0 {
+                            continue;
+                        }
+                        let old = Entry::unpack(s[3] & DATA_MASK);
+                        if s[0] == w[0] && s[1] == w[1] && s[2] == w[2] && s[3] >> 32 == w[3] {
+                            if merge(&old, &mut e) {
+                                self.set_wide_slot(j, [w[0], w[1], w[2], (w[3] << 32) | e.pack()]);
                             }
                             return;
                         }
@@ -328,46 +459,16 @@ impl Table {
                             first_prio = old.priority() + 1;
                         }
                     }
-                }
-                let v = (hi << DATA_BITS) | e.pack() as u128;
-                let packed = [v as u64, (v >> 64) as u64];
-                if e.priority() + 1 >= first_prio {
-                    if first_prio > 0 {
-                        self.compact[i + 1] = self.compact[i];
-                    }
-                    self.compact[i] = packed;
-                } else {
-                    self.compact[i + 1] = packed;
-                }
-            }
-            Key::Wide(w) => {
-                let i = self.wide_bucket(&w);
-                let mut first_prio = 0;
-                for j in i..i + 2 {
-                    let s = self.wide[j];
-                    if s[3] & VALID == 0 {
-                        continue;
-                    }
-                    let old = Entry::unpack(s[3] & DATA_MASK);
-                    if s[0] == w[0] && s[1] == w[1] && s[2] == w[2] && s[3] >> 32 == w[3] {
-                        if merge(&old, &mut e) {
-                            self.wide[j] = [w[0], w[1], w[2], (w[3] << 32) | e.pack()];
+                    let packed = [w[0], w[1], w[2], (w[3] << 32) | e.pack()];
+                    if e.priority() + 1 >= first_prio {
+                        if first_prio > 0 {
+                            self.set_wide_slot(i + 1, self.wide_slot(i));
                         }
-                        return;
+                        self.set_wide_slot(i, packed);
+                    } else {
+                        self.set_wide_slot(i + 1, packed);
                     }
-                    if j == i {
-                        first_prio = old.priority() + 1;
-                    }
-                }
-                let packed = [w[0], w[1], w[2], (w[3] << 32) | e.pack()];
-                if e.priority() + 1 >= first_prio {
-                    if first_prio > 0 {
-                        self.wide[i + 1] = self.wide[i];
-                    }
-                    self.wide[i] = packed;
-                } else {
-                    self.wide[i + 1] = packed;
-                }
+                })
             }
         }
     }
@@ -433,7 +534,7 @@ mod tests {
 
     #[test]
     fn keys_are_verified() {
-        let mut t = Table::new(1, 6);
+        let t = Table::new(1, 6);
         let a: Position = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S".parse().unwrap();
         let b: Position = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 N".parse().unwrap();
         let c: Position = "4,4,4,4,4,5,0,4,4,4,4,4,3,0 S".parse().unwrap();
@@ -456,7 +557,7 @@ mod tests {
 
     #[test]
     fn wide_keys_are_verified() {
-        let mut t = Table::new(1, 8);
+        let t = Table::new(1, 8);
         let a: Position = "1,1,1,1,1,1,1,1,0,1,1,1,1,1,1,1,1,0 S".parse().unwrap();
         let b = a.flipped();
         let e = Entry {
@@ -474,7 +575,7 @@ mod tests {
     #[test]
     fn full_table_never_answers_wrong_and_keeps_the_latest() {
         // 2^14 buckets for far more positions: buckets fill and entries get evicted.
-        let mut t = Table::new(1, 6);
+        let t = Table::new(1, 6);
         // Each position's entry is a function of its key, so re-storing a position stores the
         // same entry and every answer can be checked.
         let entry_of = |p: &Position| {
@@ -527,7 +628,7 @@ mod tests {
 
     #[test]
     fn proven_bounds_merge() {
-        let mut t = Table::new(1, 4);
+        let t = Table::new(1, 4);
         let a: Position = "1,2,3,4,0,4,3,2,1,0 S".parse().unwrap();
         let k = key_of(&a, false);
         let mk = |lo, hi, exact| Entry {

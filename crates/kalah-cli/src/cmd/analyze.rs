@@ -28,9 +28,9 @@ pub struct Args {
     /// Print JSON: {"position", "moves": [{"move": "3-6", "value": 10}, ...], "seconds"}.
     #[arg(long)]
     pub json: bool,
-    /// Threads, 1 to 256 [default: every core]: each solves whole actions (or turns) with its
-    /// own transposition table, a --tt-mb total split evenly between them (without --tt-mb each
-    /// gets the default size); 1 is the sequential analysis with one table.
+    /// Threads, 1 to 256 [default: every core]: each solves whole actions (or turns), all
+    /// sharing one transposition table of --tt-mb (without --tt-mb: the default size, times the
+    /// threads for the small table used with databases); 1 is the sequential analysis.
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
 }

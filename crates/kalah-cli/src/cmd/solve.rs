@@ -27,6 +27,11 @@ pub struct Args {
     /// Print JSON: {"position", "value", "best", "pv", "nodes", "tt_hits", "seconds"}.
     #[arg(long)]
     pub json: bool,
+    /// Threads, 1 to 256 [default: every core]: each runs its own MTD(f) from another first
+    /// guess, all sharing one transposition table of --tt-mb; the first to finish gives the
+    /// value (node counts then vary from run to run; 1 is deterministic).
+    #[arg(long, value_name = "N", value_parser = crate::cmd::egdb::parse_threads)]
+    pub threads: Option<usize>,
 }
 
 /// The position to search, its rules and the solver flags: shared by `solve` and `analyze`.
@@ -252,12 +257,12 @@ pub(crate) fn make_solver(
     Ok((solver, bar))
 }
 
-/// `threads` solvers (at least one) for a parallel analysis: the databases (if any) shared, one
-/// Ctrl-C stop flag (returned too), and tables of `--tt-mb` split evenly between them (at least
-/// 1 MiB each): the memory stays what was asked for. Without `--tt-mb` each gets the default
-/// size for the position, as one solver would (a thread's largest job needs the table one
-/// solver would use for it), as long as all of them stay within half the machine's memory. No progress display: see
-/// [`show_progress`].
+/// `threads` solvers (at least one) for a parallel analysis, sharing one transposition table
+/// (see [`Solver::with_shared_table`]), the databases (if any) and one Ctrl-C stop flag (returned
+/// too). The table is `--tt-mb` if given, else the default size for the position as one solver
+/// would have it, times the threads when that default is the small table used with databases
+/// (one small table shared by every thread costs nodes, see docs/BENCHMARKS.md). No progress
+/// display: see [`show_progress`].
 pub(crate) fn make_solvers(
     search: &SearchArgs,
     rules: &Rules,
@@ -266,15 +271,19 @@ pub(crate) fn make_solvers(
 ) -> Result<(Vec<Solver>, Arc<AtomicBool>)> {
     let parts = solver_parts(search, rules, pos)?;
     let threads = threads.max(1);
-    let each = if parts.explicit {
-        parts.tt_mb / threads
+    let size = if !parts.explicit && parts.tt_mb == EGDB_TT_MIB {
+        EGDB_TT_MIB * threads
     } else {
-        parts
-            .tt_mb
-            .min(memory_mib().map_or(usize::MAX, |m| m / 2 / threads))
+        parts.tt_mb
+    };
+    let first = parts.solver(rules, size);
+    let mut solvers = Vec::with_capacity(threads);
+    for _ in 1..threads {
+        let mut s = first.with_shared_table();
+        s.set_stop_flag(parts.stop.clone());
+        solvers.push(s);
     }
-    .max(1);
-    let solvers = (0..threads).map(|_| parts.solver(rules, each)).collect();
+    solvers.insert(0, first);
     Ok((solvers, parts.stop))
 }
 
@@ -469,7 +478,8 @@ pub(crate) fn turns_text(pos: &Position, rules: &Rules, moves: &[Move]) -> Strin
 /// Runs `kalah solve`.
 pub fn run(args: Args) -> Result<()> {
     let (rules, pos, mut solver, bar) = args.target.setup("solving", true)?;
-    let sol = match solver.solve(&pos) {
+    let threads = args.threads.unwrap_or_else(crate::cmd::egdb::rayon_threads);
+    let sol = match solver.solve_parallel(&pos, threads) {
         Ok(s) => s,
         Err(e) => return stopped(e, args.json, &bar, true),
     };

@@ -1,0 +1,212 @@
+//! A transposition table shared between solvers and threads (`Solver::with_shared_table`,
+//! `Solver::solve_parallel`): the values always equal those of a solver with a table of its own
+//! (itself checked against plain minimax in `minimax.rs`), under races on a tiny table, across
+//! rule and board-size changes of one of the sharers, on wide boards, at pie-rule roots, and when
+//! stopped.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use kalah_core::{CaptureRule, EndRule, LeftoverRule, Move, Position, Rules, Start};
+use kalah_solver::{SearchLimits, SolveError, Solver};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+mod common;
+use common::random_pos;
+
+/// Replays `pv` from `pos`: the final store difference from the view of the person to move in
+/// `pos` (who owns the other side after a pie-rule swap).
+fn replay(pos: &Position, rules: &Rules, pv: &[Move]) -> i32 {
+    let mut p = *pos;
+    let mut side = pos.side();
+    for &mv in pv {
+        if p.play(rules, mv).expect("legal PV move").swapped {
+            side = side.opposite();
+        }
+    }
+    assert!(p.is_over(), "the PV of {pos} ends the game");
+    p.store_diff(side)
+}
+
+fn rule_sets() -> Vec<Rules> {
+    let mut v = Vec::new();
+    for capture in [CaptureRule::Standard, CaptureRule::Empty] {
+        for (end, leftovers, majority_end) in [
+            (EndRule::RowEmpty, LeftoverRule::Owner, false),
+            (EndRule::MoverBlocked, LeftoverRule::Emptier, false),
+            (EndRule::RowEmpty, LeftoverRule::Nobody, true),
+        ] {
+            v.push(Rules {
+                capture,
+                end,
+                leftovers,
+                majority_end,
+                ..Rules::default()
+            });
+        }
+    }
+    v
+}
+
+#[test]
+fn solve_parallel_agrees_with_a_private_table() {
+    let mut rng = StdRng::seed_from_u64(0x5eed);
+    let mut checked = 0;
+    for rules in rule_sets() {
+        // 1 MiB for positions of up to 30 seeds: buckets overflow, entries are replaced while
+        // the other threads read them.
+        let mut par = Solver::new(rules, 1);
+        for i in 0..24 {
+            let m = 3 + i % 4;
+            let seeds = rng.gen_range(8..=(4 * m as u32 + 6));
+            let pos = random_pos(&mut rng, m, seeds);
+            let want = Solver::new(rules, 4).solve(&pos).unwrap();
+            for threads in [2, 3] {
+                let got = par.solve_parallel(&pos, threads).unwrap();
+                assert_eq!(got.value, want.value, "{pos} on {threads} threads, {rules}");
+                assert_eq!(got.best, want.best, "best actions of {pos}, {rules}");
+                assert_eq!(replay(&pos, &rules, &got.pv), got.value, "PV of {pos}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 6 * 24 * 2);
+}
+
+#[test]
+fn threads_solving_different_positions_on_one_tiny_table_agree() {
+    let rules = Rules::default();
+    let first = Solver::new(rules, 1);
+    let handles: Vec<_> = (0..4u64)
+        .map(|t| {
+            let mut s = first.with_shared_table();
+            std::thread::spawn(move || {
+                let mut rng = StdRng::seed_from_u64(100 + t);
+                let mut own = Solver::new(rules, 4);
+                for _ in 0..40 {
+                    let seeds = rng.gen_range(10..=24);
+                    let pos = random_pos(&mut rng, 5, seeds);
+                    assert_eq!(s.value(&pos).unwrap(), own.value(&pos).unwrap(), "{pos}");
+                }
+                // Same rules and board: it never left the table.
+                assert!(s.shares_table());
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("no wrong value");
+    }
+}
+
+#[test]
+fn a_sharer_that_changes_rules_or_board_leaves_the_table() {
+    let standard = Rules::default();
+    let empty = Rules {
+        capture: CaptureRule::Empty,
+        ..standard
+    };
+    let mut rng = StdRng::seed_from_u64(3);
+    let mut a = Solver::new(standard, 1);
+    let mut b = a.with_shared_table();
+    b.set_rules(empty);
+    assert!(a.shares_table() && b.shares_table());
+    let mut own_std = Solver::new(standard, 4);
+    let mut own_empty = Solver::new(empty, 4);
+    for i in 0..30 {
+        let pos = random_pos(&mut rng, 4, 14);
+        // Alternate who searches first, so either may find the table claimed by the other.
+        let (va, vb) = if i % 2 == 0 {
+            (a.value(&pos).unwrap(), b.value(&pos).unwrap())
+        } else {
+            let vb = b.value(&pos).unwrap();
+            (a.value(&pos).unwrap(), vb)
+        };
+        assert_eq!(va, own_std.value(&pos).unwrap(), "standard {pos}");
+        assert_eq!(vb, own_empty.value(&pos).unwrap(), "empty {pos}");
+    }
+    // The one that searched second under other rules left the table: neither shares it now.
+    assert!(!a.shares_table() && !b.shares_table());
+
+    // Board sizes: keys of different boards can coincide, so a sharer on another board leaves.
+    let mut c = Solver::new(standard, 1);
+    let mut d = c.with_shared_table();
+    let four = random_pos(&mut rng, 4, 12);
+    let three = random_pos(&mut rng, 3, 12);
+    let eight = random_pos(&mut rng, 8, 14);
+    let v4 = c.value(&four).unwrap();
+    assert_eq!(d.value(&three).unwrap(), own_std.value(&three).unwrap());
+    assert_eq!(c.value(&four).unwrap(), v4);
+    assert_eq!(v4, own_std.value(&four).unwrap());
+    assert_eq!(c.value(&eight).unwrap(), own_std.value(&eight).unwrap());
+}
+
+#[test]
+fn wide_boards_and_pie_roots_in_parallel() {
+    let mut rng = StdRng::seed_from_u64(8);
+    let rules = Rules::default();
+    let mut par = Solver::new(rules, 1);
+    for m in [7, 8] {
+        for _ in 0..3 {
+            let pos = random_pos(&mut rng, m, 16);
+            let want = Solver::new(rules, 4).solve(&pos).unwrap();
+            let got = par.solve_parallel(&pos, 3).unwrap();
+            assert_eq!((got.value, &got.best), (want.value, &want.best), "{pos}");
+        }
+    }
+    let pie = Rules { pie: true, ..rules };
+    for (m, n) in [(3, 3), (4, 2)] {
+        let pos = Position::start(&Start::uniform(m, n).unwrap(), &pie);
+        let want = Solver::new(pie, 4).solve(&pos).unwrap();
+        let got = Solver::new(pie, 1).solve_parallel(&pos, 2).unwrap();
+        assert_eq!(
+            (got.value, &got.best),
+            (want.value, &want.best),
+            "Kalah({m},{n}) pie"
+        );
+        assert_eq!(replay(&pos, &pie, &got.pv), got.value);
+        // North's choice after South's first turn offers the swap.
+        let mut after = pos;
+        let first = after.legal_moves(&pie)[0];
+        after.play(&pie, first).unwrap();
+        while after.to_move() == Some(kalah_core::Side::South) {
+            let mv = after.legal_moves(&pie)[0];
+            after.play(&pie, mv).unwrap();
+        }
+        let want = Solver::new(pie, 4).solve(&after).unwrap();
+        let got = Solver::new(pie, 1).solve_parallel(&after, 2).unwrap();
+        assert_eq!((got.value, &got.best), (want.value, &want.best), "{after}");
+    }
+}
+
+#[test]
+fn a_stopped_parallel_solve_gives_bounds_of_the_value() {
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(5, 4).unwrap(), &rules);
+    let value = 10; // Kalah(5,4), standard capture: docs/RESULTS.md (and published.rs).
+    let mut s = Solver::new(rules, 4);
+    s.set_stop_flag(Arc::new(AtomicBool::new(true)));
+    match s.solve_parallel(&pos, 2) {
+        Err(SolveError::Stopped { lower, upper, .. }) => {
+            assert!(lower <= value && value <= upper, "[{lower}, {upper}]");
+        }
+        Ok(sol) => panic!("a set stop flag stops the search, got {sol:?}"),
+    }
+    let mut s = Solver::new(rules, 4);
+    s.set_limits(SearchLimits::new(None, Some(20_000)));
+    match s.solve_parallel(&pos, 2) {
+        Err(SolveError::Stopped {
+            lower,
+            upper,
+            stats,
+        }) => {
+            assert!(lower <= value && value <= upper, "[{lower}, {upper}]");
+            assert!(
+                stats.nodes >= 20_000,
+                "both threads' nodes count: {}",
+                stats.nodes
+            );
+        }
+        Ok(sol) => panic!("20 000 nodes do not solve Kalah(5,4): {sol:?}"),
+    }
+}
