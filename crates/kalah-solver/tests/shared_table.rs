@@ -7,27 +7,13 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use kalah_core::{CaptureRule, EndRule, LeftoverRule, Move, Position, Rules, Start};
+use kalah_core::{CaptureRule, EndRule, LeftoverRule, Position, Rules, Start};
 use kalah_solver::{SearchLimits, SolveError, Solver};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 mod common;
-use common::random_pos;
-
-/// Replays `pv` from `pos`: the final store difference from the view of the person to move in
-/// `pos` (who owns the other side after a pie-rule swap).
-fn replay(pos: &Position, rules: &Rules, pv: &[Move]) -> i32 {
-    let mut p = *pos;
-    let mut side = pos.side();
-    for &mv in pv {
-        if p.play(rules, mv).expect("legal PV move").swapped {
-            side = side.opposite();
-        }
-    }
-    assert!(p.is_over(), "the PV of {pos} ends the game");
-    p.store_diff(side)
-}
+use common::{random_pos, replay};
 
 fn rule_sets() -> Vec<Rules> {
     let mut v = Vec::new();

@@ -7,23 +7,8 @@ use kalah_solver::{SolveError, Solver};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-/// Replays `pv` from `pos` and returns the final store difference from the view of the person to
-/// move in `pos` (following a pie-rule swap).
-fn replay(pos: &Position, rules: &Rules, pv: &[Move]) -> i32 {
-    let mut p = *pos;
-    let mut side = pos.side();
-    for &mv in pv {
-        let out = p.play(rules, mv).expect("legal PV move");
-        if out.swapped {
-            side = side.opposite();
-        }
-    }
-    assert!(p.is_over(), "the PV of {pos} ends the game");
-    p.store_diff(side)
-}
-
 mod common;
-use common::random_pos;
+use common::{random_pos, replay};
 
 #[test]
 fn best_moves_pv_and_per_move_values_agree() {

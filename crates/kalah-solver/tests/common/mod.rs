@@ -1,6 +1,6 @@
 //! Helpers shared by the solver's integration tests.
 
-use kalah_core::{Phase, Position, Setup, Side};
+use kalah_core::{Move, Phase, Position, Rules, Setup, Side};
 use rand::rngs::StdRng;
 use rand::Rng;
 
@@ -28,4 +28,19 @@ pub fn random_pos(rng: &mut StdRng, m: usize, seeds: u32) -> Position {
         phase: Phase::Normal,
     })
     .unwrap()
+}
+
+/// Replays `pv` from `pos` and returns the final store difference from the view of the person to
+/// move in `pos` (who owns the other side after a pie-rule swap).
+#[allow(dead_code)] // not every test file replays
+pub fn replay(pos: &Position, rules: &Rules, pv: &[Move]) -> i32 {
+    let mut p = *pos;
+    let mut side = pos.side();
+    for &mv in pv {
+        if p.play(rules, mv).expect("legal PV move").swapped {
+            side = side.opposite();
+        }
+    }
+    assert!(p.is_over(), "the PV of {pos} ends the game");
+    p.store_diff(side)
 }
