@@ -8,7 +8,7 @@ use kalah_core::{CaptureRule, EndRule, LeftoverRule, Phase, Position, Rules, Sta
 #[derive(Args, Debug, Clone, Default)]
 pub struct RuleArgs {
     /// Houses a side, 1 to 12 [default: 6, or the count of --layout / the position].
-    #[arg(long, value_name = "M", allow_negative_numbers = true)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, value_parser = parse_houses)]
     pub houses: Option<usize>,
     /// Seeds in each house at the start [default: 4].
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
@@ -39,6 +39,31 @@ pub struct RuleArgs {
     /// Manchester rule: South's very first sowing never earns an extra turn.
     #[arg(long)]
     pub no_first_move_extra_turn: bool,
+}
+
+/// Parses a whole number of `unit` (e.g. "threads") from `lo` to `hi` for a clap value parser
+/// (a refused value exits with code 2): `'x' is not a whole number of threads`, `use 1 to 256
+/// threads, not 0` (also for negative numbers and numbers too large for any integer type).
+///
+/// # Errors
+/// The message, when `s` is not such a number.
+pub(crate) fn whole_number(s: &str, lo: u64, hi: u64, unit: &str) -> Result<u64, String> {
+    let t = s.trim();
+    if let Ok(n) = t.parse::<u64>() {
+        if (lo..=hi).contains(&n) {
+            return Ok(n);
+        }
+    }
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("'{s}' is not a whole number of {unit}"));
+    }
+    Err(format!("use {lo} to {hi} {unit}, not {t}"))
+}
+
+/// Parses `--houses`: 1 to [`kalah_core::MAX_HOUSES`].
+fn parse_houses(s: &str) -> Result<usize, String> {
+    whole_number(s, 1, kalah_core::MAX_HOUSES as u64, "houses").map(|n| n as usize)
 }
 
 fn parse_capture(s: &str) -> Result<CaptureRule, String> {

@@ -127,7 +127,7 @@ fn bad_depths() {
 /// exit with 2. A bad value on the command line exits with 2 and points to the help page.
 #[test]
 fn bad_command_line_values_exit_2() {
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 16] = [
         (
             &["perft", "41"],
             "invalid value '41' for '<DEPTH>': use 0 to 40 plies, not 41",
@@ -142,6 +142,25 @@ fn bad_command_line_values_exit_2() {
         (&["bench", "--tt-mb", "0"], "--tt-mb"),
         (&["analyze", "--threads", "0"], "--threads"),
         (&["solve", "--threads", "257"], "--threads"),
+        (&["show", "--houses", "13"], "use 1 to 12 houses, not 13"),
+        (
+            &["perft", "2", "--houses", "-1"],
+            "use 1 to 12 houses, not -1",
+        ),
+        (
+            &["serve", "--engine-slots", "0"],
+            "use 1 to 1024 engine slots, not 0",
+        ),
+        (&["serve", "--max-time-ms", "0"], "--max-time-ms"),
+        (&["serve", "--default-time-ms", "0"], "--default-time-ms"),
+        (
+            &["play", "--move-time-ms", "0"],
+            "use 1 to 86400000 milliseconds, not 0",
+        ),
+        (
+            &["egdb", "build", "--max-seeds", "121"],
+            "use 0 to 120 seeds, not 121",
+        ),
         (&["solve", "--tt-mb", "x"], "--tt-mb"),
     ];
     for (args, needle) in cases {
@@ -150,8 +169,14 @@ fn bad_command_line_values_exit_2() {
             line.contains(needle),
             "kalah {args:?}: {line:?} lacks {needle:?}"
         );
+        // The subcommand's help page: `kalah egdb build --help` for `egdb build`.
+        let page = if args[0] == "egdb" {
+            args[..2].join(" ")
+        } else {
+            args[0].to_string()
+        };
         assert!(
-            line.ends_with(&format!("(see 'kalah {} --help')", args[0])),
+            line.ends_with(&format!("(see 'kalah {page} --help')")),
             "{line}"
         );
         assert_eq!(code, 2, "kalah {args:?}: {line}");

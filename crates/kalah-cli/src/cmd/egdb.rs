@@ -54,8 +54,8 @@ struct DirArgs {
 
 #[derive(clap::Args, Debug)]
 struct BuildArgs {
-    /// Build layers 0..=K: every arrangement of up to K seeds in the houses.
-    #[arg(long, value_name = "K")]
+    /// Build layers 0..=K (0 to 120): every arrangement of up to K seeds in the houses.
+    #[arg(long, value_name = "K", value_parser = parse_max_seeds)]
     max_seeds: u32,
     /// Worker threads, 1 to 256 [default: every core].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
@@ -289,14 +289,13 @@ const MAX_THREADS: usize = 256;
 
 /// Parses a `--threads` value: 1 to [`MAX_THREADS`].
 pub(crate) fn parse_threads(s: &str) -> Result<usize, String> {
-    let n: usize = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{s}' is not a whole number of threads"))?;
-    if !(1..=MAX_THREADS).contains(&n) {
-        return Err(format!("use 1 to {MAX_THREADS} threads, not {n}"));
-    }
-    Ok(n)
+    crate::game_args::whole_number(s, 1, MAX_THREADS as u64, "threads").map(|n| n as usize)
+}
+
+/// Parses `egdb build --max-seeds`: 0 to [`kalah_egdb::MAX_LAYER_SEEDS`].
+fn parse_max_seeds(s: &str) -> Result<u32, String> {
+    let max = kalah_egdb::MAX_LAYER_SEEDS;
+    crate::game_args::whole_number(s, 0, max.into(), "seeds").map(|n| n as u32)
 }
 
 pub(crate) fn rayon_threads() -> usize {

@@ -33,17 +33,7 @@ pub struct Args {
 /// Parses a DEPTH: a whole number of plies, 0 to [`MAX_DEPTH`]. A bad depth is a command-line
 /// error (clap reports it: one line, exit code 2), like any other bad value.
 fn parse_depth(s: &str) -> Result<u32, String> {
-    let t = s.trim();
-    if let Ok(d) = t.parse::<u32>() {
-        if d <= MAX_DEPTH {
-            return Ok(d);
-        }
-    }
-    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("'{s}' is not a whole number of plies"));
-    }
-    Err(format!("use 0 to {MAX_DEPTH} plies, not {t}"))
+    crate::game_args::whole_number(s, 0, MAX_DEPTH.into(), "plies").map(|d| d as u32)
 }
 
 /// Runs `kalah perft`.

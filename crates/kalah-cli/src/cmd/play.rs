@@ -71,7 +71,12 @@ pub struct Args {
     pub load: Option<PathBuf>,
     /// Thinking time of the engine per action, in milliseconds [default: the level's]. Also the
     /// time `hint` may take.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "MS",
+        allow_negative_numbers = true,
+        value_parser = crate::cmd::serve::parse_ms
+    )]
     pub move_time_ms: Option<u64>,
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, value_name = "WHEN", default_value = "auto")]

@@ -3,7 +3,7 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 /// Arguments of `kalah serve`.
 #[derive(clap::Args, Debug)]
@@ -16,13 +16,14 @@ pub struct Args {
     pub port: u16,
     /// Most engine searches at once, at least 1; more get "503 busy" at once [default: one per
     /// core].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_slots)]
     pub engine_slots: Option<usize>,
-    /// Most thinking time of one engine request, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    /// Most thinking time of one engine request, in milliseconds (at least 1).
+    #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = parse_ms)]
     pub max_time_ms: u64,
-    /// Thinking time of an engine request that does not ask for one, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 1_000)]
+    /// Thinking time of an engine request that does not ask for one, in milliseconds (at least
+    /// 1; at most --max-time-ms, to which a larger value is lowered).
+    #[arg(long, value_name = "MS", default_value_t = 1_000, value_parser = parse_ms)]
     pub default_time_ms: u64,
     /// Directory of the endgame databases (built by `kalah egdb build`), used by the engine's
     /// moves and analyses wherever the board size and rules match [default: the per-user data
@@ -34,14 +35,18 @@ pub struct Args {
     pub no_egdb: bool,
 }
 
+/// Parses `--engine-slots`: 1 to 1024 (with 0 every engine request would get 503).
+fn parse_slots(s: &str) -> Result<usize, String> {
+    crate::game_args::whole_number(s, 1, 1024, "engine slots").map(|n| n as usize)
+}
+
+/// Parses a time in milliseconds: 1 to a day.
+pub(crate) fn parse_ms(s: &str) -> Result<u64, String> {
+    crate::game_args::whole_number(s, 1, 86_400_000, "milliseconds")
+}
+
 /// Runs `kalah serve` until Ctrl-C (or SIGTERM).
 pub fn run(args: Args) -> Result<()> {
-    if args.max_time_ms == 0 {
-        bail!("--max-time-ms must be at least 1");
-    }
-    if args.engine_slots == Some(0) {
-        bail!("--engine-slots must be at least 1 (with 0 every engine request would get 503)");
-    }
     let mut config = kalah_web::Config {
         max_time: Duration::from_millis(args.max_time_ms),
         default_time: Duration::from_millis(args.default_time_ms.clamp(1, args.max_time_ms)),
