@@ -17,7 +17,7 @@
 //! `Solver::with_shared_table`). A compact slot is one 128-bit atomic (`portable_atomic`: an
 //! aligned 16-byte load or store on x86-64 processors with AVX, `cmpxchg16b` elsewhere), so a
 //! probe always reads a key and its data written together; a wide slot is read and written under
-//! one of [`WIDE_LOCKS`] spin locks. Every entry written is a proven (or, flagged as such,
+//! one of [`WIDE_LOCKS`] locks. Every entry written is a proven (or, flagged as such,
 //! heuristic) bound of its own key, so a race can lose information, never give a wrong value.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -126,8 +126,8 @@ pub(crate) fn key_of(pos: &Position, with_store: bool) -> Key {
 pub(crate) struct Table {
     compact: Vec<AtomicU128>,
     wide: Vec<[AtomicU64; 4]>,
-    /// Spin locks of the wide slots (bucket index modulo their count); empty in compact mode.
-    locks: Vec<AtomicBool>,
+    /// Locks of the wide slots (bucket index modulo their count); empty in compact mode.
+    locks: Vec<Mutex<()>>,
     /// log2 of the bucket count.
     bits: u32,
     wide_mode: bool,
@@ -139,7 +139,8 @@ pub(crate) struct Table {
     tag: Mutex<Option<(Rules, usize)>>,
 }
 
-/// Number of spin locks guarding the wide (256-bit) slots.
+/// Number of locks guarding the wide (256-bit) slots. Mutexes, not spin locks: with more
+/// threads than cores a spinning thread would burn the time slice of the one holding the lock.
 const WIDE_LOCKS: usize = 1024;
 
 impl std::fmt::Debug for Table {
@@ -219,7 +220,7 @@ impl Table {
             }
         };
         let locks = if wide_mode {
-            (0..WIDE_LOCKS).map(|_| AtomicBool::new(false)).collect()
+            (0..WIDE_LOCKS).map(|_| Mutex::new(())).collect()
         } else {
             Vec::new()
         };
@@ -310,19 +311,15 @@ impl Table {
             .for_each(|s| s.iter().for_each(|w| w.store(0, Relaxed)));
     }
 
-    /// Runs `f` holding the spin lock of wide bucket `i`.
+    /// Runs `f` holding the lock of wide bucket `i`.
     #[inline]
     fn locked<R>(&self, i: usize, f: impl FnOnce() -> R) -> R {
-        let lock = &self.locks[(i / 2) % WIDE_LOCKS];
-        while lock
-            .compare_exchange_weak(false, true, std::sync::atomic::Ordering::Acquire, Relaxed)
-            .is_err()
-        {
-            std::hint::spin_loop();
-        }
-        let r = f();
-        lock.store(false, std::sync::atomic::Ordering::Release);
-        r
+        // A panic never happens while the lock is held (plain loads and stores), so a poisoned
+        // lock still guards consistent slots.
+        let _guard = self.locks[(i / 2) % WIDE_LOCKS]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        f()
     }
 
     /// The four words of wide slot `j` (call under the bucket's lock).
