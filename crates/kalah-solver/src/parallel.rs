@@ -183,6 +183,10 @@ fn run(
         let estimates: Vec<i32> = jobs
             .iter()
             .map(|(_, job)| {
+                // Stopped already (Ctrl-C at the start): no more ordering searches.
+                if stop.load(Ordering::Relaxed) {
+                    return 0;
+                }
                 let e = job.estimate(&mut solvers[0]);
                 let s = solvers[0].last_stats();
                 ordering.nodes += s.nodes;

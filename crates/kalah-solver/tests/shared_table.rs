@@ -213,3 +213,22 @@ fn a_stopped_parallel_solve_gives_bounds_of_the_value() {
         Ok(sol) => panic!("20 000 nodes do not solve Kalah(5,4): {sol:?}"),
     }
 }
+
+#[test]
+fn stopped_after_the_value_is_proven_gives_the_value_as_both_bounds() {
+    // The tester's case: a stop while the best actions were being tested gave the placeholder
+    // bounds -255..+255 (seen from the position after an action).
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(5, 4).unwrap(), &rules);
+    let mut s = Solver::new(rules, 4);
+    let value = s.value(&pos).unwrap();
+    let value_nodes = s.last_stats().nodes;
+    // Deterministic on one thread: the same search proves the value, then the limit (checked
+    // every 1 024 nodes) stops the tests of the actions.
+    let mut s = Solver::new(rules, 4);
+    s.set_limits(SearchLimits::new(None, Some(value_nodes + 1)));
+    match s.solve(&pos) {
+        Err(SolveError::Stopped { lower, upper, .. }) => assert_eq!((lower, upper), (value, value)),
+        Ok(sol) => panic!("the best actions take more than 1 024 nodes: {sol:?}"),
+    }
+}
