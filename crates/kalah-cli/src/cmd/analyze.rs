@@ -29,8 +29,8 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Threads, 1 to 256 [default: every core]: each solves whole actions (or turns), all
-    /// sharing one transposition table of --tt-mb (without --tt-mb: the default size, times the
-    /// threads for the small table used with databases); 1 is the sequential analysis.
+    /// sharing one transposition table of --tt-mb (without --tt-mb: the default size; with
+    /// databases that reach the position, a 2 MiB table each); 1 is the sequential analysis.
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
 }

@@ -257,12 +257,13 @@ pub(crate) fn make_solver(
     Ok((solver, bar))
 }
 
-/// `threads` solvers (at least one) for a parallel analysis, sharing one transposition table
-/// (see [`Solver::with_shared_table`]), the databases (if any) and one Ctrl-C stop flag (returned
-/// too). The table is `--tt-mb` if given, else the default size for the position as one solver
-/// would have it, times the threads when that default is the small table used with databases
-/// (one small table shared by every thread costs nodes, see docs/BENCHMARKS.md). No progress
-/// display: see [`show_progress`].
+/// `threads` solvers (at least one) for a parallel analysis: the databases (if any) and one
+/// Ctrl-C stop flag (returned too) shared. The transposition table is one table of `--tt-mb`
+/// (or the default size for the position as one solver would have it) shared by every thread
+/// (see [`Solver::with_shared_table`]), except for the small default table used with databases
+/// that reach the position: then each thread has its own (a shared 4 MiB table made the
+/// Kalah(6,5) analysis 14 % slower than two private 2 MiB ones; docs/BENCHMARKS.md). No
+/// progress display: see [`show_progress`].
 pub(crate) fn make_solvers(
     search: &SearchArgs,
     rules: &Rules,
@@ -271,12 +272,13 @@ pub(crate) fn make_solvers(
 ) -> Result<(Vec<Solver>, Arc<AtomicBool>)> {
     let parts = solver_parts(search, rules, pos)?;
     let threads = threads.max(1);
-    let size = if !parts.explicit && parts.tt_mb == EGDB_TT_MIB {
-        EGDB_TT_MIB * threads
-    } else {
-        parts.tt_mb
-    };
-    let first = parts.solver(rules, size);
+    if !parts.explicit && parts.tt_mb == EGDB_TT_MIB {
+        let solvers = (0..threads)
+            .map(|_| parts.solver(rules, EGDB_TT_MIB))
+            .collect();
+        return Ok((solvers, parts.stop));
+    }
+    let first = parts.solver(rules, parts.tt_mb);
     let mut solvers = Vec::with_capacity(threads);
     for _ in 1..threads {
         let mut s = first.with_shared_table();
