@@ -136,7 +136,9 @@ test('a game with other rules: 5 houses, 3 seeds, empty capture, pie rule, two p
   // Sowing with the mouse: the sowing animation runs seed by seed at a visible speed.
   await setSpeed(page, 'slow');
   const before = await position(page);
-  await (await playable(page))[0].click();
+  // A locator, not an element handle: the board may be redrawn between finding and clicking
+  // (an element handle then fails with "not attached to the DOM"; seen once in CI).
+  await page.locator('#board button.pit.playable').first().click();
   await page.waitForSelector('#board .pit.flash');
   await waitIdle(page);
   assert.notEqual(await position(page), before);
