@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Move, Position, Rules};
 use kalah_egdb::Egdb;
-use kalah_solver::{Progress, SolveError, Solver};
+use kalah_solver::{Progress, SolveError, Solver, Stats};
 use serde_json::json;
 
 use crate::game_args::RuleArgs;
@@ -487,12 +487,17 @@ pub fn run(args: Args) -> Result<()> {
     };
     let best = match solver.best_turns(&pos, sol.value) {
         Ok(b) => b,
-        // The value is proven by now; the stop came while listing the best turns.
+        // The value is proven by now; the stop came while listing the best turns (a search of
+        // its own, with its own counters: the work before it counts too).
         Err(SolveError::Stopped { stats, .. }) => {
             let e = SolveError::Stopped {
                 lower: sol.value,
                 upper: sol.value,
-                stats,
+                stats: Stats {
+                    nodes: sol.stats.nodes + stats.nodes,
+                    tt_hits: sol.stats.tt_hits + stats.tt_hits,
+                    elapsed: sol.stats.elapsed + stats.elapsed,
+                },
             };
             return stopped(e, args.json, &bar, true);
         }
