@@ -393,16 +393,16 @@ pub fn analyze_moves_parallel(
 /// to move in `pos`, with perfect play after the turn; a turn that ends the game is valued by its
 /// final store difference without a search. Empty if the game is over.
 ///
-/// Every position after a turn that needs a search is a job, solved by [`Solver::value`] with
-/// one of `solvers` per thread. Solvers made with [`Solver::with_shared_table`] share one
-/// transposition table, so a position reached after two turns is proven once (solvers with
-/// tables of their own work as well, with more work in all). A free thread takes the next job from a shared queue. With two or more solvers the
-/// queue is ordered by a cheap estimate of each turn's value, a depth-limited search of 8 plies
-/// with the first solver (about 2 ms a turn on Kalah(6,4)), worst for the mover first: on
-/// Kalah(6,4) and (6,5) the turns that leave the opponent far ahead took the most nodes (turn
-/// `1` of Kalah(6,4), value −14, alone ~40 % of the analysis), so they start first and the
-/// small jobs fill in at the end. With one solver the jobs run in [`Turn::all`] order, as in the
-/// sequential analysis. At most `min(solvers.len(), jobs)` threads are started.
+/// Every position after a turn that needs a search is a job, solved by [`Solver::value`] with one
+/// of `solvers` per thread. Solvers made with [`Solver::with_shared_table`] share one transposition
+/// table, so a position reached after two turns is proven once (solvers with tables of their own
+/// work as well, with more work in all). A free thread takes the next job from a shared queue. With
+/// two or more solvers the queue is ordered by a cheap estimate of each turn's value, a
+/// depth-limited search of 8 plies with the first solver (about 2 ms a turn on Kalah(6,4)), worst
+/// for the mover first: on Kalah(6,4) and (6,5) the turns that leave the opponent far ahead took
+/// the most nodes (turn `1` of Kalah(6,4), value −14, alone ~40 % of the analysis), so they start
+/// first and the small jobs fill in at the end. With one solver the jobs run in [`Turn::all`]
+/// order, as in the sequential analysis. At most `min(solvers.len(), jobs)` threads are started.
 ///
 /// A stop flag ([`ParallelOptions::stop`]) or a limit set on any solver
 /// ([`Solver::set_limits`]) stops every thread. A node limit counts the nodes of one job of one

@@ -210,10 +210,10 @@ pub struct Solver {
     /// Added to the first guess of MTD(f): the helpers of [`Solver::solve_parallel`] test other
     /// bounds than the main thread.
     guess_offset: i32,
-    /// A helper of [`Solver::solve_parallel`] adds its nodes here as it goes (at each poll);
-    /// the main thread's progress reports add them to its own.
+    /// The nodes of every thread of a [`Solver::solve_parallel`]: each adds its own as it goes
+    /// (at each poll), and progress reports show the total.
     team_nodes: Option<Arc<AtomicU64>>,
-    /// Nodes of this solver already added to `team_nodes`.
+    /// Nodes of this search already added to `team_nodes`.
     sunk: u64,
 }
 
@@ -372,6 +372,7 @@ impl Solver {
             _ => -1,
         };
         self.nodes = 0;
+        self.sunk = 0;
         self.tt_hits = 0;
         self.passes.clear();
         self.history = [[0; 12]; 2];
@@ -411,11 +412,9 @@ impl Solver {
                 self.stopped = true;
             }
         }
-        if self.guess_offset != 0 {
-            if let Some(team) = &self.team_nodes {
-                team.fetch_add(self.nodes - self.sunk, Ordering::Relaxed);
-                self.sunk = self.nodes;
-            }
+        if let Some(team) = &self.team_nodes {
+            team.fetch_add(self.nodes - self.sunk, Ordering::Relaxed);
+            self.sunk = self.nodes;
         }
         if let Some(max) = self.limits.nodes {
             if self.nodes >= max {
@@ -439,11 +438,9 @@ impl Solver {
         let now = Instant::now();
         self.last_report = now;
         let mut stats = self.stats();
-        if self.guess_offset == 0 {
-            if let Some(team) = &self.team_nodes {
-                // The helpers of a parallel solve: their nodes up to their last poll.
-                stats.nodes += team.load(Ordering::Relaxed);
-            }
+        if let Some(team) = &self.team_nodes {
+            // Every thread of a parallel solve: the others' nodes up to their last poll.
+            stats.nodes += team.load(Ordering::Relaxed) - self.sunk;
         }
         let p = Progress {
             lower: self.root_bounds.0,

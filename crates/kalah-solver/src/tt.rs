@@ -21,7 +21,6 @@
 //! heuristic) bound of its own key, so a race can lose information, never give a wrong value.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-
 use std::sync::Mutex;
 
 use kalah_core::{Position, Rules, Side};

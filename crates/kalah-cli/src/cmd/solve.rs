@@ -85,15 +85,21 @@ const EGDB_REACH: u32 = 32;
 /// by the seeds in the houses above two thirds of the largest layer (all of them without
 /// databases).
 fn default_tt_mib(seeds: u32, top: Option<u32>) -> usize {
-    match top {
-        Some(k) if seeds <= k + EGDB_REACH => EGDB_TT_MIB,
-        _ => match seeds.saturating_sub(top.map_or(0, |k| k * 2 / 3)) {
-            0..=20 => 16,
-            21..=30 => 64,
-            31..=39 => 256,
-            _ => 1024,
-        },
+    if egdb_reaches(seeds, top) {
+        return EGDB_TT_MIB;
     }
+    match seeds.saturating_sub(top.map_or(0, |k| k * 2 / 3)) {
+        0..=20 => 16,
+        21..=30 => 64,
+        31..=39 => 256,
+        _ => 1024,
+    }
+}
+
+/// Whether databases whose largest layer is `top` reach within [`EGDB_REACH`] seeds of a
+/// position with `seeds` seeds in the houses (then the default table is [`EGDB_TT_MIB`]).
+fn egdb_reaches(seeds: u32, top: Option<u32>) -> bool {
+    top.is_some_and(|k| seeds <= k + EGDB_REACH)
 }
 
 /// Solver flags shared by `solve` and `analyze`.
@@ -191,8 +197,9 @@ pub(crate) fn stop_on_ctrl_c(stop: Arc<AtomicBool>) {
 struct SolverParts {
     egdb: Option<Arc<Egdb>>,
     tt_mb: usize,
-    /// Whether `tt_mb` was given by `--tt-mb` (else it is the default for the position).
-    explicit: bool,
+    /// Whether `tt_mb` is the small default table used with databases that reach the position
+    /// (no `--tt-mb`): a parallel analysis then gives each thread its own.
+    small_egdb_table: bool,
     stop: Arc<AtomicBool>,
 }
 
@@ -227,7 +234,7 @@ fn solver_parts(search: &SearchArgs, rules: &Rules, pos: &Position) -> Result<So
     Ok(SolverParts {
         egdb: egdb.map(Arc::new),
         tt_mb,
-        explicit: search.tt_mb.is_some(),
+        small_egdb_table: search.tt_mb.is_none() && egdb_reaches(pos.seeds_in_houses(), top),
         stop,
     })
 }
@@ -272,9 +279,9 @@ pub(crate) fn make_solvers(
 ) -> Result<(Vec<Solver>, Arc<AtomicBool>)> {
     let parts = solver_parts(search, rules, pos)?;
     let threads = threads.max(1);
-    if !parts.explicit && parts.tt_mb == EGDB_TT_MIB {
+    if parts.small_egdb_table {
         let solvers = (0..threads)
-            .map(|_| parts.solver(rules, EGDB_TT_MIB))
+            .map(|_| parts.solver(rules, parts.tt_mb))
             .collect();
         return Ok((solvers, parts.stop));
     }
