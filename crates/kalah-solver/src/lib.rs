@@ -20,7 +20,7 @@
 //! * **Depth-limited search** ([`Solver::search_depth`], [`Solver::iterative`]) with a heuristic
 //!   evaluation, for positions the exact search cannot finish in time.
 //! * **Threads**: solvers made by [`Solver::with_shared_table`] share one transposition table
-//!   (entries are 128-bit atomics: a race can lose an entry, never give a wrong value);
+//!   (entries are 64- or 128-bit atomics: a race can lose an entry, never give a wrong value);
 //!   [`Solver::solve_parallel`] solves one position on several threads (one MTD(f) each, from
 //!   different first guesses), [`analyze_moves_parallel`] and [`analyze_turns_parallel`] share
 //!   the actions or turns of an analysis out between threads.

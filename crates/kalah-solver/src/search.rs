@@ -356,14 +356,15 @@ impl Solver {
 
     fn begin(&mut self, pos: &Position) {
         let m = pos.houses();
-        if !self.table.claim(&self.rules, m) {
-            // Entries of other rules or another board size: clear a table no one else uses,
-            // else leave it to the others.
+        let total = pos.total_seeds() as usize;
+        if !self.table.claim(&self.rules, m, total) {
+            // Entries of other rules or another board size, or keys too long for the slots:
+            // clear a table no one else uses, else leave it to the others.
             if !self.shares_table() && self.table.fits(m) {
-                self.table.reclaim(&self.rules, m);
+                self.table.reclaim(&self.rules, m, total);
             } else {
                 let t = Table::new(self.tt_mib, m);
-                t.reclaim(&self.rules, m);
+                t.reclaim(&self.rules, m, total);
                 self.table = Arc::new(t);
             }
         }

@@ -6,19 +6,25 @@
 //! share an entry. Positions in an opening phase are never stored (the search handles the few of
 //! them without the table).
 //!
-//! Full-key verification: boards of up to 6 houses a side pack the key into at most 105 bits. The
-//! low `b` bits of the key, XORed with a hash of the rest, give the bucket (a bijection for fixed
-//! high bits), so only the high bits are stored next to the data in one 128-bit slot and a match
-//! of stored bits and bucket proves the whole key equal. Larger boards use 256-bit slots holding
-//! the full key. Each bucket has two slots: one kept for the entry with the most work behind it,
-//! one always replaced.
+//! Full-key verification: on boards of up to 6 houses a side the key is a dense number, the rank
+//! of the houses among all boards of as many seeds or fewer (the combinatorial number system:
+//! `2m` houses holding at most `S` seeds have `C(S + 2m, 2m)` rankings), times two for the side to
+//! move (times 256 again for South's store when it is part of the key). The low `b` bits of the
+//! key, XORed with a hash of the rest, give the bucket (a bijection for fixed high bits), so only
+//! the high bits are stored next to the data and a match of stored bits and bucket proves the
+//! whole key equal. When the high bits of every key of the game fit in 34 bits (Kalah(6,4): a
+//! 42-bit key), a slot is **8 bytes**; otherwise (more seeds, small tables) 16 bytes. Larger
+//! boards use 32-byte slots holding the full key. Each bucket has two slots: one kept for the
+//! entry with the most work behind it, one always replaced.
 //!
 //! The table may be shared by several threads searching at once (see
-//! `Solver::with_shared_table`). A compact slot is one 128-bit atomic (`portable_atomic`: an
-//! aligned 16-byte load or store on x86-64 processors with AVX, `cmpxchg16b` elsewhere), so a
-//! probe always reads a key and its data written together; a wide slot is read and written under
-//! one of [`WIDE_LOCKS`] locks. Every entry written is a proven (or, flagged as such,
-//! heuristic) bound of its own key, so a race can lose information, never give a wrong value.
+//! `Solver::with_shared_table`). A compact slot is one 64- or 128-bit atomic (`portable_atomic`
+//! for 128 bits: an aligned 16-byte load or store on x86-64 processors with AVX, `cmpxchg16b`
+//! elsewhere), so a probe always reads a key and its data written together; a wide slot is read
+//! and written under one of [`WIDE_LOCKS`] locks. Every entry written is a proven (or, flagged as
+//! such, heuristic) bound of its own key, so a race can lose information, never give a wrong
+//! value. The slot width of a table only changes when it is claimed for other rules, board or
+//! seed count, which only a solver with a table of its own does (see [`Table::reclaim`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -79,7 +85,8 @@ impl Entry {
 /// A packed table key; see the module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Key {
-    /// Boards up to 6 houses a side: 8 bits a house, then the side, then South's store.
+    /// Boards up to 6 houses a side: `(rank of the houses * 2 + side) * 256 + South's store`
+    /// (the store only with the majority end), see [`compact_key_bound`].
     Compact(u128),
     /// Larger boards: three words of houses and one of side and store.
     Wide([u64; 4]),
@@ -94,6 +101,51 @@ fn mix64(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
+/// Rows of [`BINOM`]: a position holds at most 255 seeds, and the bound of 12 houses is
+/// `C(255 + 12, 12)`.
+const BINOM_ROWS: usize = 255 + 13;
+
+/// `BINOM[k][n]` = C(n, k) for k ≤ 12 (the houses of a compact board), n < [`BINOM_ROWS`].
+static BINOM: [[u128; BINOM_ROWS]; 13] = binomials();
+
+const fn binomials() -> [[u128; BINOM_ROWS]; 13] {
+    let mut t = [[0u128; BINOM_ROWS]; 13];
+    let mut n = 0;
+    while n < BINOM_ROWS {
+        t[0][n] = 1;
+        let mut k = 1;
+        while k <= 12 && k <= n {
+            t[k][n] = t[k - 1][n - 1] + t[k][n - 1];
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+/// The rank of the houses `h` (any order, fixed for a board size) among all boards of `h.len()`
+/// houses holding as many seeds or fewer: a bijection from the boards of at most `S` seeds onto
+/// `0..C(S + h.len(), h.len())`. The partial sums `c_j = h_0 + ... + h_j + j` are strictly
+/// increasing, and `sum C(c_j, j + 1)` is their rank in the combinatorial number system.
+#[inline]
+fn houses_rank(h: &[u8]) -> u128 {
+    let mut c = 0usize;
+    let mut r = 0u128;
+    for (j, &x) in h.iter().enumerate() {
+        c += x as usize;
+        r += BINOM[j + 1][c + j];
+    }
+    r
+}
+
+/// One more than the largest compact key of a board of `houses` houses a side (at most 6) with
+/// `total` seeds in all (houses and stores), with South's store in the key or not.
+pub(crate) fn compact_key_bound(houses: usize, total: usize, with_store: bool) -> u128 {
+    let n = 2 * houses;
+    let boards = BINOM[n][(total + n).min(BINOM_ROWS - 1)];
+    boards * 2 * if with_store { 256 } else { 1 }
+}
+
 /// Builds the key of `pos`. `with_store`: include South's store (majority end).
 #[inline]
 pub(crate) fn key_of(pos: &Position, with_store: bool) -> Key {
@@ -106,11 +158,15 @@ pub(crate) fn key_of(pos: &Position, with_store: bool) -> Key {
         0
     };
     if m <= 6 {
-        let mut bytes = [0u8; 16];
-        bytes[..m].copy_from_slice(&bins[..m]);
-        bytes[m..2 * m].copy_from_slice(&bins[m + 1..2 * m + 1]);
-        let k = u128::from_le_bytes(bytes) | ((side as u128) << 96) | ((store as u128) << 97);
-        Key::Compact(k)
+        let mut h = [0u8; 12];
+        h[..m].copy_from_slice(&bins[..m]);
+        h[m..2 * m].copy_from_slice(&bins[m + 1..2 * m + 1]);
+        let k = houses_rank(&h[..2 * m]) * 2 + side as u128;
+        Key::Compact(if with_store {
+            (k << 8) | store as u128
+        } else {
+            k
+        })
     } else {
         let mut bytes = [0u8; 24];
         bytes[..m].copy_from_slice(&bins[..m]);
@@ -123,7 +179,10 @@ pub(crate) fn key_of(pos: &Position, with_store: bool) -> Key {
 /// The transposition table. Size fixed at creation. Every method takes `&self`: the table can be
 /// shared between threads (see the module documentation).
 pub(crate) struct Table {
+    /// Compact slots: 16 bytes each, or, in dense mode, viewed as twice as many 8-byte slots.
     compact: Vec<AtomicU128>,
+    /// Whether the compact slots are 8 bytes (see the module documentation).
+    dense: AtomicBool,
     wide: Vec<[AtomicU64; 4]>,
     /// Locks of the wide slots (bucket index modulo their count); empty in compact mode.
     locks: Vec<Mutex<()>>,
@@ -225,6 +284,7 @@ impl Table {
         };
         let t = Table {
             compact,
+            dense: AtomicBool::new(false),
             wide,
             locks,
             bits,
@@ -251,7 +311,14 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             let p = match *key {
-                Key::Compact(k) => self.compact[self.compact_split(k).0..].as_ptr() as *const i8,
+                Key::Compact(k) => {
+                    let (i, _, dense) = self.compact_split(k);
+                    if dense {
+                        self.dense_slots()[i..].as_ptr() as *const i8
+                    } else {
+                        self.compact[i..].as_ptr() as *const i8
+                    }
+                }
                 Key::Wide(w) => self.wide[self.wide_bucket(&w)..].as_ptr() as *const i8,
             };
             // SAFETY: prefetching is a hint and never faults; `p` points into the table.
@@ -269,28 +336,69 @@ impl Table {
         self.wide_mode == (houses > 6)
     }
 
-    /// Claims the table for positions of `rules` on boards of `houses` houses a side: true if it
-    /// holds (or may now hold) only such positions. False if it is claimed for other rules or
-    /// another board size, or cannot hold boards of that size: the caller must then clear it
-    /// (if no one else uses it) and [`Table::reclaim`] it, or use another table.
-    pub(crate) fn claim(&self, rules: &Rules, houses: usize) -> bool {
+    /// Whether keys of a board of `houses` houses a side holding `total` seeds under `rules`
+    /// fit 8-byte slots: their bits above the bucket index fit in [`DENSE_KEY_BITS`].
+    fn dense_fits(&self, rules: &Rules, houses: usize, total: usize) -> bool {
+        if houses > 6 {
+            return false;
+        }
+        let bound = compact_key_bound(houses, total, rules.outcome_depends_on_stores());
+        (bound - 1) >> (self.bits + 1) >> DENSE_KEY_BITS == 0
+    }
+
+    /// Claims the table for positions of `rules` on boards of `houses` houses a side holding
+    /// `total` seeds: true if it holds (or may now hold) only positions of these rules and board
+    /// size, in slots that fit their keys. False if it is claimed for other rules or another
+    /// board size, or its slots are too small for the keys, or it cannot hold boards of that
+    /// size: the caller must then clear it (if no one else uses it) and [`Table::reclaim`] it,
+    /// or use another table. A fresh table takes 8-byte slots if the keys fit them.
+    pub(crate) fn claim(&self, rules: &Rules, houses: usize, total: usize) -> bool {
         let mut tag = self.tag.lock().unwrap_or_else(|e| e.into_inner());
         match *tag {
-            Some(t) => t == (*rules, houses),
+            Some(t) => {
+                t == (*rules, houses)
+                    && (!self.dense.load(Relaxed) || self.dense_fits(rules, houses, total))
+            }
             None if self.fits(houses) => {
                 *tag = Some((*rules, houses));
+                self.dense
+                    .store(self.dense_fits(rules, houses, total), Relaxed);
                 true
             }
             None => false,
         }
     }
 
-    /// Clears the table and claims it for `rules` and `houses` (which it must fit). Only for a
-    /// table no other thread uses.
-    pub(crate) fn reclaim(&self, rules: &Rules, houses: usize) {
+    /// Clears the table and claims it for `rules`, `houses` (which it must fit) and `total`
+    /// seeds, with 8-byte slots if the keys fit them. Only for a table no other thread uses.
+    pub(crate) fn reclaim(&self, rules: &Rules, houses: usize, total: usize) {
         debug_assert!(self.fits(houses));
         self.clear();
+        self.dense
+            .store(self.dense_fits(rules, houses, total), Relaxed);
         *self.tag.lock().unwrap_or_else(|e| e.into_inner()) = Some((*rules, houses));
+    }
+
+    /// Whether the compact slots are 8 bytes.
+    #[cfg(test)]
+    pub(crate) fn is_dense(&self) -> bool {
+        self.dense.load(Relaxed)
+    }
+
+    /// The compact slots seen as 8-byte slots (dense mode).
+    #[inline]
+    fn dense_slots(&self) -> &[AtomicU64] {
+        // SAFETY: the vector's memory holds `2 * len` initialised 8-byte words, aligned to 16
+        // bytes (at least the 8 an `AtomicU64` needs), and lives as long as `self`. It is only
+        // accessed through this view while the table is in dense mode, and the mode only changes
+        // in `claim` of a fresh table or in `reclaim`, when no other thread uses the table, so
+        // 64- and 128-bit atomic accesses to the same memory never race.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.compact.as_ptr() as *const AtomicU64,
+                self.compact.len() * 2,
+            )
+        }
     }
 
     /// Size in bytes.
@@ -341,13 +449,17 @@ impl Table {
         }
     }
 
+    /// The first slot of the bucket of compact key `k`, the key bits stored in the slot, and
+    /// whether the slots are 8 bytes (then the index is into [`Table::dense_slots`]).
     #[inline]
-    fn compact_split(&self, k: u128) -> (usize, u128) {
-        let mask = (1u64 << self.bits) - 1;
-        let hi = k >> self.bits;
+    fn compact_split(&self, k: u128) -> (usize, u128, bool) {
+        let dense = self.dense.load(Relaxed);
+        let bits = self.bits + dense as u32;
+        let mask = (1u64 << bits) - 1;
+        let hi = k >> bits;
         let h = mix64(hi as u64 ^ mix64((hi >> 64) as u64));
         let bucket = ((k as u64) ^ h) & mask;
-        (bucket as usize * 2, hi)
+        (bucket as usize * 2, hi, dense)
     }
 
     #[inline]
@@ -362,14 +474,16 @@ impl Table {
     pub(crate) fn probe(&self, key: &Key) -> Option<Entry> {
         match *key {
             Key::Compact(k) => {
-                let (i, hi) = self.compact_split(k);
-                for s in &self.compact[i..i + 2] {
-                    let v = s.load(Relaxed);
-                    if v as u64 & VALID != 0 && (v >> DATA_BITS) == hi {
-                        return Some(Entry::unpack(v as u64 & DATA_MASK));
+                let (i, hi, dense) = self.compact_split(k);
+                if dense {
+                    if hi >> DENSE_KEY_BITS != 0 {
+                        debug_assert!(false, "key beyond the claimed seeds");
+                        return None;
                     }
+                    probe_slots(&self.dense_slots()[i..i + 2], hi)
+                } else {
+                    probe_slots(&self.compact[i..i + 2], hi)
                 }
-                None
             }
             Key::Wide(w) => {
                 let i = self.wide_bucket(&w);
@@ -399,40 +513,15 @@ impl Table {
         }
         match *key {
             Key::Compact(k) => {
-                let (i, hi) = self.compact_split(k);
-                let slot_entry = |v: u128| {
-                    if v as u64 & VALID == 0 {
-                        None
-                    } else {
-                        Some(((v >> DATA_BITS), Entry::unpack(v as u64 & DATA_MASK)))
+                let (i, hi, dense) = self.compact_split(k);
+                if dense {
+                    if hi >> DENSE_KEY_BITS != 0 {
+                        debug_assert!(false, "key beyond the claimed seeds");
+                        return;
                     }
-                };
-                let mut first = 0;
-                let mut first_prio = 0;
-                for j in i..i + 2 {
-                    let v = self.compact[j].load(Relaxed);
-                    if let Some((h, old)) = slot_entry(v) {
-                        if h == hi {
-                            if merge(&old, &mut e) {
-                                let v = (hi << DATA_BITS) | e.pack() as u128;
-                                self.compact[j].store(v, Relaxed);
-                            }
-                            return;
-                        }
-                        if j == i {
-                            first = v;
-                            first_prio = old.priority() + 1;
-                        }
-                    }
-                }
-                let packed = (hi << DATA_BITS) | e.pack() as u128;
-                if e.priority() + 1 >= first_prio {
-                    if first_prio > 0 {
-                        self.compact[i + 1].store(first, Relaxed);
-                    }
-                    self.compact[i].store(packed, Relaxed);
+                    store_slots(&self.dense_slots()[i..i + 2], hi, e);
                 } else {
-                    self.compact[i + 1].store(packed, Relaxed);
+                    store_slots(&self.compact[i..i + 2], hi, e);
                 }
             }
             Key::Wide(w) => {
@@ -467,6 +556,82 @@ impl Table {
                 })
             }
         }
+    }
+}
+
+/// The bits above the bucket index a dense (8-byte) slot holds next to the data.
+const DENSE_KEY_BITS: u32 = 64 - DATA_BITS;
+
+/// A compact slot: a 128-bit atomic, or a 64-bit one in dense mode. Either holds the key bits
+/// above the bucket index shifted by [`DATA_BITS`], then the packed entry.
+trait Slot {
+    fn get(&self) -> u128;
+    fn put(&self, v: u128);
+}
+
+impl Slot for AtomicU128 {
+    #[inline]
+    fn get(&self) -> u128 {
+        self.load(Relaxed)
+    }
+    #[inline]
+    fn put(&self, v: u128) {
+        self.store(v, Relaxed)
+    }
+}
+
+impl Slot for AtomicU64 {
+    #[inline]
+    fn get(&self) -> u128 {
+        self.load(Relaxed) as u128
+    }
+    #[inline]
+    fn put(&self, v: u128) {
+        debug_assert!(v >> 64 == 0);
+        self.store(v as u64, Relaxed)
+    }
+}
+
+/// The entry of key bits `hi` in the two slots of a compact bucket, if any.
+#[inline]
+fn probe_slots<S: Slot>(bucket: &[S], hi: u128) -> Option<Entry> {
+    bucket.iter().find_map(|s| {
+        let v = s.get();
+        (v as u64 & VALID != 0 && (v >> DATA_BITS) == hi)
+            .then(|| Entry::unpack(v as u64 & DATA_MASK))
+    })
+}
+
+/// Stores `e` of key bits `hi` in a compact bucket of two slots (see [`Table::store`]).
+#[inline]
+fn store_slots<S: Slot>(bucket: &[S], hi: u128, mut e: Entry) {
+    let mut first = 0;
+    let mut first_prio = 0;
+    for (j, s) in bucket.iter().enumerate() {
+        let v = s.get();
+        if v as u64 & VALID == 0 {
+            continue;
+        }
+        let old = Entry::unpack(v as u64 & DATA_MASK);
+        if v >> DATA_BITS == hi {
+            if merge(&old, &mut e) {
+                s.put((hi << DATA_BITS) | e.pack() as u128);
+            }
+            return;
+        }
+        if j == 0 {
+            first = v;
+            first_prio = old.priority() + 1;
+        }
+    }
+    let packed = (hi << DATA_BITS) | e.pack() as u128;
+    if e.priority() + 1 >= first_prio {
+        if first_prio > 0 {
+            bucket[1].put(first);
+        }
+        bucket[0].put(packed);
+    } else {
+        bucket[1].put(packed);
     }
 }
 
@@ -551,6 +716,111 @@ mod tests {
         assert_eq!(t.probe(&key_of(&d, true)), None);
     }
 
+    /// Every board of `n` houses holding at most `s` seeds, in any order.
+    fn boards(n: usize, s: u8) -> Vec<Vec<u8>> {
+        if n == 0 {
+            return vec![Vec::new()];
+        }
+        let mut out = Vec::new();
+        for x in 0..=s {
+            for mut rest in boards(n - 1, s - x) {
+                rest.insert(0, x);
+                out.push(rest);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn house_ranks_number_the_boards_densely() {
+        // Boards of n houses with at most s seeds: C(s + n, n) of them, ranked onto exactly
+        // 0..C(s + n, n), those of fewer seeds first.
+        for (n, s) in [(2, 9), (4, 6), (6, 4), (8, 3), (12, 2)] {
+            let all = boards(n, s);
+            assert_eq!(all.len() as u128, BINOM[n][s as usize + n]);
+            let mut ranks: Vec<u128> = all.iter().map(|b| houses_rank(b)).collect();
+            ranks.sort_unstable();
+            assert!(
+                ranks.iter().enumerate().all(|(i, &r)| r == i as u128),
+                "n={n} s={s}"
+            );
+            for b in &all {
+                let seeds: usize = b.iter().map(|&x| x as usize).sum();
+                let below = if seeds == 0 {
+                    0
+                } else {
+                    BINOM[n][seeds - 1 + n]
+                };
+                assert!(houses_rank(b) >= below && houses_rank(b) < BINOM[n][seeds + n]);
+            }
+        }
+        // The last board: 255 seeds in the first of 12 houses.
+        let mut h = [0u8; 12];
+        h[0] = 255;
+        assert_eq!(houses_rank(&h) + 1, BINOM[12][255 + 12]);
+        assert_eq!(compact_key_bound(6, 255, false), 2 * BINOM[12][267]);
+    }
+
+    #[test]
+    fn dense_slots_serve_kalah_6_4_and_verify_keys() {
+        let rules = Rules::default();
+        let t = Table::new(1, 6);
+        assert!(t.claim(&rules, 6, 48));
+        assert!(t.is_dense(), "Kalah(6,4) keys fit 8-byte slots");
+        let a: Position = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S".parse().unwrap();
+        let b: Position = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 N".parse().unwrap();
+        let c: Position = "4,4,4,4,4,5,0,4,4,4,4,4,3,0 S".parse().unwrap();
+        let e = Entry {
+            lo: -7,
+            hi: 30,
+            mv: 4,
+            exact: true,
+            draft: 40,
+        };
+        t.store(&key_of(&a, false), e);
+        assert_eq!(t.probe(&key_of(&a, false)), Some(e));
+        assert_eq!(t.probe(&key_of(&b, false)), None);
+        assert_eq!(t.probe(&key_of(&c, false)), None);
+        // The majority end keys on South's store too: still 8 bytes in a 1 MiB table.
+        let majority = Rules {
+            majority_end: true,
+            ..Rules::default()
+        };
+        let t = Table::new(1, 6);
+        assert!(t.claim(&majority, 6, 48) && t.is_dense());
+        let d: Position = "4,4,4,4,4,4,5,4,4,4,4,4,4,0 S".parse().unwrap();
+        let f: Position = "4,4,4,4,4,4,0,4,4,4,4,4,4,5 S".parse().unwrap();
+        t.store(&key_of(&d, true), e);
+        assert_eq!(t.probe(&key_of(&d, true)), Some(e));
+        assert_eq!(t.probe(&key_of(&f, true)), None);
+    }
+
+    #[test]
+    fn slots_widen_when_the_keys_outgrow_them() {
+        let rules = Rules::default();
+        let t = Table::new(1, 6);
+        assert!(t.claim(&rules, 6, 48) && t.is_dense());
+        // 240 seeds: keys of 68 bits, too long for 8-byte slots of a 1 MiB table.
+        assert!(!t.claim(&rules, 6, 240));
+        t.reclaim(&rules, 6, 240);
+        assert!(!t.is_dense());
+        let big: Position = "40,40,40,40,40,40,0,0,0,0,0,0,0,0 S".parse().unwrap();
+        let e = Entry {
+            lo: 200,
+            hi: 240,
+            mv: 0,
+            exact: true,
+            draft: 3,
+        };
+        t.store(&key_of(&big, false), e);
+        assert_eq!(t.probe(&key_of(&big, false)), Some(e));
+        // A 16-byte table takes any seed count; a fresh claim of few seeds goes dense again.
+        assert!(t.claim(&rules, 6, 48));
+        t.reclaim(&rules, 6, 48);
+        assert!(t.is_dense());
+        assert_eq!(t.probe(&key_of(&big, false)), None, "reclaim clears");
+    }
+
     #[test]
     fn wide_keys_are_verified() {
         let t = Table::new(1, 8);
@@ -570,8 +840,18 @@ mod tests {
 
     #[test]
     fn full_table_never_answers_wrong_and_keeps_the_latest() {
-        // 2^14 buckets for far more positions: buckets fill and entries get evicted.
+        full_table(false);
+        full_table(true);
+    }
+
+    fn full_table(dense: bool) {
+        // 2^14 buckets (2^15 in dense mode) for far more positions: buckets fill and entries get
+        // evicted.
         let t = Table::new(1, 6);
+        // Houses of at most 3 seeds in dense mode (36 in all: 36-bit keys), 7 otherwise.
+        let most = if dense { 3 } else { 7 };
+        assert!(t.claim(&Rules::default(), 6, 12 * most as usize));
+        assert_eq!(t.is_dense(), dense);
         // Each position's entry is a function of its key, so re-storing a position stores the
         // same entry and every answer can be checked.
         let entry_of = |p: &Position| {
@@ -598,7 +878,7 @@ mod tests {
                     let v = if b == 6 || b == 13 {
                         0
                     } else {
-                        (x >> (4 * b)) & 7
+                        (x >> (4 * b)) & most
                     };
                     v.to_string()
                 })
@@ -619,7 +899,11 @@ mod tests {
                 found += 1;
             }
         }
-        assert!(found > 1 << 14 && found < seen.len());
+        assert!(
+            found > 1 << 14 && found < seen.len(),
+            "{found} of {}",
+            seen.len()
+        );
     }
 
     #[test]

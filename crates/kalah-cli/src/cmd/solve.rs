@@ -92,6 +92,7 @@ fn default_tt_mib(seeds: u32, top: Option<u32>) -> usize {
         0..=20 => 16,
         21..=30 => 64,
         31..=39 => 256,
+        40..=48 => 512,
         _ => 1024,
     }
 }
@@ -109,8 +110,8 @@ pub struct SearchArgs {
     /// takes the largest power of two of MiB not above it (5 gives 4) [default:
     /// 2 MiB with endgame databases whose largest layer is at most 32 seeds below the position's
     /// seeds in the houses; otherwise from those seeds above two thirds of the largest layer
-    /// (all of them without databases), 16 MiB up to 20, 64 up to 30, 256 up to 39, 1024
-    /// beyond].
+    /// (all of them without databases), 16 MiB up to 20, 64 up to 30, 256 up to 39, 512 up
+    /// to 48, 1024 beyond].
     #[arg(long, value_name = "N", value_parser = parse_tt_mb)]
     pub tt_mb: Option<usize>,
     /// Directory of the endgame databases [default: the per-user data directory].
