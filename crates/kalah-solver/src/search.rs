@@ -617,15 +617,22 @@ impl Solver {
         let mut kids = ArrayVec::<Kid, 13>::new();
         self.children(pos, NO_MOVE, &mut kids);
         // The children's keys, computed once for the prefetch and the cut-off probes.
+        // Without the cut-off probes below, a child whose futility bounds (its immediate gain ±
+        // its seeds, seen from here) lie outside the window returns at its futility check,
+        // before its probe: it needs no key and no prefetch. (With the probes, its table entry
+        // may hold tighter bounds, which make this node's fail-soft result tighter.)
+        let etc = key.is_some() && seeds >= self.etc_min;
         let mut ckeys = ArrayVec::<Option<Key>, 13>::new();
         for kid in &kids {
-            let ck = if kid.over {
-                None
-            } else {
-                self.key(&kid.pos, kid.pos.seeds_in_houses() as i32)
-            };
-            if let Some(ck) = &ck {
-                self.table.prefetch(ck);
+            let mut ck = None;
+            if !kid.over {
+                let s = kid.pos.seeds_in_houses() as i32;
+                if etc || (kid.c + s > a && kid.c - s < b) {
+                    ck = self.key(&kid.pos, s);
+                    if let Some(ck) = &ck {
+                        self.table.prefetch(ck);
+                    }
+                }
             }
             ckeys.push(ck);
         }
@@ -635,7 +642,7 @@ impl Solver {
         // cover) may already refute this node. The bounds, seen from this node as
         // `(lower, upper)`, are kept to skip children that cannot raise the result (below).
         let mut kid_bounds = [(i32::MIN, i32::MAX); 13];
-        if key.is_some() && seeds >= self.etc_min {
+        if etc {
             for (i, (kid, ck)) in kids.iter().zip(&ckeys).enumerate() {
                 let found = match ck {
                     Some(ck) => self
