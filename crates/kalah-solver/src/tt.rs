@@ -814,11 +814,16 @@ mod tests {
         };
         t.store(&key_of(&big, false), e);
         assert_eq!(t.probe(&key_of(&big, false)), Some(e));
-        // A 16-byte table takes any seed count; a fresh claim of few seeds goes dense again.
+        // A 16-byte table takes any seed count and stays 16-byte when claimed for fewer seeds;
+        // reclaimed for few seeds, it is cleared and goes dense again.
+        let start: Position = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S".parse().unwrap();
         assert!(t.claim(&rules, 6, 48));
+        assert!(!t.is_dense());
+        t.store(&key_of(&start, false), e);
+        assert_eq!(t.probe(&key_of(&start, false)), Some(e));
         t.reclaim(&rules, 6, 48);
         assert!(t.is_dense());
-        assert_eq!(t.probe(&key_of(&big, false)), None, "reclaim clears");
+        assert_eq!(t.probe(&key_of(&start, false)), None, "reclaim clears");
     }
 
     #[test]

@@ -606,6 +606,8 @@ mod tests {
         // Without databases: by the seeds in the houses.
         assert_eq!(default_tt_mib(20, None), 16);
         assert_eq!(default_tt_mib(36, None), 256);
-        assert_eq!(default_tt_mib(48, None), 1024);
+        // Kalah(6,4): 512 MiB of 8-byte entries (as many as 1 GiB of 16-byte ones).
+        assert_eq!(default_tt_mib(48, None), 512);
+        assert_eq!(default_tt_mib(49, None), 1024);
     }
 }
