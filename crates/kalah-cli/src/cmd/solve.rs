@@ -125,10 +125,14 @@ pub struct SearchArgs {
 /// Parses a `--tt-mb` value: a whole number of MiB, at least 1 and at most the machine's
 /// physical memory (a bigger table cannot be allocated, and the solver would abort).
 pub(crate) fn parse_tt_mb(s: &str) -> Result<usize, String> {
-    let n: usize = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{s}' is not a whole number of MiB"))?;
+    let t = s.trim();
+    let n: usize = t.parse().map_err(|_| {
+        if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+            format!("{t} MiB is more than any table can use")
+        } else {
+            format!("'{s}' is not a whole number of MiB")
+        }
+    })?;
     if n == 0 {
         return Err("the transposition table needs at least 1 MiB".to_string());
     }
@@ -592,6 +596,19 @@ mod tests {
         // A Ctrl-C typed later, the search still running: exit at once.
         assert!(ctrl_c.on_signal(t0 + CTRL_C_REPEAT));
         assert!(ctrl_c.on_signal(t0 + Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn table_sizes_are_checked() {
+        assert_eq!(parse_tt_mb(" 4"), Ok(4));
+        for bad in ["0", "abc", "1.5", "", "-1"] {
+            assert!(parse_tt_mb(bad).is_err(), "{bad}");
+        }
+        let e = parse_tt_mb("18446744073709551616").unwrap_err();
+        assert!(e.contains("more than"), "{e}");
+        assert!(parse_tt_mb("abc")
+            .unwrap_err()
+            .contains("not a whole number"));
     }
 
     #[test]
