@@ -127,7 +127,7 @@ fn bad_depths() {
 /// exit with 2. A bad value on the command line exits with 2 and points to the help page.
 #[test]
 fn bad_command_line_values_exit_2() {
-    let cases: [(&[&str], &str); 16] = [
+    let cases: [(&[&str], &str); 24] = [
         (
             &["perft", "41"],
             "invalid value '41' for '<DEPTH>': use 0 to 40 plies, not 41",
@@ -162,6 +162,39 @@ fn bad_command_line_values_exit_2() {
             "use 0 to 120 seeds, not 121",
         ),
         (&["solve", "--tt-mb", "x"], "--tt-mb"),
+        // Negative numbers reach the flags' own checks (not clap's "unexpected argument").
+        (
+            &["solve", "--tt-mb", "-1"],
+            "'-1' is not a whole number of MiB",
+        ),
+        (
+            &["solve", "--tt-mb", "18446744073709551616"],
+            "is more than any table can use",
+        ),
+        (
+            &["solve", "--threads", "-2"],
+            "use 1 to 256 threads, not -2",
+        ),
+        (
+            &["analyze", "--threads", "-1"],
+            "use 1 to 256 threads, not -1",
+        ),
+        (
+            &["bench", "--tt-mb", "-3"],
+            "'-3' is not a whole number of MiB",
+        ),
+        (
+            &["egdb", "build", "--max-seeds", "-1"],
+            "use 0 to 120 seeds, not -1",
+        ),
+        (
+            &["serve", "--engine-slots", "-1"],
+            "use 1 to 1024 engine slots, not -1",
+        ),
+        (
+            &["play", "--move-time-ms", "-1"],
+            "use 1 to 86400000 milliseconds, not -1",
+        ),
     ];
     for (args, needle) in cases {
         let (line, code) = failure(args);

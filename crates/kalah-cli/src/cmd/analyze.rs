@@ -31,7 +31,7 @@ pub struct Args {
     /// Threads, 1 to 256 [default: every core]: each solves whole actions (or turns), all
     /// sharing one transposition table of --tt-mb (without --tt-mb: the default size; with
     /// databases that reach the position, a 2 MiB table each); 1 is the sequential analysis.
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_threads)]
     pub threads: Option<usize>,
 }
 

@@ -19,7 +19,7 @@ use crate::output::print;
 pub struct Args {
     /// Transposition table size in MiB, at least 1 (part of the signature: change it and the node
     /// count changes).
-    #[arg(long, value_name = "N", default_value_t = 64, value_parser = crate::cmd::solve::parse_tt_mb)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = 64, value_parser = crate::cmd::solve::parse_tt_mb)]
     pub tt_mb: usize,
     /// Print JSON: {"positions": [{"name", "position", "value", "nodes", "seconds"}, ...],
     /// "nodes", "seconds", "positions_per_second", "nodes_per_second", "tt_mb"}; stopped by

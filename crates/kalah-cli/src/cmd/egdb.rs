@@ -55,10 +55,10 @@ struct DirArgs {
 #[derive(clap::Args, Debug)]
 struct BuildArgs {
     /// Build layers 0..=K (0 to 120): every arrangement of up to K seeds in the houses.
-    #[arg(long, value_name = "K", value_parser = parse_max_seeds)]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = parse_max_seeds)]
     max_seeds: u32,
     /// Worker threads, 1 to 256 [default: every core].
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_threads)]
     threads: Option<usize>,
     /// No progress bar.
     #[arg(long)]
@@ -72,7 +72,7 @@ struct BuildArgs {
 #[derive(clap::Args, Debug)]
 struct VerifyArgs {
     /// Worker threads, 1 to 256 [default: every core].
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_threads)]
     threads: Option<usize>,
     #[command(flatten)]
     dir: DirArgs,

@@ -16,14 +16,14 @@ pub struct Args {
     pub port: u16,
     /// Most engine searches at once, at least 1; more get "503 busy" at once [default: one per
     /// core].
-    #[arg(long, value_name = "N", value_parser = parse_slots)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_slots)]
     pub engine_slots: Option<usize>,
     /// Most thinking time of one engine request, in milliseconds (at least 1).
-    #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = parse_ms)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 10_000, value_parser = parse_ms)]
     pub max_time_ms: u64,
     /// Thinking time of an engine request that does not ask for one, in milliseconds (at least
     /// 1; at most --max-time-ms, to which a larger value is lowered).
-    #[arg(long, value_name = "MS", default_value_t = 1_000, value_parser = parse_ms)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 1_000, value_parser = parse_ms)]
     pub default_time_ms: u64,
     /// Directory of the endgame databases (built by `kalah egdb build`), used by the engine's
     /// moves and analyses wherever the board size and rules match [default: the per-user data

@@ -30,7 +30,7 @@ pub struct Args {
     /// Threads, 1 to 256 [default: every core]: each runs its own MTD(f) from another first
     /// guess, all sharing one transposition table of --tt-mb; the first to finish gives the
     /// value (node counts then vary from run to run; 1 is deterministic).
-    #[arg(long, value_name = "N", value_parser = crate::cmd::egdb::parse_threads)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cmd::egdb::parse_threads)]
     pub threads: Option<usize>,
 }
 
@@ -112,7 +112,7 @@ pub struct SearchArgs {
     /// seeds in the houses; otherwise from those seeds above two thirds of the largest layer
     /// (all of them without databases), 16 MiB up to 20, 64 up to 30, 256 up to 39, 512 up
     /// to 48, 1024 beyond].
-    #[arg(long, value_name = "N", value_parser = parse_tt_mb)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_tt_mb)]
     pub tt_mb: Option<usize>,
     /// Directory of the endgame databases [default: the per-user data directory].
     #[arg(long, value_name = "DIR")]
