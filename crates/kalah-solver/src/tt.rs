@@ -507,7 +507,7 @@ impl Table {
     /// the entry of higher priority (the other moves to the second slot), and the second slot is
     /// always replaced.
     #[inline]
-    pub(crate) fn store(&self, key: &Key, mut e: Entry) {
+    pub(crate) fn store(&self, key: &Key, e: Entry) {
         if !self.dirty.load(Relaxed) {
             self.dirty.store(true, Relaxed);
         }
@@ -526,33 +526,23 @@ impl Table {
             }
             Key::Wide(w) => {
                 let i = self.wide_bucket(&w);
+                let packed = |e: &Entry| [w[0], w[1], w[2], (w[3] << 32) | e.pack()];
                 self.locked(i, || {
-                    let mut first_prio = 0;
-                    for j in i..i + 2 {
-                        let s = self.wide_slot(j);
-                        if s[3] & VALID == 0 {
-                            continue;
-                        }
-                        let old = Entry::unpack(s[3] & DATA_MASK);
-                        if s[0] == w[0] && s[1] == w[1] && s[2] == w[2] && s[3] >> 32 == w[3] {
-                            if merge(&old, &mut e) {
-                                self.set_wide_slot(j, [w[0], w[1], w[2], (w[3] << 32) | e.pack()]);
-                            }
-                            return;
-                        }
-                        if j == i {
-                            first_prio = old.priority() + 1;
-                        }
-                    }
-                    let packed = [w[0], w[1], w[2], (w[3] << 32) | e.pack()];
-                    if e.priority() + 1 >= first_prio {
-                        if first_prio > 0 {
-                            self.set_wide_slot(i + 1, self.wide_slot(i));
-                        }
-                        self.set_wide_slot(i, packed);
-                    } else {
-                        self.set_wide_slot(i + 1, packed);
-                    }
+                    place(
+                        e,
+                        |j| {
+                            let s = self.wide_slot(i + j);
+                            (s[3] & VALID != 0).then(|| {
+                                let same = s[0] == w[0]
+                                    && s[1] == w[1]
+                                    && s[2] == w[2]
+                                    && s[3] >> 32 == w[3];
+                                (same, Entry::unpack(s[3] & DATA_MASK))
+                            })
+                        },
+                        |j, e| self.set_wide_slot(i + j, packed(e)),
+                        || self.set_wide_slot(i + 1, self.wide_slot(i)),
+                    )
                 })
             }
         }
@@ -604,34 +594,55 @@ fn probe_slots<S: Slot>(bucket: &[S], hi: u128) -> Option<Entry> {
 
 /// Stores `e` of key bits `hi` in a compact bucket of two slots (see [`Table::store`]).
 #[inline]
-fn store_slots<S: Slot>(bucket: &[S], hi: u128, mut e: Entry) {
-    let mut first = 0;
+fn store_slots<S: Slot>(bucket: &[S], hi: u128, e: Entry) {
+    let packed = |e: &Entry| (hi << DATA_BITS) | e.pack() as u128;
+    place(
+        e,
+        |j| {
+            let v = bucket[j].get();
+            (v as u64 & VALID != 0)
+                .then(|| (v >> DATA_BITS == hi, Entry::unpack(v as u64 & DATA_MASK)))
+        },
+        |j, e| bucket[j].put(packed(e)),
+        || bucket[1].put(bucket[0].get()),
+    )
+}
+
+/// The replacement policy of a bucket of two slots, for either kind of slot: `slot(j)` reads
+/// slot `j` (`None`: empty; else whether it holds `e`'s key, and its entry), `write(j, e)`
+/// writes `e` with its key into slot `j`, `demote()` copies slot 0 into slot 1. An entry of the
+/// same key is merged with `e` (proven bounds intersected; a heuristic entry never replaces a
+/// proven one). Otherwise slot 0 keeps the entry of higher priority, the other goes to slot 1,
+/// which is always replaced.
+#[inline]
+fn place(
+    mut e: Entry,
+    slot: impl Fn(usize) -> Option<(bool, Entry)>,
+    write: impl Fn(usize, &Entry),
+    demote: impl FnOnce(),
+) {
     let mut first_prio = 0;
-    for (j, s) in bucket.iter().enumerate() {
-        let v = s.get();
-        if v as u64 & VALID == 0 {
+    for j in 0..2 {
+        let Some((same, old)) = slot(j) else {
             continue;
-        }
-        let old = Entry::unpack(v as u64 & DATA_MASK);
-        if v >> DATA_BITS == hi {
+        };
+        if same {
             if merge(&old, &mut e) {
-                s.put((hi << DATA_BITS) | e.pack() as u128);
+                write(j, &e);
             }
             return;
         }
         if j == 0 {
-            first = v;
             first_prio = old.priority() + 1;
         }
     }
-    let packed = (hi << DATA_BITS) | e.pack() as u128;
     if e.priority() + 1 >= first_prio {
         if first_prio > 0 {
-            bucket[1].put(first);
+            demote();
         }
-        bucket[0].put(packed);
+        write(0, &e);
     } else {
-        bucket[1].put(packed);
+        write(1, &e);
     }
 }
 
