@@ -51,6 +51,8 @@ pub use parallel::{
     ParallelProgressFn,
 };
 
+pub use tt::entry_bytes;
+
 pub use search::{
     DepthResult, MoveScore, Progress, SearchLimits, Solution, SolveError, Solver, Stats, TurnScore,
 };

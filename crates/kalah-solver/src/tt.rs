@@ -176,6 +176,42 @@ pub(crate) fn key_of(pos: &Position, with_store: bool) -> Key {
     }
 }
 
+/// log2 of the bucket count of a table of `mib` MiB for boards of `houses` houses a side (two
+/// slots a bucket; at least 2^14 buckets, at most 2^40), before any fallback to fewer buckets
+/// when the memory cannot be allocated.
+fn bucket_bits(mib: usize, houses: usize) -> u32 {
+    let slot = if houses > 6 { WIDE_SLOT } else { COMPACT_SLOT };
+    let bytes = mib.max(1).saturating_mul(1 << 20);
+    let buckets = (bytes / (2 * slot)).max(1 << 14);
+    (usize::BITS - 1 - buckets.leading_zeros()).min(40)
+}
+
+/// Whether keys of a board of `houses` houses a side holding `total` seeds under `rules` fit
+/// 8-byte slots of a table of 2^`bits` buckets.
+fn dense_fits(rules: &Rules, houses: usize, total: usize, bits: u32) -> bool {
+    if houses > 6 {
+        return false;
+    }
+    let bound = compact_key_bound(houses, total, rules.outcome_depends_on_stores());
+    (bound - 1) >> (bits + 1) >> DENSE_KEY_BITS == 0
+}
+
+/// Bytes per entry of a transposition table of `mib` MiB used for positions of `rules` on a
+/// board of `houses` houses a side holding `total` seeds (houses and stores): 8 when the keys'
+/// bits above the bucket index fit next to the data (boards of up to 6 houses; Kalah(6,4) from
+/// 1 MiB on), 16 for other boards of up to 6 houses, 32 for bigger boards. The table's entry
+/// count is its size divided by this. Assumes the memory can be allocated (with less memory the
+/// table takes fewer buckets, whose keys may then need 16-byte slots).
+pub fn entry_bytes(rules: &Rules, houses: usize, total: usize, mib: usize) -> usize {
+    if houses > 6 {
+        WIDE_SLOT
+    } else if dense_fits(rules, houses, total, bucket_bits(mib, houses)) {
+        8
+    } else {
+        COMPACT_SLOT
+    }
+}
+
 /// The transposition table. Size fixed at creation. Every method takes `&self`: the table can be
 /// shared between threads (see the module documentation).
 pub(crate) struct Table {
@@ -253,10 +289,7 @@ impl Table {
     /// buckets: 512 KiB, or 1 MiB for boards of more than 6 houses) cannot be allocated.
     pub(crate) fn new(mib: usize, houses: usize) -> Table {
         let wide_mode = houses > 6;
-        let slot = if wide_mode { WIDE_SLOT } else { COMPACT_SLOT };
-        let bytes = mib.max(1).saturating_mul(1 << 20);
-        let buckets = (bytes / (2 * slot)).max(1 << 14);
-        let mut bits = (usize::BITS - 1 - buckets.leading_zeros()).min(40);
+        let mut bits = bucket_bits(mib, houses);
         let (compact, wide) = loop {
             let n = 2usize << bits;
             // SAFETY: zero bytes are a valid (empty) slot of either kind.
@@ -339,11 +372,7 @@ impl Table {
     /// Whether keys of a board of `houses` houses a side holding `total` seeds under `rules`
     /// fit 8-byte slots: their bits above the bucket index fit in [`DENSE_KEY_BITS`].
     fn dense_fits(&self, rules: &Rules, houses: usize, total: usize) -> bool {
-        if houses > 6 {
-            return false;
-        }
-        let bound = compact_key_bound(houses, total, rules.outcome_depends_on_stores());
-        (bound - 1) >> (self.bits + 1) >> DENSE_KEY_BITS == 0
+        dense_fits(rules, houses, total, self.bits)
     }
 
     /// Claims the table for positions of `rules` on boards of `houses` houses a side holding
@@ -804,6 +833,40 @@ mod tests {
         t.store(&key_of(&d, true), e);
         assert_eq!(t.probe(&key_of(&d, true)), Some(e));
         assert_eq!(t.probe(&key_of(&f, true)), None);
+    }
+
+    #[test]
+    fn entry_bytes_matches_the_claimed_table() {
+        let standard = Rules::default();
+        let majority = Rules {
+            majority_end: true,
+            ..Rules::default()
+        };
+        for rules in [standard, majority] {
+            for mib in [1, 16, 512] {
+                for total in [0, 48, 50, 51, 83, 84, 88, 89, 144, 145, 255] {
+                    let t = Table::new(mib, 6);
+                    assert!(t.claim(&rules, 6, total));
+                    let want = if t.is_dense() { 8 } else { 16 };
+                    assert_eq!(
+                        entry_bytes(&rules, 6, total, mib),
+                        want,
+                        "{mib} MiB, {total} seeds, majority {}",
+                        rules.majority_end
+                    );
+                }
+            }
+        }
+        // The boundaries SOLVE.md states: 83 seeds at 1 MiB, 144 at 512 MiB; majority end 50, 88.
+        assert_eq!(entry_bytes(&standard, 6, 83, 1), 8);
+        assert_eq!(entry_bytes(&standard, 6, 84, 1), 16);
+        assert_eq!(entry_bytes(&standard, 6, 144, 512), 8);
+        assert_eq!(entry_bytes(&standard, 6, 145, 512), 16);
+        assert_eq!(entry_bytes(&majority, 6, 50, 1), 8);
+        assert_eq!(entry_bytes(&majority, 6, 51, 1), 16);
+        assert_eq!(entry_bytes(&majority, 6, 88, 512), 8);
+        assert_eq!(entry_bytes(&majority, 6, 89, 512), 16);
+        assert_eq!(entry_bytes(&standard, 7, 14, 512), 32);
     }
 
     #[test]

@@ -83,8 +83,11 @@ const EGDB_REACH: u32 = 32;
 /// best; standard with layers to 18: 64 MiB 7 % faster). See docs/BENCHMARKS.md, "Table size
 /// with databases". Otherwise the table must hold the transpositions of the whole search: sized
 /// by the seeds in the houses above two thirds of the largest layer (all of them without
-/// databases).
-fn default_tt_mib(seeds: u32, top: Option<u32>) -> usize {
+/// databases). `entry_bytes(mib)`: bytes per entry of a table of `mib` MiB for the position
+/// ([`kalah_solver::entry_bytes`]). From 40 to 48 seeds the table is 512 MiB of 8-byte entries
+/// (Kalah(6,4)), or 1 GiB when the entries are wider (many seeds in the stores, or more than 6
+/// houses a side): as many entries as 1 GiB of 16-byte ones, as before 8-byte entries existed.
+fn default_tt_mib(seeds: u32, top: Option<u32>, entry_bytes: impl Fn(usize) -> usize) -> usize {
     if egdb_reaches(seeds, top) {
         return EGDB_TT_MIB;
     }
@@ -92,7 +95,7 @@ fn default_tt_mib(seeds: u32, top: Option<u32>) -> usize {
         0..=20 => 16,
         21..=30 => 64,
         31..=39 => 256,
-        40..=48 => 512,
+        40..=48 if entry_bytes(512) == 8 => 512,
         _ => 1024,
     }
 }
@@ -111,7 +114,7 @@ pub struct SearchArgs {
     /// 2 MiB with endgame databases whose largest layer is at most 32 seeds below the position's
     /// seeds in the houses; otherwise from those seeds above two thirds of the largest layer
     /// (all of them without databases), 16 MiB up to 20, 64 up to 30, 256 up to 39, 512 up
-    /// to 48, 1024 beyond].
+    /// to 48 (1024 if its entries are wider than 8 bytes), 1024 beyond].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_tt_mb)]
     pub tt_mb: Option<usize>,
     /// Directory of the endgame databases [default: the per-user data directory].
@@ -231,8 +234,10 @@ fn solver_parts(search: &SearchArgs, rules: &Rules, pos: &Position) -> Result<So
     };
     let top = egdb.as_ref().map(|db| db.max_seeds());
     let tt_mb = search.tt_mb.unwrap_or_else(|| {
-        default_tt_mib(pos.seeds_in_houses(), top)
-            .min(memory_mib().map_or(usize::MAX, |m| (m / 2).max(1)))
+        default_tt_mib(pos.seeds_in_houses(), top, |mib| {
+            kalah_solver::entry_bytes(rules, pos.houses(), pos.total_seeds() as usize, mib)
+        })
+        .min(memory_mib().map_or(usize::MAX, |m| (m / 2).max(1)))
     });
     let stop = Arc::new(AtomicBool::new(false));
     stop_on_ctrl_c(stop.clone());
@@ -613,18 +618,40 @@ mod tests {
 
     #[test]
     fn the_default_table_is_small_when_the_databases_reach_the_position() {
+        let eight = |_| 8;
         // Kalah(6,4) and Kalah(6,5) with layers to 30, Kalah(6,4) with layers to 16.
-        assert_eq!(default_tt_mib(48, Some(30)), EGDB_TT_MIB);
-        assert_eq!(default_tt_mib(60, Some(30)), EGDB_TT_MIB);
-        assert_eq!(default_tt_mib(48, Some(16)), EGDB_TT_MIB);
+        assert_eq!(default_tt_mib(48, Some(30), eight), EGDB_TT_MIB);
+        assert_eq!(default_tt_mib(60, Some(30), eight), EGDB_TT_MIB);
+        assert_eq!(default_tt_mib(48, Some(16), eight), EGDB_TT_MIB);
         // Just past the reach: sized by the seeds above two thirds of the largest layer.
-        assert_eq!(default_tt_mib(49, Some(16)), 256);
-        assert_eq!(default_tt_mib(72, Some(30)), 1024);
+        assert_eq!(default_tt_mib(49, Some(16), eight), 256);
+        assert_eq!(default_tt_mib(72, Some(30), eight), 1024);
         // Without databases: by the seeds in the houses.
-        assert_eq!(default_tt_mib(20, None), 16);
-        assert_eq!(default_tt_mib(36, None), 256);
+        assert_eq!(default_tt_mib(20, None, eight), 16);
+        assert_eq!(default_tt_mib(36, None, eight), 256);
         // Kalah(6,4): 512 MiB of 8-byte entries (as many as 1 GiB of 16-byte ones).
-        assert_eq!(default_tt_mib(48, None), 512);
-        assert_eq!(default_tt_mib(49, None), 1024);
+        assert_eq!(default_tt_mib(48, None, eight), 512);
+        assert_eq!(default_tt_mib(49, None, eight), 1024);
+        // Wider entries from 40 to 48 seeds: 1 GiB.
+        assert_eq!(default_tt_mib(48, None, |_| 16), 1024);
+        assert_eq!(default_tt_mib(40, None, |_| 32), 1024);
+        assert_eq!(default_tt_mib(39, None, |_| 32), 256);
+    }
+
+    #[test]
+    fn the_default_table_follows_the_entry_size() {
+        let rules = Rules::default();
+        let mib = |bins: &str| {
+            let pos: Position = bins.parse().unwrap();
+            default_tt_mib(pos.seeds_in_houses(), None, |mib| {
+                kalah_solver::entry_bytes(&rules, pos.houses(), pos.total_seeds() as usize, mib)
+            })
+        };
+        // Kalah(6,4): 48 seeds, 8-byte entries.
+        assert_eq!(mib("4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"), 512);
+        // 48 seeds in the houses but 200 in all: 16-byte entries, so twice the memory.
+        assert_eq!(mib("4,4,4,4,4,4,80,4,4,4,4,4,4,72 S"), 1024);
+        // Kalah(8,3): 48 seeds on 8 houses a side, 32-byte entries.
+        assert_eq!(mib("3,3,3,3,3,3,3,3,0,3,3,3,3,3,3,3,3,0 S"), 1024);
     }
 }
