@@ -250,3 +250,173 @@ fn ctrl_c_during_analyze_does_not_pass_a_move_bound_off_as_the_position_value() 
     assert!(text.contains("the analysis is incomplete"), "{text}");
     assert!(!text.contains("lies between"), "{text}");
 }
+
+/// The published exact values of Kalah(m,n) starts, m ≤ 4 and n ≤ 5, under `capture` (the
+/// solver's copy of ../shared/reference/published-values.csv), as batch lines
+/// `START_POSITION VALUE`.
+fn published_starts(capture: &str) -> Vec<(String, i64)> {
+    let csv = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../kalah-solver/tests/data/published-values.csv"
+    ))
+    .unwrap();
+    let mut out = Vec::new();
+    for line in csv.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (m, n): (usize, u32) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        let Ok(value) = f[3].parse::<i64>() else {
+            continue; // W/L/D or a bound
+        };
+        if f[2] != capture || m > 4 || n > 5 {
+            continue;
+        }
+        let row = format!("{}0", format!("{n},").repeat(m));
+        out.push((format!("{row},{row} S"), value));
+    }
+    assert!(out.len() >= 4, "{capture}: {out:?}");
+    out
+}
+
+#[test]
+fn batch_solves_every_line_with_one_solver_and_checks_expected_values() {
+    // The published starts (Kalah(4,1..5), empty capture), then positions of other board sizes
+    // (the solver is made again for each size) without expected values: those are compared
+    // with `kalah solve POSITION` one at a time.
+    let starts = published_starts("empty");
+    let others = [
+        "2,2,0,2,2,0 S",
+        "3,3,3,0,3,3,3,0 N",
+        "1,9,11,1,3,0,8,1,2,2,0,0,1,9 S",
+        "3,3,3,3,0,3,3,3,3,0 N",
+        "0,0,0,0,0,0,24,0,0,0,0,0,0,24 S",
+    ];
+    let mut text = String::from("# published starts\n\n");
+    for (pos, v) in &starts {
+        text.push_str(&format!("{pos} {v:+}\n"));
+    }
+    for pos in others {
+        text.push_str(&format!("{pos}\n"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("starts.txt");
+    std::fs::write(&file, &text).unwrap();
+    let out = kalah(&[
+        "solve",
+        "--capture",
+        "empty",
+        "--batch",
+        file.to_str().unwrap(),
+        "--json",
+    ])
+    .output()
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let n = starts.len() + others.len();
+    assert_eq!(rows.len(), n + 1, "one row a position, then the summary");
+    for (row, (pos, v)) in rows.iter().zip(&starts) {
+        assert_eq!(row["position"], pos.as_str());
+        assert_eq!(row["value"], *v, "{pos}");
+        assert_eq!(row["expected"], *v);
+        assert_eq!(row["ok"], true);
+        assert!(!row["best"].as_array().unwrap().is_empty());
+    }
+    for (row, pos) in rows[starts.len()..n].iter().zip(others) {
+        assert!(row.get("expected").is_none() && row.get("ok").is_none());
+        let one = json(&["solve", pos, "--capture", "empty"]);
+        assert_eq!(row["position"], one["position"], "{pos}");
+        assert_eq!(row["value"], one["value"], "{pos}");
+        assert_eq!(row["best"], one["best"], "{pos}");
+    }
+    // Lines are numbered in the file (two header lines first).
+    assert_eq!(rows[0]["line"], 3);
+    assert_eq!(rows[n - 1]["line"], 2 + n as u64);
+    let s = &rows[n]["summary"];
+    assert_eq!(s["positions"], n as u64);
+    assert_eq!(s["mismatches"], 0);
+    assert_eq!(s["errors"], 0);
+    let total: u64 = rows[..n].iter().map(|r| r["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(s["nodes"], total);
+}
+
+#[test]
+fn batch_reports_mismatches_and_bad_lines_and_goes_on() {
+    // Kalah(4,3) empty capture is +8: the first line expects +6 (a mismatch), the next two are
+    // bad, the last is read from the same standard input after them.
+    let mut input = b"3,3,3,3,0,3,3,3,3,0 S +6\n\
+                      3,3,3,3,0,3,3 S\n\
+                      3,3,3,3,0,3,3,3,3,0 S 8x\n"
+        .to_vec();
+    input.extend_from_slice(b"\xff\xfe\n3,3,3,3,0,3,3,3,3,0 S +8\n");
+    let out = kalah(&["solve", "--capture", "empty", "--batch", "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(
+        lines[0].starts_with("line 1  3,3,3,3,0,3,3,3,3,0 S  value +8")
+            && lines[0].ends_with("expected +6: MISMATCH"),
+        "{stdout}"
+    );
+    assert!(lines[1].starts_with("line 5 ") && lines[1].ends_with("expected +8: ok"));
+    assert!(
+        lines[2].starts_with("2 positions solved, 1 mismatch, 3 bad lines"),
+        "{stdout}"
+    );
+    for (n, needle) in [(2, "bad position"), (3, "'8x'"), (4, "UTF-8")] {
+        assert!(
+            stderr.contains(&format!("kalah: line {n}: ")) && stderr.contains(needle),
+            "{n} {needle}: {stderr}"
+        );
+    }
+    assert!(
+        stderr.contains(
+            "kalah: error: 1 value differs from the expected one and 3 lines could not be read"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn batch_flag_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.txt");
+    for (args, needle) in [
+        (
+            vec!["solve", "--batch", missing.to_str().unwrap()],
+            "cannot read --batch",
+        ),
+        (
+            vec!["solve", "--batch", "-", "--seeds", "3"],
+            "cannot be used with --batch",
+        ),
+        (
+            vec!["solve", "--batch", dir.path().to_str().unwrap()],
+            "cannot read --batch",
+        ),
+    ] {
+        let out = kalah(&args).write_stdin("").output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+    // A position and --batch: clap's usage error.
+    let out = kalah(&["solve", "3,3,0,3,3,0 S", "--batch", "-"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -19,6 +19,8 @@ use serde_json::json;
 use crate::game_args::RuleArgs;
 use crate::output::print;
 
+mod batch;
+
 /// Arguments of `kalah solve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -32,6 +34,13 @@ pub struct Args {
     /// value (node counts then vary from run to run; 1 is deterministic).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cmd::egdb::parse_threads)]
     pub threads: Option<usize>,
+    /// Solve every position of FILE (`-`: standard input), one a line, each optionally followed
+    /// by its expected value ("4,4,4,4,4,4,0,4,4,4,4,4,4,0 S +8"; blank lines and # comments
+    /// skipped), with one solver whose table is kept between positions. Prints a result a line
+    /// as each is proven (with --json, JSON lines), then a summary: positions, mismatches, mean
+    /// nodes and seconds. Exit code 1 if a line is bad or a value differs from the expected one.
+    #[arg(long, value_name = "FILE", conflicts_with = "position")]
+    pub batch: Option<PathBuf>,
 }
 
 /// The position to search, its rules and the solver flags: shared by `solve` and `analyze`.
@@ -222,6 +231,15 @@ impl SolverParts {
     }
 }
 
+/// The default table size in MiB for `pos` under `rules`, with databases whose largest layer is
+/// `top` ([`default_tt_mib`]), at most half the machine's memory.
+fn default_tt_for(rules: &Rules, pos: &Position, top: Option<u32>) -> usize {
+    default_tt_mib(pos.seeds_in_houses(), top, |mib| {
+        kalah_solver::entry_bytes(rules, pos.houses(), pos.total_seeds() as usize, mib)
+    })
+    .min(memory_mib().map_or(usize::MAX, |m| (m / 2).max(1)))
+}
+
 fn solver_parts(search: &SearchArgs, rules: &Rules, pos: &Position) -> Result<SolverParts> {
     // Untouched table memory costs nothing, but every page touched is cleared by the kernel: a
     // small search over a huge table pays for it, so size the table by the work to come.
@@ -233,12 +251,9 @@ fn solver_parts(search: &SearchArgs, rules: &Rules, pos: &Position) -> Result<So
         open_egdb(search, pos.houses(), rules)?
     };
     let top = egdb.as_ref().map(|db| db.max_seeds());
-    let tt_mb = search.tt_mb.unwrap_or_else(|| {
-        default_tt_mib(pos.seeds_in_houses(), top, |mib| {
-            kalah_solver::entry_bytes(rules, pos.houses(), pos.total_seeds() as usize, mib)
-        })
-        .min(memory_mib().map_or(usize::MAX, |m| (m / 2).max(1)))
-    });
+    let tt_mb = search
+        .tt_mb
+        .unwrap_or_else(|| default_tt_for(rules, pos, top));
     let stop = Arc::new(AtomicBool::new(false));
     stop_on_ctrl_c(stop.clone());
     Ok(SolverParts {
@@ -496,6 +511,9 @@ pub(crate) fn turns_text(pos: &Position, rules: &Rules, moves: &[Move]) -> Strin
 
 /// Runs `kalah solve`.
 pub fn run(args: Args) -> Result<()> {
+    if let Some(path) = &args.batch {
+        return batch::run(&args, path);
+    }
     let (rules, pos, mut solver, bar) = args.target.setup("solving", true)?;
     let threads = args.threads.unwrap_or_else(crate::cmd::egdb::rayon_threads);
     let sol = match solver.solve_parallel(&pos, threads) {

@@ -1,0 +1,424 @@
+//! `kalah solve --batch FILE`: many positions solved by one solver, one result a line as each
+//! is proven, then a summary (the test-set runner of Pascal Pons' Connect 4 solver, for Kalah).
+//!
+//! A batch line is a position in bin order with the side to move (and phase tag, if any),
+//! optionally followed by its expected value: `4,4,4,4,4,4,0,4,4,4,4,4,4,0 S +8`. Blank lines
+//! and lines starting with `#` are skipped. The transposition table is kept from one position to
+//! the next (the same houses and rules reuse its entries); it is made again, larger, when a
+//! position needs a bigger default table than the one in use, and for another board size.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use indicatif::ProgressBar;
+use kalah_core::{Position, Rules};
+use kalah_solver::{Progress, SolveError, Solver, Stats};
+use serde_json::{json, Value};
+
+use super::{
+    default_tt_for, progress_message, show_progress, solver_parts, stop_on_ctrl_c, turns_text,
+    Args, SolverParts,
+};
+use crate::output::print;
+
+/// A batch line's words: the position text and the expected value, if the line ends with one.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Entry {
+    pub position: String,
+    pub expected: Option<i32>,
+}
+
+/// Splits a batch line. `Ok(None)`: a blank line or a comment (`#` first). The last word is the
+/// expected value when it starts with a digit or a sign and at least two words (the bins and the
+/// side) come before it.
+///
+/// # Errors
+/// An expected value that is not a whole number within ±255 (`+8x`, `300`).
+pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
+    let text = text.trim();
+    if text.is_empty() || text.starts_with('#') {
+        return Ok(None);
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let last = words[words.len() - 1];
+    let numeric = last
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_digit() || c == '+' || c == '-');
+    if words.len() < 3 || !numeric {
+        return Ok(Some(Entry {
+            position: words.join(" "),
+            expected: None,
+        }));
+    }
+    let expected: i32 = last
+        .parse()
+        .ok()
+        .filter(|v: &i32| (-255..=255).contains(v))
+        .with_context(|| {
+            format!("the expected value '{last}' is not a whole number from -255 to +255")
+        })?;
+    Ok(Some(Entry {
+        position: words[..words.len() - 1].join(" "),
+        expected: Some(expected),
+    }))
+}
+
+/// The solver in use: for boards of `houses` houses, with a table of `tt_mb` MiB.
+struct Current {
+    houses: usize,
+    tt_mb: usize,
+    parts: SolverParts,
+    solver: Solver,
+}
+
+/// Totals for the summary.
+#[derive(Default)]
+struct Totals {
+    solved: u64,
+    mismatches: u64,
+    errors: u64,
+    nodes: u64,
+    seconds: f64,
+}
+
+impl Totals {
+    fn json(&self, wall: Duration) -> Value {
+        let n = self.solved.max(1) as f64;
+        json!({
+            "summary": {
+                "positions": self.solved,
+                "mismatches": self.mismatches,
+                "errors": self.errors,
+                "nodes": self.nodes,
+                "seconds": self.seconds,
+                "wall_seconds": wall.as_secs_f64(),
+                "mean_nodes": self.nodes as f64 / n,
+                "mean_seconds": self.seconds / n,
+                "nodes_per_second": if self.seconds > 0.0 { self.nodes as f64 / self.seconds } else { 0.0 },
+            }
+        })
+    }
+
+    fn text(&self, wall: Duration) -> String {
+        let n = self.solved.max(1) as f64;
+        let rate = if self.seconds > 0.0 {
+            self.nodes as f64 / self.seconds / 1e6
+        } else {
+            0.0
+        };
+        format!(
+            "{} position{} solved, {} mismatch{}, {} bad line{}; mean {:.3} s and {:.0} nodes a \
+             position, {rate:.2} M nodes/s; {:.2} s in all\n",
+            self.solved,
+            if self.solved == 1 { "" } else { "s" },
+            self.mismatches,
+            if self.mismatches == 1 { "" } else { "es" },
+            self.errors,
+            if self.errors == 1 { "" } else { "s" },
+            self.seconds / n,
+            self.nodes as f64 / n,
+            wall.as_secs_f64(),
+        )
+    }
+}
+
+/// Runs `kalah solve --batch FILE` (`-`: standard input).
+pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
+    let rule_args = &args.target.rules;
+    if rule_args.seeds.is_some() || rule_args.layout.is_some() {
+        bail!("--seeds and --layout set the start position; they cannot be used with --batch");
+    }
+    let input: Box<dyn Read> = if path == Path::new("-") {
+        Box::new(std::io::stdin())
+    } else {
+        let file = std::fs::File::open(path)
+            .with_context(|| format!("cannot read --batch {}", path.display()))?;
+        Box::new(file)
+    };
+    let mut input = BufReader::new(input);
+    let rules = rule_args.rules();
+    let threads = args.threads.unwrap_or_else(crate::cmd::egdb::rayon_threads);
+    // One stop flag for every solver of the batch, installed before any other (`solver_parts`
+    // tries to install its own; the first handler is kept).
+    let stop = Arc::new(AtomicBool::new(false));
+    stop_on_ctrl_c(stop.clone());
+    let line_no = Arc::new(AtomicU64::new(0));
+    // The progress display of the position being solved: a fresh (hidden) bar for each, as a
+    // bar once finished draws nothing more.
+    let bar = Arc::new(Mutex::new(ProgressBar::hidden()));
+    let start = Instant::now();
+    let mut totals = Totals::default();
+    let mut current: Option<Current> = None;
+    let mut buf = Vec::new();
+    let mut n = 0u64;
+    loop {
+        buf.clear();
+        let read = input
+            .read_until(b'\n', &mut buf)
+            .with_context(|| format!("cannot read --batch {}", path.display()))?;
+        if read == 0 {
+            break;
+        }
+        n += 1;
+        line_no.store(n, Ordering::Relaxed);
+        let entry = std::str::from_utf8(&buf)
+            .context("not UTF-8 text")
+            .and_then(split_line)
+            .and_then(|e| match e {
+                Some(e) => {
+                    let pos = rule_args.position(Some(&e.position))?;
+                    Ok(Some((e, pos)))
+                }
+                None => Ok(None),
+            });
+        let (entry, pos) = match entry {
+            Ok(Some(x)) => x,
+            Ok(None) => continue,
+            Err(e) => {
+                totals.errors += 1;
+                let msg = crate::output::error_line(&e);
+                if args.json {
+                    print(&format!("{}\n", json!({ "line": n, "error": msg })))?;
+                }
+                eprintln!("kalah: line {n}: {msg}");
+                continue;
+            }
+        };
+        let cur = solver_for(&mut current, args, &rules, &pos, &stop, &line_no, &bar)?;
+        *lock(&bar) = ProgressBar::hidden();
+        let t0 = Instant::now();
+        let solved = cur.solver.solve_parallel(&pos, threads).and_then(|sol| {
+            match cur.solver.best_turns(&pos, sol.value) {
+                Ok(best) => Ok((best, sol)),
+                // The value is proven; the stop came while listing the best turns.
+                Err(SolveError::Stopped { stats, .. }) => Err(SolveError::Stopped {
+                    lower: sol.value,
+                    upper: sol.value,
+                    stats: Stats {
+                        nodes: sol.stats.nodes + stats.nodes,
+                        tt_hits: sol.stats.tt_hits + stats.tt_hits,
+                        elapsed: sol.stats.elapsed + stats.elapsed,
+                    },
+                }),
+            }
+        });
+        lock(&bar).finish_and_clear();
+        let (best, sol) = match solved {
+            Ok(x) => x,
+            Err(SolveError::Stopped {
+                lower,
+                upper,
+                stats,
+            }) => {
+                let secs = t0.elapsed().as_secs_f64();
+                if args.json {
+                    print(&format!(
+                        "{}\n",
+                        json!({
+                            "line": n, "position": pos.to_string(), "stopped": true,
+                            "lower": lower, "upper": upper, "nodes": stats.nodes, "seconds": secs,
+                        })
+                    ))?;
+                    print(&format!("{}\n", totals.json(start.elapsed())))?;
+                } else {
+                    print(&format!(
+                        "line {n}  {pos}  stopped after {} nodes and {secs:.2} s: the value lies \
+                         between {lower:+} and {upper:+}\n",
+                        stats.nodes
+                    ))?;
+                    print(&totals.text(start.elapsed()))?;
+                }
+                std::process::exit(130);
+            }
+        };
+        let secs = t0.elapsed().as_secs_f64();
+        totals.solved += 1;
+        totals.nodes += sol.stats.nodes;
+        totals.seconds += secs;
+        let ok = entry.expected.map(|v| v == sol.value);
+        if ok == Some(false) {
+            totals.mismatches += 1;
+        }
+        let best: Vec<String> = best.iter().map(ToString::to_string).collect();
+        if args.json {
+            let mut row = json!({
+                "line": n,
+                "position": pos.to_string(),
+                "value": sol.value,
+                "best": best,
+                "pv": turns_text(&pos, &rules, &sol.pv),
+                "nodes": sol.stats.nodes,
+                "tt_hits": sol.stats.tt_hits,
+                "seconds": secs,
+            });
+            if let Some(v) = entry.expected {
+                row["expected"] = json!(v);
+                row["ok"] = json!(v == sol.value);
+            }
+            print(&format!("{row}\n"))?;
+        } else {
+            let check = match entry.expected {
+                None => String::new(),
+                Some(v) if v == sol.value => format!("  expected {v:+}: ok"),
+                Some(v) => format!("  expected {v:+}: MISMATCH"),
+            };
+            print(&format!(
+                "line {n}  {pos}  value {:+}  best {}  nodes {}  {secs:.3} s{check}\n",
+                sol.value,
+                if best.is_empty() {
+                    "-".to_string()
+                } else {
+                    best.join(" ")
+                },
+                sol.stats.nodes,
+            ))?;
+        }
+    }
+    let wall = start.elapsed();
+    if args.json {
+        print(&format!("{}\n", totals.json(wall)))?;
+    } else {
+        print(&totals.text(wall))?;
+    }
+    let differ = |m: u64| {
+        if m == 1 {
+            "1 value differs from the expected one".to_string()
+        } else {
+            format!("{m} values differ from the expected ones")
+        }
+    };
+    let unread = |e: u64| {
+        if e == 1 {
+            "1 line could not be read".to_string()
+        } else {
+            format!("{e} lines could not be read")
+        }
+    };
+    match (totals.mismatches, totals.errors) {
+        (0, 0) => Ok(()),
+        (m, 0) => bail!("{}", differ(m)),
+        (0, e) => bail!("{}", unread(e)),
+        (m, e) => bail!("{} and {}", differ(m), unread(e)),
+    }
+}
+
+/// The solver for `pos`: the one in use if it is for the same board size and its table is at
+/// least the size `kalah solve` would take for `pos`; otherwise a new one (the databases are
+/// opened again only for another board size).
+fn solver_for<'a>(
+    current: &'a mut Option<Current>,
+    args: &Args,
+    rules: &Rules,
+    pos: &Position,
+    stop: &Arc<AtomicBool>,
+    line_no: &Arc<AtomicU64>,
+    bar: &Arc<Mutex<ProgressBar>>,
+) -> Result<&'a mut Current> {
+    let search = &args.target.search;
+    let houses = pos.houses();
+    let same_board = current.as_ref().is_some_and(|c| c.houses == houses);
+    if !same_board {
+        // Free the old table before allocating the new one.
+        *current = None;
+        let mut parts = solver_parts(search, rules, pos)?;
+        parts.stop = stop.clone();
+        let tt_mb = parts.tt_mb;
+        *current = Some(Current {
+            houses,
+            tt_mb,
+            solver: with_progress(parts.solver(rules, tt_mb), line_no, bar),
+            parts,
+        });
+    } else if search.tt_mb.is_none() {
+        let cur = current.as_mut().expect("checked above");
+        let top = cur.parts.egdb.as_ref().map(|db| db.max_seeds());
+        let wanted = default_tt_for(rules, pos, top);
+        if wanted > cur.tt_mb {
+            // Drop the old table first: both at once could exceed the memory.
+            cur.solver = Solver::new(*rules, 1);
+            cur.tt_mb = wanted;
+            cur.solver = with_progress(cur.parts.solver(rules, wanted), line_no, bar);
+        }
+    }
+    Ok(current.as_mut().expect("set above"))
+}
+
+/// `solver` with a progress display on stderr for positions that take over a second, naming
+/// the batch line.
+fn with_progress(
+    mut solver: Solver,
+    line_no: &Arc<AtomicU64>,
+    bar: &Arc<Mutex<ProgressBar>>,
+) -> Solver {
+    let line_no = line_no.clone();
+    let bar = bar.clone();
+    solver.set_progress(move |p: &Progress| {
+        if p.elapsed < Duration::from_secs(1) {
+            return;
+        }
+        let what = format!("line {}", line_no.load(Ordering::Relaxed));
+        show_progress(&lock(&bar), progress_message(&what, p, true));
+    });
+    solver
+}
+
+/// The progress bar slot, even if a thread panicked holding it (the bar is still usable).
+fn lock(bar: &Mutex<ProgressBar>) -> std::sync::MutexGuard<'_, ProgressBar> {
+    bar.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(position: &str, expected: Option<i32>) -> Option<Entry> {
+        Some(Entry {
+            position: position.to_string(),
+            expected,
+        })
+    }
+
+    #[test]
+    fn batch_lines_split_into_position_and_expected_value() {
+        let start = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S";
+        assert_eq!(split_line(start).unwrap(), entry(start, None));
+        assert_eq!(
+            split_line(&format!("  {start} +8 \r\n")).unwrap(),
+            entry(start, Some(8))
+        );
+        assert_eq!(
+            split_line(&format!("{start}\t-2")).unwrap(),
+            entry(start, Some(-2))
+        );
+        assert_eq!(
+            split_line(&format!("{start} 0")).unwrap(),
+            entry(start, Some(0))
+        );
+        // A phase tag stays part of the position.
+        assert_eq!(
+            split_line("4,4,4,4,4,4,0,4,4,4,4,4,4,0 N pie 3").unwrap(),
+            entry("4,4,4,4,4,4,0,4,4,4,4,4,4,0 N pie", Some(3))
+        );
+        // Blank lines and comments.
+        assert_eq!(split_line("").unwrap(), None);
+        assert_eq!(split_line("   \n").unwrap(), None);
+        assert_eq!(split_line("# Kalah(6,4) openings").unwrap(), None);
+        // Too few words for a value: the words are the position (its parser names the fault).
+        assert_eq!(
+            split_line("4,4,0,4,4,0 8").unwrap(),
+            entry("4,4,0,4,4,0 8", None)
+        );
+        // Bad expected values.
+        for bad in ["+8x", "300", "-256", "1e3", "+"] {
+            let e = split_line(&format!("{start} {bad}"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(bad) && e.contains("whole number"), "{bad}: {e}");
+        }
+    }
+}
