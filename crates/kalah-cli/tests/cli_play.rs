@@ -456,3 +456,76 @@ fn save_is_atomic_and_tidy() {
     );
     assert_eq!(std::fs::read_dir(&sub).unwrap().count(), 0);
 }
+
+/// Regression (fresh-user tester): the save's rename replaced a FIFO (and, as root, device files
+/// such as /dev/full) by a plain file, overwrote read-only files and replaced broken symbolic
+/// links. Only a regular file the user may write is replaced now; the others are refused and
+/// left as they were.
+#[cfg(unix)]
+#[test]
+fn save_refuses_devices_pipes_read_only_files_and_broken_links() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let broken = dir.path().join("broken");
+    std::os::unix::fs::symlink(dir.path().join("nowhere").join("x"), &broken).unwrap();
+    let ro = dir.path().join("ro.txt");
+    std::fs::write(&ro, "keep me").unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
+    // Root may write a read-only file (as any editor run by root would).
+    let root = std::fs::OpenOptions::new().write(true).open(&ro).is_ok();
+    let mut input = String::from("3\n");
+    if made {
+        input.push_str(&format!("save {}\n", fifo.display()));
+    }
+    input.push_str(&format!("save {}\n", broken.display()));
+    if !root {
+        input.push_str(&format!("save {}\n", ro.display()));
+    }
+    input.push_str("quit\n");
+    let text = play(&["--opponent", "human"], &input);
+    assert!(!text.contains("Saved the game"), "{text}");
+    if made {
+        assert!(text.contains("is not a regular file"), "{text}");
+        let t = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+        assert!(t.is_fifo(), "the FIFO is still a FIFO");
+    }
+    assert!(
+        text.contains("is a symbolic link to") && text.contains("which does not exist"),
+        "{text}"
+    );
+    assert!(std::fs::symlink_metadata(&broken)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    if !root {
+        assert!(text.contains("Permission denied"), "{text}");
+        assert_eq!(std::fs::read_to_string(&ro).unwrap(), "keep me");
+    }
+}
+
+/// Regression (fresh-user tester): `--load /dev/zero` read without end (gigabytes of memory).
+#[test]
+fn load_refuses_an_endless_or_huge_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.txt");
+    std::fs::write(&big, "a".repeat((4 << 20) + 1)).unwrap();
+    for path in [big.to_str().unwrap(), "/dev/zero"] {
+        if !std::path::Path::new(path).exists() {
+            continue;
+        }
+        let out = Command::cargo_bin("kalah")
+            .unwrap()
+            .args(["play", "--load", path])
+            .write_stdin("")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{path}: {stderr}");
+        assert!(stderr.contains("holds over 4 MiB"), "{path}: {stderr}");
+    }
+}

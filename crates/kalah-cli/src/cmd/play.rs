@@ -4,7 +4,7 @@
 //! on (as in game records); under the pie rule a `swap` moves both players to the other row, and
 //! the labels follow them.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -193,12 +193,26 @@ fn parse_command(line: &str) -> Result<Command, String> {
     }
 }
 
+/// The largest game record `--load` reads (a whole game is a few KiB; `/dev/zero` is endless).
+const MAX_RECORD_BYTES: u64 = 4 << 20;
+
 /// Reads a text or JSON game record from `path`.
 ///
 /// # Errors
 /// When the file cannot be read, is not text, is empty, or is not a game record that replays.
 pub fn load_record(path: &Path) -> Result<GameRecord> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read '{}'", path.display()))?;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_RECORD_BYTES + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("cannot read '{}'", path.display()))?;
+    if bytes.len() as u64 > MAX_RECORD_BYTES {
+        bail!(
+            "'{}' is not a game record: it holds over {} MiB (a record of the longest game is a \
+             few KiB)",
+            path.display(),
+            MAX_RECORD_BYTES >> 20
+        );
+    }
     let text = String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
             "'{}' is not a game record: it is not UTF-8 text (bad byte at offset {})",
@@ -224,18 +238,43 @@ pub fn load_record(path: &Path) -> Result<GameRecord> {
 /// Writes `text` to `path` through a temporary file in the same directory, flushed to disk and
 /// then renamed into place, so a crash or a full disk never leaves a half-written file: `path`
 /// holds either its old content or the new one. A symbolic link is followed (its target is
-/// replaced); an existing file keeps its permissions.
+/// replaced); an existing file keeps its permissions. Only a regular file that the user may
+/// write is replaced.
 ///
 /// # Errors
 /// When the directory cannot take the temporary file, the disk is full, `path` is a directory,
-/// or the rename fails.
+/// a device, a pipe, a socket, a broken symbolic link or a file the user may not write, or the
+/// rename fails.
 pub fn save_atomically(path: &Path, text: &str) -> Result<()> {
     // Follow a symbolic link, so the link stays and its target gets the game.
     let target = match std::fs::canonicalize(path) {
         Ok(p) if p.is_dir() => bail!("'{}' is a directory", path.display()),
         Ok(p) => p,
-        Err(_) => path.to_path_buf(),
+        Err(_) => {
+            if let Ok(link) = std::fs::read_link(path) {
+                bail!(
+                    "'{}' is a symbolic link to '{}', which does not exist",
+                    path.display(),
+                    link.display()
+                );
+            }
+            path.to_path_buf()
+        }
     };
+    if let Ok(m) = std::fs::metadata(&target) {
+        // The rename would replace a device, a pipe or a socket by a plain file (as root,
+        // `save /dev/null` would have replaced /dev/null), and would ignore a file's own
+        // write protection: only a regular file the user may write is replaced.
+        if !m.is_file() {
+            bail!(
+                "'{}' is not a regular file (a device, a pipe or a socket); games are saved to files",
+                path.display()
+            );
+        }
+        if let Err(e) = std::fs::OpenOptions::new().write(true).open(&target) {
+            bail!("cannot write '{}': {e}", path.display());
+        }
+    }
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -525,9 +564,10 @@ impl Game {
                 } else {
                     format!("'{}'", file.replace('\'', "'\\''"))
                 };
+                let n = self.record.moves().len();
                 print(&format!(
-                    "Saved the game to '{file}' ({} actions); continue it with: kalah play --load {arg}\n",
-                    self.record.moves().len()
+                    "Saved the game to '{file}' ({n} action{}); continue it with: kalah play --load {arg}\n",
+                    if n == 1 { "" } else { "s" }
                 ))
             }
             Err(e) => self.complain(&format!(
