@@ -144,6 +144,56 @@ fn corrupt_and_truncated_layers_are_refused() {
         .stderr(predicate::str::contains("truncated"));
 }
 
+/// Regression (fresh-user tester): a layer whose payload was overwritten, header intact, gave
+/// impossible values to `solve` and `probe`. Those values are now refused: `solve` searches the
+/// positions itself (the right value) and warns, `probe` says the file is damaged.
+#[test]
+fn impossible_database_values_are_searched_instead_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &[]);
+    let layer = dir
+        .path()
+        .join("m3-standard-row-empty-owner")
+        .join("k007.egdb");
+    let mut bytes = std::fs::read(&layer).unwrap();
+    let n = bytes.len();
+    // Every value of the layer (the file ends with one byte for each of the C(7 + 5, 5) = 792
+    // arrangements of 7 seeds in 6 houses): +40, a future gain of 40 with 7 seeds in the houses.
+    let payload = 792;
+    assert!(n > payload);
+    for b in &mut bytes[n - payload..] {
+        *b = 40;
+    }
+    std::fs::write(&layer, &bytes).unwrap();
+    let pos = "1,0,1,5,0,2,3,4 S"; // 7 seeds in the houses
+    let want = kalah()
+        .args(["solve", pos, "--no-egdb", "--json"])
+        .output()
+        .unwrap();
+    let want: serde_json::Value = serde_json::from_slice(&want.stdout).unwrap();
+    let out = kalah()
+        .args(["solve", pos, "--json", "--egdb-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(got["value"], want["value"]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("k007.egdb holds impossible values") && stderr.contains("egdb verify"),
+        "{stderr}"
+    );
+    kalah()
+        .args(["egdb", "probe", pos, "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "k007.egdb holds an impossible value",
+        ));
+}
+
 /// Ctrl-C during a build: the process stops with a clear message, every layer file left is
 /// complete and valid, no temporary file remains, and the build resumes.
 #[cfg(unix)]

@@ -105,9 +105,9 @@ pub mod index;
 mod solve;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
-use kalah_core::{Phase, Position, Rules};
+use kalah_core::{LeftoverRule, Phase, Position, Rules};
 use memmap2::Mmap;
 use rayon::prelude::*;
 
@@ -221,6 +221,8 @@ pub struct Egdb {
     ix: Indexer,
     layers: Vec<Mmap>,
     dir: PathBuf,
+    /// One more than the first layer a probe found damaged (an impossible value), 0 if none.
+    damaged: AtomicU32,
 }
 
 /// The result of [`Egdb::verify`].
@@ -325,6 +327,7 @@ impl Egdb {
             ix,
             layers,
             dir: dir.join(file::set_dir_name(houses, rules)),
+            damaged: AtomicU32::new(0),
         }))
     }
 
@@ -394,9 +397,35 @@ impl Egdb {
     /// `pos.store_diff(side to move)`. `None` if the databases do not cover the position (other
     /// board size or rules, more seeds in the houses than [`Egdb::max_seeds`], a game already
     /// over, or an opening phase).
+    ///
+    /// Opening a set checks its headers, not its payloads (see [`Egdb::verify`]). A stored value
+    /// that cannot be right, a future gain larger than the seeds in the houses (or, when every
+    /// seed ends in a store, of the wrong parity: gain ≡ seeds mod 2), is not returned: the
+    /// probe gives `None`, so a search finds the value itself, and [`Egdb::damaged_layer`]
+    /// names the layer from then on. A damaged byte that still holds a possible value is not
+    /// caught here.
     pub fn probe(&self, pos: &Position, rules: &Rules) -> Option<i32> {
         let (k, r) = self.locate(pos, rules)?;
-        Some(self.layers[k as usize][HEADER_LEN + r as usize] as i8 as i32)
+        let v = self.layers[k as usize][HEADER_LEN + r as usize] as i8 as i32;
+        let parity = self.rules.leftovers != LeftoverRule::Nobody;
+        if v.unsigned_abs() > k || (parity && (v - k as i32) % 2 != 0) {
+            let _ = self
+                .damaged
+                .compare_exchange(0, k + 1, Ordering::Relaxed, Ordering::Relaxed);
+            return None;
+        }
+        Some(v)
+    }
+
+    /// The first layer (seeds in the houses) in which [`Egdb::probe`] found an impossible value,
+    /// if any: its file is damaged (`kalah egdb verify` confirms it; delete it and build again).
+    pub fn damaged_layer(&self) -> Option<u32> {
+        self.damaged.load(Ordering::Relaxed).checked_sub(1)
+    }
+
+    /// The path of the file of layer `seeds`.
+    pub fn layer_path(&self, seeds: u32) -> PathBuf {
+        self.dir.join(format!("k{seeds:03}.egdb"))
     }
 
     /// Asks the CPU to start loading the entry [`Egdb::probe`] would read for `pos`, so that a

@@ -219,3 +219,44 @@ fn an_interrupted_build_leaves_complete_files_and_resumes() {
         assert!(a == b, "layer {k} differs after resuming");
     }
 }
+
+/// Regression (fresh-user tester): a layer whose payload was overwritten (header intact) gave
+/// impossible values (+40 with 9 seeds in the houses) to every probe. A probe now refuses a value
+/// outside ± the seeds in the houses or of the wrong parity, and the set names the layer.
+#[test]
+fn impossible_values_are_not_returned_and_name_the_layer() {
+    let dir = built(3, 10);
+    let rules = Rules::default();
+    let pos: kalah_core::Position = "1,2,0,5,2,3,1,4 S".parse().unwrap();
+    let db = Egdb::open(dir.path(), 3, &rules).unwrap().unwrap();
+    let good = db.probe(&pos, &rules).expect("covered");
+    assert!(good.abs() <= 9, "{good}");
+    assert_eq!(db.damaged_layer(), None);
+    drop(db);
+    let path = layer_path(dir.path(), 3, &rules, 9);
+    let mut bytes = fs::read(&path).unwrap();
+    for b in &mut bytes[HEADER_LEN..] {
+        *b = 40;
+    }
+    fs::write(&path, &bytes).unwrap();
+    let db = Egdb::open(dir.path(), 3, &rules).unwrap().unwrap();
+    assert_eq!(
+        db.probe(&pos, &rules),
+        None,
+        "+40 with 9 seeds is impossible"
+    );
+    assert_eq!(db.damaged_layer(), Some(9));
+    assert_eq!(db.layer_path(9), path);
+    // Other layers still answer.
+    let small: kalah_core::Position = "1,0,0,5,0,1,1,4 S".parse().unwrap();
+    assert!(db.probe(&small, &rules).is_some());
+    // A value within range but of the wrong parity (9 seeds in play, every seed ends in a
+    // store: the gain is odd) is refused too.
+    for b in &mut bytes[HEADER_LEN..] {
+        *b = 2;
+    }
+    fs::write(&path, &bytes).unwrap();
+    let db = Egdb::open(dir.path(), 3, &rules).unwrap().unwrap();
+    assert_eq!(db.probe(&pos, &rules), None);
+    assert_eq!(db.damaged_layer(), Some(9));
+}

@@ -286,6 +286,11 @@ impl Solver {
         self
     }
 
+    /// The endgame databases this solver probes, if any.
+    pub fn egdb(&self) -> Option<&Arc<Egdb>> {
+        self.egdb.as_ref()
+    }
+
     /// Sets or removes the endgame databases (see [`Solver::with_egdb`]).
     pub fn set_egdb(&mut self, egdb: Option<Arc<Egdb>>) {
         self.egdb = egdb;

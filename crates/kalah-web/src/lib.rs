@@ -91,6 +91,8 @@ type OpenSet = Option<Arc<kalah_egdb::Egdb>>;
 #[derive(Debug, Default)]
 pub(crate) struct Egdbs {
     open: Mutex<HashMap<(usize, kalah_core::Rules), OpenSet>>,
+    /// Whether a damaged layer was reported (once per server).
+    warned: std::sync::atomic::AtomicBool,
 }
 
 impl AppState {
@@ -112,6 +114,23 @@ impl AppState {
             ..*rules
         };
         let mut open = self.egdbs.open.lock().unwrap_or_else(|e| e.into_inner());
+        // A layer found damaged by an earlier request's probes (its impossible values were
+        // searched instead, see `Egdb::probe`) is reported once.
+        for db in open.values().flatten() {
+            if let Some(k) = db.damaged_layer() {
+                if !self
+                    .egdbs
+                    .warned
+                    .swap(true, std::sync::atomic::Ordering::Relaxed)
+                {
+                    eprintln!(
+                        "kalah serve: warning: {} holds impossible values: the file is damaged \
+                         (those positions are searched instead); check it with 'kalah egdb verify'",
+                        db.layer_path(k).display()
+                    );
+                }
+            }
+        }
         open.entry((houses, set_rules))
             .or_insert_with(|| match kalah_egdb::Egdb::open(dir, houses, &set_rules) {
                 Ok(db) => db.map(Arc::new),

@@ -69,6 +69,7 @@ pub fn run(args: Args) -> Result<()> {
         }
     };
     bar.finish_and_clear();
+    crate::cmd::solve::warn_if_damaged(solver.egdb().map(|db| &**db));
     report(&args, &pos, &rows, started.elapsed().as_secs_f64())
 }
 
@@ -128,6 +129,7 @@ fn run_parallel(args: &Args, rules: &Rules, pos: &Position, threads: usize) -> R
         Err(e) => return stopped(e, args.json, &bar, false),
     };
     bar.finish_and_clear();
+    crate::cmd::solve::warn_if_damaged(solvers[0].egdb().map(|db| &**db));
     report(args, pos, &rows, started.elapsed().as_secs_f64())
 }
 

@@ -500,6 +500,13 @@ fn probe(a: ProbeArgs) -> Result<()> {
         );
     }
     let Some(gain) = db.probe(&pos, &rules) else {
+        if let Some(k) = db.damaged_layer() {
+            bail!(
+                "{} holds an impossible value for this position: the file is damaged; check it \
+                 with 'kalah egdb verify', delete it and build it again",
+                db.layer_path(k).display()
+            );
+        }
         bail!("the databases do not cover this position (opening phase: positions before the first turn ends are not stored)");
     };
     let value = pos.store_diff(side) + gain;

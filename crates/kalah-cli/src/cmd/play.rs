@@ -340,6 +340,8 @@ struct Game {
     piped: bool,
     /// Number of actions when the board was last drawn.
     drawn_at: Option<usize>,
+    /// Whether a damaged database layer was reported.
+    warned_damaged: bool,
 }
 
 /// The player (named by the side he started on) who owns board side `side` after `swapped`.
@@ -671,6 +673,15 @@ impl Game {
 
     fn run(&mut self, input: &mut impl BufRead) -> Result<()> {
         loop {
+            if !self.warned_damaged
+                && self
+                    .egdb
+                    .as_ref()
+                    .is_some_and(|db| db.damaged_layer().is_some())
+            {
+                self.warned_damaged = true;
+                super::solve::warn_if_damaged(self.egdb.as_deref());
+            }
             let pos = self.record.position();
             let over = pos.is_over();
             if !over && !self.is_human_to_move(&pos) {
@@ -821,6 +832,7 @@ pub fn run(args: Args) -> Result<()> {
         paint: Paint::new(args.color.enabled()),
         piped,
         drawn_at: None,
+        warned_damaged: false,
     };
     let start = game.record.start;
     let m = start.houses();

@@ -435,6 +435,20 @@ pub(crate) fn check_egdb_dir(path: &std::path::Path) -> Result<()> {
     }
 }
 
+/// Warns on stderr if the probes of `egdb` met a damaged layer (impossible values: see
+/// `Egdb::probe`); the positions concerned were searched instead, so the results stand.
+pub(crate) fn warn_if_damaged(egdb: Option<&Egdb>) {
+    if let Some(k) = egdb.and_then(|db| db.damaged_layer()) {
+        let db = egdb.expect("checked");
+        eprintln!(
+            "kalah: warning: {} holds impossible values: the file is damaged (those positions \
+             were searched instead); check it with 'kalah egdb verify', delete it and build it \
+             again",
+            db.layer_path(k).display()
+        );
+    }
+}
+
 /// Prints what was proven before a stop and exits with code 130 (interrupted). With `root_bounds`
 /// the error's bounds are those of the position asked about and are printed; otherwise (a
 /// per-move analysis, whose bounds belong to whichever move was being solved) only the work done
@@ -538,6 +552,7 @@ pub fn run(args: Args) -> Result<()> {
         }
     };
     bar.finish_and_clear();
+    warn_if_damaged(solver.egdb().map(|db| &**db));
     let best: Vec<String> = best.iter().map(ToString::to_string).collect();
     let pv = turns_text(&pos, &rules, &sol.pv);
     let secs = sol.stats.elapsed.as_secs_f64();

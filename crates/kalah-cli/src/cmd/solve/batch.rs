@@ -280,6 +280,9 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         }
     }
     let wall = start.elapsed();
+    if let Some(cur) = &current {
+        super::warn_if_damaged(cur.parts.egdb.as_deref());
+    }
     if args.json {
         print(&format!("{}\n", totals.json(wall)))?;
     } else {
