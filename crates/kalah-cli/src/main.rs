@@ -53,6 +53,29 @@ fn parse_cli() -> Cli {
             ) {
                 e.exit();
             }
+            // A position whose first count is negative reads as an unknown flag to clap: say
+            // what is wrong with it, as for a negative count elsewhere in a position.
+            if e.kind() == ErrorKind::UnknownArgument {
+                if let Some(clap::error::ContextValue::String(arg)) =
+                    e.get(clap::error::ContextKind::InvalidArg)
+                {
+                    // clap names the short-flag part ('-1' of "-1,4,4,...").
+                    let mut chars = arg.chars();
+                    let numeric = chars.next() == Some('-')
+                        && chars.next().is_some_and(|c| c.is_ascii_digit());
+                    let position = std::env::args()
+                        .skip(1)
+                        .find(|a| a.starts_with(arg.as_str()) && a.contains(','));
+                    if let (true, Some(position)) = (numeric, position) {
+                        let first = position.split(',').next().unwrap_or(arg);
+                        eprintln!(
+                            "kalah: error: bad position '{position}': column 1: '{first}' is not a seed count (0 to 255)"
+                        );
+                        // As for any other bad position.
+                        std::process::exit(1);
+                    }
+                }
+            }
             // The first paragraph of clap's message, on one line (e.g. "the following required
             // arguments were not provided: <DEPTH>").
             let text = e.render().to_string();

@@ -26,7 +26,10 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 /// An error and its causes on one line, `outer: inner: ...`. A cause whose text the line already
 /// holds is left out: typed errors often repeat their source in their own message (`turn 1: move
-/// 3: house 3 is empty` has the source `house 3 is empty`). Line breaks become spaces.
+/// 3: house 3 is empty` has the source `house 3 is empty`). Line breaks become spaces, other
+/// control characters are escaped (`\u{1b}`: a game file's text must not drive the terminal),
+/// and a word longer than [`MAX_WORD`] characters is shortened (a 100 KB bad token in a file
+/// would otherwise fill the screen, twice).
 pub fn error_line(e: &anyhow::Error) -> String {
     let mut line = String::new();
     for cause in e.chain() {
@@ -40,12 +43,58 @@ pub fn error_line(e: &anyhow::Error) -> String {
         }
         line.push_str(text);
     }
-    line.split_whitespace().collect::<Vec<_>>().join(" ")
+    line.split_whitespace()
+        .map(|word| {
+            let word: String = word
+                .chars()
+                .map(|c| {
+                    if c.is_control() {
+                        c.escape_default().to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect();
+            let n = word.chars().count();
+            if n > MAX_WORD {
+                let head: String = word.chars().take(MAX_WORD / 2).collect();
+                format!("{head}... ({n} characters)")
+            } else {
+                word
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
+
+/// The longest word [`error_line`] shows whole (paths are shorter).
+pub const MAX_WORD: usize = 300;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn error_lines_escape_control_characters_and_shorten_huge_words() {
+        let long = "a".repeat(100_000);
+        let e = anyhow::anyhow!("'{long}' is not a move").context(format!("turn 1: move {long}"));
+        let line = error_line(&e);
+        assert!(line.len() < 1000, "{} bytes", line.len());
+        assert!(line.contains("... (100001 characters)"), "{line}");
+        assert!(
+            line.contains("... (100002 characters) is not a move"),
+            "{line}"
+        );
+        let e = anyhow::anyhow!("bad move '\x1b[31mRED'\ttab\nnext");
+        assert_eq!(error_line(&e), "bad move '\\u{1b}[31mRED' tab next");
+        // Ordinary lines are unchanged, long paths included.
+        let path = format!("/tmp/{}/k009.egdb", "d".repeat(200));
+        let e = anyhow::anyhow!("{path}: truncated (0 bytes, expected 64)");
+        assert_eq!(
+            error_line(&e),
+            format!("{path}: truncated (0 bytes, expected 64)")
+        );
+    }
 
     /// An error that repeats its source in its message, as `thiserror` errors with a
     /// `{source}` in their format do.

@@ -136,6 +136,14 @@ fn corrupt_and_truncated_layers_are_refused() {
         .stderr(predicate::str::contains("k007.egdb").and(predicate::str::contains("corrupt")));
     bytes[n - 3] ^= 0x40;
     std::fs::write(&layer, &bytes[..n - 100]).unwrap();
+    // `info` lists the truncated file and fails, so a script can tell.
+    kalah()
+        .args(["egdb", "info", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("bad file:").and(predicate::str::contains("k007.egdb")))
+        .stderr(predicate::str::contains("1 bad layer file in"));
     kalah()
         .args(["egdb", "probe", "1,0,1,5,0,2,0,4 S", "--egdb-dir"])
         .arg(dir.path())

@@ -56,6 +56,17 @@ fn bad_positions() {
         "unexpected 'extra'",
     );
     fails_with(&["show", "200,0,0,100 S"], "at most 255");
+    // A negative first count looked like a flag to the parser ("unexpected argument '-1'").
+    for cmd in [&["show"][..], &["solve"], &["analyze"], &["perft", "2"]] {
+        let mut args = cmd.to_vec();
+        args.push("-1,4,4,4,4,4,0,4,4,4,4,4,4,0 S");
+        let (line, code) = failure(&args);
+        assert!(
+            line.contains("column 1: '-1' is not a seed count (0 to 255)"),
+            "{args:?}: {line}"
+        );
+        assert_eq!(code, 1, "{args:?}");
+    }
     fails_with(&["show", "0,0,0,0 S"], "no seeds");
     fails_with(&["show", ""], "empty position");
     fails_with(&["show", "1,1,1,1"], "needs a side to move");

@@ -343,6 +343,7 @@ fn info(a: DirArgs) -> Result<()> {
         }
         Ok(())
     };
+    let mut bad = 0u32;
     for l in &layers {
         let dir = l.path.parent().map(|p| p.to_path_buf());
         if dir != current {
@@ -355,18 +356,32 @@ fn info(a: DirArgs) -> Result<()> {
         match &l.header {
             Ok(h) => match layer_problem(l, h) {
                 // Listed apart and not counted: opening the set refuses such a file.
-                Some(problem) => outln!("  bad file: {}: {problem}", l.path.display())?,
+                Some(problem) => {
+                    bad += 1;
+                    outln!("  bad file: {}: {problem}", l.path.display())?
+                }
                 None => {
                     set_layers.push(h.seeds);
                     set_positions += h.count;
                     set_bytes += l.bytes;
                 }
             },
-            Err(e) => outln!("  bad file: {e}")?,
+            Err(e) => {
+                bad += 1;
+                outln!("  bad file: {e}")?
+            }
         }
     }
     flush(&current, &set_layers, set_positions, set_bytes)?;
     outln!("(headers only; `kalah egdb verify [rule flags]` checks checksums and values)")?;
+    if bad > 0 {
+        // Scripts must be able to tell (the listing above says which files).
+        bail!(
+            "{bad} bad layer file{} in {}",
+            if bad == 1 { "" } else { "s" },
+            root.display()
+        );
+    }
     Ok(())
 }
 

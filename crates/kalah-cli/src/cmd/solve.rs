@@ -485,24 +485,37 @@ pub(crate) fn stopped(
         std::process::exit(130);
     }
     if json_out {
-        print(&format!(
-            "{}\n",
-            json!({
-                "stopped": true,
-                "lower": lower,
-                "upper": upper,
-                "nodes": stats.nodes,
-                "seconds": stats.elapsed.as_secs_f64(),
-            })
-        ))?;
+        let mut v = json!({
+            "stopped": true,
+            "lower": lower,
+            "upper": upper,
+            "nodes": stats.nodes,
+            "seconds": stats.elapsed.as_secs_f64(),
+        });
+        if lower == upper {
+            v["value"] = json!(lower);
+        }
+        print(&format!("{v}\n"))?;
     } else {
         print(&format!(
-            "stopped after {} nodes and {:.2} s: the value lies between {lower:+} and {upper:+}\n",
+            "stopped after {} nodes and {:.2} s: {}\n",
             stats.nodes,
-            stats.elapsed.as_secs_f64()
+            stats.elapsed.as_secs_f64(),
+            bounds_text(lower, upper)
         ))?;
     }
     std::process::exit(130);
+}
+
+/// What a stopped solve proved: `the value lies between -2 and +6`, or, once the value is
+/// proven (the stop came while the best turns were being listed), `the value is +8 (proven);
+/// the best turns were not finished`.
+pub(crate) fn bounds_text(lower: i32, upper: i32) -> String {
+    if lower == upper {
+        format!("the value is {lower:+} (proven); the best turns were not finished")
+    } else {
+        format!("the value lies between {lower:+} and {upper:+}")
+    }
 }
 
 /// Groups a sequence of actions into whole turns (`3-6 2 swap ...`), replaying it on `pos`.

@@ -227,9 +227,9 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                     print(&format!("{}\n", totals.json(start.elapsed())))?;
                 } else {
                     print(&format!(
-                        "line {n}  {pos}  stopped after {} nodes and {secs:.2} s: the value lies \
-                         between {lower:+} and {upper:+}\n",
-                        stats.nodes
+                        "line {n}  {pos}  stopped after {} nodes and {secs:.2} s: {}\n",
+                        stats.nodes,
+                        super::bounds_text(lower, upper)
                     ))?;
                     print(&totals.text(start.elapsed()))?;
                 }
