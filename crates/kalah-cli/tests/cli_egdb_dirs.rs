@@ -107,7 +107,7 @@ fn info_names_truncated_and_misplaced_layers() {
         .args(["egdb", "info", "--egdb-dir"])
         .arg(dir.path())
         .assert()
-        .success()
+        .code(1)
         .stdout(
             predicate::str::contains("k005.egdb: truncated")
                 .and(predicate::str::contains("layers [0, 1, 2, 3, 4, 6]")),
@@ -120,7 +120,7 @@ fn info_names_truncated_and_misplaced_layers() {
         .args(["egdb", "info", "--egdb-dir"])
         .arg(dir.path())
         .assert()
-        .success()
+        .code(1)
         .stdout(
             predicate::str::contains("k000.egdb: holds layer 0 of m3-empty-row-empty-owner").and(
                 predicate::str::contains("m3-standard-row-empty-owner: no usable layers"),

@@ -529,3 +529,36 @@ fn load_refuses_an_endless_or_huge_file() {
         assert!(stderr.contains("holds over 4 MiB"), "{path}: {stderr}");
     }
 }
+
+/// Regression (fresh-user tester): a record whose Start carries an opening phase tag without the
+/// opening rules loaded, and `save` wrote back a start that `kalah show` refuses.
+#[test]
+fn load_refuses_a_start_tag_without_its_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tag.txt");
+    std::fs::write(&file, "[Start \"3,3,3,0,3,3,3,0 S opening\"]\n1. S 2\n").unwrap();
+    let out = Command::cargo_bin("kalah")
+        .unwrap()
+        .args(["play", "--load", file.to_str().unwrap()])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("phase tag 'opening'")
+            && stderr.contains("pie=on or first-move-extra-turn=off"),
+        "{stderr}"
+    );
+    // With the rule it loads.
+    std::fs::write(
+        &file,
+        "[Rules \"pie=on\"]\n[Start \"3,3,3,0,3,3,3,0 S opening\"]\n1. S 2\n",
+    )
+    .unwrap();
+    let text = play(
+        &["--load", file.to_str().unwrap(), "--opponent", "human"],
+        "quit\n",
+    );
+    assert!(text.contains("3,3,3,0,3,3,3,0 S opening"), "{text}");
+}

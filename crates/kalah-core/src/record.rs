@@ -27,7 +27,7 @@ use thiserror::Error;
 
 use crate::error::{MoveError, ParsePositionError, RulesError};
 use crate::moves::{Move, Turn};
-use crate::position::{Position, Side, Status};
+use crate::position::{Phase, Position, Side, Status};
 use crate::rules::Rules;
 
 /// A record that cannot be read or does not replay. `line` is 1-based.
@@ -388,13 +388,34 @@ impl GameRecord {
             let n = turn.0.len();
             for (k, &mv) in turn.0.iter().enumerate() {
                 let mut p = rec.position();
-                let o = p
-                    .play(&rec.rules, mv)
-                    .map_err(|source| RecordError::Illegal {
-                        turn: turn_no,
-                        mv: mv.to_string(),
-                        source,
-                    })?;
+                let o = match p.play(&rec.rules, mv) {
+                    Ok(o) => o,
+                    // Under the pie rule a Start without the 'opening' tag is taken to be past
+                    // the opening (a position from the middle of a game): say so, as a
+                    // hand-written record of a whole game most likely just lacks the tag.
+                    Err(source)
+                        if mv == Move::Swap
+                            && rec.rules.pie
+                            && rec.start.phase() == Phase::Normal =>
+                    {
+                        return Err(RecordError::TurnShape {
+                            turn: turn_no,
+                            message: format!(
+                                "{source}: the Start position has no phase tag, so the game counts \
+                                 as past its opening; a game from its first move starts \
+                                 \"{} opening\"",
+                                rec.start
+                            ),
+                        });
+                    }
+                    Err(source) => {
+                        return Err(RecordError::Illegal {
+                            turn: turn_no,
+                            mv: mv.to_string(),
+                            source,
+                        })
+                    }
+                };
                 rec.moves.push(mv);
                 let goes_on = o.extra_turn && o.ended.is_none();
                 let last = k + 1 == n;

@@ -350,6 +350,22 @@ fn turn_errors() {
 }
 
 #[test]
+fn a_pie_record_without_the_opening_tag_says_why_swap_fails() {
+    // A pie-rule record whose Start lacks the tag: the swap's error says why.
+    let e = GameRecord::parse_text(
+        "[Rules \"pie=on\"]\n[Start \"3,3,3,0,3,3,3,0 S\"]\n1. S 2\n2. N swap\n",
+    )
+    .unwrap_err();
+    let text = e.to_string();
+    assert!(
+        matches!(e, RecordError::TurnShape { turn: 2, .. })
+            && text.contains("no phase tag")
+            && text.contains("\"3,3,3,0,3,3,3,0 S opening\""),
+        "{text}"
+    );
+}
+
+#[test]
 fn record_errors() {
     let ok = "[Rules \"capture=standard\"]\n[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]\n\n1. S 3-6\n2. N 1\n";
     let rec = GameRecord::parse_text(ok).unwrap();

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use kalah_core::{GameRecord, Move, MoveError, Outcome, Position, Rules, Side};
+use kalah_core::{GameRecord, Move, MoveError, Outcome, Phase, Position, Rules, Side};
 use kalah_egdb::Egdb;
 use kalah_engine::{Engine, Level, Limits};
 
@@ -232,7 +232,29 @@ pub fn load_record(path: &Path) -> Result<GameRecord> {
     } else {
         GameRecord::parse_text(&text)
     };
-    parsed.with_context(|| format!("'{}' is not a game record that replays", path.display()))
+    let record = parsed
+        .with_context(|| format!("'{}' is not a game record that replays", path.display()))?;
+    // A start with a phase tag of the opening rules needs them, as a POSITION on the command
+    // line does: otherwise `save` would write back a start that `kalah show` refuses.
+    if let Some(tag) = record.start.phase().tag() {
+        let fits = match record.start.phase() {
+            Phase::PieChoice => record.rules.pie,
+            _ => record.rules.has_opening_rules(),
+        };
+        if !fits {
+            let needs = if record.start.phase() == Phase::PieChoice {
+                "pie=on"
+            } else {
+                "pie=on or first-move-extra-turn=off"
+            };
+            bail!(
+                "'{}' is not a game record that replays: the Start position's phase tag '{tag}' \
+                 belongs to the opening rules: add {needs} to its Rules tag, or leave the tag out",
+                path.display()
+            );
+        }
+    }
+    Ok(record)
 }
 
 /// Writes `text` to `path` through a temporary file in the same directory, flushed to disk and
