@@ -3,11 +3,10 @@
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::State;
+use axum::extract::{FromRequest, Request, State};
 use axum::http::{StatusCode, Uri};
 use axum::Json;
-use kalah_core::{GameRecord, Move, Position, Rules, Side};
+use kalah_core::{GameRecord, Move, Outcome, Position, Rules, Side};
 use kalah_engine::{Engine, Level, Limits};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -20,24 +19,35 @@ use crate::AppState;
 
 type ApiResult = Result<Json<Value>, ApiError>;
 
-fn body_bytes(state: &AppState, body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
-    body.map_err(|rej| {
-        if rej.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge(state.config.max_body_bytes)
-        } else {
-            ApiError::BadRequest(format!("cannot read the request body: {}", rej.body_text()))
-        }
-    })
+/// A request's body, read whole within the server's read timeout
+/// ([`Config::read_timeout`](crate::Config::read_timeout), else `408`) and body limit (else
+/// `413`).
+pub(crate) struct ReqBody(Bytes);
+
+impl FromRequest<AppState> for ReqBody {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
+        let timeout = state.config.read_timeout;
+        let body = tokio::time::timeout(timeout, Bytes::from_request(req, state))
+            .await
+            .map_err(|_| ApiError::RequestTimeout(timeout.as_millis()))?;
+        body.map(ReqBody).map_err(|rej| {
+            if rej.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::TooLarge(state.config.max_body_bytes)
+            } else {
+                ApiError::BadRequest(format!("cannot read the request body: {}", rej.body_text()))
+            }
+        })
+    }
 }
 
 /// The prologue of every game endpoint: reads the body, parses it as a JSON object with the
 /// endpoint's `fields`, and takes the game fields (rules, position or start and moves) out of it.
 fn game_request(
-    state: &AppState,
-    body: Result<Bytes, BytesRejection>,
+    ReqBody(bytes): ReqBody,
     fields: &'static [&'static str],
 ) -> Result<(Body, Game), ApiError> {
-    let bytes = body_bytes(state, body)?;
     let mut body = Body::parse(&bytes, fields)?;
     let game = Game::take(&mut body)?;
     Ok((body, game))
@@ -76,11 +86,8 @@ pub(crate) async fn info(State(state): State<AppState>) -> Json<Value> {
 const LEGAL_FIELDS: &[&str] = &GAME_FIELDS;
 
 /// `POST /api/legal`: the position reached, who is to move and the legal moves.
-pub(crate) async fn legal(
-    State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let (body, game) = game_request(&state, body, LEGAL_FIELDS)?;
+pub(crate) async fn legal(body: ReqBody) -> ApiResult {
+    let (body, game) = game_request(body, LEGAL_FIELDS)?;
     body.finish()?;
     to_json(&state_json(&game.position(), &game.rules)).map(Json)
 }
@@ -96,18 +103,25 @@ struct Played {
     state: StateJson,
 }
 
-fn play_one(pos: &mut Position, rules: &Rules, mv: Move, what: &str) -> Result<Played, ApiError> {
+/// Plays `mv` in `pos`: the answer for it and its outcome.
+fn play_one(
+    pos: &mut Position,
+    rules: &Rules,
+    mv: Move,
+    what: &str,
+) -> Result<(Played, Outcome), ApiError> {
     let before = *pos;
     let out = pos
         .play(rules, mv)
         .map_err(|e| ApiError::Unprocessable(format!("{what} '{mv}': {e}")))?;
-    Ok(Played {
+    let played = Played {
         mv: mv.to_string(),
         side: before.side().letter(),
         before: before.to_string(),
         outcome: outcome_json(&before, mv, &out),
         state: state_json(pos, rules),
-    })
+    };
+    Ok((played, out))
 }
 
 const PLAY_FIELDS: &[&str] = &[
@@ -115,19 +129,17 @@ const PLAY_FIELDS: &[&str] = &[
 ];
 
 /// `POST /api/play`: plays `move` (one action, or a whole turn `3-6`) after the game's moves.
-pub(crate) async fn play(
-    State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let (mut body, game) = game_request(&state, body, PLAY_FIELDS)?;
+pub(crate) async fn play(body: ReqBody) -> ApiResult {
+    let (mut body, game) = game_request(body, PLAY_FIELDS)?;
     let mv = body.take("move").ok_or_else(|| {
         ApiError::BadRequest(
             "field 'move' is missing: the house to sow (1..m), a turn like \"3-6\", or \"swap\""
                 .into(),
         )
     })?;
-    let mvs = moves_of_value(&mv, "field 'move'")?;
+    let turn = moves_of_value(&mv, "field 'move'")?;
     body.finish()?;
+    let mvs = &turn.moves;
     let mut pos = game.position();
     let mut steps = Vec::with_capacity(mvs.len());
     for (i, &mv) in mvs.iter().enumerate() {
@@ -136,7 +148,9 @@ pub(crate) async fn play(
         } else {
             format!("move {} of the turn", i + 1)
         };
-        steps.push(play_one(&mut pos, &game.rules, mv, &what)?);
+        let (step, out) = play_one(&mut pos, &game.rules, mv, &what)?;
+        turn.check_step(i, mv, &out)?;
+        steps.push(step);
     }
     if steps.len() == 1 {
         return to_json(&steps[0]).map(Json);
@@ -214,22 +228,25 @@ fn game_json(game: &Game) -> Result<Value, ApiError> {
 
 /// `POST /api/game`: replays a whole game: every step with its outcome and position, the moves
 /// grouped into turns in our notation, and the final state.
-pub(crate) async fn game(
-    State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let (body, game) = game_request(&state, body, GAME_ONLY)?;
+pub(crate) async fn game(body: ReqBody) -> ApiResult {
+    let (body, game) = game_request(body, GAME_ONLY)?;
     body.finish()?;
     game_json(&game).map(Json)
 }
 
-/// Thinking time of an engine request: `time_ms` if given (at least 1 ms, at most the
-/// server's maximum), else the server's default.
+/// Thinking time of an engine request: `time_ms` if given (at least 1 ms, 0 is refused; cut to
+/// the server's maximum), else the server's default.
 fn take_time(body: &mut Body, state: &AppState) -> Result<Duration, ApiError> {
     let c = &state.config;
+    let max = c.max_time.as_millis();
     Ok(match body.take_u64("time_ms")? {
         None => c.default_time.min(c.max_time),
-        Some(ms) => Duration::from_millis(ms.max(1)).min(c.max_time),
+        Some(0) => {
+            return Err(ApiError::Unprocessable(format!(
+                "field 'time_ms' must be 1 to {max} ms (longer times are cut to {max}), not 0"
+            )))
+        }
+        Some(ms) => Duration::from_millis(ms).min(c.max_time),
     })
 }
 
@@ -273,11 +290,8 @@ const ENGINE_FIELDS: &[&str] = &[
 ];
 
 /// `POST /api/engine`: the engine's action at `level` in the game's position, played.
-pub(crate) async fn engine(
-    State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let (mut body, game) = game_request(&state, body, ENGINE_FIELDS)?;
+pub(crate) async fn engine(State(state): State<AppState>, body: ReqBody) -> ApiResult {
+    let (mut body, game) = game_request(body, ENGINE_FIELDS)?;
     let level = take_level(&mut body, Level::Medium)?;
     let time = take_time(&mut body, &state)?;
     let seed = body.take_u64("seed")?;
@@ -310,7 +324,7 @@ pub(crate) async fn engine(
     let elapsed = started.elapsed();
     let choice = choice.ok_or_else(|| ApiError::Internal("the engine found no move".into()))?;
     let mut after = pos;
-    let played = play_one(&mut after, &rules, choice.mv, "the engine's move")
+    let (played, _) = play_one(&mut after, &rules, choice.mv, "the engine's move")
         .map_err(|e| ApiError::Internal(e.to_string()))?;
     let mut v = to_json(&played)?;
     v["level"] = json!(level.name());
@@ -329,11 +343,8 @@ const ANALYZE_FIELDS: &[&str] = &[
 
 /// `POST /api/analyze`: the value of the position and of every legal move, exact where the
 /// engine proves it within the time, estimated otherwise.
-pub(crate) async fn analyze(
-    State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let (mut body, game) = game_request(&state, body, ANALYZE_FIELDS)?;
+pub(crate) async fn analyze(State(state): State<AppState>, body: ReqBody) -> ApiResult {
+    let (mut body, game) = game_request(body, ANALYZE_FIELDS)?;
     let level = take_level(&mut body, Level::Perfect)?;
     let time = take_time(&mut body, &state)?;
     body.finish()?;
@@ -391,11 +402,8 @@ const EXPORT_FIELDS: &[&str] = &[
 ];
 
 /// `POST /api/record/export`: the game as a record, text and JSON forms.
-pub(crate) async fn record_export(
-    State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let (mut body, game) = game_request(&state, body, EXPORT_FIELDS)?;
+pub(crate) async fn record_export(body: ReqBody) -> ApiResult {
+    let (mut body, game) = game_request(body, EXPORT_FIELDS)?;
     let south = body.take_str("south")?.unwrap_or_default();
     let north = body.take_str("north")?.unwrap_or_default();
     body.finish()?;
@@ -411,11 +419,8 @@ const IMPORT_FIELDS: &[&str] = &["text"];
 
 /// `POST /api/record/import`: reads a record (text form, or the JSON form as a string) and
 /// answers as `/api/game` does, with the players' names.
-pub(crate) async fn record_import(
-    State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let bytes = body_bytes(&state, body)?;
+pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
+    let ReqBody(bytes) = body;
     let mut body = Body::parse(&bytes, IMPORT_FIELDS)?;
     let text = body
         .take_str("text")?

@@ -18,6 +18,9 @@ pub enum ApiError {
     /// The body is larger than the server accepts (413).
     #[error("the request body is larger than the limit of {0} bytes")]
     TooLarge(usize),
+    /// The request body did not arrive within the server's read timeout, in ms (408).
+    #[error("the request body did not arrive within {0} ms")]
+    RequestTimeout(u128),
     /// No such endpoint (404).
     #[error("{0}")]
     NotFound(String),
@@ -42,6 +45,7 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Busy(_) | ApiError::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -57,6 +61,13 @@ impl IntoResponse for ApiError {
         if matches!(self, ApiError::Busy(_)) {
             resp.headers_mut()
                 .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        }
+        if matches!(self, ApiError::RequestTimeout(_)) {
+            // The rest of the body is not awaited: the connection cannot carry another request.
+            resp.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
         }
         resp
     }

@@ -2,7 +2,7 @@
 //! moves, replayed into a game; and the JSON shapes of positions and outcomes.
 
 use kalah_core::{
-    GameRecord, Move, Outcome, Phase, Position, Rules, Side, Start, Status, Turn, MAX_HOUSES,
+    GameRecord, Move, Outcome, Phase, Position, Rules, Side, Start, Status, MAX_HOUSES,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -129,20 +129,91 @@ pub(crate) fn take_rules(body: &mut Body) -> Result<Rules, ApiError> {
     }
 }
 
-fn parse_move_token(tok: &str, what: &str) -> Result<Vec<Move>, ApiError> {
+/// A move item as the request wrote it: one action, or the actions of one turn joined by `-`
+/// (`"3-6"`), optionally ending in `-` (`"3-"`, `"3-6-"`) when the turn is unfinished, as
+/// `/api/game` writes open turns.
+pub(crate) struct TurnText {
+    /// The text as written, for messages.
+    pub(crate) text: String,
+    /// Where it came from (`field 'move'`, `'moves' item 2`), for messages.
+    pub(crate) what: String,
+    pub(crate) moves: Vec<Move>,
+    /// The text ends in `-`: its last action must earn an extra turn.
+    pub(crate) open: bool,
+}
+
+impl TurnText {
+    /// Checks that the `k`-th action of the text, `mv`, played with outcome `out`, leaves the
+    /// turn where the text says: every action but the last must earn an extra turn (a turn
+    /// ends where the mover's turn ends), and so must the last one of a text ending in `-`.
+    /// The wording is the game-record parser's.
+    pub(crate) fn check_step(&self, k: usize, mv: Move, out: &Outcome) -> Result<(), ApiError> {
+        let goes_on = out.extra_turn && out.ended.is_none();
+        let last = k + 1 == self.moves.len();
+        let text = &self.text;
+        let what = &self.what;
+        if !last && !goes_on {
+            return Err(ApiError::Unprocessable(format!(
+                "{what}: move {mv} ends the turn but more moves follow in '{text}'"
+            )));
+        }
+        if last && self.open && !goes_on {
+            return Err(ApiError::Unprocessable(format!(
+                "{what}: '{text}' ends with '-' but move {mv} earns no extra turn"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// One action: a house number written in plain digits (no sign, no leading zero) or `swap`.
+fn parse_action(t: &str, what: &str) -> Result<Move, ApiError> {
+    let t = t.trim();
+    if t.eq_ignore_ascii_case("swap") {
+        return Ok(Move::Swap);
+    }
+    let plain =
+        !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) && (t == "0" || !t.starts_with('0'));
+    match t.parse::<u8>() {
+        Ok(h) if plain => Ok(Move::Sow(h)),
+        _ if plain => Err(bad(format!("{what}: {t} is not a house number"))),
+        _ => Err(bad(format!(
+            "{what}: '{t}' is not a move: expected a house number (plain digits) or 'swap'"
+        ))),
+    }
+}
+
+fn parse_move_token(tok: &str, what: &str) -> Result<TurnText, ApiError> {
     let t = tok.trim();
     if t.is_empty() {
         return Err(bad(format!("{what}: empty move")));
     }
-    let turn: Turn = t.parse().map_err(|e| bad(format!("{what}: {e}")))?;
-    Ok(turn.0)
+    let (body, open) = match t.strip_suffix('-') {
+        Some(b) => (b, true),
+        None => (t, false),
+    };
+    let moves = body
+        .split(['-', ','])
+        .map(|a| parse_action(a, what))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(TurnText {
+        text: t.to_string(),
+        what: what.to_string(),
+        moves,
+        open,
+    })
 }
 
-/// One action or a whole turn: `3`, `"3"`, `"swap"`, `"3-6"`.
-pub(crate) fn moves_of_value(v: &Value, what: &str) -> Result<Vec<Move>, ApiError> {
+/// One action or a whole turn: `3`, `"3"`, `"swap"`, `"3-6"`, `"3-"`.
+pub(crate) fn moves_of_value(v: &Value, what: &str) -> Result<TurnText, ApiError> {
     match v {
         Value::Number(n) => match n.as_u64() {
-            Some(h) if h <= u8::MAX as u64 => Ok(vec![Move::Sow(h as u8)]),
+            Some(h) if h <= u8::MAX as u64 => Ok(TurnText {
+                text: h.to_string(),
+                what: what.to_string(),
+                moves: vec![Move::Sow(h as u8)],
+                open: false,
+            }),
             _ => Err(bad(format!("{what}: {n} is not a house number"))),
         },
         Value::String(s) => parse_move_token(s, what),
@@ -154,23 +225,19 @@ pub(crate) fn moves_of_value(v: &Value, what: &str) -> Result<Vec<Move>, ApiErro
 }
 
 /// The `moves` field: an array of moves or turns, or one string of turns separated by spaces.
-fn take_moves(body: &mut Body) -> Result<Vec<Move>, ApiError> {
+fn take_moves(body: &mut Body) -> Result<Vec<TurnText>, ApiError> {
     match body.take("moves") {
         None => Ok(Vec::new()),
-        Some(Value::Array(items)) => {
-            let mut out = Vec::new();
-            for (i, item) in items.iter().enumerate() {
-                out.extend(moves_of_value(item, &format!("'moves' item {}", i + 1))?);
-            }
-            Ok(out)
-        }
-        Some(Value::String(s)) => {
-            let mut out = Vec::new();
-            for (i, tok) in s.split_whitespace().enumerate() {
-                out.extend(parse_move_token(tok, &format!("'moves' turn {}", i + 1))?);
-            }
-            Ok(out)
-        }
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| moves_of_value(item, &format!("'moves' item {}", i + 1)))
+            .collect(),
+        Some(Value::String(s)) => s
+            .split_whitespace()
+            .enumerate()
+            .map(|(i, tok)| parse_move_token(tok, &format!("'moves' turn {}", i + 1)))
+            .collect(),
         Some(v) => Err(bad(format!(
             "field 'moves' must be an array like [\"3\", \"6\"] or a string like \"3-6 2\", not {}",
             type_name(&v)
@@ -210,6 +277,29 @@ fn take_layout(body: &mut Body) -> Result<Option<Vec<u8>>, ApiError> {
     }
 }
 
+/// Refuses a position whose opening phase tag (`opening`, `first-turn`, `pie`) belongs to rules
+/// the request does not have, as the command line does: `pie` needs the pie rule, the others
+/// the pie rule or no first-move extra turn.
+fn check_phase_tag(pos: &Position, rules: &Rules) -> Result<(), ApiError> {
+    let Some(tag) = pos.phase().tag() else {
+        return Ok(());
+    };
+    let (fits, needs) = match pos.phase() {
+        Phase::PieChoice => (rules.pie, "the pie rule (pie=on)"),
+        _ => (
+            rules.has_opening_rules(),
+            "the pie rule (pie=on) or no first-move extra turn (first-move-extra-turn=off)",
+        ),
+    };
+    if fits {
+        return Ok(());
+    }
+    Err(ApiError::Unprocessable(format!(
+        "field 'position': the phase tag '{tag}' belongs to the opening rules: add {needs} to \
+         'rules', or leave the tag out"
+    )))
+}
+
 /// A game read from a request: rules, the start (settled) and every position after each move.
 pub(crate) struct Game {
     pub(crate) rules: Rules,
@@ -230,7 +320,7 @@ impl Game {
         let seeds = body.take_u64("seeds")?;
         let layout = take_layout(body)?;
         let mirrored = body.take_bool("mirrored")?.unwrap_or(false);
-        let moves = take_moves(body)?;
+        let turns = take_moves(body)?;
         let start = match position {
             Some(text) => {
                 if houses.is_some() || seeds.is_some() || layout.is_some() || mirrored {
@@ -238,8 +328,11 @@ impl Game {
                         "give either 'position' or 'houses'/'seeds'/'layout'/'mirrored', not both",
                     ));
                 }
-                text.parse::<Position>()
-                    .map_err(|e| ApiError::Unprocessable(format!("field 'position': {e}")))?
+                let pos = text
+                    .parse::<Position>()
+                    .map_err(|e| ApiError::Unprocessable(format!("field 'position': {e}")))?;
+                check_phase_tag(&pos, &rules)?;
+                pos
             }
             None => {
                 let start = match layout {
@@ -277,15 +370,22 @@ impl Game {
         };
         let mut pos = start;
         pos.settle(&rules);
-        let mut positions = Vec::with_capacity(moves.len() + 1);
-        let mut outcomes = Vec::with_capacity(moves.len());
-        positions.push(pos);
-        for (i, &mv) in moves.iter().enumerate() {
-            let out = pos.play(&rules, mv).map_err(|e| {
-                ApiError::Unprocessable(format!("move {} ('{mv}') of 'moves': {e}", i + 1))
-            })?;
-            positions.push(pos);
-            outcomes.push(out);
+        let mut positions = vec![pos];
+        let mut outcomes = Vec::new();
+        let mut moves = Vec::new();
+        for turn in &turns {
+            for (k, &mv) in turn.moves.iter().enumerate() {
+                let out = pos.play(&rules, mv).map_err(|e| {
+                    ApiError::Unprocessable(format!(
+                        "move {} ('{mv}') of 'moves': {e}",
+                        moves.len() + 1
+                    ))
+                })?;
+                turn.check_step(k, mv, &out)?;
+                moves.push(mv);
+                positions.push(pos);
+                outcomes.push(out);
+            }
         }
         Ok(Game {
             rules,

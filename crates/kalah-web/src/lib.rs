@@ -8,8 +8,9 @@
 //! analysis) runs on tokio's blocking pool with a time limit per request and a bound on the
 //! number of searches running at once ([`Config::engine_slots`]); past the bound the server
 //! answers `503 Service Unavailable` at once instead of queueing. Every malformed request gets a
-//! 4xx answer `{"error": "..."}` whose message names the problem. The endpoints are documented in
-//! `docs/API.md`.
+//! 4xx answer `{"error": "..."}` whose message names the problem. Slow or oversized requests
+//! are cut off ([`Config::read_timeout`], [`Config::max_body_bytes`]) so that clients cannot hold
+//! connections. The endpoints are documented in `docs/API.md`.
 //!
 //! Values are final store differences from the view of the side to move (its store minus the
 //! opponent's at the end of the game with perfect play), as in [`kalah_engine`]; `value_south`
@@ -35,11 +36,19 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{header, StatusCode};
+use axum::middleware;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+use tower_http::limit::RequestBodyLimitLayer;
 
 pub use error::ApiError;
 
@@ -53,8 +62,14 @@ pub struct Config {
     pub default_time: Duration,
     /// Most thinking time one engine request may ask for (larger requests are cut to it).
     pub max_time: Duration,
-    /// Largest request body accepted, in bytes; larger bodies get `413`.
+    /// Largest request body accepted, in bytes; larger bodies get `413`, at once (before the
+    /// body is read) when the `Content-Length` header declares more.
     pub max_body_bytes: usize,
+    /// Longest wait for a request: a connection that has not sent a whole request head
+    /// (request line and headers) this long after it opened or after its previous answer is
+    /// closed, and a body not received whole this long after its head gets `408`. Engine work
+    /// is not counted: only the reading of the request. Must be more than zero.
+    pub read_timeout: Duration,
     /// Root directory of the endgame databases (see [`kalah_egdb::default_dir`]); `None`: the
     /// engine searches without them. The databases of a board size and rule set are opened on
     /// the first engine request that needs them and kept open; a set that is missing, partial
@@ -64,13 +79,14 @@ pub struct Config {
 
 impl Default for Config {
     /// One engine slot per core, 1 s per engine request by default and 10 s at most, 64 KiB
-    /// bodies, no endgame databases.
+    /// bodies, 20 s to send a request's head and 20 s for its body, no endgame databases.
     fn default() -> Self {
         Config {
             engine_slots: std::thread::available_parallelism().map_or(1, |n| n.get()),
             default_time: Duration::from_secs(1),
             max_time: Duration::from_secs(10),
             max_body_bytes: 64 * 1024,
+            read_timeout: Duration::from_secs(20),
             egdb_dir: None,
         }
     }
@@ -164,20 +180,84 @@ pub fn router(config: Config) -> Router {
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
+        // Refuses a declared Content-Length over the limit before the body is read.
+        .layer(RequestBodyLimitLayer::new(config.max_body_bytes))
+        .layer(middleware::map_response_with_state(
+            config.max_body_bytes,
+            json_too_large,
+        ))
         .with_state(state)
 }
 
-/// Serves [`router`] on `listener` until `shutdown` completes, then finishes the requests in
-/// flight.
+/// Gives the `413` of [`RequestBodyLimitLayer`] (plain text) the API's JSON error form.
+async fn json_too_large(State(limit): State<usize>, resp: Response) -> Response {
+    let is_json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if resp.status() == StatusCode::PAYLOAD_TOO_LARGE && !is_json {
+        ApiError::TooLarge(limit).into_response()
+    } else {
+        resp
+    }
+}
+
+/// Serves [`router`] over HTTP/1.1 on `listener` until `shutdown` completes, then finishes the
+/// requests in flight (idle connections are closed).
+///
+/// A connection is closed when it takes longer than [`Config::read_timeout`] to send a request
+/// head (hyper's header read timeout, also the keep-alive idle limit); a body that takes longer
+/// gets `408` (see [`router`]).
 ///
 /// # Errors
-/// An I/O error of the listener.
+/// None at present: failures to accept a connection are skipped (after a pause of 1 s unless
+/// the client merely hung up, so that running out of file descriptors does not spin).
 pub async fn serve(
     listener: TcpListener,
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(config))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let read_timeout = config.read_timeout;
+    let app = router(config);
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    if !is_connection_error(&e) {
+                        eprintln!("kalah serve: cannot accept a connection: {e}");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                    }
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let mut builder = http1::Builder::new();
+        builder
+            .timer(TokioTimer::new())
+            .header_read_timeout(read_timeout);
+        let conn =
+            builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            // A connection's errors (the client hung up, a malformed head, the header read
+            // timeout) concern that connection only.
+            let _ = conn.await;
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
+}
+
+/// Errors of `accept` that concern one connection only.
+fn is_connection_error(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind;
+    matches!(
+        e.kind(),
+        ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
+    )
 }

@@ -17,6 +17,7 @@ fn config() -> Config {
         default_time: Duration::from_millis(200),
         max_time: Duration::from_millis(500),
         max_body_bytes: 4096,
+        read_timeout: Duration::from_secs(20),
         egdb_dir: None,
     }
 }
@@ -898,4 +899,453 @@ async fn the_engine_uses_endgame_databases_when_configured() {
     )
     .await;
     assert_eq!(other.status, StatusCode::OK, "{}", other.text);
+}
+
+// --- Turn texts, phase tags and small input checks ---------------------------------------------
+
+#[tokio::test]
+async fn a_turn_text_ends_where_the_movers_turn_ends() {
+    let app = app();
+    // South's 3 earns an extra turn, 6 ends the turn: North's 1 may not follow in the same text.
+    let words: &[&str] = &["move 6 ends the turn but more moves follow in '3-6-1'"];
+    assert_error(
+        &post(&app, "/api/play", json!({"move": "3-6-1"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &[&["field 'move'"], words].concat(),
+    );
+    assert_error(
+        &post(&app, "/api/legal", json!({"moves": ["3-6-1"]})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &[&["'moves' item 1"], words].concat(),
+    );
+    assert_error(
+        &post(&app, "/api/game", json!({"moves": "2 3-6-1"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &[
+            "'moves' turn 2",
+            "move 6 ends the turn but more moves follow in '3-6-1'",
+        ],
+    );
+    // The same moves as separate actions, or as whole turns, are fine.
+    for moves in [json!([3, 6, 1]), json!(["3-6", "1"]), json!("3-6 1")] {
+        let a = post(&app, "/api/legal", json!({ "moves": moves })).await;
+        assert_eq!(a.status, StatusCode::OK, "{moves}: {}", a.text);
+        assert_eq!(
+            a.body["position"], "4,4,0,5,5,0,2,0,6,6,6,5,5,0 S",
+            "{moves}"
+        );
+    }
+    let a = post(&app, "/api/play", json!({"move": "3-6"})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["to_move"], "N");
+}
+
+#[tokio::test]
+async fn open_turns_as_api_game_writes_them_are_accepted() {
+    let app = app();
+    let g = post(&app, "/api/game", json!({"moves": "3-6 2"})).await;
+    assert_eq!(g.status, StatusCode::OK, "{}", g.text);
+    let turns: Vec<String> = g.body["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["turn"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(turns, ["3-6", "2-"]);
+    // Fed back, as an array or a string, the turns give the same game.
+    for moves in [json!(turns), json!(turns.join(" "))] {
+        let a = post(&app, "/api/game", json!({ "moves": moves })).await;
+        assert_eq!(a.status, StatusCode::OK, "{moves}: {}", a.text);
+        assert_eq!(a.body["moves"], g.body["moves"], "{moves}");
+        assert_eq!(a.body["state"], g.body["state"], "{moves}");
+    }
+    let a = post(&app, "/api/play", json!({"move": "3-"})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["move"], "3");
+    assert_eq!(a.body["to_move"], "S");
+    // A '-' claims an extra turn: refused where the move earns none.
+    assert_error(
+        &post(&app, "/api/play", json!({"move": "3-6-"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["'3-6-' ends with '-' but move 6 earns no extra turn"],
+    );
+    assert_error(
+        &post(&app, "/api/legal", json!({"moves": "1-"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &[
+            "'moves' turn 1",
+            "'1-' ends with '-' but move 1 earns no extra turn",
+        ],
+    );
+    assert_error(
+        &post(&app, "/api/legal", json!({"moves": "-"})).await,
+        StatusCode::BAD_REQUEST,
+        &["'moves' turn 1", "not a move"],
+    );
+}
+
+#[tokio::test]
+async fn house_numbers_are_plain_digits() {
+    let app = app();
+    for mv in ["+3", "03", "3.0", "0x3", "-3", "3--6"] {
+        assert_error(
+            &post(&app, "/api/play", json!({ "move": mv })).await,
+            StatusCode::BAD_REQUEST,
+            &["field 'move'", "not a move"],
+        );
+        assert_error(
+            &post(&app, "/api/legal", json!({ "moves": [mv] })).await,
+            StatusCode::BAD_REQUEST,
+            &["'moves' item 1", "not a move"],
+        );
+    }
+    assert_error(
+        &post(&app, "/api/play", json!({"move": "300"})).await,
+        StatusCode::BAD_REQUEST,
+        &["300 is not a house number"],
+    );
+    for mv in [
+        json!("3"),
+        json!(" 3 "),
+        json!(3),
+        json!("3-6"),
+        json!("3,6"),
+    ] {
+        let a = post(&app, "/api/play", json!({ "move": mv })).await;
+        assert_eq!(a.status, StatusCode::OK, "{mv}: {}", a.text);
+    }
+    let a = post(
+        &app,
+        "/api/play",
+        json!({"rules": "pie=on", "moves": [1], "move": "SWAP"}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+}
+
+#[tokio::test]
+async fn phase_tags_need_the_opening_rules_they_belong_to() {
+    let app = app();
+    let refused = [
+        (
+            "capture=standard",
+            "3,3,3,0,3,3,3,0 N pie",
+            "'pie'",
+            "pie=on",
+        ),
+        (
+            "first-move-extra-turn=off",
+            "3,3,3,0,3,3,3,0 N pie",
+            "'pie'",
+            "pie=on",
+        ),
+        (
+            "capture=standard",
+            "3,3,3,0,3,3,3,0 S opening",
+            "'opening'",
+            "first-move-extra-turn=off",
+        ),
+        (
+            "capture=standard",
+            "0,4,4,1,3,3,3,0 S first-turn",
+            "'first-turn'",
+            "pie=on",
+        ),
+    ];
+    for (rules, position, tag, rule) in refused {
+        for path in [
+            "/api/legal",
+            "/api/play",
+            "/api/game",
+            "/api/engine",
+            "/api/analyze",
+        ] {
+            let mut body = json!({"rules": rules, "position": position});
+            if path == "/api/play" {
+                body["move"] = json!(1);
+            }
+            let a = post(&app, path, body).await;
+            assert_error(
+                &a,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &[
+                    "field 'position'",
+                    "phase tag",
+                    tag,
+                    rule,
+                    "leave the tag out",
+                ],
+            );
+        }
+    }
+    let accepted = [
+        ("pie=on", "3,3,3,0,3,3,3,0 N pie"),
+        ("pie=on", "3,3,3,0,3,3,3,0 S opening"),
+        ("first-move-extra-turn=off", "3,3,3,0,3,3,3,0 S opening"),
+        ("pie=on", "0,4,4,1,3,3,3,0 S first-turn"),
+        ("capture=standard", "3,3,3,0,3,3,3,0 S"),
+    ];
+    for (rules, position) in accepted {
+        let a = post(
+            &app,
+            "/api/legal",
+            json!({"rules": rules, "position": position}),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{rules} {position}: {}", a.text);
+        assert_eq!(a.body["position"], position);
+    }
+    // Under standard rules the API never hands out a tagged position.
+    let a = post(
+        &app,
+        "/api/play",
+        json!({"houses": 3, "seeds": 3, "move": 1}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["before"], "3,3,3,0,3,3,3,0 S");
+    assert_eq!(a.body["phase"], Value::Null);
+}
+
+#[tokio::test]
+async fn zero_thinking_time_is_refused() {
+    let app = app(); // max 500 ms
+    for path in ["/api/engine", "/api/analyze"] {
+        assert_error(
+            &post(&app, path, json!({"time_ms": 0})).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["'time_ms'", "1 to 500 ms", "not 0"],
+        );
+    }
+    let a = post(
+        &app,
+        "/api/analyze",
+        json!({"houses": 2, "seeds": 1, "time_ms": 1}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+}
+
+// --- Slow and oversized requests over a real listener ------------------------------------------
+
+mod wire {
+    use super::*;
+    use std::net::SocketAddr;
+    use std::time::Instant;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpStream;
+
+    pub(super) struct Server {
+        pub(super) addr: SocketAddr,
+        stop: Option<tokio::sync::oneshot::Sender<()>>,
+        task: tokio::task::JoinHandle<std::io::Result<()>>,
+    }
+
+    impl Server {
+        pub(super) async fn start(config: Config) -> Server {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+            let task = tokio::spawn(kalah_web::serve(listener, config, async {
+                let _ = rx.await;
+            }));
+            Server {
+                addr,
+                stop: Some(tx),
+                task,
+            }
+        }
+
+        pub(super) async fn stop(mut self) {
+            self.stop.take().unwrap().send(()).unwrap();
+            tokio::time::timeout(Duration::from_secs(10), self.task)
+                .await
+                .expect("shuts down")
+                .unwrap()
+                .unwrap();
+        }
+    }
+
+    /// Reads one answer (head and `content-length` bytes of body), or up to the end of the
+    /// stream; `None` if the server closed the connection without answering. Fails the test
+    /// if nothing happens within `limit`.
+    pub(super) async fn read_answer(s: &mut TcpStream, limit: Duration) -> Option<String> {
+        let mut buf = Vec::new();
+        let read = async {
+            let mut chunk = [0u8; 4096];
+            loop {
+                let n = s.read(&mut chunk).await.unwrap_or(0);
+                if n == 0 {
+                    break;
+                }
+                buf.extend_from_slice(&chunk[..n]);
+                let text = String::from_utf8_lossy(&buf).to_lowercase();
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let len = text[..end]
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .and_then(|v| v.trim().parse::<usize>().ok())
+                        .unwrap_or(0);
+                    if buf.len() >= end + 4 + len {
+                        break;
+                    }
+                }
+            }
+        };
+        tokio::time::timeout(limit, read)
+            .await
+            .expect("the server neither answered nor closed the connection in time");
+        (!buf.is_empty()).then(|| String::from_utf8_lossy(&buf).into_owned())
+    }
+
+    fn short() -> Config {
+        Config {
+            read_timeout: Duration::from_millis(300),
+            max_time: Duration::from_millis(1500),
+            ..config()
+        }
+    }
+
+    #[tokio::test]
+    async fn a_declared_body_over_the_limit_is_refused_before_it_is_sent() {
+        let server = Server::start(config()).await; // 4096 bytes, read timeout 20 s
+        for declared in ["4097", "99999999999"] {
+            let mut s = TcpStream::connect(server.addr).await.unwrap();
+            let head = format!(
+                "POST /api/legal HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {declared}\r\n\r\n{{}}"
+            );
+            s.write_all(head.as_bytes()).await.unwrap();
+            // The body is never completed: the answer must not wait for it.
+            let answer = read_answer(&mut s, Duration::from_secs(5))
+                .await
+                .expect("an answer");
+            assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+            assert!(
+                answer.contains(
+                    r#"{"error":"the request body is larger than the limit of 4096 bytes"}"#
+                ),
+                "{answer}"
+            );
+        }
+        // A declared length within the limit is served as before.
+        let mut s = TcpStream::connect(server.addr).await.unwrap();
+        s.write_all(b"POST /api/legal HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
+            .await
+            .unwrap();
+        let answer = read_answer(&mut s, Duration::from_secs(5)).await.unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn connections_that_send_no_whole_request_head_are_closed() {
+        let server = Server::start(short()).await;
+        // Nothing at all.
+        let started = Instant::now();
+        let mut s = TcpStream::connect(server.addr).await.unwrap();
+        assert_eq!(read_answer(&mut s, Duration::from_secs(5)).await, None);
+        assert!(
+            started.elapsed() >= Duration::from_millis(250),
+            "{:?}",
+            started.elapsed()
+        );
+        // Half a head, then silence.
+        let mut s = TcpStream::connect(server.addr).await.unwrap();
+        s.write_all(b"POST /api/legal HTTP/1.1\r\nHost: x\r\n")
+            .await
+            .unwrap();
+        assert_eq!(read_answer(&mut s, Duration::from_secs(5)).await, None);
+        // A head trickled a byte at a time: the limit is on the whole head, not between bytes.
+        let started = Instant::now();
+        let mut s = TcpStream::connect(server.addr).await.unwrap();
+        let head = b"POST /api/legal HTTP/1.1\r\nHost: x\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n";
+        let mut closed = false;
+        for b in head {
+            if s.write_all(&[*b]).await.is_err() {
+                closed = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            if started.elapsed() > Duration::from_secs(3) {
+                break;
+            }
+        }
+        if !closed {
+            closed = read_answer(&mut s, Duration::from_secs(5)).await.is_none();
+        }
+        assert!(closed, "a trickled head was served");
+        assert!(
+            started.elapsed() < Duration::from_secs(4),
+            "{:?}",
+            started.elapsed()
+        );
+        // An idle kept-alive connection is closed too, after its answer.
+        let mut s = TcpStream::connect(server.addr).await.unwrap();
+        s.write_all(b"POST /api/legal HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
+            .await
+            .unwrap();
+        let answer = read_answer(&mut s, Duration::from_secs(5)).await.unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert_eq!(read_answer(&mut s, Duration::from_secs(5)).await, None);
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn a_body_that_does_not_arrive_in_time_gets_408() {
+        let server = Server::start(short()).await;
+        let started = Instant::now();
+        let mut s = TcpStream::connect(server.addr).await.unwrap();
+        s.write_all(b"POST /api/legal HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mo")
+            .await
+            .unwrap();
+        let answer = read_answer(&mut s, Duration::from_secs(5)).await.unwrap();
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(
+            answer.to_lowercase().contains("connection: close"),
+            "{answer}"
+        );
+        assert!(
+            answer.contains(r#"{"error":"the request body did not arrive within 300 ms"}"#),
+            "{answer}"
+        );
+        assert!(
+            started.elapsed() >= Duration::from_millis(250),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(read_answer(&mut s, Duration::from_secs(5)).await, None);
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn a_long_search_is_not_cut_by_the_read_timeout() {
+        let server = Server::start(short()).await; // read timeout 300 ms
+        let mut s = TcpStream::connect(server.addr).await.unwrap();
+        let body = r#"{"houses": 12, "seeds": 6, "level": "perfect", "time_ms": 1000}"#;
+        let req = format!(
+            "POST /api/engine HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let started = Instant::now();
+        s.write_all(req.as_bytes()).await.unwrap();
+        let answer = read_answer(&mut s, Duration::from_secs(10)).await.unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(
+            started.elapsed() >= Duration::from_millis(900),
+            "{:?}",
+            started.elapsed()
+        );
+        let json: Value = serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        assert!(json["time_ms"].as_u64().unwrap() >= 900, "{json}");
+        // The connection still serves the next request.
+        let body = r#"{"move": 3}"#;
+        let req = format!(
+            "POST /api/play HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        s.write_all(req.as_bytes()).await.unwrap();
+        let answer = read_answer(&mut s, Duration::from_secs(5)).await.unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        server.stop().await;
+    }
 }
