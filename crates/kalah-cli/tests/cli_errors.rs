@@ -138,7 +138,7 @@ fn bad_depths() {
 /// exit with 2. A bad value on the command line exits with 2 and points to the help page.
 #[test]
 fn bad_command_line_values_exit_2() {
-    let cases: [(&[&str], &str); 24] = [
+    let cases: [(&[&str], &str); 25] = [
         (
             &["perft", "41"],
             "invalid value '41' for '<DEPTH>': use 0 to 40 plies, not 41",
@@ -163,6 +163,10 @@ fn bad_command_line_values_exit_2() {
             "use 1 to 1024 engine slots, not 0",
         ),
         (&["serve", "--max-time-ms", "0"], "--max-time-ms"),
+        (
+            &["serve", "--read-timeout-ms", "-1"],
+            "use 1 to 86400000 milliseconds, not -1",
+        ),
         (&["serve", "--default-time-ms", "0"], "--default-time-ms"),
         (
             &["play", "--move-time-ms", "0"],

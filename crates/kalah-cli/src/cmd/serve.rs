@@ -25,6 +25,11 @@ pub struct Args {
     /// 1; at most --max-time-ms, to which a larger value is lowered).
     #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 1_000, value_parser = parse_ms)]
     pub default_time_ms: u64,
+    /// Longest wait for a request, in milliseconds (at least 1): a connection that sends no
+    /// whole request head this long after it opened or after its last answer is closed, and a
+    /// body not received whole this long after its head gets 408. Engine work does not count.
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 20_000, value_parser = parse_ms)]
+    pub read_timeout_ms: u64,
     /// Directory of the endgame databases (built by `kalah egdb build`), used by the engine's
     /// moves and analyses wherever the board size and rules match [default: the per-user data
     /// directory, if it exists]
@@ -50,6 +55,7 @@ pub fn run(args: Args) -> Result<()> {
     let mut config = kalah_web::Config {
         max_time: Duration::from_millis(args.max_time_ms),
         default_time: Duration::from_millis(args.default_time_ms.clamp(1, args.max_time_ms)),
+        read_timeout: Duration::from_millis(args.read_timeout_ms),
         ..kalah_web::Config::default()
     };
     if let Some(n) = args.engine_slots {
