@@ -344,7 +344,7 @@ impl Position {
     /// side to move.
     pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
         let n = setup.pits.len();
-        if !(4..=MAX_PITS).contains(&n) || n % 2 != 0 {
+        if !(4..=MAX_PITS).contains(&n) || !n.is_multiple_of(2) {
             return Err(SetupError::PitCount(n));
         }
         let m = (n - 2) / 2;

@@ -185,7 +185,7 @@ impl GameRecord {
     }
 
     fn last_turn_closed(&self) -> bool {
-        self.turns().last().map_or(true, |t| !t.open)
+        self.turns().last().is_none_or(|t| !t.open)
     }
 
     /// Every position from the start to now (`moves().len() + 1` of them).

@@ -122,6 +122,30 @@ impl BuildPlan {
         on_event: &(dyn Fn(&BuildEvent) + Sync),
     ) -> Result<BuildReport, EgdbError> {
         let ix = self.check()?;
+        // One build at a time per set: two would write the same temporary files and fail. The
+        // lock is released when the build ends, or when its process dies.
+        let dir = self.root.join(file::set_dir_name(self.houses, &self.rules));
+        let io = |p: &std::path::Path, e| EgdbError::Io {
+            path: p.display().to_string(),
+            source: e,
+        };
+        std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+        let lock_path = dir.join(".build.lock");
+        let lock = std::fs::File::options()
+            .create(true)
+            .write(true)
+            .truncate(false)
+            .open(&lock_path)
+            .map_err(|e| io(&lock_path, e))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(EgdbError::Busy {
+                    path: dir.display().to_string(),
+                })
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io(&lock_path, e)),
+        }
         let mut pool = rayon::ThreadPoolBuilder::new();
         if let Some(n) = self.threads {
             pool = pool.num_threads(n.max(1));

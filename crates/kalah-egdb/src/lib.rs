@@ -167,6 +167,12 @@ pub enum EgdbError {
         /// What is wrong.
         what: String,
     },
+    /// Another build (another process) is writing the same set of layers.
+    #[error("{path}: another `kalah egdb build` is writing this set; wait for it to finish")]
+    Busy {
+        /// The set's directory.
+        path: String,
+    },
     /// The header describes another board, rule set or layer than the file name says.
     #[error("{path}: holds {found}, expected {expected}")]
     Mismatch {

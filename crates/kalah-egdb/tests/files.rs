@@ -192,6 +192,9 @@ fn an_interrupted_build_leaves_complete_files_and_resumes() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
+    // The set's build lock stays (empty; released when the build ended).
+    assert_eq!(names.first().map(String::as_str), Some(".build.lock"));
+    names.remove(0);
     let want: Vec<String> = (0..stop_in).map(|k| format!("k{k:03}.egdb")).collect();
     assert_eq!(names, want, "only finished layers, no temporary file");
     let db = Egdb::open(dir.path(), m, &Rules::default())
@@ -259,4 +262,41 @@ fn impossible_values_are_not_returned_and_name_the_layer() {
     let db = Egdb::open(dir.path(), 3, &rules).unwrap().unwrap();
     assert_eq!(db.probe(&pos, &rules), None);
     assert_eq!(db.damaged_layer(), Some(9));
+}
+
+/// Regression (fresh-user tester): two builds of one set at once wrote the same temporary files,
+/// and one failed with `k000.egdb: No such file or directory`. The second now stops at once
+/// with a clear error, and builds again once the first is done.
+#[test]
+fn a_second_build_of_the_same_set_is_refused_while_one_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir
+        .path()
+        .join(kalah_egdb::file::set_dir_name(3, &Rules::default()));
+    fs::create_dir_all(&set).unwrap();
+    // Another build holds the set's lock.
+    let held = fs::File::create(set.join(".build.lock")).unwrap();
+    held.try_lock().unwrap();
+    let e = plan(dir.path(), 3, 6)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap_err();
+    assert!(matches!(e, EgdbError::Busy { .. }), "{e:?}");
+    assert!(e.to_string().contains("another `kalah egdb build`"), "{e}");
+    // Another set is not locked.
+    BuildPlan {
+        rules: Rules {
+            capture: CaptureRule::Empty,
+            ..Rules::default()
+        },
+        ..plan(dir.path(), 3, 6)
+    }
+    .run(&AtomicBool::new(false), &|_| {})
+    .unwrap();
+    drop(held);
+    plan(dir.path(), 3, 6)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap();
+    Egdb::open_checked(dir.path(), 3, &Rules::default())
+        .unwrap()
+        .unwrap();
 }
