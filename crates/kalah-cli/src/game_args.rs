@@ -151,11 +151,7 @@ impl RuleArgs {
         }
         let rules = self.rules();
         if let Some(tag) = pos.phase().tag() {
-            let fits = match pos.phase() {
-                Phase::PieChoice => rules.pie,
-                _ => rules.has_opening_rules(),
-            };
-            if !fits {
+            if !rules.allows_phase(pos.phase()) {
                 let needs = if pos.phase() == Phase::PieChoice {
                     "--pie"
                 } else {

@@ -11,6 +11,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::error::RulesError;
+use crate::position::Phase;
 use crate::{MAX_HOUSES, MAX_SEEDS};
 
 /// What happens when the last seed of a sowing lands in an empty house of the mover's own row.
@@ -96,6 +97,18 @@ impl Rules {
     /// Whether the opening phase of the game matters (the pie rule or the Manchester rule).
     pub fn has_opening_rules(&self) -> bool {
         self.pie || !self.first_move_extra_turn
+    }
+
+    /// Whether a position in `phase` belongs to games under these rules: the normal phase
+    /// always; [`Phase::PieChoice`] (tag `pie`) only under the pie rule; the other opening
+    /// phases (`opening`, `first-turn`) under the pie rule or the Manchester rule. Front ends
+    /// refuse a position (or a record's start) whose phase tag its rules do not allow.
+    pub fn allows_phase(&self, phase: Phase) -> bool {
+        match phase {
+            Phase::Normal => true,
+            Phase::PieChoice => self.pie,
+            Phase::Opening | Phase::FirstTurn => self.has_opening_rules(),
+        }
     }
 }
 

@@ -577,3 +577,30 @@ fn position_accessors() {
     let twelve = pos("1,0,0,0,0,0,0,0,0,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0,3,0 N");
     assert_eq!(twelve.legal_houses(), 1 << 11);
 }
+
+#[test]
+fn phase_tags_belong_to_their_opening_rules() {
+    let standard = rules("");
+    let pie = rules("pie=on");
+    let manchester = rules("first-move-extra-turn=off");
+    for r in [&standard, &pie, &manchester] {
+        assert!(r.allows_phase(Phase::Normal));
+    }
+    assert!(!standard.allows_phase(Phase::Opening));
+    assert!(!standard.allows_phase(Phase::FirstTurn));
+    assert!(!standard.allows_phase(Phase::PieChoice));
+    assert!(pie.allows_phase(Phase::Opening) && pie.allows_phase(Phase::PieChoice));
+    assert!(manchester.allows_phase(Phase::Opening) && manchester.allows_phase(Phase::FirstTurn));
+    assert!(!manchester.allows_phase(Phase::PieChoice));
+    // Every tag a game under these rules reaches is allowed: replay openings.
+    for r in [&pie, &manchester] {
+        let mut p = Position::start(&Start::uniform(3, 3).unwrap(), r);
+        for _ in 0..4 {
+            assert!(r.allows_phase(p.phase()), "{p} under {r}");
+            let Some(&mv) = p.legal_moves(r).first() else {
+                break;
+            };
+            p.play(r, mv).unwrap();
+        }
+    }
+}

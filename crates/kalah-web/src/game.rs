@@ -284,16 +284,13 @@ fn check_phase_tag(pos: &Position, rules: &Rules) -> Result<(), ApiError> {
     let Some(tag) = pos.phase().tag() else {
         return Ok(());
     };
-    let (fits, needs) = match pos.phase() {
-        Phase::PieChoice => (rules.pie, "the pie rule (pie=on)"),
-        _ => (
-            rules.has_opening_rules(),
-            "the pie rule (pie=on) or no first-move extra turn (first-move-extra-turn=off)",
-        ),
-    };
-    if fits {
+    if rules.allows_phase(pos.phase()) {
         return Ok(());
     }
+    let needs = match pos.phase() {
+        Phase::PieChoice => "the pie rule (pie=on)",
+        _ => "the pie rule (pie=on) or no first-move extra turn (first-move-extra-turn=off)",
+    };
     Err(ApiError::Unprocessable(format!(
         "field 'position': the phase tag '{tag}' belongs to the opening rules: add {needs} to \
          'rules', or leave the tag out"

@@ -237,11 +237,7 @@ pub fn load_record(path: &Path) -> Result<GameRecord> {
     // A start with a phase tag of the opening rules needs them, as a POSITION on the command
     // line does: otherwise `save` would write back a start that `kalah show` refuses.
     if let Some(tag) = record.start.phase().tag() {
-        let fits = match record.start.phase() {
-            Phase::PieChoice => record.rules.pie,
-            _ => record.rules.has_opening_rules(),
-        };
-        if !fits {
+        if !record.rules.allows_phase(record.start.phase()) {
             let needs = if record.start.phase() == Phase::PieChoice {
                 "pie=on"
             } else {

@@ -536,6 +536,32 @@ pub(crate) fn turns_text(pos: &Position, rules: &Rules, moves: &[Move]) -> Strin
     out
 }
 
+/// The solution of `pos` on `threads` threads, and every best whole turn.
+///
+/// # Errors
+/// [`SolveError::Stopped`] with the bounds proven; when the stop came while the best turns were
+/// listed (the value proven), both bounds are the value and the statistics count that search's
+/// work too.
+pub(crate) fn solve_with_best_turns(
+    solver: &mut Solver,
+    pos: &Position,
+    threads: usize,
+) -> Result<(Vec<kalah_core::Turn>, kalah_solver::Solution), SolveError> {
+    let sol = solver.solve_parallel(pos, threads)?;
+    match solver.best_turns(pos, sol.value) {
+        Ok(best) => Ok((best, sol)),
+        Err(SolveError::Stopped { stats, .. }) => Err(SolveError::Stopped {
+            lower: sol.value,
+            upper: sol.value,
+            stats: Stats {
+                nodes: sol.stats.nodes + stats.nodes,
+                tt_hits: sol.stats.tt_hits + stats.tt_hits,
+                elapsed: sol.stats.elapsed + stats.elapsed,
+            },
+        }),
+    }
+}
+
 /// Runs `kalah solve`.
 pub fn run(args: Args) -> Result<()> {
     if let Some(path) = &args.batch {
@@ -543,26 +569,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     let (rules, pos, mut solver, bar) = args.target.setup("solving", true)?;
     let threads = args.threads.unwrap_or_else(crate::cmd::egdb::rayon_threads);
-    let sol = match solver.solve_parallel(&pos, threads) {
-        Ok(s) => s,
+    let (best, sol) = match solve_with_best_turns(&mut solver, &pos, threads) {
+        Ok(x) => x,
         Err(e) => return stopped(e, args.json, &bar, true),
-    };
-    let best = match solver.best_turns(&pos, sol.value) {
-        Ok(b) => b,
-        // The value is proven by now; the stop came while listing the best turns (a search of
-        // its own, with its own counters: the work before it counts too).
-        Err(SolveError::Stopped { stats, .. }) => {
-            let e = SolveError::Stopped {
-                lower: sol.value,
-                upper: sol.value,
-                stats: Stats {
-                    nodes: sol.stats.nodes + stats.nodes,
-                    tt_hits: sol.stats.tt_hits + stats.tt_hits,
-                    elapsed: sol.stats.elapsed + stats.elapsed,
-                },
-            };
-            return stopped(e, args.json, &bar, true);
-        }
     };
     bar.finish_and_clear();
     warn_if_damaged(solver.egdb().map(|db| &**db));

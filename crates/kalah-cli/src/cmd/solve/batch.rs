@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use indicatif::ProgressBar;
 use kalah_core::{Position, Rules};
-use kalah_solver::{Progress, SolveError, Solver, Stats};
+use kalah_solver::{Progress, SolveError, Solver};
 use serde_json::{json, Value};
 
 use super::{
@@ -192,21 +192,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         let cur = solver_for(&mut current, args, &rules, &pos, &stop, &line_no, &bar)?;
         *lock(&bar) = ProgressBar::hidden();
         let t0 = Instant::now();
-        let solved = cur.solver.solve_parallel(&pos, threads).and_then(|sol| {
-            match cur.solver.best_turns(&pos, sol.value) {
-                Ok(best) => Ok((best, sol)),
-                // The value is proven; the stop came while listing the best turns.
-                Err(SolveError::Stopped { stats, .. }) => Err(SolveError::Stopped {
-                    lower: sol.value,
-                    upper: sol.value,
-                    stats: Stats {
-                        nodes: sol.stats.nodes + stats.nodes,
-                        tt_hits: sol.stats.tt_hits + stats.tt_hits,
-                        elapsed: sol.stats.elapsed + stats.elapsed,
-                    },
-                }),
-            }
-        });
+        let solved = super::solve_with_best_turns(&mut cur.solver, &pos, threads);
         lock(&bar).finish_and_clear();
         let (best, sol) = match solved {
             Ok(x) => x,
