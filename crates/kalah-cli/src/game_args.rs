@@ -43,7 +43,8 @@ pub struct RuleArgs {
 
 /// Parses a whole number of `unit` (e.g. "threads") from `lo` to `hi` for a clap value parser
 /// (a refused value exits with code 2): `'x' is not a whole number of threads`, `use 1 to 256
-/// threads, not 0` (also for negative numbers and numbers too large for any integer type).
+/// threads, not 0` (also for negative numbers and numbers too large for any integer type); an
+/// empty `unit` leaves the unit out (`use 0 to 65535, not -1`).
 ///
 /// # Errors
 /// The message, when `s` is not such a number.
@@ -56,7 +57,13 @@ pub(crate) fn whole_number(s: &str, lo: u64, hi: u64, unit: &str) -> Result<u64,
     }
     let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        if unit.is_empty() {
+            return Err(format!("'{s}' is not a whole number"));
+        }
         return Err(format!("'{s}' is not a whole number of {unit}"));
+    }
+    if unit.is_empty() {
+        return Err(format!("use {lo} to {hi}, not {t}"));
     }
     Err(format!("use {lo} to {hi} {unit}, not {t}"))
 }

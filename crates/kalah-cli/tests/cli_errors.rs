@@ -138,7 +138,7 @@ fn bad_depths() {
 /// exit with 2. A bad value on the command line exits with 2 and points to the help page.
 #[test]
 fn bad_command_line_values_exit_2() {
-    let cases: [(&[&str], &str); 25] = [
+    let cases: [(&[&str], &str); 27] = [
         (
             &["perft", "41"],
             "invalid value '41' for '<DEPTH>': use 0 to 40 plies, not 41",
@@ -168,6 +168,11 @@ fn bad_command_line_values_exit_2() {
             "use 1 to 86400000 milliseconds, not -1",
         ),
         (&["serve", "--default-time-ms", "0"], "--default-time-ms"),
+        (&["serve", "--port", "-1"], "use 0 to 65535, not -1"),
+        (
+            &["play", "--seed", "-1"],
+            "use 0 to 18446744073709551615, not -1",
+        ),
         (
             &["play", "--move-time-ms", "0"],
             "use 1 to 86400000 milliseconds, not 0",

@@ -60,7 +60,7 @@ pub struct Args {
     #[arg(long, value_name = "LEVEL", default_value = "medium")]
     pub level: Level,
     /// Fix the engine's random choices, for reproducible games.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// Continue a saved game (a text game record, or its JSON form); the rules and the start
     /// position come from the file.
@@ -191,6 +191,11 @@ fn parse_command(line: &str) -> Result<Command, String> {
             "'{line}' is not a command: type a house number, or help"
         )),
     }
+}
+
+/// Parses `--seed`: any whole number from 0 to 2^64 - 1.
+fn parse_seed(s: &str) -> Result<u64, String> {
+    crate::game_args::whole_number(s, 0, u64::MAX, "")
 }
 
 /// The largest game record `--load` reads (a whole game is a few KiB; `/dev/zero` is endless).

@@ -12,7 +12,7 @@ pub struct Args {
     #[arg(long, value_name = "ADDR", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub bind: IpAddr,
     /// Port to listen on (0: any free port; the address is printed).
-    #[arg(long, value_name = "PORT", default_value_t = 8080)]
+    #[arg(long, value_name = "PORT", default_value_t = 8080, allow_negative_numbers = true, value_parser = parse_port)]
     pub port: u16,
     /// Most engine searches at once, at least 1; more get "503 busy" at once [default: one per
     /// core].
@@ -38,6 +38,11 @@ pub struct Args {
     /// Do not use endgame databases even if present
     #[arg(long, conflicts_with = "egdb_dir")]
     pub no_egdb: bool,
+}
+
+/// Parses `--port`: 0 (any free port) to 65535.
+fn parse_port(s: &str) -> Result<u16, String> {
+    crate::game_args::whole_number(s, 0, 65_535, "").map(|n| n as u16)
 }
 
 /// Parses `--engine-slots`: 1 to 1024 (with 0 every engine request would get 503).
