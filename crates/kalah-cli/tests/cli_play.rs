@@ -562,3 +562,19 @@ fn load_refuses_a_start_tag_without_its_rules() {
     );
     assert!(text.contains("3,3,3,0,3,3,3,0 S opening"), "{text}");
 }
+
+/// A whole turn typed at once (`3-6`), as `show --moves` and records write it; a turn that
+/// does not hold together is refused whole, before any of it is played.
+#[test]
+fn a_whole_turn_can_be_typed_at_once() {
+    let text = play(&["--opponent", "human"], "6-3\n3-9\n3-6\nquit\n");
+    assert!(
+        text.contains("! move 6 ends the turn but more moves follow in '6-3'"),
+        "{text}"
+    );
+    assert!(text.contains("! move 9 of '3-9'"), "{text}");
+    let plays: Vec<&str> = text.lines().filter(|l| l.contains(" plays ")).collect();
+    assert_eq!(plays.len(), 2, "only 3-6 was played: {text}");
+    assert!(plays[0].starts_with("South plays 3") && plays[1].starts_with("South plays 6"));
+    assert!(text.contains("North to move"), "{text}");
+}

@@ -134,6 +134,9 @@ fn printable(text: &str) -> String {
 #[derive(Debug, PartialEq, Eq)]
 enum Command {
     Action(Move),
+    /// Several actions of one turn typed at once, `3-6` (house 3, then house 6 on the extra
+    /// turn), as `kalah show --moves`, game records and the API write a turn.
+    Turn(Vec<Move>, String),
     /// A number too large to be a house (it does not fit a `u8`).
     NoHouse(String),
     Undo,
@@ -187,8 +190,26 @@ fn parse_command(line: &str) -> Result<Command, String> {
                 Err(_) => Ok(Command::NoHouse(word.to_string())),
             }
         }
+        _ if word.contains('-') && word.split('-').all(|h| !h.is_empty()) => {
+            if !rest.is_empty() {
+                return Err(format!(
+                    "one turn a line, please: '{line}' (type the turn alone, e.g. 3-6)"
+                ));
+            }
+            let moves: Vec<Move> = word
+                .split('-')
+                .map(|h| match h.to_ascii_lowercase().as_str() {
+                    "swap" => Ok(Move::Swap),
+                    _ => h
+                        .parse::<u8>()
+                        .map(Move::Sow)
+                        .map_err(|_| format!("'{h}' in '{word}' is not a house number")),
+                })
+                .collect::<Result<_, _>>()?;
+            Ok(Command::Turn(moves, word.to_string()))
+        }
         _ => Err(format!(
-            "'{line}' is not a command: type a house number, or help"
+            "'{line}' is not a command: type a house number (or a whole turn, e.g. 3-6), or help"
         )),
     }
 }
@@ -782,6 +803,44 @@ impl Game {
                         self.drawn_at = None;
                     }
                 }
+                Command::Turn(moves, text) => {
+                    if over {
+                        self.complain("the game is over: undo, save FILE or quit")?;
+                        continue;
+                    }
+                    // The whole turn is checked before any of it is played.
+                    let mut p = pos;
+                    let mut fault = None;
+                    for (k, &mv) in moves.iter().enumerate() {
+                        match p.play(&self.rules, mv) {
+                            Ok(o)
+                                if k + 1 < moves.len() && !(o.extra_turn && o.ended.is_none()) =>
+                            {
+                                fault = Some(format!(
+                                    "move {mv} ends the turn but more moves follow in '{text}'"
+                                ));
+                                break;
+                            }
+                            Ok(_) => {}
+                            Err(e) => {
+                                fault = Some(format!(
+                                    "move {mv} of '{text}': {e}; legal now: {}",
+                                    board::legal_list(&p, &self.rules)
+                                ));
+                                break;
+                            }
+                        }
+                    }
+                    if let Some(f) = fault {
+                        self.complain(&f)?;
+                        continue;
+                    }
+                    for mv in moves {
+                        if let Err(e) = self.act(mv)? {
+                            bail!("a checked move {mv} was refused: {e}");
+                        }
+                    }
+                }
                 Command::Action(mv) => {
                     if over {
                         self.complain("the game is over: undo, save FILE or quit")?;
@@ -915,5 +974,23 @@ mod tests {
         assert!(parse_command("3 4").is_err());
         assert_eq!(parse_command("999"), Ok(Command::NoHouse("999".into())));
         assert!(parse_command("fly").is_err());
+        assert_eq!(
+            parse_command("3-6"),
+            Ok(Command::Turn(
+                vec![Move::Sow(3), Move::Sow(6)],
+                "3-6".into()
+            ))
+        );
+        assert_eq!(
+            parse_command("1-Swap"),
+            Ok(Command::Turn(
+                vec![Move::Sow(1), Move::Swap],
+                "1-Swap".into()
+            ))
+        );
+        assert!(parse_command("3-x").unwrap_err().contains("'x' in '3-x'"));
+        assert!(parse_command("3-6 1").is_err());
+        assert!(parse_command("3-").is_err());
+        assert!(parse_command("-3").is_err());
     }
 }
