@@ -227,10 +227,24 @@ pub(crate) struct Table {
     wide_mode: bool,
     /// Whether anything was stored since the table was created or cleared.
     dirty: AtomicBool,
-    /// The rules and board size (houses a side) of the positions stored: entries of other rules
-    /// or boards would be wrong (and keys of different board sizes can coincide). `None`: not
-    /// claimed yet. See [`Table::claim`].
-    tag: Mutex<Option<(Rules, usize)>>,
+    /// The rules and board size (houses a side) of the positions stored, and their total seeds
+    /// under the majority end (see [`Tag`]): entries of other rules or boards would be wrong (and
+    /// keys of different board sizes can coincide). `None`: not claimed yet. See
+    /// [`Table::claim`].
+    tag: Mutex<Option<Tag>>,
+}
+
+/// What a table's entries belong to: rules, houses a side, and, when the outcome depends on the
+/// stores (the majority end), the total seeds. The key then holds South's store, not North's,
+/// which only the total fixes: positions of another total would share keys with other values.
+type Tag = (Rules, usize, Option<usize>);
+
+fn tag_of(rules: &Rules, houses: usize, total: usize) -> Tag {
+    (
+        *rules,
+        houses,
+        rules.outcome_depends_on_stores().then_some(total),
+    )
 }
 
 /// Number of locks guarding the wide (256-bit) slots. Mutexes, not spin locks: with more
@@ -377,19 +391,20 @@ impl Table {
 
     /// Claims the table for positions of `rules` on boards of `houses` houses a side holding
     /// `total` seeds: true if it holds (or may now hold) only positions of these rules and board
-    /// size, in slots that fit their keys. False if it is claimed for other rules or another
-    /// board size, or its slots are too small for the keys, or it cannot hold boards of that
-    /// size: the caller must then clear it (if no one else uses it) and [`Table::reclaim`] it,
-    /// or use another table. A fresh table takes 8-byte slots if the keys fit them.
+    /// size (and, under the majority end, this total), in slots that fit their keys. False if it
+    /// is claimed for other rules, another board size or (majority end) another total, or its
+    /// slots are too small for the keys, or it cannot hold boards of that size: the caller must
+    /// then clear it (if no one else uses it) and [`Table::reclaim`] it, or use another table. A
+    /// fresh table takes 8-byte slots if the keys fit them.
     pub(crate) fn claim(&self, rules: &Rules, houses: usize, total: usize) -> bool {
         let mut tag = self.tag.lock().unwrap_or_else(|e| e.into_inner());
         match *tag {
             Some(t) => {
-                t == (*rules, houses)
+                t == tag_of(rules, houses, total)
                     && (!self.dense.load(Relaxed) || self.dense_fits(rules, houses, total))
             }
             None if self.fits(houses) => {
-                *tag = Some((*rules, houses));
+                *tag = Some(tag_of(rules, houses, total));
                 self.dense
                     .store(self.dense_fits(rules, houses, total), Relaxed);
                 true
@@ -405,7 +420,7 @@ impl Table {
         self.clear();
         self.dense
             .store(self.dense_fits(rules, houses, total), Relaxed);
-        *self.tag.lock().unwrap_or_else(|e| e.into_inner()) = Some((*rules, houses));
+        *self.tag.lock().unwrap_or_else(|e| e.into_inner()) = Some(tag_of(rules, houses, total));
     }
 
     /// Whether the compact slots are 8 bytes.

@@ -232,3 +232,44 @@ fn stopped_after_the_value_is_proven_gives_the_value_as_both_bounds() {
         Ok(sol) => panic!("the best actions take more than 1 024 nodes: {sol:?}"),
     }
 }
+
+/// Regression (second fresh-user tester, `kalah solve --batch --majority-end`): under the
+/// majority end the table's key holds the houses and South's store, not North's, which only
+/// the total fixes. A solver reused for a position with the same houses and South store but
+/// another North store took the first position's entries: +2 where the value is -4. The table
+/// is now claimed for the total too under the majority end.
+#[test]
+fn a_reused_solver_keeps_majority_end_positions_of_other_totals_apart() {
+    let majority = Rules {
+        majority_end: true,
+        ..Rules::default()
+    };
+    let mut reused = Solver::new(majority, 1);
+    let mut checked = 0;
+    for north_store in [0u8, 11, 3, 7, 0, 11] {
+        let text = format!("4,2,1,0,11,2,1,0,2,{north_store} N");
+        let pos: Position = text.parse().unwrap();
+        let want = Solver::new(majority, 1).solve(&pos).unwrap();
+        let got = reused.solve(&pos).unwrap();
+        assert_eq!(got.value, want.value, "{text}");
+        assert_eq!(got.best, want.best, "{text}");
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+    // The tester's pair, in its order: -9, then -4 (was +2).
+    let mut reused = Solver::new(majority, 1);
+    let a: Position = "4,2,1,0,11,2,1,0,2,0 N".parse().unwrap();
+    let b: Position = "4,2,1,0,11,2,1,0,2,11 N".parse().unwrap();
+    assert_eq!(reused.value(&a).unwrap(), -9);
+    assert_eq!(reused.value(&b).unwrap(), -4);
+    // Without the majority end the stores only shift the value: the table is kept.
+    let standard = Rules::default();
+    let mut reused = Solver::new(standard, 1);
+    for north_store in [0u8, 11] {
+        let pos: Position = format!("4,2,1,0,11,2,1,0,2,{north_store} N")
+            .parse()
+            .unwrap();
+        let want = Solver::new(standard, 1).value(&pos).unwrap();
+        assert_eq!(reused.value(&pos).unwrap(), want);
+    }
+}
