@@ -63,8 +63,8 @@ fn parse_cli() -> Cli {
                     let mut chars = arg.chars();
                     let numeric = chars.next() == Some('-')
                         && chars.next().is_some_and(|c| c.is_ascii_digit());
-                    let position = std::env::args()
-                        .skip(1)
+                    let position = args_lossy()
+                        .into_iter()
                         .find(|a| a.starts_with(arg.as_str()) && a.contains(','));
                     if let (true, Some(position)) = (numeric, position) {
                         let first = position.split(',').next().unwrap_or(arg);
@@ -93,11 +93,20 @@ fn parse_cli() -> Cli {
                 first
             };
             // Point to the right help page: the (nested) subcommand's when one was named.
-            let help = help_page(&std::env::args().skip(1).collect::<Vec<_>>());
+            let help = help_page(&args_lossy());
             eprintln!("kalah: error: {first} (see '{help}')");
             std::process::exit(2);
         }
     }
+}
+
+/// The command line without the program name, as text (`std::env::args` panics on an argument
+/// that is not UTF-8; clap has refused such an argument by the time these are read).
+fn args_lossy() -> Vec<String> {
+    std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// `kalah SUB [SUBSUB] --help` for the subcommands named at the start of `args` (the command line

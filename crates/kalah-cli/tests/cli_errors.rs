@@ -358,3 +358,27 @@ fn one_house_is_singular() {
         "the position has 1 house a side",
     );
 }
+
+/// Regression (second fresh-user tester): an argument that is not UTF-8 made `kalah` panic
+/// (`std::env::args`) while it reported clap's error.
+#[cfg(unix)]
+#[test]
+fn arguments_that_are_not_utf8_are_refused_without_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let bad = std::ffi::OsStr::from_bytes(b"\xff");
+    for args in [
+        vec![std::ffi::OsStr::new("show"), bad],
+        vec![
+            std::ffi::OsStr::new("solve"),
+            std::ffi::OsStr::new("--capture"),
+            bad,
+        ],
+        vec![bad],
+    ] {
+        let out = kalah().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("kalah: error: "), "{args:?}: {stderr}");
+    }
+}

@@ -420,3 +420,49 @@ fn batch_flag_errors() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Regression (second fresh-user tester): `--batch /dev/zero` read one endless line into memory,
+/// and a Ctrl-C while the batch waited for its next line did nothing until a line came (which
+/// was then reported as stopped, never searched).
+#[cfg(unix)]
+#[test]
+fn batch_input_limits_and_ctrl_c_while_waiting() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    if std::path::Path::new("/dev/zero").exists() {
+        let out = kalah(&["solve", "--batch", "/dev/zero"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("line 1 is longer than 4096 bytes"),
+            "{stderr}"
+        );
+    }
+    let bin = assert_cmd::cargo::cargo_bin("kalah");
+    let mut child = std::process::Command::new(bin)
+        .args(["solve", "--batch", "-", "--no-egdb"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"3,3,0,3,3,0 S\n").unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(first.starts_with("line 1  3,3,0,3,3,0 S  value"), "{first}");
+    // The batch now waits for its next line; stdin stays open.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(130), "{rest}");
+    assert!(rest.starts_with("1 position solved"), "{rest}");
+}

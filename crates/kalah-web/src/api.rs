@@ -432,6 +432,16 @@ pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
         GameRecord::parse_text(&text)
     }
     .map_err(|e| ApiError::Unprocessable(format!("bad game record: {e}")))?;
+    // As `kalah play --load`: a start phase tag needs its opening rules.
+    if let Some(tag) = record.start.phase().tag() {
+        if !record.rules.allows_phase(record.start.phase()) {
+            return Err(ApiError::Unprocessable(format!(
+                "bad game record: the Start position's phase tag '{tag}' belongs to the opening \
+                 rules: add pie=on or first-move-extra-turn=off to its Rules tag (pie=on for \
+                 'pie'), or leave the tag out"
+            )));
+        }
+    }
     let mut positions = vec![{
         let mut p = record.start;
         p.settle(&record.rules);

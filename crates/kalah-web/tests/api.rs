@@ -665,6 +665,18 @@ async fn records_export_and_import() {
     assert_eq!(d.body["rules"]["capture"], "empty");
     assert_eq!(d.body["rules"]["pie"], true);
     assert_eq!(d.body["moves"], json!(["1", "swap"]));
+    // A start phase tag without its opening rules is refused, as `kalah play --load` does
+    // (second fresh-user tester).
+    assert_error(
+        &post(
+            &app,
+            "/api/record/import",
+            json!({"text": "[Start \"2,2,2,0,2,2,2,0 S opening\"]\n1. S 1\n"}),
+        )
+        .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["bad game record", "phase tag 'opening'", "pie=on"],
+    );
     // Bad records name the line or turn.
     assert_error(
         &post(

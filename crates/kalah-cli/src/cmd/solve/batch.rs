@@ -20,8 +20,7 @@ use kalah_solver::{Progress, SolveError, Solver};
 use serde_json::{json, Value};
 
 use super::{
-    default_tt_for, progress_message, show_progress, solver_parts, stop_on_ctrl_c, turns_text,
-    Args, SolverParts,
+    default_tt_for, progress_message, show_progress, solver_parts, turns_text, Args, SolverParts,
 };
 use crate::output::print;
 
@@ -66,6 +65,78 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
         position: words[..words.len() - 1].join(" "),
         expected: Some(expected),
     }))
+}
+
+/// The longest batch line read (a position line is a few dozen bytes; `/dev/zero` is endless).
+const MAX_LINE: usize = 4096;
+
+/// What [`read_line`] read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LineRead {
+    /// A line (in the buffer, with its line break if it had one).
+    Line,
+    /// A line longer than [`MAX_LINE`] bytes: its first bytes were read, then reading stopped.
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads one line into `buf` (cleared first), keeping at most [`MAX_LINE`] bytes in memory
+/// whatever the input holds.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<LineRead> {
+    buf.clear();
+    let mut any = false;
+    let mut too_long = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        buf.extend_from_slice(&chunk[..take]);
+        input.consume(take);
+        if buf.len() > MAX_LINE + 1 {
+            // Not a batch of positions (an endless input such as /dev/zero would never end
+            // the line): stop reading.
+            too_long = true;
+            buf.clear();
+            break;
+        }
+        if done {
+            break;
+        }
+    }
+    Ok(match (any, too_long) {
+        (false, _) => LineRead::End,
+        (true, true) => LineRead::TooLong,
+        (true, false) => LineRead::Line,
+    })
+}
+
+/// What the Ctrl-C handler shares with the batch: the totals so far, and whether the batch is
+/// waiting for its next line (a Ctrl-C then ends it at once, with the summary).
+struct Shared {
+    totals: Mutex<Totals>,
+    waiting: AtomicBool,
+}
+
+impl Shared {
+    fn print_summary(&self, json_out: bool, wall: Duration) -> Result<()> {
+        let totals = lock(&self.totals);
+        if json_out {
+            print(&format!("{}\n", totals.json(wall)))
+        } else {
+            print(&totals.text(wall))
+        }
+    }
 }
 
 /// The solver in use: for boards of `houses` houses, with a table of `tt_mb` MiB.
@@ -143,29 +214,59 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     let mut input = BufReader::new(input);
     let rules = rule_args.rules();
     let threads = args.threads.unwrap_or_else(crate::cmd::egdb::rayon_threads);
-    // One stop flag for every solver of the batch, installed before any other (`solver_parts`
-    // tries to install its own; the first handler is kept).
+    // One stop flag for every solver of the batch, its Ctrl-C handler installed before any
+    // other (`solver_parts` tries to install its own; the first handler is kept). A Ctrl-C
+    // while the batch waits for its next line (a pipe or a terminal) ends it at once.
     let stop = Arc::new(AtomicBool::new(false));
-    stop_on_ctrl_c(stop.clone());
+    let start = Instant::now();
+    let shared = Arc::new(Shared {
+        totals: Mutex::new(Totals::default()),
+        waiting: AtomicBool::new(false),
+    });
+    {
+        let ctrl_c = super::CtrlC::new(stop.clone());
+        let shared = shared.clone();
+        let json_out = args.json;
+        let _ = ctrlc::set_handler(move || {
+            let exit = ctrl_c.on_signal(Instant::now());
+            if shared.waiting.load(Ordering::SeqCst) {
+                let _ = shared.print_summary(json_out, start.elapsed());
+                std::process::exit(130);
+            }
+            if exit {
+                std::process::exit(130);
+            }
+        });
+    }
     let line_no = Arc::new(AtomicU64::new(0));
     // The progress display of the position being solved: a fresh (hidden) bar for each, as a
     // bar once finished draws nothing more.
     let bar = Arc::new(Mutex::new(ProgressBar::hidden()));
-    let start = Instant::now();
-    let mut totals = Totals::default();
     let mut current: Option<Current> = None;
     let mut buf = Vec::new();
     let mut n = 0u64;
     loop {
-        buf.clear();
-        let read = input
-            .read_until(b'\n', &mut buf)
-            .with_context(|| format!("cannot read --batch {}", path.display()))?;
-        if read == 0 {
+        if stop.load(Ordering::SeqCst) {
+            shared.print_summary(args.json, start.elapsed())?;
+            std::process::exit(130);
+        }
+        shared.waiting.store(true, Ordering::SeqCst);
+        let read = read_line(&mut input, &mut buf);
+        shared.waiting.store(false, Ordering::SeqCst);
+        let read = read.with_context(|| format!("cannot read --batch {}", path.display()))?;
+        if read == LineRead::End {
             break;
         }
         n += 1;
         line_no.store(n, Ordering::Relaxed);
+        if read == LineRead::TooLong {
+            shared.print_summary(args.json, start.elapsed())?;
+            bail!(
+                "--batch {}: line {n} is longer than {MAX_LINE} bytes (a position line is a few \
+                 dozen): not a file of positions",
+                path.display()
+            );
+        }
         let entry = std::str::from_utf8(&buf)
             .context("not UTF-8 text")
             .and_then(split_line)
@@ -180,7 +281,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             Ok(Some(x)) => x,
             Ok(None) => continue,
             Err(e) => {
-                totals.errors += 1;
+                lock(&shared.totals).errors += 1;
                 let msg = crate::output::error_line(&e);
                 if args.json {
                     print(&format!("{}\n", json!({ "line": n, "error": msg })))?;
@@ -203,26 +304,28 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             }) => {
                 let secs = t0.elapsed().as_secs_f64();
                 if args.json {
-                    print(&format!(
-                        "{}\n",
-                        json!({
-                            "line": n, "position": pos.to_string(), "stopped": true,
-                            "lower": lower, "upper": upper, "nodes": stats.nodes, "seconds": secs,
-                        })
-                    ))?;
-                    print(&format!("{}\n", totals.json(start.elapsed())))?;
+                    let mut row = json!({
+                        "line": n, "position": pos.to_string(), "stopped": true,
+                        "lower": lower, "upper": upper, "nodes": stats.nodes, "seconds": secs,
+                    });
+                    if lower == upper {
+                        row["value"] = json!(lower);
+                    }
+                    print(&format!("{row}\n"))?;
+                    print(&format!("{}\n", lock(&shared.totals).json(start.elapsed())))?;
                 } else {
                     print(&format!(
                         "line {n}  {pos}  stopped after {} nodes and {secs:.2} s: {}\n",
                         stats.nodes,
                         super::bounds_text(lower, upper)
                     ))?;
-                    print(&totals.text(start.elapsed()))?;
+                    print(&lock(&shared.totals).text(start.elapsed()))?;
                 }
                 std::process::exit(130);
             }
         };
         let secs = t0.elapsed().as_secs_f64();
+        let mut totals = lock(&shared.totals);
         totals.solved += 1;
         totals.nodes += sol.stats.nodes;
         totals.seconds += secs;
@@ -269,6 +372,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     if let Some(cur) = &current {
         super::warn_if_damaged(cur.parts.egdb.as_deref());
     }
+    let totals = lock(&shared.totals);
     if args.json {
         print(&format!("{}\n", totals.json(wall)))?;
     } else {
@@ -312,6 +416,9 @@ fn solver_for<'a>(
     let houses = pos.houses();
     let same_board = current.as_ref().is_some_and(|c| c.houses == houses);
     if !same_board {
+        if let Some(old) = current.as_ref() {
+            super::warn_if_damaged(old.parts.egdb.as_deref());
+        }
         // Free the old table before allocating the new one.
         *current = None;
         let mut parts = solver_parts(search, rules, pos)?;
@@ -356,9 +463,9 @@ fn with_progress(
     solver
 }
 
-/// The progress bar slot, even if a thread panicked holding it (the bar is still usable).
-fn lock(bar: &Mutex<ProgressBar>) -> std::sync::MutexGuard<'_, ProgressBar> {
-    bar.lock().unwrap_or_else(|e| e.into_inner())
+/// A lock on `m`, even if a thread panicked holding it (the bar and the totals stay usable).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]
