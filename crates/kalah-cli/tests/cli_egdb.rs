@@ -202,6 +202,56 @@ fn impossible_database_values_are_searched_instead_and_reported() {
         ));
 }
 
+/// Regression (second fresh-user tester): a damaged layer holding possible but wrong values
+/// (not caught by the probe) made `solve` print a value with no best turn and no PV. No turn
+/// keeping the value is proof of wrong values: `solve` now fails and says so.
+#[test]
+fn a_value_no_turn_keeps_is_reported_as_damaged_databases() {
+    let dir = tempfile::tempdir().unwrap();
+    kalah()
+        .args([
+            "egdb",
+            "build",
+            "--houses",
+            "4",
+            "--max-seeds",
+            "10",
+            "--quiet",
+            "--egdb-dir",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let layer = dir
+        .path()
+        .join("m4-standard-row-empty-owner")
+        .join("k009.egdb");
+    let mut bytes = std::fs::read(&layer).unwrap();
+    let n = bytes.len();
+    // C(9 + 7, 7) = 11440 arrangements of 9 seeds in 8 houses: every value +1 (possible: odd,
+    // within ±9).
+    for b in &mut bytes[n - 11440..] {
+        *b = 1;
+    }
+    std::fs::write(&layer, &bytes).unwrap();
+    let pos = "1,1,0,0,2,3,0,1,3,1 N";
+    kalah()
+        .args(["solve", pos, "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("no turn of 1,1,0,0,2,3,0,1,3,1 N keeps the value")
+                .and(predicate::str::contains("egdb verify")),
+        );
+    // Without the databases: +2, best 3.
+    kalah()
+        .args(["solve", pos, "--no-egdb"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("value:    +2"));
+}
+
 /// Ctrl-C during a build: the process stops with a clear message, every layer file left is
 /// complete and valid, no temporary file remains, and the build resumes.
 #[cfg(unix)]

@@ -562,6 +562,30 @@ pub(crate) fn solve_with_best_turns(
     }
 }
 
+/// Checks that some turn keeps the value found for `pos` (a game not over has at least one).
+/// Every turn was tested against the proven value; if none keeps it, the values cannot all be
+/// right, and only damaged endgame databases can make them disagree (a damaged byte that still
+/// holds a possible value is not caught by the probe: see `Egdb::probe`).
+///
+/// # Errors
+/// That message, naming the position and the value, when no turn keeps it.
+pub(crate) fn check_best_turns(
+    solver: &Solver,
+    pos: &Position,
+    value: i32,
+    best: &[kalah_core::Turn],
+) -> Result<()> {
+    let mut p = *pos;
+    p.settle(solver.rules());
+    if best.is_empty() && !p.is_over() {
+        anyhow::bail!(
+            "no turn of {pos} keeps the value {value:+} found for it: the endgame databases used \
+             hold wrong values (check them with 'kalah egdb verify'); solve with --no-egdb"
+        );
+    }
+    Ok(())
+}
+
 /// Runs `kalah solve`.
 pub fn run(args: Args) -> Result<()> {
     if let Some(path) = &args.batch {
@@ -573,6 +597,8 @@ pub fn run(args: Args) -> Result<()> {
         Ok(x) => x,
         Err(e) => return stopped(e, args.json, &bar, true),
     };
+    bar.finish_and_clear();
+    check_best_turns(&solver, &pos, sol.value, &best)?;
     bar.finish_and_clear();
     warn_if_damaged(solver.egdb().map(|db| &**db));
     let best: Vec<String> = best.iter().map(ToString::to_string).collect();

@@ -325,6 +325,15 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             }
         };
         let secs = t0.elapsed().as_secs_f64();
+        if let Err(e) = super::check_best_turns(&cur.solver, &pos, sol.value, &best) {
+            lock(&shared.totals).errors += 1;
+            let msg = crate::output::error_line(&e);
+            if args.json {
+                print(&format!("{}\n", json!({ "line": n, "error": msg })))?;
+            }
+            eprintln!("kalah: line {n}: {msg}");
+            continue;
+        }
         let mut totals = lock(&shared.totals);
         totals.solved += 1;
         totals.nodes += sol.stats.nodes;
@@ -387,9 +396,9 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     };
     let unread = |e: u64| {
         if e == 1 {
-            "1 line could not be read".to_string()
+            "1 line could not be read or solved".to_string()
         } else {
-            format!("{e} lines could not be read")
+            format!("{e} lines could not be read or solved")
         }
     };
     match (totals.mismatches, totals.errors) {
