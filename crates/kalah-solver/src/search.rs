@@ -110,7 +110,8 @@ pub struct Solution {
     /// game: the final store difference from the view of the side that would have moved).
     pub value: i32,
     /// Every legal action of the side to move that keeps the value, in legal-move order. Empty for
-    /// a finished game.
+    /// a finished game; empty for a game not over only when the endgame databases hold wrong
+    /// values (damage a probe cannot see, see `Egdb::probe`): the value is then not to be trusted.
     pub best: Vec<Move>,
     /// A principal variation to the end of the game, starting with one of the `best` actions (the
     /// table's first choice); replaying it gives the final store difference `value` for the
@@ -1203,7 +1204,9 @@ impl Solver {
                 }
             }
             let Some(kid) = next else {
-                debug_assert!(false, "no move keeps the value {g} in {cur}");
+                // Only wrong values (damaged endgame databases holding possible values, which
+                // a probe cannot tell) make every move miss the value: the PV ends here, and
+                // the best actions, found the same way, are empty (the CLI reports it).
                 break;
             };
             pv.push(kid_move(kid.mv));
