@@ -8,6 +8,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 mod board;
 mod cmd;
 mod game_args;
+mod input;
 mod output;
 
 /// Kalah: play, analyse and solve W. J. Champion's mancala.

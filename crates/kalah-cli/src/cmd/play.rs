@@ -670,39 +670,12 @@ impl Game {
     /// it comes back as [`Line::TooLong`].
     fn read_line(&self, input: &mut impl BufRead) -> Result<Option<Line>> {
         let mut buf = Vec::new();
-        let mut too_long = false;
-        let mut any = false;
-        loop {
-            let chunk = match input.fill_buf() {
-                Ok(c) => c,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e).context("cannot read stdin"),
-            };
-            if chunk.is_empty() {
-                break;
-            }
-            any = true;
-            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => (i + 1, true),
-                None => (chunk.len(), false),
-            };
-            if !too_long {
-                let room = MAX_LINE + 1 - buf.len().min(MAX_LINE + 1);
-                buf.extend_from_slice(&chunk[..take.min(room)]);
-                if buf.len() > MAX_LINE {
-                    too_long = true;
-                    buf.clear();
-                }
-            }
-            input.consume(take);
-            if done {
-                break;
-            }
-        }
-        if !any {
+        let read = crate::input::read_line(input, &mut buf, MAX_LINE, true)
+            .context("cannot read stdin")?;
+        if read == crate::input::LineRead::End {
             return Ok(None);
         }
-        if too_long {
+        if read == crate::input::LineRead::TooLong {
             if self.piped {
                 print("(a line too long to show)\n")?;
             }

@@ -7,7 +7,7 @@
 //! the next (the same houses and rules reuse its entries); it is made again, larger, when a
 //! position needs a bigger default table than the one in use, and for another board size.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufReader, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -22,6 +22,7 @@ use serde_json::{json, Value};
 use super::{
     default_tt_for, progress_message, show_progress, solver_parts, turns_text, Args, SolverParts,
 };
+use crate::input::{read_line, LineRead};
 use crate::output::print;
 
 /// A batch line's words: the position text and the expected value, if the line ends with one.
@@ -70,57 +71,6 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
 /// The longest batch line read (a position line is a few dozen bytes; `/dev/zero` is endless).
 const MAX_LINE: usize = 4096;
 
-/// What [`read_line`] read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum LineRead {
-    /// A line (in the buffer, with its line break if it had one).
-    Line,
-    /// A line longer than [`MAX_LINE`] bytes: its first bytes were read, then reading stopped.
-    TooLong,
-    /// The end of the input.
-    End,
-}
-
-/// Reads one line into `buf` (cleared first), keeping at most [`MAX_LINE`] bytes in memory
-/// whatever the input holds.
-fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<LineRead> {
-    buf.clear();
-    let mut any = false;
-    let mut too_long = false;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            break;
-        }
-        any = true;
-        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        buf.extend_from_slice(&chunk[..take]);
-        input.consume(take);
-        if buf.len() > MAX_LINE + 1 {
-            // Not a batch of positions (an endless input such as /dev/zero would never end
-            // the line): stop reading.
-            too_long = true;
-            buf.clear();
-            break;
-        }
-        if done {
-            break;
-        }
-    }
-    Ok(match (any, too_long) {
-        (false, _) => LineRead::End,
-        (true, true) => LineRead::TooLong,
-        (true, false) => LineRead::Line,
-    })
-}
-
 /// What the Ctrl-C handler shares with the batch: the totals so far, and whether the batch is
 /// waiting for its next line (a Ctrl-C then ends it at once, with the summary).
 struct Shared {
@@ -129,6 +79,17 @@ struct Shared {
 }
 
 impl Shared {
+    /// Counts line `n` as bad and reports `e`: on stderr, and as a JSON line with `json_out`.
+    fn bad_line(&self, json_out: bool, n: u64, e: &anyhow::Error) -> Result<()> {
+        lock(&self.totals).errors += 1;
+        let msg = crate::output::error_line(e);
+        if json_out {
+            print(&format!("{}\n", json!({ "line": n, "error": msg })))?;
+        }
+        eprintln!("kalah: line {n}: {msg}");
+        Ok(())
+    }
+
     fn print_summary(&self, json_out: bool, wall: Duration) -> Result<()> {
         let totals = lock(&self.totals);
         if json_out {
@@ -251,7 +212,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             std::process::exit(130);
         }
         shared.waiting.store(true, Ordering::SeqCst);
-        let read = read_line(&mut input, &mut buf);
+        let read = read_line(&mut input, &mut buf, MAX_LINE, false);
         shared.waiting.store(false, Ordering::SeqCst);
         let read = read.with_context(|| format!("cannot read --batch {}", path.display()))?;
         if read == LineRead::End {
@@ -281,12 +242,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             Ok(Some(x)) => x,
             Ok(None) => continue,
             Err(e) => {
-                lock(&shared.totals).errors += 1;
-                let msg = crate::output::error_line(&e);
-                if args.json {
-                    print(&format!("{}\n", json!({ "line": n, "error": msg })))?;
-                }
-                eprintln!("kalah: line {n}: {msg}");
+                shared.bad_line(args.json, n, &e)?;
                 continue;
             }
         };
@@ -326,12 +282,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         };
         let secs = t0.elapsed().as_secs_f64();
         if let Err(e) = super::check_best_turns(&cur.solver, &pos, sol.value, &best) {
-            lock(&shared.totals).errors += 1;
-            let msg = crate::output::error_line(&e);
-            if args.json {
-                print(&format!("{}\n", json!({ "line": n, "error": msg })))?;
-            }
-            eprintln!("kalah: line {n}: {msg}");
+            shared.bad_line(args.json, n, &e)?;
             continue;
         }
         let mut totals = lock(&shared.totals);

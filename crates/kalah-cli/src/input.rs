@@ -1,0 +1,103 @@
+//! Reading lines with bounded memory, whatever the input holds (an endless line such as
+//! `/dev/zero` included).
+
+use std::io::BufRead;
+
+/// What [`read_line`] read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// A line, in the buffer (with its line break if it had one).
+    Line,
+    /// A line longer than the limit: not kept (the buffer is empty).
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads one line into `buf` (cleared first), keeping at most `max` bytes in memory. A longer
+/// line gives [`LineRead::TooLong`]: with `to_end` it is read to its end (so the next call reads
+/// the next line), else reading stops past `max` bytes (an endless input never ends its line).
+///
+/// # Errors
+/// The input's I/O error.
+pub fn read_line(
+    input: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+    to_end: bool,
+) -> std::io::Result<LineRead> {
+    buf.clear();
+    let mut any = false;
+    let mut too_long = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if !too_long {
+            let room = max + 1 - buf.len().min(max + 1);
+            buf.extend_from_slice(&chunk[..take.min(room)]);
+            if buf.len() > max {
+                too_long = true;
+                buf.clear();
+            }
+        }
+        input.consume(take);
+        if done || (too_long && !to_end) {
+            break;
+        }
+    }
+    Ok(match (any, too_long) {
+        (false, _) => LineRead::End,
+        (true, true) => LineRead::TooLong,
+        (true, false) => LineRead::Line,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_bounded() {
+        let text = format!("ab\n{}\ncd", "x".repeat(100));
+        let mut buf = Vec::new();
+        let mut input = text.as_bytes();
+        assert_eq!(
+            read_line(&mut input, &mut buf, 10, true).unwrap(),
+            LineRead::Line
+        );
+        assert_eq!(buf, b"ab\n");
+        assert_eq!(
+            read_line(&mut input, &mut buf, 10, true).unwrap(),
+            LineRead::TooLong
+        );
+        assert!(buf.is_empty());
+        assert_eq!(
+            read_line(&mut input, &mut buf, 10, true).unwrap(),
+            LineRead::Line
+        );
+        assert_eq!(buf, b"cd");
+        assert_eq!(
+            read_line(&mut input, &mut buf, 10, true).unwrap(),
+            LineRead::End
+        );
+        // Without `to_end`, reading stops soon after the limit.
+        use std::io::Read;
+        let mut endless = std::io::repeat(0).take(1 << 30);
+        let mut endless = std::io::BufReader::new(&mut endless);
+        assert_eq!(
+            read_line(&mut endless, &mut buf, 10, false).unwrap(),
+            LineRead::TooLong
+        );
+    }
+}
