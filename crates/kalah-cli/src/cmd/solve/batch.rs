@@ -7,6 +7,7 @@
 //! the next (the same houses and rules reuse its entries); it is made again, larger, when a
 //! position needs a bigger default table than the one in use, and for another board size.
 
+use std::collections::HashMap;
 use std::io::{BufReader, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -16,6 +17,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use indicatif::ProgressBar;
 use kalah_core::{Position, Rules};
+use kalah_egdb::Egdb;
 use kalah_solver::{Progress, SolveError, Solver};
 use serde_json::{json, Value};
 
@@ -204,6 +206,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     // bar once finished draws nothing more.
     let bar = Arc::new(Mutex::new(ProgressBar::hidden()));
     let mut current: Option<Current> = None;
+    let mut egdbs: HashMap<usize, Option<Arc<Egdb>>> = HashMap::new();
     let mut buf = Vec::new();
     let mut n = 0u64;
     loop {
@@ -246,7 +249,16 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 continue;
             }
         };
-        let cur = solver_for(&mut current, args, &rules, &pos, &stop, &line_no, &bar)?;
+        let cur = solver_for(
+            &mut current,
+            &mut egdbs,
+            args,
+            &rules,
+            &pos,
+            &stop,
+            &line_no,
+            &bar,
+        )?;
         *lock(&bar) = ProgressBar::hidden();
         let t0 = Instant::now();
         let solved = super::solve_with_best_turns(&mut cur.solver, &pos, threads);
@@ -329,8 +341,8 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         }
     }
     let wall = start.elapsed();
-    if let Some(cur) = &current {
-        super::warn_if_damaged(cur.parts.egdb.as_deref());
+    for db in egdbs.values() {
+        super::warn_if_damaged(db.as_deref());
     }
     let totals = lock(&shared.totals);
     if args.json {
@@ -363,8 +375,10 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
 /// The solver for `pos`: the one in use if it is for the same board size and its table is at
 /// least the size `kalah solve` would take for `pos`; otherwise a new one (the databases are
 /// opened again only for another board size).
+#[allow(clippy::too_many_arguments)]
 fn solver_for<'a>(
     current: &'a mut Option<Current>,
+    egdbs: &mut HashMap<usize, Option<Arc<Egdb>>>,
     args: &Args,
     rules: &Rules,
     pos: &Position,
@@ -376,13 +390,28 @@ fn solver_for<'a>(
     let houses = pos.houses();
     let same_board = current.as_ref().is_some_and(|c| c.houses == houses);
     if !same_board {
-        if let Some(old) = current.as_ref() {
-            super::warn_if_damaged(old.parts.egdb.as_deref());
-        }
         // Free the old table before allocating the new one.
         *current = None;
-        let mut parts = solver_parts(search, rules, pos)?;
-        parts.stop = stop.clone();
+        // The databases of a board size are opened (and their notes printed) once a batch.
+        let parts = match egdbs.get(&houses) {
+            Some(db) => {
+                let top = db.as_ref().map(|d| d.max_seeds());
+                SolverParts {
+                    egdb: db.clone(),
+                    tt_mb: search
+                        .tt_mb
+                        .unwrap_or_else(|| default_tt_for(rules, pos, top)),
+                    small_egdb_table: false,
+                    stop: stop.clone(),
+                }
+            }
+            None => {
+                let mut parts = solver_parts(search, rules, pos)?;
+                parts.stop = stop.clone();
+                egdbs.insert(houses, parts.egdb.clone());
+                parts
+            }
+        };
         let tt_mb = parts.tt_mb;
         *current = Some(Current {
             houses,
