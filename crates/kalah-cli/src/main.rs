@@ -68,12 +68,13 @@ fn parse_cli() -> Cli {
                         .into_iter()
                         .find(|a| a.starts_with(arg.as_str()) && a.contains(','));
                     if let (true, Some(position)) = (numeric, position) {
-                        let first = position.split(',').next().unwrap_or(arg);
-                        eprintln!(
-                            "kalah: error: bad position '{position}': column 1: '{first}' is not a seed count (0 to 255)"
-                        );
-                        // As for any other bad position.
-                        std::process::exit(1);
+                        // The position parser's own message, as for any other bad position.
+                        if let Err(err) = position.parse::<kalah_core::Position>() {
+                            let err = anyhow::Error::new(err)
+                                .context(format!("bad position '{position}'"));
+                            eprintln!("kalah: error: {}", output::error_line(&err));
+                            std::process::exit(1);
+                        }
                     }
                 }
             }

@@ -185,10 +185,15 @@ pub fn set_dir_name(houses: usize, rules: &Rules) -> String {
     )
 }
 
+/// The file name of the layer of `seeds` seeds in its set's directory: `k009.egdb`.
+pub fn layer_file_name(seeds: u32) -> String {
+    format!("k{seeds:03}.egdb")
+}
+
 /// The path of the layer file of `seeds` seeds under a database root.
 pub fn layer_path(root: &Path, houses: usize, rules: &Rules, seeds: u32) -> PathBuf {
     root.join(set_dir_name(houses, rules))
-        .join(format!("k{seeds:03}.egdb"))
+        .join(layer_file_name(seeds))
 }
 
 /// Writes a layer file atomically: `path.tmp`, synced, renamed to `path`.

@@ -431,7 +431,7 @@ impl Egdb {
 
     /// The path of the file of layer `seeds`.
     pub fn layer_path(&self, seeds: u32) -> PathBuf {
-        self.dir.join(format!("k{seeds:03}.egdb"))
+        self.dir.join(file::layer_file_name(seeds))
     }
 
     /// Asks the CPU to start loading the entry [`Egdb::probe`] would read for `pos`, so that a

@@ -438,8 +438,7 @@ pub(crate) fn check_egdb_dir(path: &std::path::Path) -> Result<()> {
 /// Warns on stderr if the probes of `egdb` met a damaged layer (impossible values: see
 /// `Egdb::probe`); the positions concerned were searched instead, so the results stand.
 pub(crate) fn warn_if_damaged(egdb: Option<&Egdb>) {
-    if let Some(k) = egdb.and_then(|db| db.damaged_layer()) {
-        let db = egdb.expect("checked");
+    if let Some((db, k)) = egdb.and_then(|db| Some((db, db.damaged_layer()?))) {
         eprintln!(
             "kalah: warning: {} holds impossible values: the file is damaged (those positions \
              were searched instead); check it with 'kalah egdb verify', delete it and build it \
@@ -599,7 +598,6 @@ pub fn run(args: Args) -> Result<()> {
     };
     bar.finish_and_clear();
     check_best_turns(&solver, &pos, sol.value, &best)?;
-    bar.finish_and_clear();
     warn_if_damaged(solver.egdb().map(|db| &**db));
     let best: Vec<String> = best.iter().map(ToString::to_string).collect();
     let pv = turns_text(&pos, &rules, &sol.pv);

@@ -102,10 +102,9 @@ impl Shared {
     }
 }
 
-/// The solver in use: for boards of `houses` houses, with a table of `tt_mb` MiB.
+/// The solver in use: for boards of `houses` houses, with a table of `parts.tt_mb` MiB.
 struct Current {
     houses: usize,
-    tt_mb: usize,
     parts: SolverParts,
     solver: Solver,
 }
@@ -280,15 +279,14 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                         row["value"] = json!(lower);
                     }
                     print(&format!("{row}\n"))?;
-                    print(&format!("{}\n", lock(&shared.totals).json(start.elapsed())))?;
                 } else {
                     print(&format!(
                         "line {n}  {pos}  stopped after {} nodes and {secs:.2} s: {}\n",
                         stats.nodes,
                         super::bounds_text(lower, upper)
                     ))?;
-                    print(&lock(&shared.totals).text(start.elapsed()))?;
                 }
+                shared.print_summary(args.json, start.elapsed())?;
                 std::process::exit(130);
             }
         };
@@ -344,12 +342,8 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     for db in egdbs.values() {
         super::warn_if_damaged(db.as_deref());
     }
+    shared.print_summary(args.json, wall)?;
     let totals = lock(&shared.totals);
-    if args.json {
-        print(&format!("{}\n", totals.json(wall)))?;
-    } else {
-        print(&totals.text(wall))?;
-    }
     let differ = |m: u64| {
         if m == 1 {
             "1 value differs from the expected one".to_string()
@@ -412,21 +406,19 @@ fn solver_for<'a>(
                 parts
             }
         };
-        let tt_mb = parts.tt_mb;
         *current = Some(Current {
             houses,
-            tt_mb,
-            solver: with_progress(parts.solver(rules, tt_mb), line_no, bar),
+            solver: with_progress(parts.solver(rules, parts.tt_mb), line_no, bar),
             parts,
         });
     } else if search.tt_mb.is_none() {
         let cur = current.as_mut().expect("checked above");
         let top = cur.parts.egdb.as_ref().map(|db| db.max_seeds());
         let wanted = default_tt_for(rules, pos, top);
-        if wanted > cur.tt_mb {
+        if wanted > cur.parts.tt_mb {
             // Drop the old table first: both at once could exceed the memory.
             cur.solver = Solver::new(*rules, 1);
-            cur.tt_mb = wanted;
+            cur.parts.tt_mb = wanted;
             cur.solver = with_progress(cur.parts.solver(rules, wanted), line_no, bar);
         }
     }
