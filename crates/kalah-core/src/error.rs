@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::moves::Move;
+
 /// A rule set, a starting layout or a board size that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RulesError {
@@ -20,6 +22,10 @@ pub enum RulesError {
     /// An unknown rules key.
     #[error("unknown rules key '{0}' (known: capture, end, leftovers, majority-end, pie, first-move-extra-turn)")]
     UnknownKey(String),
+    /// A rules key given more than once (`capture=empty capture=standard`): which one is meant
+    /// is unclear, so the text is refused rather than the last one taken.
+    #[error("rules key '{0}' is given more than once")]
+    RepeatedKey(String),
     /// A rules value that the key does not take.
     #[error("'{value}' is not a value of {key}: expected {expected}")]
     BadValue {
@@ -119,7 +125,15 @@ pub enum MoveError {
     Parse(String),
 }
 
-/// A turn (`3-6`) that cannot be played: which move of it failed and why.
+/// A turn (`3-6`) that cannot be played, or a written turn that does not end where the mover's
+/// turn ends. The turn-shape messages ([`TurnError::Incomplete`], [`TurnError::TooLong`],
+/// [`TurnError::OpenNoExtraTurn`]) are the one wording every front end uses (game records, the
+/// web API, `kalah play`), after its own context; they come from
+/// [`Turn::check_step`](crate::Turn::check_step).
+///
+/// `turn` is the turn in our notation (actions joined by `-`, without the trailing `-` of an
+/// unfinished turn); `index` is the 1-based position of the action in the turn; `mv` is that
+/// action.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum TurnError {
     /// A move of the turn is illegal.
@@ -132,15 +146,63 @@ pub enum TurnError {
         /// Why.
         source: MoveError,
     },
-    /// The turn ends while the same player is still to move (an extra turn was earned).
-    #[error("turn '{0}' is incomplete: the last move earns an extra turn")]
-    Incomplete(String),
-    /// The turn goes on after the player lost the move.
-    #[error("turn '{turn}' goes on after move {index}, which ends the turn")]
-    TooLong {
-        /// The turn as written.
+    /// A turn with no action at all.
+    #[error("an empty turn: a turn has at least one action")]
+    Empty,
+    /// A whole turn stops while its mover still has an extra turn to play: its last action
+    /// earns an extra turn (and does not end the game).
+    #[error(
+        "'{turn}' stops, but {} earns an extra turn; write '{turn}-' if the turn is unfinished",
+        action(*.index, *.mv)
+    )]
+    Incomplete {
+        /// The turn.
         turn: String,
-        /// 1-based index of the move that ended the turn.
+        /// 1-based index of the last action (the number of actions).
         index: usize,
+        /// The last action.
+        mv: Move,
     },
+    /// The turn goes on after an action that ends it: the action earns no extra turn, or it
+    /// ends the game.
+    #[error(
+        "'{turn}' goes on after {}, which ends the {}",
+        action(*.index, *.mv),
+        if *.game_over { "game" } else { "turn" }
+    )]
+    TooLong {
+        /// The turn.
+        turn: String,
+        /// 1-based index of the action that ended the turn.
+        index: usize,
+        /// That action.
+        mv: Move,
+        /// The action ended the game (it may have landed in the store, but the game is over).
+        game_over: bool,
+    },
+    /// An unfinished turn (written with a trailing `-`, `3-`) whose last action does not leave
+    /// its mover to move: it earns no extra turn, or it ends the game.
+    #[error(
+        "'{turn}-' ends with '-', but {} {}",
+        action(*.index, *.mv),
+        if *.game_over { "ends the game" } else { "earns no extra turn" }
+    )]
+    OpenNoExtraTurn {
+        /// The turn, without the trailing `-`.
+        turn: String,
+        /// 1-based index of the last action (the number of actions).
+        index: usize,
+        /// The last action.
+        mv: Move,
+        /// The action ended the game.
+        game_over: bool,
+    },
+}
+
+/// `action 2 (house 6)`, `action 1 (swap)`: an action of a turn, for messages.
+fn action(index: usize, mv: Move) -> String {
+    match mv {
+        Move::Sow(h) => format!("action {index} (house {h})"),
+        Move::Swap => format!("action {index} (swap)"),
+    }
 }

@@ -28,7 +28,7 @@ pub mod record;
 pub mod rules;
 
 pub use error::{MoveError, ParsePositionError, RulesError, SetupError, TurnError};
-pub use moves::{Move, Turn};
+pub use moves::{Move, Turn, TurnEnd};
 pub use perft::{divide, perft, perft_full};
 pub use position::{EndReason, MoveList, Outcome, Phase, Position, Setup, Side, Status};
 pub use record::{GameRecord, RecordError, RecordedTurn};

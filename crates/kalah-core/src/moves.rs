@@ -60,22 +60,89 @@ impl<'de> Deserialize<'de> for Move {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Turn(pub Vec<Move>);
 
+/// Where a written turn (`3-6`, `3-`, or the actions typed so far) claims to end; see
+/// [`Turn::check_step`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TurnEnd {
+    /// A whole turn (`3-6`, as game records write finished turns, and [`Turn::play`]): its last
+    /// action must end the mover's turn, either earning no extra turn or ending the game.
+    Whole,
+    /// An unfinished turn, written with a trailing `-` (`3-`, `3-6-`, as game records and the web
+    /// API write a turn still going on): its last action must earn an extra turn and leave the
+    /// game going.
+    Open,
+    /// The first actions of a turn, typed as input (`3-6` to `kalah play` or in the web API's
+    /// `move`): it may stop anywhere within the turn, and only must not go past its end.
+    Prefix,
+}
+
 impl Turn {
     /// The moves of the turn.
     pub fn moves(&self) -> &[Move] {
         &self.0
     }
 
-    /// Plays the whole turn on `pos`, checking that each move is legal, that every move but the
-    /// last earns an extra turn, and that the last does not (unless it ends the game).
+    /// Checks that the action `self.moves()[k]` (`k` counts from 0), just played with outcome
+    /// `out`, leaves the turn where the text says it goes: every action but the last must earn
+    /// an extra turn that the game goes on for (a written turn stays within one player's turn),
+    /// and the last one must end the turn for [`TurnEnd::Whole`] and must not for
+    /// [`TurnEnd::Open`]. This is the one check, and the one wording, of every place that reads
+    /// a written turn: [`Turn::play`], game records, the web API and `kalah play`. Legality of
+    /// the action itself is the caller's ([`Position::play`]).
     ///
     /// # Errors
-    /// [`TurnError`] naming the failing move; `pos` is then unchanged.
+    /// [`TurnError::TooLong`] when an action other than the last ends the turn or the game;
+    /// [`TurnError::Incomplete`] when the last action of a [`TurnEnd::Whole`] turn earns an
+    /// extra turn in a game that goes on; [`TurnError::OpenNoExtraTurn`] when the last action of
+    /// a [`TurnEnd::Open`] turn earns none or ends the game.
+    ///
+    /// # Panics
+    /// If `k` is not an index of [`Turn::moves`] (a caller's bug, not bad input).
+    pub fn check_step(&self, end: TurnEnd, k: usize, out: &Outcome) -> Result<(), TurnError> {
+        let mv = self.0[k];
+        let goes_on = out.extra_turn && out.ended.is_none();
+        let game_over = out.ended.is_some();
+        let last = k + 1 == self.0.len();
+        let turn = || self.to_string();
+        if !last {
+            if goes_on {
+                return Ok(());
+            }
+            return Err(TurnError::TooLong {
+                turn: turn(),
+                index: k + 1,
+                mv,
+                game_over,
+            });
+        }
+        match end {
+            TurnEnd::Whole if goes_on => Err(TurnError::Incomplete {
+                turn: turn(),
+                index: k + 1,
+                mv,
+            }),
+            TurnEnd::Open if !goes_on => Err(TurnError::OpenNoExtraTurn {
+                turn: turn(),
+                index: k + 1,
+                mv,
+                game_over,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Plays the whole turn on `pos`, checking that each move is legal, that every move but the
+    /// last earns an extra turn, and that the last does not (unless it ends the game): the
+    /// checks of [`Turn::check_step`] with [`TurnEnd::Whole`].
+    ///
+    /// # Errors
+    /// [`TurnError::Empty`] for a turn without moves, [`TurnError::Move`] for an illegal move,
+    /// else as [`Turn::check_step`]; `pos` is then unchanged.
     pub fn play(&self, pos: &mut Position, rules: &Rules) -> Result<Vec<Outcome>, TurnError> {
         let mut p = *pos;
         let mut outcomes = Vec::with_capacity(self.0.len());
         if self.0.is_empty() {
-            return Err(TurnError::Incomplete(String::new()));
+            return Err(TurnError::Empty);
         }
         for (i, &mv) in self.0.iter().enumerate() {
             let out = p.play(rules, mv).map_err(|source| TurnError::Move {
@@ -83,17 +150,7 @@ impl Turn {
                 index: i + 1,
                 source,
             })?;
-            let turn_goes_on = out.extra_turn && out.ended.is_none();
-            let is_last = i + 1 == self.0.len();
-            if is_last && turn_goes_on {
-                return Err(TurnError::Incomplete(self.to_string()));
-            }
-            if !is_last && !turn_goes_on {
-                return Err(TurnError::TooLong {
-                    turn: self.to_string(),
-                    index: i + 1,
-                });
-            }
+            self.check_step(TurnEnd::Whole, i, &out)?;
             outcomes.push(out);
         }
         *pos = p;
@@ -162,5 +219,183 @@ impl<'de> Deserialize<'de> for Turn {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
         s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays `turn` on `pos` action by action, checking each step as `end` says: the first
+    /// refusal, or the position after the turn.
+    fn check(pos: &str, rules: &Rules, turn: &str, end: TurnEnd) -> Result<Position, TurnError> {
+        let mut p: Position = pos.parse().unwrap();
+        let turn: Turn = turn.parse().unwrap();
+        for (k, &mv) in turn.moves().iter().enumerate() {
+            let out = p.play(rules, mv).unwrap();
+            turn.check_step(end, k, &out)?;
+        }
+        Ok(p)
+    }
+
+    const START: &str = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S";
+    /// Kalah(3,·): South's house 3 holds the one seed of South's row; sowing it lands in South's
+    /// store (an extra turn) and empties South's row (the game ends).
+    const LAST_SEED: &str = "0,0,1,0,2,2,2,0 S";
+
+    #[test]
+    fn a_whole_turn_that_stops_while_an_extra_turn_is_owed() {
+        let r = Rules::default();
+        // House 3's 4 seeds go to houses 4, 5, 6 and the store: an extra turn.
+        let e = check(START, &r, "3", TurnEnd::Whole).unwrap_err();
+        assert_eq!(
+            e,
+            TurnError::Incomplete {
+                turn: "3".into(),
+                index: 1,
+                mv: Move::Sow(3)
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "'3' stops, but action 1 (house 3) earns an extra turn; write '3-' if the turn is \
+             unfinished"
+        );
+        // The same text as the first action typed, or as an unfinished turn, is fine.
+        assert!(check(START, &r, "3", TurnEnd::Prefix).is_ok());
+        assert!(check(START, &r, "3", TurnEnd::Open).is_ok());
+        // Turn::play is the Whole check.
+        let mut p: Position = START.parse().unwrap();
+        assert_eq!(Turn(vec![Move::Sow(3)]).play(&mut p, &r), Err(e));
+        assert_eq!(p, START.parse().unwrap());
+    }
+
+    #[test]
+    fn a_turn_that_goes_on_after_its_turn_ended() {
+        let r = Rules::default();
+        // 3 earns an extra turn; then house 6's 5 seeds reach North's houses 1..4: North to
+        // move, so North's 1 cannot be in South's turn.
+        for end in [TurnEnd::Whole, TurnEnd::Open, TurnEnd::Prefix] {
+            let e = check(START, &r, "3-6-1", end).unwrap_err();
+            assert_eq!(
+                e,
+                TurnError::TooLong {
+                    turn: "3-6-1".into(),
+                    index: 2,
+                    mv: Move::Sow(6),
+                    game_over: false
+                }
+            );
+            assert_eq!(
+                e.to_string(),
+                "'3-6-1' goes on after action 2 (house 6), which ends the turn"
+            );
+        }
+        let after = check(START, &r, "3-6", TurnEnd::Whole).unwrap();
+        assert_eq!(after.to_string(), "4,4,0,5,5,0,2,5,5,5,5,4,4,0 N");
+        // A swap never earns an extra turn: nothing may follow it.
+        let pie = Rules {
+            pie: true,
+            ..Rules::default()
+        };
+        let e = check(
+            "4,4,4,4,4,0,1,5,5,5,4,4,4,0 N pie",
+            &pie,
+            "swap-1",
+            TurnEnd::Prefix,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "'swap-1' goes on after action 1 (swap), which ends the turn"
+        );
+        assert!(check(
+            "4,4,4,4,4,0,1,5,5,5,4,4,4,0 N pie",
+            &pie,
+            "swap",
+            TurnEnd::Whole
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn an_open_turn_whose_last_action_earns_no_extra_turn() {
+        let r = Rules::default();
+        // House 1's 4 seeds end in house 5: no extra turn, so '1-' claims one it does not have.
+        let e = check(START, &r, "1", TurnEnd::Open).unwrap_err();
+        assert_eq!(
+            e,
+            TurnError::OpenNoExtraTurn {
+                turn: "1".into(),
+                index: 1,
+                mv: Move::Sow(1),
+                game_over: false
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "'1-' ends with '-', but action 1 (house 1) earns no extra turn"
+        );
+        let e = check(START, &r, "3-6", TurnEnd::Open).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "'3-6-' ends with '-', but action 2 (house 6) earns no extra turn"
+        );
+        assert!(check(START, &r, "1", TurnEnd::Whole).is_ok());
+        assert!(check(START, &r, "1", TurnEnd::Prefix).is_ok());
+    }
+
+    #[test]
+    fn an_extra_turn_that_ends_the_game_ends_the_turn() {
+        let r = Rules::default();
+        let mut p: Position = LAST_SEED.parse().unwrap();
+        let out = p.play(&r, Move::Sow(3)).unwrap();
+        assert!(out.extra_turn && out.ended.is_some(), "{out:?}");
+        // As a whole turn, or typed, '3' is complete: the game is over.
+        assert!(check(LAST_SEED, &r, "3", TurnEnd::Whole).is_ok());
+        assert!(check(LAST_SEED, &r, "3", TurnEnd::Prefix).is_ok());
+        // Unfinished, it is not: the game has ended.
+        let e = check(LAST_SEED, &r, "3", TurnEnd::Open).unwrap_err();
+        assert_eq!(
+            e,
+            TurnError::OpenNoExtraTurn {
+                turn: "3".into(),
+                index: 1,
+                mv: Move::Sow(3),
+                game_over: true
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "'3-' ends with '-', but action 1 (house 3) ends the game"
+        );
+        // Nothing may follow it (refused before the next action is tried).
+        let mut q: Position = LAST_SEED.parse().unwrap();
+        let e = "3-1".parse::<Turn>().unwrap().play(&mut q, &r).unwrap_err();
+        assert_eq!(
+            e,
+            TurnError::TooLong {
+                turn: "3-1".into(),
+                index: 1,
+                mv: Move::Sow(3),
+                game_over: true
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "'3-1' goes on after action 1 (house 3), which ends the game"
+        );
+        assert_eq!(q, LAST_SEED.parse().unwrap());
+    }
+
+    #[test]
+    fn an_empty_turn_is_refused() {
+        let mut p: Position = START.parse().unwrap();
+        let e = Turn(vec![]).play(&mut p, &Rules::default()).unwrap_err();
+        assert_eq!(e, TurnError::Empty);
+        assert_eq!(
+            e.to_string(),
+            "an empty turn: a turn has at least one action"
+        );
     }
 }

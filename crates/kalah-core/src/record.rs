@@ -15,18 +15,20 @@
 //!
 //! Tag values are in double quotes, with `\` before a `"` or a `\` inside; they may hold `#`,
 //! and a `#` comment may follow the closing `]`. `Result` is `south-north` final stores once the
-//! game is over, `*` before. Players are named by the side they start on (after a pie-rule
-//! `swap` they own the other row). The side labels and turn numbers are optional when reading;
-//! if present they are checked. The last turn may end in
-//! `-` when the player still has an extra turn to play.
+//! game is over, `*` before. Each of these five tags may be given once, and each key of the
+//! `Rules` tag once; other tags (`Event`, `Date`, ...) are ignored. Players are named by the side
+//! they start on (after a pie-rule `swap` they own the other row). The side labels and turn
+//! numbers are optional when reading; if present they are checked. A turn must end where its
+//! player's turn ends ([`Turn::check_step`]); the last turn may end in `-` when the player still
+//! has an extra turn to play.
 
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::error::{MoveError, ParsePositionError, RulesError};
-use crate::moves::{Move, Turn};
+use crate::error::{MoveError, ParsePositionError, RulesError, TurnError};
+use crate::moves::{Move, Turn, TurnEnd};
 use crate::position::{Phase, Position, Side, Status};
 use crate::rules::Rules;
 
@@ -67,14 +69,30 @@ pub enum RecordError {
         /// Why it is illegal.
         source: MoveError,
     },
-    /// A turn stops although the player still has an extra turn, or goes on after the turn
-    /// passed.
-    #[error("turn {turn}: {message}")]
+    /// A turn does not end where its mover's turn ends: it stops although the player still has
+    /// an extra turn, goes on after the turn passed, or ends in `-` without an extra turn (the
+    /// wording is [`Turn::check_step`]'s).
+    #[error("turn {turn}: {source}")]
     TurnShape {
         /// 1-based turn number.
         turn: usize,
         /// What is wrong.
-        message: String,
+        source: TurnError,
+    },
+    /// A `swap` under the pie rule in a record whose `Start` has no phase tag: such a start is
+    /// taken to be past the opening, so the swap is refused; a hand-written record of a whole
+    /// game most likely just lacks the `opening` tag, and the message says so.
+    #[error(
+        "turn {turn}: {source}: the Start position has no phase tag, so the game counts as past \
+         its opening; a game from its first move starts \"{start} opening\""
+    )]
+    SwapPastOpening {
+        /// 1-based turn number.
+        turn: usize,
+        /// Why the swap is illegal.
+        source: MoveError,
+        /// The record's starting position.
+        start: Position,
     },
     /// The `Result` tag disagrees with the replayed game.
     #[error("Result tag says {stated} but the moves give {actual}")]
@@ -274,8 +292,9 @@ impl GameRecord {
     ///
     /// # Errors
     /// [`RecordError`] naming the line or turn at fault: malformed tags, a missing `Start` or
-    /// `Rules` (both default to Kalah(6,4) standard when absent), illegal moves, a turn of the
-    /// wrong shape, or a `Result` that the moves do not give.
+    /// `Rules` (both default to Kalah(6,4) standard when absent), a tag given twice, a `Rules`
+    /// tag that does not parse (a rules key given twice included), illegal moves, a turn of the
+    /// wrong shape ([`RecordError::TurnShape`]), or a `Result` that the moves do not give.
     pub fn parse_text(text: &str) -> Result<GameRecord, RecordError> {
         let mut rules = Rules::default();
         let mut start: Option<(usize, String)> = None;
@@ -283,6 +302,8 @@ impl GameRecord {
         let mut north = String::new();
         let mut stated_result: Option<String> = None;
         let mut tokens: Vec<(usize, String)> = Vec::new();
+        // The line of each known tag read so far: a tag given twice is refused, not overridden.
+        let mut tag_lines: [Option<usize>; KNOWN_TAGS.len()] = [None; KNOWN_TAGS.len()];
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
             let trimmed = raw.trim();
@@ -308,6 +329,17 @@ impl GameRecord {
                         line,
                         message: format!("unexpected '{after}' after the tag"),
                     });
+                }
+                if let Some(k) = KNOWN_TAGS.iter().position(|&t| t == key) {
+                    if let Some(first) = tag_lines[k].replace(line) {
+                        return Err(RecordError::Syntax {
+                            line,
+                            message: format!(
+                                "tag {key} is given twice (first on line {first}); a record has \
+                                 one of each"
+                            ),
+                        });
+                    }
                 }
                 match key {
                     "Rules" => {
@@ -385,7 +417,7 @@ impl GameRecord {
                 mv: body.to_string(),
                 source,
             })?;
-            let n = turn.0.len();
+            let end = if open { TurnEnd::Open } else { TurnEnd::Whole };
             for (k, &mv) in turn.0.iter().enumerate() {
                 let mut p = rec.position();
                 let o = match p.play(&rec.rules, mv) {
@@ -398,14 +430,10 @@ impl GameRecord {
                             && rec.rules.pie
                             && rec.start.phase() == Phase::Normal =>
                     {
-                        return Err(RecordError::TurnShape {
+                        return Err(RecordError::SwapPastOpening {
                             turn: turn_no,
-                            message: format!(
-                                "{source}: the Start position has no phase tag, so the game counts \
-                                 as past its opening; a game from its first move starts \
-                                 \"{} opening\"",
-                                rec.start
-                            ),
+                            source,
+                            start: rec.start,
                         });
                     }
                     Err(source) => {
@@ -417,28 +445,11 @@ impl GameRecord {
                     }
                 };
                 rec.moves.push(mv);
-                let goes_on = o.extra_turn && o.ended.is_none();
-                let last = k + 1 == n;
-                if last && goes_on && !open {
-                    return Err(RecordError::TurnShape {
+                turn.check_step(end, k, &o)
+                    .map_err(|source| RecordError::TurnShape {
                         turn: turn_no,
-                        message: format!("'{tok}' stops after an extra turn; write '{tok}-' if the turn is unfinished"),
-                    });
-                }
-                if last && !goes_on && open {
-                    return Err(RecordError::TurnShape {
-                        turn: turn_no,
-                        message: format!("'{tok}' ends with '-' but move {mv} earns no extra turn"),
-                    });
-                }
-                if !last && !goes_on {
-                    return Err(RecordError::TurnShape {
-                        turn: turn_no,
-                        message: format!(
-                            "move {mv} ends the turn but more moves follow in '{tok}'"
-                        ),
-                    });
-                }
+                        source,
+                    })?;
             }
             if open {
                 open_allowed_done = true;
@@ -500,6 +511,9 @@ impl GameRecord {
     }
 }
 
+/// The tags the text form reads; each may be given once. Other tags are allowed and ignored.
+const KNOWN_TAGS: [&str; 5] = ["Rules", "Start", "South", "North", "Result"];
+
 fn escape(s: &str) -> String {
     s.replace('\\', "\\\\")
         .replace('"', "\\\"")
@@ -519,4 +533,108 @@ fn unquote_prefix(s: &str) -> Option<(String, &str)> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_turn_of_the_wrong_shape_names_its_turn_with_the_core_wording() {
+        let e = GameRecord::parse_text("1. S 3-6\n2. N 1\n3. S 1-2\n").unwrap_err();
+        // After 3-6 and North's 1, South's house 1 sows its 4 seeds into houses 2 to 5: no
+        // extra turn, so nothing may follow it in the turn.
+        assert!(
+            matches!(
+                &e,
+                RecordError::TurnShape {
+                    turn: 3,
+                    source: TurnError::TooLong { index: 1, .. }
+                }
+            ),
+            "{e}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "turn 3: '1-2' goes on after action 1 (house 1), which ends the turn"
+        );
+        let e = GameRecord::parse_text("1. S 3\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "turn 1: '3' stops, but action 1 (house 3) earns an extra turn; write '3-' if the \
+             turn is unfinished"
+        );
+        let e = GameRecord::parse_text("1. S 3-6-\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "turn 1: '3-6-' ends with '-', but action 2 (house 6) earns no extra turn"
+        );
+        // The JSON form checks the same.
+        let e = GameRecord::parse_json(
+            r#"{"rules": {}, "start": "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "turns": ["3"]}"#,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                RecordError::TurnShape {
+                    turn: 1,
+                    source: TurnError::Incomplete { .. }
+                }
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_repeated_tag_or_rules_key_is_refused() {
+        let e = GameRecord::parse_text("[Rules \"capture=empty capture=standard\"]\n1. S 1\n")
+            .unwrap_err();
+        assert_eq!(
+            e,
+            RecordError::Rules {
+                line: 1,
+                source: RulesError::RepeatedKey("capture".into())
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "line 1: bad Rules tag: rules key 'capture' is given more than once"
+        );
+        for tag in KNOWN_TAGS {
+            let value = match tag {
+                "Rules" => "pie=on",
+                "Start" => "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S",
+                "Result" => "*",
+                _ => "Ann",
+            };
+            let text = format!("[{tag} \"{value}\"]\n[Event \"x\"]\n[{tag} \"{value}\"]\n");
+            let e = GameRecord::parse_text(&text).unwrap_err();
+            assert_eq!(
+                e,
+                RecordError::Syntax {
+                    line: 3,
+                    message: format!(
+                        "tag {tag} is given twice (first on line 1); a record has one of each"
+                    )
+                },
+                "{text}"
+            );
+            // Once is fine.
+            let once = format!("[{tag} \"{value}\"]\n[Event \"x\"]\n[Event \"y\"]\n");
+            assert!(GameRecord::parse_text(&once).is_ok(), "{once}");
+        }
+        // The JSON form refuses a key given twice in its rules object (serde's check).
+        let e = GameRecord::parse_json(
+            r#"{"rules": {"pie": true, "pie": false}, "start": "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"}"#,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&e, RecordError::Json(m) if m.contains("duplicate field `pie`")),
+            "{e}"
+        );
+        // A record written by to_text gives each tag once and reads back.
+        let r = GameRecord::parse_text("1. S 3-6\n2. N 1\n").unwrap();
+        assert_eq!(GameRecord::parse_text(&r.to_text()), Ok(r));
+    }
 }

@@ -215,7 +215,8 @@ fn parse_on_off(key: &str, v: &str) -> Result<bool, RulesError> {
 
 /// `capture=standard end=row-empty leftovers=owner majority-end=off pie=off
 /// first-move-extra-turn=on`: every key, in this order. Parsing accepts any subset in any order,
-/// separated by spaces or commas; missing keys take the standard rule.
+/// separated by spaces or commas; missing keys take the standard rule; a key given twice is an
+/// error ([`RulesError::RepeatedKey`]).
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -231,9 +232,24 @@ impl fmt::Display for Rules {
     }
 }
 
+/// The text form (see [`Rules`]'s `Display`).
+///
+/// # Errors
+/// [`RulesError::NotKeyValue`] for an item without `=`, [`RulesError::UnknownKey`],
+/// [`RulesError::BadValue`], and [`RulesError::RepeatedKey`] for a key given twice (even with
+/// the same value).
 impl FromStr for Rules {
     type Err = RulesError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        const KEYS: [&str; 6] = [
+            "capture",
+            "end",
+            "leftovers",
+            "majority-end",
+            "pie",
+            "first-move-extra-turn",
+        ];
+        let mut seen = [false; KEYS.len()];
         let mut rules = Rules::default();
         for item in s
             .split(|c: char| c.is_whitespace() || c == ',')
@@ -242,6 +258,13 @@ impl FromStr for Rules {
             let (key, value) = item
                 .split_once('=')
                 .ok_or_else(|| RulesError::NotKeyValue(item.into()))?;
+            let k = KEYS
+                .iter()
+                .position(|&known| known == key)
+                .ok_or_else(|| RulesError::UnknownKey(key.into()))?;
+            if std::mem::replace(&mut seen[k], true) {
+                return Err(RulesError::RepeatedKey(key.into()));
+            }
             match key {
                 "capture" => rules.capture = value.parse()?,
                 "end" => rules.end = value.parse()?,
@@ -348,5 +371,61 @@ impl Default for Start {
             layout: vec![4; 6],
             mirrored: false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rules_key_given_twice_is_refused() {
+        for (text, key) in [
+            ("capture=empty capture=standard", "capture"),
+            // The same value twice too: the text is not what its writer meant.
+            ("pie=on,pie=on", "pie"),
+            ("end=row-empty leftovers=nobody end=mover-blocked", "end"),
+            ("majority-end=on majority-end=off", "majority-end"),
+            ("leftovers=owner leftovers=owner", "leftovers"),
+            (
+                "first-move-extra-turn=off pie=on first-move-extra-turn=on",
+                "first-move-extra-turn",
+            ),
+        ] {
+            let e = text.parse::<Rules>().unwrap_err();
+            assert_eq!(e, RulesError::RepeatedKey(key.into()), "{text}");
+            assert_eq!(
+                e.to_string(),
+                format!("rules key '{key}' is given more than once"),
+                "{text}"
+            );
+        }
+        // Each key once, in any order, is fine; the first bad item is reported.
+        assert_eq!(
+            "pie=on capture=empty".parse::<Rules>().unwrap(),
+            Rules {
+                pie: true,
+                capture: CaptureRule::Empty,
+                ..Rules::STANDARD
+            }
+        );
+        assert!(matches!(
+            "capture=x capture=empty".parse::<Rules>(),
+            Err(RulesError::BadValue { .. })
+        ));
+        assert_eq!(
+            "colour=red colour=red".parse::<Rules>(),
+            Err(RulesError::UnknownKey("colour".into()))
+        );
+        // The text form of every rule set gives each key once and reads back.
+        let all = Rules {
+            capture: CaptureRule::Empty,
+            end: EndRule::MoverBlocked,
+            leftovers: LeftoverRule::Nobody,
+            majority_end: true,
+            pie: true,
+            first_move_extra_turn: false,
+        };
+        assert_eq!(all.to_string().parse::<Rules>(), Ok(all));
     }
 }

@@ -309,14 +309,23 @@ fn turn_errors() {
     let mut p = start;
     // "3" alone stops after an extra turn.
     let t: Turn = "3".parse().unwrap();
-    assert_eq!(t.play(&mut p, &r), Err(TurnError::Incomplete("3".into())));
+    assert_eq!(
+        t.play(&mut p, &r),
+        Err(TurnError::Incomplete {
+            turn: "3".into(),
+            index: 1,
+            mv: Move::Sow(3)
+        })
+    );
     // "1-2": house 1 ends the turn (no extra turn), but a move follows.
     let t: Turn = "1-2".parse().unwrap();
     assert_eq!(
         t.play(&mut p, &r),
         Err(TurnError::TooLong {
             turn: "1-2".into(),
-            index: 1
+            index: 1,
+            mv: Move::Sow(1),
+            game_over: false
         })
     );
     // "3-3": house 3 is empty for the second move.
@@ -329,10 +338,7 @@ fn turn_errors() {
             source: MoveError::EmptyHouse(3)
         })
     );
-    assert_eq!(
-        Turn(vec![]).play(&mut p, &r),
-        Err(TurnError::Incomplete(String::new()))
-    );
+    assert_eq!(Turn(vec![]).play(&mut p, &r), Err(TurnError::Empty));
     // A failed turn leaves the position unchanged.
     assert_eq!(p, start);
     assert_eq!("".parse::<Turn>(), Err(MoveError::Parse(String::new())));
@@ -358,7 +364,7 @@ fn a_pie_record_without_the_opening_tag_says_why_swap_fails() {
     .unwrap_err();
     let text = e.to_string();
     assert!(
-        matches!(e, RecordError::TurnShape { turn: 2, .. })
+        matches!(e, RecordError::SwapPastOpening { turn: 2, .. })
             && text.contains("no phase tag")
             && text.contains("\"3,3,3,0,3,3,3,0 S opening\""),
         "{text}"

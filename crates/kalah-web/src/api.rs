@@ -139,7 +139,7 @@ pub(crate) async fn play(body: ReqBody) -> ApiResult {
     })?;
     let turn = moves_of_value(&mv, "field 'move'")?;
     body.finish()?;
-    let mvs = &turn.moves;
+    let mvs = turn.moves();
     let mut pos = game.position();
     let mut steps = Vec::with_capacity(mvs.len());
     for (i, &mv) in mvs.iter().enumerate() {
@@ -149,7 +149,7 @@ pub(crate) async fn play(body: ReqBody) -> ApiResult {
             format!("move {} of the turn", i + 1)
         };
         let (step, out) = play_one(&mut pos, &game.rules, mv, &what)?;
-        turn.check_step(i, mv, &out)?;
+        turn.check_step(i, &out)?;
         steps.push(step);
     }
     if steps.len() == 1 {
@@ -271,9 +271,11 @@ async fn run_engine<T: Send + 'static>(
         .clone()
         .try_acquire_owned()
         .map_err(|_| ApiError::Busy(state.config.engine_slots))?;
+    let state = state.clone();
     let handle = tokio::task::spawn_blocking(move || {
         let r = work();
         drop(permit); // the slot stays taken until the search really ends
+        state.warn_if_damaged();
         r
     });
     let wait = time + time / 2 + Duration::from_secs(2);

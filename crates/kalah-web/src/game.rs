@@ -1,10 +1,14 @@
 //! Reading requests: the JSON body as an object of known fields, the rules, the start and the
 //! moves, replayed into a game; and the JSON shapes of positions and outcomes.
 
+use std::fmt;
+
 use kalah_core::{
-    GameRecord, Move, Outcome, Phase, Position, Rules, Side, Start, Status, MAX_HOUSES,
+    GameRecord, Move, Outcome, Phase, Position, Rules, Side, Start, Status, Turn, TurnEnd,
+    MAX_HOUSES,
 };
-use serde::Serialize;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::ApiError;
@@ -31,6 +35,68 @@ fn type_name(v: &Value) -> &'static str {
     }
 }
 
+/// A JSON value read with a key given twice in one object refused, at any depth (a request
+/// field, or a key of the `rules` object), where `serde_json::Value` would silently keep the
+/// last one.
+struct UniqueKeys(Value);
+
+impl<'de> Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UniqueKeysVisitor).map(UniqueKeys)
+    }
+}
+
+struct UniqueKeysVisitor;
+
+impl<'de> Visitor<'de> for UniqueKeysVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_string()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(UniqueKeys(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut fields = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if fields.contains_key(&key) {
+                return Err(de::Error::custom(format!(
+                    "key '{key}' is given twice in one object"
+                )));
+            }
+            let UniqueKeys(v) = map.next_value()?;
+            fields.insert(key, v);
+        }
+        Ok(Value::Object(fields))
+    }
+}
+
 /// The fields of a game (rules, start, moves) that every game endpoint takes.
 pub(crate) const GAME_FIELDS: [&str; 7] = [
     "rules", "position", "houses", "seeds", "layout", "mirrored", "moves",
@@ -46,8 +112,11 @@ impl Body {
                 known,
             });
         }
-        let v: Value = serde_json::from_slice(bytes)
-            .map_err(|e| bad(format!("the request body is not valid JSON: {e}")))?;
+        let UniqueKeys(v) = serde_json::from_slice(bytes).map_err(|e| match e.classify() {
+            // Only `UniqueKeys` raises data errors: a key given twice.
+            serde_json::error::Category::Data => bad(format!("the request body: {e}")),
+            _ => bad(format!("the request body is not valid JSON: {e}")),
+        })?;
         match v {
             Value::Object(fields) => Ok(Body { fields, known }),
             other => Err(bad(format!(
@@ -133,36 +202,29 @@ pub(crate) fn take_rules(body: &mut Body) -> Result<Rules, ApiError> {
 /// (`"3-6"`), optionally ending in `-` (`"3-"`, `"3-6-"`) when the turn is unfinished, as
 /// `/api/game` writes open turns.
 pub(crate) struct TurnText {
-    /// The text as written, for messages.
-    pub(crate) text: String,
     /// Where it came from (`field 'move'`, `'moves' item 2`), for messages.
     pub(crate) what: String,
-    pub(crate) moves: Vec<Move>,
-    /// The text ends in `-`: its last action must earn an extra turn.
-    pub(crate) open: bool,
+    /// The actions.
+    pub(crate) turn: Turn,
+    /// [`TurnEnd::Open`] when the text ends in `-` (its last action must earn an extra turn),
+    /// else [`TurnEnd::Prefix`]: a text may stop before the turn is over (`"3"` is just the first
+    /// action of a turn), but not go past its end.
+    pub(crate) end: TurnEnd,
 }
 
 impl TurnText {
-    /// Checks that the `k`-th action of the text, `mv`, played with outcome `out`, leaves the
-    /// turn where the text says: every action but the last must earn an extra turn (a turn
-    /// ends where the mover's turn ends), and so must the last one of a text ending in `-`.
-    /// The wording is the game-record parser's.
-    pub(crate) fn check_step(&self, k: usize, mv: Move, out: &Outcome) -> Result<(), ApiError> {
-        let goes_on = out.extra_turn && out.ended.is_none();
-        let last = k + 1 == self.moves.len();
-        let text = &self.text;
-        let what = &self.what;
-        if !last && !goes_on {
-            return Err(ApiError::Unprocessable(format!(
-                "{what}: move {mv} ends the turn but more moves follow in '{text}'"
-            )));
-        }
-        if last && self.open && !goes_on {
-            return Err(ApiError::Unprocessable(format!(
-                "{what}: '{text}' ends with '-' but move {mv} earns no extra turn"
-            )));
-        }
-        Ok(())
+    /// The actions of the text.
+    pub(crate) fn moves(&self) -> &[Move] {
+        self.turn.moves()
+    }
+
+    /// Checks that the `k`-th action of the text (from 0), played with outcome `out`, leaves the
+    /// turn where the text says: kalah-core's [`Turn::check_step`] (one wording with game
+    /// records and `kalah play`), after where the text came from.
+    pub(crate) fn check_step(&self, k: usize, out: &Outcome) -> Result<(), ApiError> {
+        self.turn
+            .check_step(self.end, k, out)
+            .map_err(|e| ApiError::Unprocessable(format!("{}: {e}", self.what)))
     }
 }
 
@@ -188,19 +250,18 @@ fn parse_move_token(tok: &str, what: &str) -> Result<TurnText, ApiError> {
     if t.is_empty() {
         return Err(bad(format!("{what}: empty move")));
     }
-    let (body, open) = match t.strip_suffix('-') {
-        Some(b) => (b, true),
-        None => (t, false),
+    let (body, end) = match t.strip_suffix('-') {
+        Some(b) => (b, TurnEnd::Open),
+        None => (t, TurnEnd::Prefix),
     };
     let moves = body
         .split(['-', ','])
         .map(|a| parse_action(a, what))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(TurnText {
-        text: t.to_string(),
         what: what.to_string(),
-        moves,
-        open,
+        turn: Turn(moves),
+        end,
     })
 }
 
@@ -209,10 +270,9 @@ pub(crate) fn moves_of_value(v: &Value, what: &str) -> Result<TurnText, ApiError
     match v {
         Value::Number(n) => match n.as_u64() {
             Some(h) if h <= u8::MAX as u64 => Ok(TurnText {
-                text: h.to_string(),
                 what: what.to_string(),
-                moves: vec![Move::Sow(h as u8)],
-                open: false,
+                turn: Turn(vec![Move::Sow(h as u8)]),
+                end: TurnEnd::Prefix,
             }),
             _ => Err(bad(format!("{what}: {n} is not a house number"))),
         },
@@ -371,14 +431,14 @@ impl Game {
         let mut outcomes = Vec::new();
         let mut moves = Vec::new();
         for turn in &turns {
-            for (k, &mv) in turn.moves.iter().enumerate() {
+            for (k, &mv) in turn.moves().iter().enumerate() {
                 let out = pos.play(&rules, mv).map_err(|e| {
                     ApiError::Unprocessable(format!(
                         "move {} ('{mv}') of 'moves': {e}",
                         moves.len() + 1
                     ))
                 })?;
-                turn.check_step(k, mv, &out)?;
+                turn.check_step(k, &out)?;
                 moves.push(mv);
                 positions.push(pos);
                 outcomes.push(out);
@@ -507,5 +567,114 @@ pub(crate) fn outcome_json(before: &Position, mv: Move, out: &Outcome) -> Outcom
         capture_bins: (out.captured > 0).then(|| [out.last_bin, 2 * m - out.last_bin]),
         swapped: out.swapped,
         ended: out.ended.map(|r| r.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(json: &str) -> Result<Body, ApiError> {
+        Body::parse(json.as_bytes(), &GAME_FIELDS)
+    }
+
+    /// The game of a request body, or the message of its error.
+    fn game(json: &str) -> Result<Game, String> {
+        let mut b = body(json).map_err(|e| e.to_string())?;
+        Game::take(&mut b).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_key_given_twice_in_one_object_is_refused() {
+        for (json, key) in [
+            (
+                r#"{"rules": {"capture": "empty", "capture": "standard"}}"#,
+                "capture",
+            ),
+            (r#"{"rules": {"pie": true, "pie": true}}"#, "pie"),
+            (r#"{"moves": [3], "houses": 4, "moves": [1]}"#, "moves"),
+            (r#"{"x": [{"a": 1}, {"b": {"c": 1, "c": 2}}]}"#, "c"),
+        ] {
+            let Err(ApiError::BadRequest(msg)) = body(json) else {
+                panic!("{json} should be refused");
+            };
+            assert!(
+                msg.starts_with(&format!(
+                    "the request body: key '{key}' is given twice in one object at line 1"
+                )),
+                "{json}: {msg}"
+            );
+        }
+        // The same key in different objects is fine.
+        assert!(body(r#"{"x": {"a": 1}, "y": {"a": 1}, "z": [{"a": 1}, {"a": 2}]}"#).is_ok());
+        // Malformed JSON is still named as such.
+        let Err(ApiError::BadRequest(msg)) = body(r#"{"a": }"#) else {
+            panic!("malformed JSON accepted");
+        };
+        assert!(
+            msg.starts_with("the request body is not valid JSON: "),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn values_read_with_unique_keys_are_serde_jsons() {
+        let json = r#"{"a": -1, "b": 18446744073709551615, "c": 1.5, "d": null, "e": [true, "s",
+            {"f": [], "g": {}}], "h": "\u00e9\n", "i": 1e3}"#;
+        let UniqueKeys(v) = serde_json::from_str(json).unwrap();
+        assert_eq!(v, serde_json::from_str::<Value>(json).unwrap());
+    }
+
+    #[test]
+    fn a_rules_text_with_a_key_given_twice_is_refused() {
+        assert_eq!(
+            game(r#"{"rules": "pie=on capture=empty pie=off"}"#)
+                .err()
+                .as_deref(),
+            Some("field 'rules': rules key 'pie' is given more than once")
+        );
+        let g = game(r#"{"rules": {"pie": true, "capture": "empty"}}"#).unwrap();
+        assert!(g.rules.pie && g.rules.capture == kalah_core::CaptureRule::Empty);
+    }
+
+    #[test]
+    fn turn_texts_use_the_core_check_and_wording() {
+        // Goes on past the turn's end.
+        assert_eq!(
+            game(r#"{"moves": "3-6-1"}"#).err().as_deref(),
+            Some("'moves' turn 1: '3-6-1' goes on after action 2 (house 6), which ends the turn")
+        );
+        // A text may stop within a turn ('3' earns an extra turn), or say so with '-'.
+        for moves in [r#"["3"]"#, r#"["3-"]"#, r#"[3, "6"]"#, r#""3- 6""#] {
+            assert!(game(&format!(r#"{{"moves": {moves}}}"#)).is_ok(), "{moves}");
+        }
+        // '-' claims an extra turn: house 6 earns none after 3.
+        assert_eq!(
+            game(r#"{"moves": ["3", "6-"]}"#).err().as_deref(),
+            Some("'moves' item 2: '6-' ends with '-', but action 1 (house 6) earns no extra turn")
+        );
+        // An extra turn that ends the game ends the turn: '3-' is refused, '3' is fine.
+        let last = r#""position": "0,0,1,0,2,2,2,0 S""#;
+        assert_eq!(
+            game(&format!(r#"{{{last}, "moves": "3-"}}"#))
+                .err()
+                .as_deref(),
+            Some("'moves' turn 1: '3-' ends with '-', but action 1 (house 3) ends the game")
+        );
+        assert!(game(&format!(r#"{{{last}, "moves": "3"}}"#)).is_ok());
+        // Pie rule: a swap ends North's turn, so nothing may follow it in the text.
+        let pie = r#""rules": "pie=on", "position": "4,4,4,4,4,0,1,5,5,5,4,4,4,0 N pie""#;
+        assert_eq!(
+            game(&format!(r#"{{{pie}, "moves": ["swap-1"]}}"#))
+                .err()
+                .as_deref(),
+            Some("'moves' item 1: 'swap-1' goes on after action 1 (swap), which ends the turn")
+        );
+        for moves in [r#"["swap"]"#, r#"["swap", "1"]"#, r#""swap 1""#] {
+            assert!(
+                game(&format!(r#"{{{pie}, "moves": {moves}}}"#)).is_ok(),
+                "{moves}"
+            );
+        }
     }
 }

@@ -129,9 +129,25 @@ impl AppState {
             first_move_extra_turn: true,
             ..*rules
         };
+        self.warn_if_damaged();
         let mut open = self.egdbs.open.lock().unwrap_or_else(|e| e.into_inner());
-        // A layer found damaged by an earlier request's probes (its impossible values were
-        // searched instead, see `Egdb::probe`) is reported once.
+        open.entry((houses, set_rules))
+            .or_insert_with(|| match kalah_egdb::Egdb::open(dir, houses, &set_rules) {
+                Ok(db) => db.map(Arc::new),
+                Err(e) => {
+                    eprintln!("kalah serve: endgame databases not used for {houses} houses: {e}");
+                    None
+                }
+            })
+            .clone()
+    }
+
+    /// Reports, once per server, a layer found damaged by the probes of a search (its impossible
+    /// values were searched instead, see `Egdb::probe`): called before a request opens its
+    /// databases and after every engine search, so the warning comes with the request that met
+    /// the damage.
+    pub(crate) fn warn_if_damaged(&self) {
+        let open = self.egdbs.open.lock().unwrap_or_else(|e| e.into_inner());
         for db in open.values().flatten() {
             if let Some(k) = db.damaged_layer() {
                 if !self
@@ -147,15 +163,6 @@ impl AppState {
                 }
             }
         }
-        open.entry((houses, set_rules))
-            .or_insert_with(|| match kalah_egdb::Egdb::open(dir, houses, &set_rules) {
-                Ok(db) => db.map(Arc::new),
-                Err(e) => {
-                    eprintln!("kalah serve: endgame databases not used for {houses} houses: {e}");
-                    None
-                }
-            })
-            .clone()
     }
 }
 

@@ -919,7 +919,7 @@ async fn the_engine_uses_endgame_databases_when_configured() {
 async fn a_turn_text_ends_where_the_movers_turn_ends() {
     let app = app();
     // South's 3 earns an extra turn, 6 ends the turn: North's 1 may not follow in the same text.
-    let words: &[&str] = &["move 6 ends the turn but more moves follow in '3-6-1'"];
+    let words: &[&str] = &["'3-6-1' goes on after action 2 (house 6), which ends the turn"];
     assert_error(
         &post(&app, "/api/play", json!({"move": "3-6-1"})).await,
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -935,7 +935,7 @@ async fn a_turn_text_ends_where_the_movers_turn_ends() {
         StatusCode::UNPROCESSABLE_ENTITY,
         &[
             "'moves' turn 2",
-            "move 6 ends the turn but more moves follow in '3-6-1'",
+            "'3-6-1' goes on after action 2 (house 6), which ends the turn",
         ],
     );
     // The same moves as separate actions, or as whole turns, are fine.
@@ -979,14 +979,14 @@ async fn open_turns_as_api_game_writes_them_are_accepted() {
     assert_error(
         &post(&app, "/api/play", json!({"move": "3-6-"})).await,
         StatusCode::UNPROCESSABLE_ENTITY,
-        &["'3-6-' ends with '-' but move 6 earns no extra turn"],
+        &["'3-6-' ends with '-', but action 2 (house 6) earns no extra turn"],
     );
     assert_error(
         &post(&app, "/api/legal", json!({"moves": "1-"})).await,
         StatusCode::UNPROCESSABLE_ENTITY,
         &[
             "'moves' turn 1",
-            "'1-' ends with '-' but move 1 earns no extra turn",
+            "'1-' ends with '-', but action 1 (house 1) earns no extra turn",
         ],
     );
     assert_error(
