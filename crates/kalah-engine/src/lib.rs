@@ -12,17 +12,24 @@
 //! random noise on the move values, `medium` and `hard` a deeper one, `expert` iterative deepening
 //! within the time limit, and `perfect` the exact solver (MTD(f)) whenever it finishes within the
 //! move's budget, else `expert`'s search. The engine keeps its transposition table between moves.
+//!
+//! By default the engine searches on one thread. [`Engine::set_threads`] lets the exact attempts
+//! (the `perfect` level's proof of its move and the exact part of [`Engine::hint`]) run on
+//! several threads sharing one transposition table; see there for what changes and what does not.
 
 #![warn(missing_docs)]
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use kalah_core::{Move, Position, Rules};
 use kalah_egdb::Egdb;
-use kalah_solver::{SearchLimits, Solver};
+use kalah_solver::{
+    analyze_moves_parallel, MoveScore, ParallelOptions, SearchLimits, SolveError, Solver,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -111,7 +118,7 @@ pub struct Choice {
     pub exact: bool,
     /// Depth of the search that chose the move (plies), 0 for a random or greedy choice.
     pub depth: u32,
-    /// Nodes searched.
+    /// Nodes searched (by every thread, see [`Engine::set_threads`]).
     pub nodes: u64,
     /// Expected continuation, starting with `mv`.
     pub pv: Vec<Move>,
@@ -201,6 +208,8 @@ pub struct Engine {
     rng: StdRng,
     solver: Option<Solver>,
     egdb: Option<Arc<Egdb>>,
+    /// Threads of the exact attempts (at least 1).
+    threads: usize,
 }
 
 /// What one search of the engine found.
@@ -221,6 +230,7 @@ impl Engine {
             rng: StdRng::from_entropy(),
             solver: None,
             egdb: None,
+            threads: 1,
         }
     }
 
@@ -232,6 +242,7 @@ impl Engine {
             rng: StdRng::seed_from_u64(seed),
             solver: None,
             egdb: None,
+            threads: 1,
         }
     }
 
@@ -249,14 +260,64 @@ impl Engine {
         self.level
     }
 
+    /// Sets the number of threads of the engine's exact attempts (0 counts as 1; the default is
+    /// 1, one search at a time on the calling thread).
+    ///
+    /// With `threads` > 1:
+    /// * the `perfect` level proves its move with [`Solver::solve_parallel`]: `threads` MTD(f)
+    ///   searches from different first guesses sharing the engine's transposition table, the
+    ///   first to finish giving the value;
+    /// * [`Engine::hint`] values the legal actions with [`analyze_moves_parallel`]: one solver
+    ///   per thread, all sharing the engine's table, each action that needs a search a job for
+    ///   whichever thread is free.
+    ///
+    /// Everything else stays on the calling thread: the depth-limited searches (the lower
+    /// levels, `perfect`'s fallback when the proof does not finish, and the estimates of a hint
+    /// that could not be proven), and the search for the best actions and the principal
+    /// variation once the value is proven.
+    ///
+    /// The results are the same as with one thread: exact values are equal, and the chosen
+    /// action is a proven-best one, possibly another of the same value. What may differ is
+    /// whether a proof finishes within the limits (more often on several free cores: that is
+    /// the point; less often on a node limit, see below). Limits keep their
+    /// meaning: the time limit is wall-clock time (every thread stops at the same instant), and
+    /// a node limit bounds the nodes of **all threads together** (each thread of the proof gets
+    /// `nodes / threads`; each job of a hint `nodes / (2 × jobs)`, half of the budget being kept
+    /// for the ordering searches of the parallel analysis), so a node-limited search on several
+    /// threads proves less than one thread would with the same limit. The nodes reported
+    /// ([`Choice::nodes`]) are those of every thread.
+    ///
+    /// Each search call starts its threads and joins them before it returns (scoped threads);
+    /// nothing runs between calls.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The number of threads of the exact attempts (see [`Engine::set_threads`]), at least 1.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// A fresh solver of the level's table size for `rules`, with the engine's databases.
+    fn new_solver(&self, rules: &Rules) -> Solver {
+        let mut s = Solver::new(*rules, self.level.profile().tt_mib);
+        s.set_egdb(self.egdb.clone());
+        s
+    }
+
+    /// The engine's solver, made on first use, set to `rules`.
     fn solver(&mut self, rules: &Rules) -> &mut Solver {
-        let tt = self.level.profile().tt_mib;
-        let egdb = self.egdb.clone();
-        let s = self.solver.get_or_insert_with(|| {
-            let mut s = Solver::new(*rules, tt);
-            s.set_egdb(egdb);
-            s
-        });
+        let s = self.take_solver(rules);
+        self.solver.insert(s)
+    }
+
+    /// The engine's solver (made if need be), set to `rules`, taken out of the engine (to be
+    /// put back).
+    fn take_solver(&mut self, rules: &Rules) -> Solver {
+        let mut s = match self.solver.take() {
+            Some(s) => s,
+            None => self.new_solver(rules),
+        };
         s.set_rules(*rules);
         s
     }
@@ -334,9 +395,21 @@ impl Engine {
         time: Duration,
         nodes: Option<u64>,
     ) -> Option<Found> {
+        let threads = self.threads;
         let solver = self.solver(rules);
-        solver.set_limits(SearchLimits::new(Some(time), nodes));
-        let sol = solver.solve(pos).ok()?;
+        if threads > 1 {
+            // A node limit of `solve_parallel` applies to each thread: share it out.
+            let per_thread = nodes.map(|n| n / threads as u64);
+            solver.set_limits(SearchLimits::new(Some(time), per_thread));
+        } else {
+            solver.set_limits(SearchLimits::new(Some(time), nodes));
+        }
+        let sol = if threads > 1 {
+            solver.solve_parallel(pos, threads)
+        } else {
+            solver.solve(pos)
+        }
+        .ok()?;
         let mv = *sol.pv.first()?;
         Some(Found {
             mv,
@@ -453,9 +526,7 @@ impl Engine {
         }
         let time = limits.time.unwrap_or(Duration::from_secs(1));
         let start = Instant::now();
-        let solver = self.solver(rules);
-        solver.set_limits(SearchLimits::new(Some(time.mul_f64(0.7)), limits.nodes));
-        if let Ok(values) = solver.analyze_moves(&p) {
+        if let Ok(values) = self.analyze(&p, rules, time.mul_f64(0.7), limits.nodes) {
             return values
                 .into_iter()
                 .map(|v| MoveValue {
@@ -469,5 +540,68 @@ impl Engine {
             .saturating_sub(start.elapsed())
             .max(Duration::from_millis(20));
         self.estimate_moves(&p, rules, 200, left, limits.nodes)
+    }
+
+    /// The exact value of every legal action of `pos` (settled, not over) within `time` and
+    /// `nodes`, on the engine's threads.
+    fn analyze(
+        &mut self,
+        pos: &Position,
+        rules: &Rules,
+        time: Duration,
+        nodes: Option<u64>,
+    ) -> Result<Vec<MoveScore>, SolveError> {
+        // The actions that need a search (the others end the game): the parallel analysis's
+        // jobs; more threads than jobs would idle.
+        let jobs = pos
+            .legal_moves(rules)
+            .iter()
+            .filter(|&&mv| {
+                let mut child = *pos;
+                child.play_unchecked(rules, mv);
+                !child.is_over()
+            })
+            .count();
+        let threads = self.threads.min(jobs);
+        if threads <= 1 {
+            let solver = self.solver(rules);
+            solver.set_limits(SearchLimits::new(Some(time), nodes));
+            return solver.analyze_moves(pos);
+        }
+        // The engine's solver comes first in the slice of solvers (it runs the ordering
+        // searches); it is put back afterwards, keeping the table.
+        let mut main = self.take_solver(rules);
+        // Each job is a separate search, its node limit its own; the ordering searches (one per
+        // job, by the first solver) count as well: 2 × jobs searches share the budget.
+        let per_search = nodes.map(|n| n / (2 * jobs) as u64);
+        let limits = SearchLimits::new(Some(time), per_search);
+        // Claim the table for this game first (a trivial search), so that the helpers made
+        // below share it rather than each taking a fresh one (see `Solver::set_rules`).
+        main.set_limits(SearchLimits::default());
+        if let Err(e) = main.search_depth(pos, 1) {
+            // Not expected without limits or a stop flag; keep the solver all the same.
+            self.solver = Some(main);
+            return Err(e);
+        }
+        main.set_limits(limits);
+        let mut solvers = Vec::with_capacity(threads);
+        for _ in 1..threads {
+            let mut helper = main.with_shared_table();
+            helper.set_limits(limits);
+            solvers.push(helper);
+        }
+        solvers.insert(0, main);
+        let stop = Arc::new(AtomicBool::new(false));
+        let opts = ParallelOptions {
+            stop: Some(stop),
+            progress: None,
+        };
+        let result = analyze_moves_parallel(&mut solvers, pos, &opts);
+        let mut main = solvers.swap_remove(0);
+        // The analysis leaves its stop flag in every solver, set if one thread hit a limit:
+        // give the engine's solver a fresh one, or its next search would stop at once.
+        main.set_stop_flag(Arc::new(AtomicBool::new(false)));
+        self.solver = Some(main);
+        result
     }
 }
