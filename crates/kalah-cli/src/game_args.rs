@@ -27,7 +27,8 @@ pub struct RuleArgs {
     /// player to move has no seeds).
     #[arg(long, value_name = "RULE", default_value = "row-empty", value_parser = parse_end)]
     pub end: EndRule,
-    /// Who takes the seeds left in the houses at the end: owner, emptier or nobody.
+    /// Who takes the seeds left in the houses at the end: owner (each player his own row),
+    /// emptier (all to the player whose row is empty, whoever emptied it) or nobody.
     #[arg(long, value_name = "RULE", default_value = "owner", value_parser = parse_leftovers)]
     pub leftovers: LeftoverRule,
     /// The game stops once one store holds more than half of all seeds.
@@ -89,9 +90,14 @@ pub fn parse_counts(s: &str) -> Result<Vec<u8>> {
         .enumerate()
         .map(|(i, t)| {
             let t = t.trim();
-            t.parse::<u8>().with_context(|| {
-                format!(
-                    "--layout item {}: '{t}' is not a seed count (0 to 255)",
+            t.parse::<u8>().map_err(|_| {
+                let what = if t.is_empty() {
+                    "an empty item".to_string()
+                } else {
+                    format!("'{t}'")
+                };
+                anyhow::anyhow!(
+                    "--layout item {}: {what} is not a seed count (0 to 255)",
                     i + 1
                 )
             })

@@ -272,7 +272,11 @@ fn bad_files() {
     let cases = [
         ("garbage.txt", "[Start \"4,4\n", "line 1"),
         ("illegal.txt", "1. S 7\n", "there is no house 7"),
-        ("shape.txt", "1. S 3\n", "stops after an extra turn"),
+        (
+            "shape.txt",
+            "1. S 3\n",
+            "'3' stops, but action 1 (house 3) earns an extra turn",
+        ),
         (
             "result.txt",
             "[Result \"30-18\"]\n1. S 1\n",

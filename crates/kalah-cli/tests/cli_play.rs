@@ -306,6 +306,54 @@ fn hint_values_every_legal_action() {
 }
 
 #[test]
+fn hint_on_two_threads_gives_the_values_of_one() {
+    // Human against human: no engine move, so both runs see the same positions. Kalah(4,3)
+    // is small enough for every value to be proven within the hint's time.
+    let hint = |threads: &str| {
+        let text = play(
+            &[
+                "--opponent",
+                "human",
+                "--houses",
+                "4",
+                "--seeds",
+                "3",
+                "--threads",
+                threads,
+            ],
+            "hint\n2\nhint\nquit\n",
+        );
+        let hints: Vec<String> = text
+            .split("Hint for ")
+            .skip(1)
+            .map(|h| {
+                h.lines()
+                    .skip(1)
+                    .take_while(|l| l.starts_with("  "))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .collect();
+        assert_eq!(hints.len(), 2, "{text}");
+        assert!(hints.iter().all(|h| h.contains("<- best")), "{text}");
+        hints
+    };
+    assert_eq!(hint("2"), hint("1"));
+}
+
+#[test]
+fn play_refuses_a_thread_count_of_zero() {
+    let out = kalah()
+        .args(["play", "--threads", "0"])
+        .write_stdin("quit\n")
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--threads"), "{stderr}");
+}
+
+#[test]
 fn bad_commands_do_not_stop_the_game() {
     let text = play(
         &["--opponent", "human"],
@@ -569,12 +617,172 @@ fn load_refuses_a_start_tag_without_its_rules() {
 fn a_whole_turn_can_be_typed_at_once() {
     let text = play(&["--opponent", "human"], "6-3\n3-9\n3-6\nquit\n");
     assert!(
-        text.contains("! move 6 ends the turn but more moves follow in '6-3'"),
+        text.contains("! '6-3' goes on after action 1 (house 6), which ends the turn"),
         "{text}"
     );
     assert!(text.contains("! move 9 of '3-9'"), "{text}");
     let plays: Vec<&str> = text.lines().filter(|l| l.contains(" plays ")).collect();
     assert_eq!(plays.len(), 2, "only 3-6 was played: {text}");
     assert!(plays[0].starts_with("South plays 3") && plays[1].starts_with("South plays 6"));
+    assert!(text.contains("North to move"), "{text}");
+}
+
+/// Writes `text` to `name` in `dir` and returns the path as a string.
+fn record_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let f = dir.path().join(name);
+    std::fs::write(&f, text).unwrap();
+    f.to_str().unwrap().to_string()
+}
+
+/// Regression (fresh-user tester, U1 and U2): `--load` of a game between two people handed one
+/// side to the engine, which moved at once, and an engine's level in the record was ignored.
+/// The players now come from the record's South/North tags as `save` writes them.
+#[test]
+fn load_takes_the_players_from_the_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let hh = dir.path().join("hh.txt");
+    let hhs = hh.to_str().unwrap();
+    play(
+        &["--opponent", "human", "--houses", "3", "--seeds", "3"],
+        &format!("2\nsave {hhs}\nquit\n"),
+    );
+    let saved = std::fs::read_to_string(&hh).unwrap();
+    assert!(
+        saved.contains("[South \"human\"]\n[North \"human\"]"),
+        "{saved}"
+    );
+    let text = play(&["--load", hhs], "quit\n");
+    assert!(!text.contains("engine"), "no engine: {text}");
+    assert!(text.contains("North to move; legal: 1 2 3>"), "{text}");
+    assert!(
+        text.contains(
+            "Players from the record (South \"human\", North \"human\"): --opponent human.\n\
+             Two players at one terminal."
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("Loaded '{hhs}': 1 action played.\n")),
+        "{text}"
+    );
+
+    // One engine side: the engine at the recorded level on its side, you on the other.
+    let eh = record_file(
+        &dir,
+        "eh.txt",
+        "[Start \"3,3,3,0,3,3,3,0 S\"]\n[South \"kalah engine hard\"]\n[North \"human\"]\n\n1. S 2\n",
+    );
+    let text = play(&["--load", &eh], "quit\n");
+    assert!(
+        text.contains(
+            "Players from the record (South \"kalah engine hard\", North \"human\"): \
+             --opponent engine --side north --level hard.\n\
+             You play North against the engine (hard)."
+        ),
+        "{text}"
+    );
+    assert!(text.contains("Your move (North)"), "{text}");
+    assert!(!text.contains(" plays "), "the engine did not move: {text}");
+
+    // A flag given wins; the others still come from the record.
+    let text = play(&["--load", &eh, "--level", "easy"], "quit\n");
+    assert!(
+        text.contains(": --side north.\nYou play North against the engine (easy)."),
+        "{text}"
+    );
+    let text = play(&["--load", &eh, "--opponent", "human"], "quit\n");
+    assert!(!text.contains("from the record"), "{text}");
+    assert!(text.contains("Two players at one terminal."), "{text}");
+    // Two people in the record, but --opponent engine: no side in the record, the default.
+    let text = play(&["--load", hhs, "--opponent", "engine"], "quit\n");
+    assert!(
+        text.contains(
+            "The record's players are two people (South \"human\", North \"human\"), so the \
+             defaults are used: --side south --level medium.\n\
+             You play South against the engine (medium)."
+        ),
+        "{text}"
+    );
+
+    // A hand-written record: the defaults, and a line that says so.
+    let ab = record_file(
+        &dir,
+        "ab.txt",
+        "[Start \"3,3,3,0,3,3,3,0 S\"]\n[South \"Alice\"]\n[North \"kalah engine godlike\"]\n\n1. S 2\n",
+    );
+    let text = play(&["--load", &ab], "quit\n");
+    assert!(
+        text.contains(
+            "The record's players (South \"Alice\", North \"kalah engine godlike\") are not a \
+             pair that 'save' writes (\"human\" against \"human\" or \"kalah engine LEVEL\"), so \
+             the defaults are used: --opponent engine --side south --level medium.\n\
+             You play South against the engine (medium)."
+        ),
+        "{text}"
+    );
+    let text = play(&["--load", &ab, "--opponent", "human"], "quit\n");
+    assert!(!text.contains("default"), "{text}");
+
+    // `save` names this session's players (a hand-written name stays): loaded again, the
+    // game goes on with them.
+    let again = dir.path().join("again.txt");
+    let agains = again.to_str().unwrap();
+    play(
+        &["--load", hhs, "--side", "north", "--level", "expert"],
+        &format!("save {agains}\nquit\n"),
+    );
+    let saved = std::fs::read_to_string(&again).unwrap();
+    assert!(
+        saved.contains("[South \"kalah engine expert\"]\n[North \"human\"]"),
+        "{saved}"
+    );
+    play(&["--load", &ab], &format!("save {agains}\nquit\n"));
+    let saved = std::fs::read_to_string(&again).unwrap();
+    assert!(
+        saved.contains("[South \"Alice\"]\n[North \"kalah engine godlike\"]"),
+        "{saved}"
+    );
+}
+
+/// Regression (fresh-user tester, U4): a game loaded after the engine swapped said "You play
+/// South" and then asked North's move.
+#[test]
+fn load_after_a_swap_says_which_row_you_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let sw = record_file(
+        &dir,
+        "sw.txt",
+        "[Rules \"pie=on\"]\n[Start \"3,3,3,0,3,3,3,0 S opening\"]\n\
+         [South \"human\"]\n[North \"kalah engine medium\"]\n\n1. S 1-2\n2. N swap\n",
+    );
+    let text = play(&["--load", &sw], "quit\n");
+    assert!(
+        text.contains(
+            "You started as South; after the swap you play North against the engine (medium)."
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("You play South"), "{text}");
+    assert!(text.contains("Your move (North)"), "{text}");
+}
+
+/// Regression (fresh-user tester, N3): the open turn `3-`, which records and the web API
+/// write, was 'not a command'. A trailing `-` says the turn goes on: its last action must earn
+/// an extra turn (kalah-core's check and wording, as in the API).
+#[test]
+fn a_turn_may_end_in_a_dash_when_it_goes_on() {
+    let text = play(&["--opponent", "human"], "1-\n3-6-\n3-\n6\nquit\n");
+    assert!(
+        text.contains("! '1-' ends with '-', but action 1 (house 1) earns no extra turn"),
+        "{text}"
+    );
+    assert!(
+        text.contains("! '3-6-' ends with '-', but action 2 (house 6) earns no extra turn"),
+        "{text}"
+    );
+    let plays: Vec<&str> = text.lines().filter(|l| l.contains(" plays ")).collect();
+    assert_eq!(plays.len(), 2, "only 3- and 6 were played: {text}");
+    assert!(plays[0].starts_with("South plays 3: sows 4 seeds, the last into the store"));
+    assert!(plays[1].starts_with("South plays 6"));
     assert!(text.contains("North to move"), "{text}");
 }

@@ -117,6 +117,8 @@ fn analyze_lists_actions_and_whole_turns() {
         turns.iter().map(|m| m["value"].as_i64().unwrap()).max(),
         Some(8)
     );
+    // The position's value goes with the list (Kalah(4,3) empty capture is +8).
+    assert_eq!(v["value"], 8);
 }
 
 #[test]

@@ -13,7 +13,7 @@ use kalah_solver::{
 use serde_json::json;
 
 use crate::cmd::egdb::{parse_threads, rayon_threads};
-use crate::cmd::solve::{make_solvers, show_progress, stopped, Target};
+use crate::cmd::solve::{make_solvers, position_text, show_progress, stopped, Target};
 use crate::output::print;
 
 /// Arguments of `kalah analyze`.
@@ -147,7 +147,14 @@ fn progress_message(what: &str, threads: usize, p: &ParallelProgress) -> String 
 }
 
 /// Prints the values of the actions or turns in `rows`, found in `secs` seconds.
+/// The position's value (the best of `rows`, or the final store difference of a finished game,
+/// both from the view of the side to move) goes with them.
 fn report(args: &Args, pos: &Position, rows: &[(String, i32)], secs: f64) -> Result<()> {
+    let value = if pos.is_over() {
+        pos.store_diff(pos.side())
+    } else {
+        rows.iter().map(|r| r.1).max().unwrap_or(0)
+    };
     if args.json {
         let moves: Vec<_> = rows
             .iter()
@@ -155,15 +162,18 @@ fn report(args: &Args, pos: &Position, rows: &[(String, i32)], secs: f64) -> Res
             .collect();
         return print(&format!(
             "{}\n",
-            json!({"position": pos.to_string(), "moves": moves, "seconds": secs})
+            json!({"position": position_text(pos), "value": value, "moves": moves, "seconds": secs})
         ));
     }
     let Some(side) = pos.to_move() else {
         return print(&format!(
-            "position: {pos}\nthe game is over: nothing to analyse\n"
+            "position: {}\nthe game is over: final store difference {value:+} from {}'s view; \
+             nothing to analyse\n",
+            position_text(pos),
+            pos.side()
         ));
     };
-    let best = rows.iter().map(|r| r.1).max().unwrap_or(0);
+    let best = value;
     let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
     let mut s = format!(
         "position: {pos}\n{} for {side} (final store difference with perfect play):\n",

@@ -227,13 +227,7 @@ fn build(a: BuildArgs) -> Result<()> {
         ProgressBar::hidden()
     } else {
         let bar = ProgressBar::new(total);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{msg:>8} [{bar:40}] {percent:>3}% {human_pos}/{human_len} positions, {per_sec}, eta {eta}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
+        bar.set_style(bar_style(terminal_width(), total, true));
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
     };
@@ -249,7 +243,13 @@ fn build(a: BuildArgs) -> Result<()> {
     };
     let result = plan.run(&stop, &|e| match *e {
         BuildEvent::Progress { done, .. } => bar.set_position(done),
-        BuildEvent::LayerStarted { seeds, .. } => bar.set_message(format!("k={seeds}")),
+        BuildEvent::LayerStarted { seeds, .. } => {
+            // A terminal resized since the last layer gets the style that fits it.
+            if !bar.is_hidden() {
+                bar.set_style(bar_style(terminal_width(), total, true));
+            }
+            bar.set_message(format!("k={seeds}"));
+        }
         BuildEvent::Resumed { seeds } => say(format!("layer {seeds}: already built")),
         BuildEvent::LayerWritten {
             seeds,
@@ -282,6 +282,72 @@ fn build(a: BuildArgs) -> Result<()> {
     )?;
     Ok(())
 }
+
+/// The width in columns of the terminal on stderr, as indicatif measures it (80 when unknown).
+fn terminal_width() -> u16 {
+    console::Term::stderr().size().1
+}
+
+/// The style of the progress bar of `egdb build` (with `layer`: the layer being built, `k=13`,
+/// first) and `egdb verify`, for a terminal of `width` columns and `total` positions: as much
+/// as fits on one row, the bar taking the rest (at least [`MIN_BAR`] columns), e.g.
+/// `k=13 [=====>    ]  30% 2,900,764/9,657,700 positions, 0.23 M/s, eta 29s`, then without the
+/// counts, then without the speed and time left; below 23 columns only the percentage. A line
+/// wider than the terminal wrapped onto further rows, cut the bar in two and, on a 40-column
+/// terminal, took three rows (indicatif redraws every row at each update).
+fn bar_style(width: u16, total: u64, layer: bool) -> ProgressStyle {
+    let width = usize::from(width);
+    let count = indicatif::HumanCount(total).to_string().len();
+    // The widest texts of the parts: "k=120 ", "[" and "] ", "100%", the counts, the speed and
+    // the time left.
+    let lead = if layer { "{msg:>5} " } else { "" };
+    let lead_cols = if layer { 6 } else { 0 };
+    let bar_cols = lead_cols + 3 + 4;
+    let counts = format!(
+        " {{human_pos}}/{{human_len}}{}",
+        if layer { " positions" } else { "" }
+    );
+    let counts_cols = 1 + 2 * count + 1 + if layer { 10 } else { 0 };
+    let speed = ", {rate}, eta {eta}";
+    let speed_cols = ", 999.99 M/s, eta 99h".len();
+    let template = if width >= bar_cols + counts_cols + speed_cols + MIN_BAR {
+        format!("{lead}[{{wide_bar}}] {{percent:>3}}%{counts}{speed}")
+    } else if width >= bar_cols + speed_cols + MIN_BAR {
+        format!("{lead}[{{wide_bar}}] {{percent:>3}}%{speed}")
+    } else if width >= bar_cols + MIN_BAR {
+        format!("{lead}[{{wide_bar}}] {{percent:>3}}%")
+    } else {
+        "{percent:>3}%".to_string()
+    };
+    ProgressStyle::with_template(&template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&rate_text(s.per_sec()));
+            },
+        )
+        .progress_chars("=> ")
+}
+
+/// Positions a second as the progress bar shows them, at most 10 columns: `0.23 M/s`, `1.80 G/s`
+/// (a resumed build's first update counts the layers kept as done at once: a burst the
+/// estimate can show as far more), `? M/s` when unknown.
+fn rate_text(per_sec: f64) -> String {
+    let m = per_sec / 1e6;
+    if !m.is_finite() || m < 0.0 {
+        "? M/s".to_string()
+    } else if m < 999.995 {
+        format!("{m:.2} M/s")
+    } else if m < 999_995.0 {
+        format!("{:.2} G/s", m / 1e3)
+    } else {
+        ">999 G/s".to_string()
+    }
+}
+
+/// The narrowest bar [`bar_style`] draws: below it, the parts after the percentage go first.
+const MIN_BAR: usize = 10;
 
 /// Most worker threads accepted: far more than any machine this runs on has cores, while
 /// thousands of threads made a build of even a tiny layer take minutes.
@@ -466,11 +532,7 @@ fn verify(a: VerifyArgs) -> Result<()> {
     )?;
     let stop = stop_on_ctrl_c();
     let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template("[{bar:40}] {percent:>3}% {human_pos}/{human_len}, eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
+    bar.set_style(bar_style(terminal_width(), total, false));
     let report = db.verify(a.threads, &stop, &|done, _| bar.set_position(done));
     bar.finish_and_clear();
     let report = match report {
@@ -534,4 +596,143 @@ fn probe(a: ProbeArgs) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use indicatif::{ProgressDrawTarget, TermLike};
+    use std::sync::Mutex;
+
+    /// A terminal of `width` columns that records what is drawn on it.
+    #[derive(Debug, Clone)]
+    struct Screen {
+        width: u16,
+        log: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl Screen {
+        fn record(&self, what: String) -> std::io::Result<()> {
+            self.log.lock().unwrap().push(what);
+            Ok(())
+        }
+    }
+
+    impl TermLike for Screen {
+        fn width(&self) -> u16 {
+            self.width
+        }
+        fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+            self.record(format!("<up {n}>"))
+        }
+        fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+            self.record(format!("<down {n}>"))
+        }
+        fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+            self.record(format!("<right {n}>"))
+        }
+        fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+            self.record(format!("<left {n}>"))
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.record(format!("{s}\n"))
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            self.record(s.to_string())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            self.record("<clear>".to_string())
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// What a bar of `style` draws on a terminal of `width` columns during a build of `total`
+    /// positions: every record, and the last line drawn.
+    fn drawn(width: u16, total: u64, style: ProgressStyle) -> (Vec<String>, String) {
+        let screen = Screen {
+            width,
+            log: Arc::default(),
+        };
+        let bar = ProgressBar::with_draw_target(
+            Some(total),
+            ProgressDrawTarget::term_like(Box::new(screen.clone())),
+        );
+        bar.set_style(style);
+        for (k, done) in [(0, 0), (13, total / 3), (120, total - 1)] {
+            bar.set_message(format!("k={k}"));
+            bar.set_position(done);
+            bar.tick();
+        }
+        bar.finish();
+        let log = screen.log.lock().unwrap().clone();
+        let last = log
+            .iter()
+            .rfind(|s| s.contains('%'))
+            .cloned()
+            .unwrap_or_default();
+        (log, last)
+    }
+
+    #[test]
+    fn the_build_bar_stays_on_one_row_of_a_narrow_terminal() {
+        // Regression: the bar's line was about 100 columns: on an 80-column terminal it took
+        // two rows, on a 40-column one three, the bar itself cut across them.
+        for width in [12u16, 20, 30, 40, 44, 60, 80, 100, 160] {
+            // Kalah(6,·) to 13 seeds, and to 28 seeds (the widest counts of a real build).
+            for total in [5_200_300u64, 5_586_853_480] {
+                for layer in [true, false] {
+                    let (log, last) = drawn(width, total, bar_style(width, total, layer));
+                    assert!(!last.is_empty(), "{width}: {log:?}");
+                    for s in &log {
+                        // One row: each redraw returns to its start (a move up by 0).
+                        assert!(
+                            !s.starts_with("<down") && (!s.starts_with("<up") || s == "<up 0>"),
+                            "{width}: {log:?}"
+                        );
+                        assert!(!s.contains('\n'), "{width}: {log:?}");
+                        assert!(
+                            s.chars().count() <= usize::from(width),
+                            "wider than {width} columns: {s:?}"
+                        );
+                    }
+                }
+            }
+        }
+        // As much as fits: everything on a wide terminal, then without the counts, then
+        // without the speed; the layer comes first.
+        let (_, wide) = drawn(132, 5_200_300, bar_style(132, 5_200_300, true));
+        assert!(wide.starts_with("k=120 [="), "{wide}");
+        for part in ["%", "/5,200,300 positions, ", "/s, eta "] {
+            assert!(wide.contains(part), "{wide}");
+        }
+        let (_, mid) = drawn(60, 5_200_300, bar_style(60, 5_200_300, true));
+        assert!(
+            mid.contains("/s, eta ") && !mid.contains("positions"),
+            "{mid}"
+        );
+        let (_, narrow) = drawn(40, 5_200_300, bar_style(40, 5_200_300, true));
+        assert!(
+            narrow.starts_with("k=120 [=") && narrow.ends_with('%'),
+            "{narrow}"
+        );
+        let (_, verify) = drawn(100, 5_200_300, bar_style(100, 5_200_300, false));
+        assert!(
+            verify.starts_with("[=") && verify.contains("/5,200,300, "),
+            "{verify}"
+        );
+    }
+
+    #[test]
+    fn the_rate_fits_ten_columns() {
+        assert_eq!(rate_text(230_000.0), "0.23 M/s");
+        assert_eq!(rate_text(6.8e6), "6.80 M/s");
+        assert_eq!(rate_text(1.8e9), "1.80 G/s");
+        assert_eq!(rate_text(f64::INFINITY), "? M/s");
+        assert_eq!(rate_text(f64::NAN), "? M/s");
+        for r in [0.0, 999.999e6, 1e12, 1e30] {
+            assert!(rate_text(r).len() <= 10, "{r}: {}", rate_text(r));
+        }
+    }
 }

@@ -10,7 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use kalah_core::{GameRecord, Move, MoveError, Outcome, Phase, Position, Rules, Side};
+use kalah_core::{
+    GameRecord, Move, MoveError, Outcome, Phase, Position, Rules, Side, Turn, TurnEnd,
+};
 use kalah_egdb::Egdb;
 use kalah_engine::{Engine, Level, Limits};
 
@@ -50,20 +52,25 @@ pub enum Opponent {
 pub struct Args {
     #[command(flatten)]
     pub rules: RuleArgs,
-    /// The side you start on. Under the pie rule a swap moves you to the other row.
-    #[arg(long, value_enum, default_value = "south")]
-    pub side: SideArg,
-    /// Who plays the other side.
-    #[arg(long, value_enum, default_value = "engine")]
-    pub opponent: Opponent,
-    /// Engine level: beginner, easy, medium, hard, expert or perfect.
-    #[arg(long, value_name = "LEVEL", default_value = "medium")]
-    pub level: Level,
+    /// The side you start on. Under the pie rule a swap moves you to the other row [default:
+    /// south; with --load, the record's, see --load].
+    #[arg(long, value_enum)]
+    pub side: Option<SideArg>,
+    /// Who plays the other side [default: engine; with --load, the record's, see --load].
+    #[arg(long, value_enum)]
+    pub opponent: Option<Opponent>,
+    /// Engine level: beginner, easy, medium, hard, expert or perfect [default: medium; with
+    /// --load, the record's, see --load].
+    #[arg(long, value_name = "LEVEL")]
+    pub level: Option<Level>,
     /// Fix the engine's random choices, for reproducible games.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// Continue a saved game (a text game record, or its JSON form); the rules and the start
-    /// position come from the file.
+    /// position come from the file. So do the players, when its South and North tags are as
+    /// `save` writes them ("human", "kalah engine LEVEL"): two people, or the engine at its
+    /// level on its side and you on the other. --opponent, --side and --level, when given, win
+    /// over the record.
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "houses", "seeds", "layout", "mirrored", "capture", "end", "leftovers",
         "majority_end", "pie", "no_first_move_extra_turn",
@@ -78,6 +85,11 @@ pub struct Args {
         value_parser = crate::cmd::serve::parse_ms
     )]
     pub move_time_ms: Option<u64>,
+    /// Threads of the engine's exact search and of `hint` [default: every core, or 1 with
+    /// --seed, so a seeded game repeats: with several threads the engine's choice among equally
+    /// good moves can differ from run to run].
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cmd::egdb::parse_threads)]
+    pub threads: Option<usize>,
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     pub color: ColorChoice,
@@ -96,6 +108,8 @@ const DEFAULT_HINT_TIME: Duration = Duration::from_secs(2);
 const HELP: &str = "\
 Commands:
   1..m        sow that house of the side to move (1 is the house farthest from its store)
+  3-6         a whole turn: house 3, then house 6 on the extra turn it earns; a trailing -
+              (3-, 3-6-) says the turn goes on: its last action must earn an extra turn
   swap        under the pie rule, as North's first action: take over South's side
   undo        take back your last turn (and the engine's reply to it)
   hint        the value of every legal action (final store difference for the mover)
@@ -135,8 +149,11 @@ fn printable(text: &str) -> String {
 enum Command {
     Action(Move),
     /// Several actions of one turn typed at once, `3-6` (house 3, then house 6 on the extra
-    /// turn), as `kalah show --moves`, game records and the API write a turn.
-    Turn(Vec<Move>, String),
+    /// turn), as `kalah show --moves`, game records and the API write a turn: the actions, the
+    /// text typed, and [`TurnEnd::Open`] when it ends in `-` (`3-`, `3-6-`: the turn goes on,
+    /// so the last action must earn an extra turn, as the web API reads it), else
+    /// [`TurnEnd::Prefix`] (it may stop anywhere within the turn).
+    Turn(Vec<Move>, String, TurnEnd),
     /// A number too large to be a house (it does not fit a `u8`).
     NoHouse(String),
     Undo,
@@ -190,13 +207,19 @@ fn parse_command(line: &str) -> Result<Command, String> {
                 Err(_) => Ok(Command::NoHouse(word.to_string())),
             }
         }
-        _ if word.contains('-') && word.split('-').all(|h| !h.is_empty()) => {
+        _ if word.contains('-') && turn_body(word).split('-').all(|h| !h.is_empty()) => {
             if !rest.is_empty() {
                 return Err(format!(
                     "one turn a line, please: '{line}' (type the turn alone, e.g. 3-6)"
                 ));
             }
-            let moves: Vec<Move> = word
+            let body = turn_body(word);
+            let end = if body.len() < word.len() {
+                TurnEnd::Open
+            } else {
+                TurnEnd::Prefix
+            };
+            let moves: Vec<Move> = body
                 .split('-')
                 .map(|h| match h.to_ascii_lowercase().as_str() {
                     "swap" => Ok(Move::Swap),
@@ -206,7 +229,7 @@ fn parse_command(line: &str) -> Result<Command, String> {
                         .map_err(|_| format!("'{h}' in '{word}' is not a house number")),
                 })
                 .collect::<Result<_, _>>()?;
-            Ok(Command::Turn(moves, word.to_string()))
+            Ok(Command::Turn(moves, word.to_string(), end))
         }
         _ => Err(format!(
             "'{line}' is not a command: type a house number (or a whole turn, e.g. 3-6), or help"
@@ -214,9 +237,180 @@ fn parse_command(line: &str) -> Result<Command, String> {
     }
 }
 
+/// A typed turn without the one trailing `-` of an unfinished turn (`3-6-` is `3-6`).
+fn turn_body(word: &str) -> &str {
+    word.strip_suffix('-').unwrap_or(word)
+}
+
 /// Parses `--seed`: any whole number from 0 to 2^64 - 1.
 fn parse_seed(s: &str) -> Result<u64, String> {
     crate::game_args::whole_number(s, 0, u64::MAX, "")
+}
+
+/// A player as `save` names him in a record's South or North tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RecordedPlayer {
+    /// A person: `human`.
+    Human,
+    /// The engine at a level: `kalah engine medium`.
+    Engine(Level),
+}
+
+impl RecordedPlayer {
+    /// The tag text `save` writes.
+    fn name(self) -> String {
+        match self {
+            RecordedPlayer::Human => "human".to_string(),
+            RecordedPlayer::Engine(level) => format!("kalah engine {level}"),
+        }
+    }
+
+    /// The player a tag names, if the tag is exactly as `save` writes it (anything else, a
+    /// hand-written name or an empty tag, is `None`).
+    fn parse(tag: &str) -> Option<RecordedPlayer> {
+        std::iter::once(RecordedPlayer::Human)
+            .chain(Level::ALL.into_iter().map(RecordedPlayer::Engine))
+            .find(|p| p.name() == tag)
+    }
+}
+
+/// Who plays: from the command line, else from a loaded record's players, else the defaults.
+#[derive(Debug, PartialEq, Eq)]
+struct Players {
+    opponent: Opponent,
+    /// The side the user starts on (against the engine).
+    side: Side,
+    /// The engine's level.
+    level: Level,
+    /// With `--load`: one line on what was taken from the record, and one on the defaults used
+    /// because the record could not tell.
+    notes: Vec<String>,
+}
+
+/// A record's player tag for a message: control characters escaped, at most 40 characters.
+fn quoted_tag(tag: &str) -> String {
+    let mut t: String = printable(tag).chars().take(41).collect();
+    if t.chars().count() > 40 {
+        t = t.chars().take(39).collect::<String>() + "…";
+    }
+    format!("\"{t}\"")
+}
+
+/// The players of the game: each of `opponent`, `side` and `level` given on the command line
+/// wins; those not given come from `record` (a loaded game) when its South and North tags are
+/// a pair `save` writes (two people, or a person and the engine); else the defaults (the engine
+/// at `medium`, you South). `--side` or `--level` alone asks for the engine.
+fn players(
+    opponent: Option<Opponent>,
+    side: Option<SideArg>,
+    level: Option<Level>,
+    record: Option<&GameRecord>,
+) -> Players {
+    use RecordedPlayer::{Engine as E, Human as H};
+    let tags = record.map(|r| {
+        (
+            r,
+            RecordedPlayer::parse(&r.south),
+            RecordedPlayer::parse(&r.north),
+        )
+    });
+    // From the record: two people (None), or you on this side against the engine at this level.
+    let recorded: Option<Option<(Side, Level)>> = match tags {
+        Some((_, Some(H), Some(H))) => Some(None),
+        Some((_, Some(H), Some(E(l)))) => Some(Some((Side::South, l))),
+        Some((_, Some(E(l)), Some(H))) => Some(Some((Side::North, l))),
+        _ => None,
+    };
+    // The settings taken from the record, and the defaults used, as flags.
+    let mut taken: Vec<String> = Vec::new();
+    let mut defaults: Vec<&str> = Vec::new();
+    let opponent = match (opponent, recorded) {
+        (Some(o), _) => o,
+        // --side and --level only mean something against the engine.
+        _ if side.is_some() || level.is_some() => Opponent::Engine,
+        (None, Some(None)) => {
+            taken.push("--opponent human".into());
+            Opponent::Human
+        }
+        (None, Some(Some(_))) => {
+            taken.push("--opponent engine".into());
+            Opponent::Engine
+        }
+        (None, None) => {
+            defaults.push("--opponent engine");
+            Opponent::Engine
+        }
+    };
+    let engine_side = recorded.flatten();
+    let vs_engine = opponent == Opponent::Engine;
+    let side = match (side, engine_side) {
+        (Some(s), _) => Side::from(s),
+        (None, Some((s, _))) => {
+            if vs_engine {
+                taken.push(format!("--side {}", s.to_string().to_lowercase()));
+            }
+            s
+        }
+        (None, None) => {
+            if vs_engine {
+                defaults.push("--side south");
+            }
+            Side::South
+        }
+    };
+    let level = match (level, engine_side) {
+        (Some(l), _) => l,
+        (None, Some((_, l))) => {
+            if vs_engine {
+                taken.push(format!("--level {l}"));
+            }
+            l
+        }
+        (None, None) => {
+            if vs_engine {
+                defaults.push("--level medium");
+            }
+            Level::Medium
+        }
+    };
+    let mut notes = Vec::new();
+    if let Some((r, south, north)) = tags {
+        let both = format!(
+            "South {}, North {}",
+            quoted_tag(&r.south),
+            quoted_tag(&r.north)
+        );
+        if !taken.is_empty() {
+            notes.push(format!(
+                "Players from the record ({both}): {}.",
+                taken.join(" ")
+            ));
+        }
+        if !defaults.is_empty() {
+            let why = match (south, north) {
+                (Some(H), Some(H)) => format!("The record's players are two people ({both})"),
+                _ if r.south.is_empty() && r.north.is_empty() => {
+                    "The record does not name its players".to_string()
+                }
+                _ => format!(
+                    "The record's players ({both}) are not a pair that 'save' writes (\"human\" \
+                     against \"human\" or \"kalah engine LEVEL\")"
+                ),
+            };
+            let the = if defaults.len() == 1 {
+                "default is"
+            } else {
+                "defaults are"
+            };
+            notes.push(format!("{why}, so the {the} used: {}.", defaults.join(" ")));
+        }
+    }
+    Players {
+        opponent,
+        side,
+        level,
+        notes,
+    }
 }
 
 /// The largest game record `--load` reads (a whole game is a few KiB; `/dev/zero` is endless).
@@ -377,6 +571,8 @@ struct Game {
     engine: Option<Engine>,
     hint_engine: Option<Engine>,
     egdb: Option<Arc<Egdb>>,
+    /// Threads of the engine and of the hint engine.
+    threads: usize,
     level: Level,
     limits: Limits,
     paint: Paint,
@@ -563,6 +759,7 @@ impl Game {
         let engine = self.hint_engine.get_or_insert_with(|| {
             let mut e = Engine::new(Level::Perfect);
             e.set_egdb(self.egdb.clone());
+            e.set_threads(self.threads);
             e
         });
         let values = engine.hint(&pos, &self.rules, limits);
@@ -585,18 +782,21 @@ impl Game {
     }
 
     fn save(&mut self, file: &str) -> Result<()> {
-        let names = |human: bool, level: Level| {
-            if human {
-                "human".to_string()
-            } else {
-                format!("kalah engine {level}")
+        // An empty tag, or one as `save` writes it (a loaded game, perhaps played on with
+        // other --opponent/--side/--level), names this session's player; a hand-written name
+        // is kept.
+        for (k, tag) in [&mut self.record.south, &mut self.record.north]
+            .into_iter()
+            .enumerate()
+        {
+            if tag.is_empty() || RecordedPlayer::parse(tag).is_some() {
+                *tag = if self.human[k] {
+                    RecordedPlayer::Human
+                } else {
+                    RecordedPlayer::Engine(self.level)
+                }
+                .name();
             }
-        };
-        if self.record.south.is_empty() {
-            self.record.south = names(self.human[0], self.level);
-        }
-        if self.record.north.is_empty() {
-            self.record.north = names(self.human[1], self.level);
         }
         let path = Path::new(file);
         match save_atomically(path, &self.record.to_text()) {
@@ -776,25 +976,26 @@ impl Game {
                         self.drawn_at = None;
                     }
                 }
-                Command::Turn(moves, text) => {
+                Command::Turn(moves, text, end) => {
                     if over {
                         self.complain("the game is over: undo, save FILE or quit")?;
                         continue;
                     }
-                    // The whole turn is checked before any of it is played.
+                    // The whole turn is checked before any of it is played. It may stop
+                    // before the turn is over (the player types the rest later), but must not
+                    // go past its end; ending in `-`, it must stop before the end: kalah-core's
+                    // check and wording.
                     let mut p = pos;
                     let mut fault = None;
+                    let turn = Turn(moves.clone());
                     for (k, &mv) in moves.iter().enumerate() {
                         match p.play(&self.rules, mv) {
-                            Ok(o)
-                                if k + 1 < moves.len() && !(o.extra_turn && o.ended.is_none()) =>
-                            {
-                                fault = Some(format!(
-                                    "move {mv} ends the turn but more moves follow in '{text}'"
-                                ));
-                                break;
+                            Ok(o) => {
+                                if let Err(e) = turn.check_step(end, k, &o) {
+                                    fault = Some(e.to_string());
+                                    break;
+                                }
                             }
-                            Ok(_) => {}
                             Err(e) => {
                                 fault = Some(format!(
                                     "move {mv} of '{text}': {e}; legal now: {}",
@@ -842,8 +1043,15 @@ pub fn run(args: Args) -> Result<()> {
         Some(path) => load_record(path)?,
         None => GameRecord::new(args.rules.rules(), args.rules.start_position()?),
     };
-    let me: Side = args.side.into();
-    let human = match args.opponent {
+    let players = players(
+        args.opponent,
+        args.side,
+        args.level,
+        args.load.is_some().then_some(&record),
+    );
+    let me = players.side;
+    let level = players.level;
+    let human = match players.opponent {
         Opponent::Human => [true, true],
         Opponent::Engine => {
             let mut h = [false, false];
@@ -861,12 +1069,20 @@ pub fn run(args: Args) -> Result<()> {
         )?
         .map(Arc::new)
     };
-    let engine = (args.opponent == Opponent::Engine).then(|| {
+    let threads = args.threads.unwrap_or_else(|| {
+        if args.seed.is_some() {
+            1
+        } else {
+            crate::cmd::egdb::rayon_threads()
+        }
+    });
+    let engine = (players.opponent == Opponent::Engine).then(|| {
         let mut e = match args.seed {
-            Some(seed) => Engine::with_seed(args.level, seed),
-            None => Engine::new(args.level),
+            Some(seed) => Engine::with_seed(level, seed),
+            None => Engine::new(level),
         };
         e.set_egdb(egdb.clone());
+        e.set_threads(threads);
         e
     });
     let limits = Limits {
@@ -882,7 +1098,8 @@ pub fn run(args: Args) -> Result<()> {
         engine,
         hint_engine: None,
         egdb,
-        level: args.level,
+        threads,
+        level,
         limits,
         paint: Paint::new(args.color.enabled()),
         piped,
@@ -909,16 +1126,29 @@ pub fn run(args: Args) -> Result<()> {
         intro.push_str(&format!("Rules: {rules}\n"));
     }
     if let Some(path) = &args.load {
+        let n = game.record.moves().len();
         intro.push_str(&format!(
-            "Loaded '{}': {} actions played.\n",
+            "Loaded '{}': {n} action{} played.\n",
             path.display(),
-            game.record.moves().len()
+            if n == 1 { "" } else { "s" }
         ));
+        for note in &players.notes {
+            intro.push_str(&format!("{note}\n"));
+        }
     }
     if game.vs_engine() {
+        // After a swap (a loaded game) you own the other row: say both, as the two-person
+        // labels do ("North (started as South)").
+        let you = if game.swapped() {
+            format!(
+                "You started as {me}; after the swap you play {}",
+                me.opposite()
+            )
+        } else {
+            format!("You play {me}")
+        };
         intro.push_str(&format!(
-            "You play {me} against the engine ({}). Type a house number to sow it, or help.\n",
-            args.level
+            "{you} against the engine ({level}). Type a house number to sow it, or help.\n"
         ));
     } else {
         intro.push_str("Two players at one terminal. Type a house number to sow it, or help.\n");
@@ -951,19 +1181,40 @@ mod tests {
             parse_command("3-6"),
             Ok(Command::Turn(
                 vec![Move::Sow(3), Move::Sow(6)],
-                "3-6".into()
+                "3-6".into(),
+                TurnEnd::Prefix
             ))
         );
         assert_eq!(
             parse_command("1-Swap"),
             Ok(Command::Turn(
                 vec![Move::Sow(1), Move::Swap],
-                "1-Swap".into()
+                "1-Swap".into(),
+                TurnEnd::Prefix
+            ))
+        );
+        // A trailing '-': the turn goes on (as the web API and records write an open turn).
+        assert_eq!(
+            parse_command("3-"),
+            Ok(Command::Turn(
+                vec![Move::Sow(3)],
+                "3-".into(),
+                TurnEnd::Open
+            ))
+        );
+        assert_eq!(
+            parse_command("3-6-"),
+            Ok(Command::Turn(
+                vec![Move::Sow(3), Move::Sow(6)],
+                "3-6-".into(),
+                TurnEnd::Open
             ))
         );
         assert!(parse_command("3-x").unwrap_err().contains("'x' in '3-x'"));
+        assert!(parse_command("3-x-").unwrap_err().contains("'x' in '3-x-'"));
         assert!(parse_command("3-6 1").is_err());
-        assert!(parse_command("3-").is_err());
-        assert!(parse_command("-3").is_err());
+        for bad in ["-", "--", "3--", "-3", "3--6", "-3-"] {
+            assert!(parse_command(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -1,16 +1,18 @@
 //! `kalah serve`: the web page and JSON API on a local address.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 /// Arguments of `kalah serve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Address to listen on (127.0.0.1: this machine only; 0.0.0.0: every interface).
-    #[arg(long, value_name = "ADDR", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
-    pub bind: IpAddr,
+    /// Address to listen on: an IP address (127.0.0.1: this machine only; 0.0.0.0: every
+    /// IPv4 interface; IPv6 as ::1 or [::1]) or a host name such as localhost, resolved by the
+    /// system and listened on at its first address that can be bound, IPv4 ones first.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: String,
     /// Port to listen on (0: any free port; the address is printed).
     #[arg(long, value_name = "PORT", default_value_t = 8080, allow_negative_numbers = true, value_parser = parse_port)]
     pub port: u16,
@@ -55,6 +57,47 @@ pub(crate) fn parse_ms(s: &str) -> Result<u64, String> {
     crate::game_args::whole_number(s, 1, 86_400_000, "milliseconds")
 }
 
+/// The addresses to listen on for `--bind host` and `port`, in the order to try them: an IP
+/// address as it is (an IPv6 one with or without its brackets), or the addresses of a host name
+/// from the system resolver (`/etc/hosts`, DNS), IPv4 ones first and without repeats.
+///
+/// # Errors
+/// One line naming `host`: an empty address, a name that does not resolve (with the resolver's
+/// reason), or one that resolves to no address.
+fn bind_addrs(host: &str, port: u16) -> Result<Vec<SocketAddr>> {
+    let bare = host
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(host);
+    if let Ok(ip) = bare.parse::<IpAddr>() {
+        return Ok(vec![SocketAddr::new(ip, port)]);
+    }
+    if bare.trim().is_empty() {
+        bail!("--bind needs an address or a host name, e.g. 127.0.0.1 or localhost");
+    }
+    let hint = if bare.contains(':') {
+        " (give the port with --port, not in --bind)"
+    } else {
+        ""
+    };
+    let mut addrs: Vec<SocketAddr> = match (bare, port).to_socket_addrs() {
+        Ok(a) => a.collect(),
+        Err(e) => bail!("--bind {host}: cannot resolve this host name: {e}{hint}"),
+    };
+    if addrs.is_empty() {
+        bail!("--bind {host}: the host name has no address{hint}");
+    }
+    // Stable: the resolver's order within each family.
+    addrs.sort_by_key(SocketAddr::is_ipv6);
+    let mut seen = Vec::with_capacity(addrs.len());
+    addrs.retain(|a| {
+        let new = !seen.contains(a);
+        seen.push(*a);
+        new
+    });
+    Ok(addrs)
+}
+
 /// Runs `kalah serve` until Ctrl-C (or SIGTERM).
 pub fn run(args: Args) -> Result<()> {
     let mut config = kalah_web::Config {
@@ -76,15 +119,23 @@ pub fn run(args: Args) -> Result<()> {
             None => kalah_egdb::default_dir().filter(|d| d.is_dir()),
         };
     }
+    let addrs = bind_addrs(&args.bind, args.port)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async move {
-        let addr = SocketAddr::new(args.bind, args.port);
-        let listener = tokio::net::TcpListener::bind(addr)
+        // The first address that can be bound (tokio tries them in order).
+        let listener = tokio::net::TcpListener::bind(&addrs[..])
             .await
-            .with_context(|| format!("cannot listen on {addr}"))?;
+            .with_context(|| {
+                let list: Vec<String> = addrs.iter().map(ToString::to_string).collect();
+                if addrs.len() == 1 && args.bind.parse::<IpAddr>().is_ok() {
+                    format!("cannot listen on {}", list[0])
+                } else {
+                    format!("cannot listen on {} ({})", args.bind, list.join(", "))
+                }
+            })?;
         let local = listener
             .local_addr()
             .context("cannot read the listening address")?;
@@ -125,4 +176,46 @@ async fn shutdown_signal() {
         _ = term => {},
     }
     eprintln!("kalah serve: stopping");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bind_takes_ip_addresses_and_host_names() {
+        let one = |host: &str| bind_addrs(host, 8080).unwrap();
+        assert_eq!(one("0.0.0.0"), vec!["0.0.0.0:8080".parse().unwrap()]);
+        assert_eq!(one("127.0.0.1"), vec!["127.0.0.1:8080".parse().unwrap()]);
+        assert_eq!(one("::1"), vec!["[::1]:8080".parse().unwrap()]);
+        assert_eq!(one("[::1]"), vec!["[::1]:8080".parse().unwrap()]);
+        assert_eq!(one("::"), vec!["[::]:8080".parse().unwrap()]);
+        // `localhost` resolves to loopback addresses only, IPv4 first, each once.
+        let local = one("localhost");
+        assert!(!local.is_empty());
+        assert!(local
+            .iter()
+            .all(|a| a.ip().is_loopback() && a.port() == 8080));
+        assert!(local.windows(2).all(|w| w[0].is_ipv4() || w[1].is_ipv6()));
+        for (i, a) in local.iter().enumerate() {
+            assert!(!local[i + 1..].contains(a), "{local:?}");
+        }
+    }
+
+    #[test]
+    fn a_bind_address_that_does_not_resolve_is_named() {
+        // `.invalid` never resolves (RFC 6761).
+        let e = bind_addrs("no-such-host.invalid", 8080)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("--bind no-such-host.invalid: cannot resolve"),
+            "{e}"
+        );
+        assert!(!e.contains('\n'), "{e}");
+        let e = bind_addrs("127.0.0.1:9000", 8080).unwrap_err().to_string();
+        assert!(e.contains("--port"), "{e}");
+        let e = bind_addrs("", 8080).unwrap_err().to_string();
+        assert!(e.contains("--bind needs"), "{e}");
+    }
 }

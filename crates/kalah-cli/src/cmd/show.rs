@@ -5,6 +5,7 @@ use kalah_core::{Move, Position, Rules};
 use serde::Serialize;
 
 use crate::board::{self, BoardLabels, ColorChoice, Paint};
+use crate::cmd::solve::position_text;
 use crate::game_args::RuleArgs;
 use crate::output::print;
 
@@ -78,8 +79,9 @@ pub fn play_actions(
         let before = pos;
         let out = pos.play(rules, mv).with_context(|| {
             format!(
-                "--moves item {} ('{mv}') cannot be played in {before}",
-                i + 1
+                "--moves item {} ('{mv}') cannot be played in {}",
+                i + 1,
+                position_text(&before)
             )
         })?;
         log.push((before, mv, out));
@@ -106,7 +108,7 @@ pub fn run(args: Args) -> Result<()> {
             })
             .collect();
         let j = ShowJson {
-            position: pos.to_string(),
+            position: position_text(&pos),
             to_move: pos.to_move().map(|s| s.letter().to_string()),
             over: pos.is_over(),
             score: pos.score(&rules),
@@ -136,7 +138,7 @@ pub fn run(args: Args) -> Result<()> {
     };
     s.push_str(&board::draw(&pos, &labels, paint));
     s.push('\n');
-    s.push_str(&format!("Position: {pos}\n"));
+    s.push_str(&format!("Position: {}\n", position_text(&pos)));
     match pos.to_move() {
         Some(side) => s.push_str(&format!(
             "{side} to move; legal: {}\n",

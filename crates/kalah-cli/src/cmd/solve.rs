@@ -36,7 +36,8 @@ pub struct Args {
     pub threads: Option<usize>,
     /// Solve every position of FILE (`-`: standard input), one a line, each optionally followed
     /// by its expected value ("4,4,4,4,4,4,0,4,4,4,4,4,4,0 S +8"; blank lines and # comments
-    /// skipped), with one solver whose table is kept between positions. Prints a result a line
+    /// skipped; a byte-order mark opening the file too), with one solver whose table is kept
+    /// between positions (one a board size, for the last two sizes used). Prints a result a line
     /// as each is proven (with --json, JSON lines), then a summary: positions, mismatches, mean
     /// nodes and seconds. Exit code 1 if a line is bad or a value differs from the expected one.
     #[arg(long, value_name = "FILE", conflicts_with = "position")]
@@ -517,6 +518,23 @@ pub(crate) fn bounds_text(lower: i32, upper: i32) -> String {
     }
 }
 
+/// The text of `pos` in the outputs of `solve`, `analyze` and `show`: kalah-core's notation
+/// (`Display`), which writes no side letter once the game is over, followed for a finished game
+/// by the letter of the side that would have moved. A value is given from that side's view
+/// (final store difference, its store minus the other's), so the text must keep it: written
+/// without it, `0,0,0,0,0,0,20,0,0,0,0,0,0,28` read back (`S` assumed) is worth -8, not the +8
+/// printed for North. Read back by any command, the text gives the same finished position with
+/// the same side (the position flags sweep a row left empty). A finished game without a seed
+/// (leftovers=nobody, empty stores) keeps the bare notation: the parser refuses a side to move on
+/// a board without seeds, and its value is 0 from either view.
+pub(crate) fn position_text(pos: &Position) -> String {
+    if pos.is_over() && pos.total_seeds() > 0 {
+        format!("{pos} {}", pos.side().letter())
+    } else {
+        pos.to_string()
+    }
+}
+
 /// Groups a sequence of actions into whole turns (`3-6 2 swap ...`), replaying it on `pos`.
 pub(crate) fn turns_text(pos: &Position, rules: &Rules, moves: &[Move]) -> String {
     let mut p = *pos;
@@ -578,8 +596,9 @@ pub(crate) fn check_best_turns(
     p.settle(solver.rules());
     if best.is_empty() && !p.is_over() {
         anyhow::bail!(
-            "no turn of {pos} keeps the value {value:+} found for it: the endgame databases used \
-             hold wrong values (check them with 'kalah egdb verify'); solve with --no-egdb"
+            "no turn of {} keeps the value {value:+} found for it: the endgame databases used \
+             hold wrong values (check them with 'kalah egdb verify'); solve with --no-egdb",
+            position_text(pos)
         );
     }
     Ok(())
@@ -606,7 +625,7 @@ pub fn run(args: Args) -> Result<()> {
         print(&format!(
             "{}\n",
             json!({
-                "position": pos.to_string(),
+                "position": position_text(&pos),
                 "value": sol.value,
                 "best": best,
                 "pv": pv,
@@ -617,12 +636,16 @@ pub fn run(args: Args) -> Result<()> {
         ))
     } else {
         let who = match pos.to_move() {
-            Some(side) => format!("{side} to move"),
-            None => "game over".to_string(),
+            Some(side) => format!("{side} to move; final store difference with perfect play"),
+            None => format!(
+                "game over; final store difference from {}'s view",
+                pos.side()
+            ),
         };
         print(&format!(
-            "position: {pos}\nvalue:    {:+} ({who}; final store difference with perfect play)\n\
+            "position: {}\nvalue:    {:+} ({who})\n\
              best:     {}\npv:       {}\nnodes:    {} ({} table hits) in {secs:.3} s, {:.2} M nodes/s\n",
+            position_text(&pos),
             sol.value,
             if best.is_empty() { "-".to_string() } else { best.join(" ") },
             if pv.is_empty() { "-" } else { &pv },

@@ -5,7 +5,8 @@
 //! optionally followed by its expected value: `4,4,4,4,4,4,0,4,4,4,4,4,4,0 S +8`. Blank lines
 //! and lines starting with `#` are skipped. The transposition table is kept from one position to
 //! the next (the same houses and rules reuse its entries); it is made again, larger, when a
-//! position needs a bigger default table than the one in use, and for another board size.
+//! position needs a bigger default table than the one in use. Another board size gets a solver
+//! of its own; the last two board sizes' solvers are kept (see [`KEPT_SOLVERS`]).
 
 use std::collections::HashMap;
 use std::io::{BufReader, Read};
@@ -22,7 +23,8 @@ use kalah_solver::{Progress, SolveError, Solver};
 use serde_json::{json, Value};
 
 use super::{
-    default_tt_for, progress_message, show_progress, solver_parts, turns_text, Args, SolverParts,
+    default_tt_for, position_text, progress_message, show_progress, solver_parts, turns_text, Args,
+    SolverParts,
 };
 use crate::input::{read_line, LineRead};
 use crate::output::print;
@@ -72,6 +74,9 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
 
 /// The longest batch line read (a position line is a few dozen bytes; `/dev/zero` is endless).
 const MAX_LINE: usize = 4096;
+
+/// The UTF-8 byte-order mark, skipped at the start of the file (only there).
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// What the Ctrl-C handler shares with the batch: the totals so far, and whether the batch is
 /// waiting for its next line (a Ctrl-C then ends it at once, with the summary).
@@ -204,7 +209,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     // The progress display of the position being solved: a fresh (hidden) bar for each, as a
     // bar once finished draws nothing more.
     let bar = Arc::new(Mutex::new(ProgressBar::hidden()));
-    let mut current: Option<Current> = None;
+    let mut solvers: Vec<Current> = Vec::with_capacity(KEPT_SOLVERS);
     let mut egdbs: HashMap<usize, Option<Arc<Egdb>>> = HashMap::new();
     let mut buf = Vec::new();
     let mut n = 0u64;
@@ -230,7 +235,17 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 path.display()
             );
         }
-        let entry = std::str::from_utf8(&buf)
+        // A UTF-8 byte-order mark (some Windows editors write one) opens the file, not a line.
+        let text = if n == 1 {
+            buf.strip_prefix(UTF8_BOM).unwrap_or(&buf)
+        } else {
+            &buf[..]
+        };
+        // A comment is skipped whatever its encoding (a Latin-1 note is not a bad line).
+        if text.trim_ascii_start().starts_with(b"#") {
+            continue;
+        }
+        let entry = std::str::from_utf8(text)
             .context("not UTF-8 text")
             .and_then(split_line)
             .and_then(|e| match e {
@@ -249,7 +264,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             }
         };
         let cur = solver_for(
-            &mut current,
+            &mut solvers,
             &mut egdbs,
             args,
             &rules,
@@ -272,7 +287,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 let secs = t0.elapsed().as_secs_f64();
                 if args.json {
                     let mut row = json!({
-                        "line": n, "position": pos.to_string(), "stopped": true,
+                        "line": n, "position": position_text(&pos), "stopped": true,
                         "lower": lower, "upper": upper, "nodes": stats.nodes, "seconds": secs,
                     });
                     if lower == upper {
@@ -281,7 +296,8 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                     print(&format!("{row}\n"))?;
                 } else {
                     print(&format!(
-                        "line {n}  {pos}  stopped after {} nodes and {secs:.2} s: {}\n",
+                        "line {n}  {}  stopped after {} nodes and {secs:.2} s: {}\n",
+                        position_text(&pos),
                         stats.nodes,
                         super::bounds_text(lower, upper)
                     ))?;
@@ -307,7 +323,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         if args.json {
             let mut row = json!({
                 "line": n,
-                "position": pos.to_string(),
+                "position": position_text(&pos),
                 "value": sol.value,
                 "best": best,
                 "pv": turns_text(&pos, &rules, &sol.pv),
@@ -327,7 +343,8 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 Some(v) => format!("  expected {v:+}: MISMATCH"),
             };
             print(&format!(
-                "line {n}  {pos}  value {:+}  best {}  nodes {}  {secs:.3} s{check}\n",
+                "line {n}  {}  value {:+}  best {}  nodes {}  {secs:.3} s{check}\n",
+                position_text(&pos),
                 sol.value,
                 if best.is_empty() {
                     "-".to_string()
@@ -366,12 +383,19 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     }
 }
 
-/// The solver for `pos`: the one in use if it is for the same board size and its table is at
-/// least the size `kalah solve` would take for `pos`; otherwise a new one (the databases are
-/// opened again only for another board size).
+/// Most solvers a batch keeps, one a board size, the least recently used dropped first: lines
+/// alternating two board sizes keep each size's table (and its entries) instead of making a new
+/// one at every change.
+const KEPT_SOLVERS: usize = 2;
+
+/// The solver for `pos`, kept in `solvers` (least recently used first, at most
+/// [`KEPT_SOLVERS`]): the one for its board size if its table is at least the size `kalah solve`
+/// would take for `pos`; otherwise a new one (the databases are opened once a board size). The
+/// solver of another board size is kept beside it only while both tables together take at most
+/// half the machine's memory (the most one default table takes).
 #[allow(clippy::too_many_arguments)]
 fn solver_for<'a>(
-    current: &'a mut Option<Current>,
+    solvers: &'a mut Vec<Current>,
     egdbs: &mut HashMap<usize, Option<Arc<Egdb>>>,
     args: &Args,
     rules: &Rules,
@@ -382,47 +406,65 @@ fn solver_for<'a>(
 ) -> Result<&'a mut Current> {
     let search = &args.target.search;
     let houses = pos.houses();
-    let same_board = current.as_ref().is_some_and(|c| c.houses == houses);
-    if !same_board {
-        // Free the old table before allocating the new one.
-        *current = None;
-        // The databases of a board size are opened (and their notes printed) once a batch.
-        let parts = match egdbs.get(&houses) {
-            Some(db) => {
-                let top = db.as_ref().map(|d| d.max_seeds());
-                SolverParts {
-                    egdb: db.clone(),
-                    tt_mb: search
-                        .tt_mb
-                        .unwrap_or_else(|| default_tt_for(rules, pos, top)),
-                    small_egdb_table: false,
-                    stop: stop.clone(),
+    // What the kept tables may take together.
+    let budget = || super::memory_mib().map_or(usize::MAX, |m| (m / 2).max(1));
+    if let Some(i) = solvers.iter().position(|c| c.houses == houses) {
+        // The most recently used last.
+        let cur = solvers.remove(i);
+        solvers.push(cur);
+        let last = solvers.len() - 1;
+        if search.tt_mb.is_none() {
+            let top = solvers[last].parts.egdb.as_ref().map(|db| db.max_seeds());
+            let wanted = default_tt_for(rules, pos, top);
+            if wanted > solvers[last].parts.tt_mb {
+                let others: usize = solvers[..last].iter().map(|c| c.parts.tt_mb).sum();
+                if others + wanted > budget() {
+                    solvers.drain(..last);
                 }
+                let cur = solvers.last_mut().expect("kept above");
+                // Drop the old table first: both at once could exceed the memory.
+                cur.solver = Solver::new(*rules, 1);
+                cur.parts.tt_mb = wanted;
+                cur.solver = with_progress(cur.parts.solver(rules, wanted), line_no, bar);
             }
-            None => {
-                let mut parts = solver_parts(search, rules, pos)?;
-                parts.stop = stop.clone();
-                egdbs.insert(houses, parts.egdb.clone());
-                parts
-            }
-        };
-        *current = Some(Current {
-            houses,
-            solver: with_progress(parts.solver(rules, parts.tt_mb), line_no, bar),
-            parts,
-        });
-    } else if search.tt_mb.is_none() {
-        let cur = current.as_mut().expect("checked above");
-        let top = cur.parts.egdb.as_ref().map(|db| db.max_seeds());
-        let wanted = default_tt_for(rules, pos, top);
-        if wanted > cur.parts.tt_mb {
-            // Drop the old table first: both at once could exceed the memory.
-            cur.solver = Solver::new(*rules, 1);
-            cur.parts.tt_mb = wanted;
-            cur.solver = with_progress(cur.parts.solver(rules, wanted), line_no, bar);
         }
+        return Ok(solvers.last_mut().expect("kept above"));
     }
-    Ok(current.as_mut().expect("set above"))
+    // The databases of a board size are opened (and their notes printed) once a batch.
+    let parts = match egdbs.get(&houses) {
+        Some(db) => {
+            let top = db.as_ref().map(|d| d.max_seeds());
+            SolverParts {
+                egdb: db.clone(),
+                tt_mb: search
+                    .tt_mb
+                    .unwrap_or_else(|| default_tt_for(rules, pos, top)),
+                small_egdb_table: false,
+                stop: stop.clone(),
+            }
+        }
+        None => {
+            let mut parts = solver_parts(search, rules, pos)?;
+            parts.stop = stop.clone();
+            egdbs.insert(houses, parts.egdb.clone());
+            parts
+        }
+    };
+    // Free the tables to drop before allocating the new one.
+    while solvers.len() >= KEPT_SOLVERS {
+        solvers.remove(0);
+    }
+    if !solvers.is_empty()
+        && solvers.iter().map(|c| c.parts.tt_mb).sum::<usize>() + parts.tt_mb > budget()
+    {
+        solvers.clear();
+    }
+    solvers.push(Current {
+        houses,
+        solver: with_progress(parts.solver(rules, parts.tt_mb), line_no, bar),
+        parts,
+    });
+    Ok(solvers.last_mut().expect("pushed above"))
 }
 
 /// `solver` with a progress display on stderr for positions that take over a second, naming

@@ -1,0 +1,397 @@
+//! Regressions for small user-facing faults found by testers: a byte-order mark in a batch file,
+//! finished positions written without the side whose view their value is, host names for
+//! `serve --bind`, and one table a board size in a batch.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+mod common;
+
+/// `kalah ARGS --no-egdb` (never the user's databases in tests).
+fn kalah(args: &[&str]) -> Command {
+    let mut c = Command::new(assert_cmd::cargo::cargo_bin("kalah"));
+    c.args(args).arg("--no-egdb");
+    c
+}
+
+fn text(args: &[&str]) -> String {
+    String::from_utf8(common::kalah_ok(args)).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let args: Vec<&str> = args.iter().copied().chain(["--json"]).collect();
+    serde_json::from_slice(&common::kalah_ok(&args)).unwrap()
+}
+
+/// `kalah show ARGS` (which takes no database flags): its standard output.
+fn show(args: &[&str]) -> String {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .arg("show")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `kalah show ARGS --json`.
+fn show_json(args: &[&str]) -> Value {
+    let args: Vec<&str> = args.iter().copied().chain(["--json"]).collect();
+    serde_json::from_str(&show(&args)).unwrap()
+}
+
+/// The JSON lines of `kalah solve --batch FILE --json --threads 1` on `lines`, and whether it
+/// succeeded.
+fn batch(lines: &[u8]) -> (Vec<Value>, bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("batch.txt");
+    std::fs::write(&path, lines).unwrap();
+    let out = kalah(&[
+        "solve",
+        "--batch",
+        path.to_str().unwrap(),
+        "--json",
+        "--threads",
+        "1",
+    ])
+    .output()
+    .unwrap();
+    let rows = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (rows, out.status.success())
+}
+
+#[test]
+fn a_byte_order_mark_opens_a_batch_file_without_spoiling_line_1() {
+    // Regression: a UTF-8 byte-order mark (Notepad's) made line 1 a bad line.
+    let pos = "2,2,2,2,0,2,2,2,2,0 S";
+    let (rows, ok) = batch(format!("\u{feff}{pos} +1\n{pos}\n").as_bytes());
+    assert!(!ok, "the +1 is not the value: a mismatch, exit code 1");
+    assert_eq!(rows[0]["line"], 1);
+    assert_eq!(rows[0]["position"], pos);
+    assert_eq!(rows[0]["expected"], 1);
+    let value = rows[1]["value"].as_i64().unwrap();
+    assert_eq!(rows[0]["value"].as_i64().unwrap(), value);
+    assert_eq!(rows[2]["summary"]["positions"], 2);
+    assert_eq!(rows[2]["summary"]["errors"], 0);
+    // The right value expected: nothing to report.
+    let (rows, ok) = batch(format!("\u{feff}{pos} {value:+}\n").as_bytes());
+    assert!(ok, "{rows:?}");
+    assert_eq!(rows[0]["ok"], true);
+    // A mark anywhere else is not skipped: that line is bad (and the others are solved).
+    let (rows, ok) = batch(format!("{pos}\n\u{feff}{pos}\n").as_bytes());
+    assert!(!ok);
+    assert_eq!(rows[0]["line"], 1);
+    assert_eq!(rows[1]["line"], 2);
+    assert!(rows[1]["error"].as_str().unwrap().contains("bad position"));
+    assert_eq!(rows[2]["summary"]["errors"], 1);
+}
+
+#[test]
+fn a_finished_position_keeps_the_side_its_value_is_from() {
+    // South's row is empty: North's last seed is swept into its store, North 28 to South 20.
+    let north = "0,0,0,0,0,0,20,1,0,0,0,0,0,27 N";
+    let over_n = "0,0,0,0,0,0,20,0,0,0,0,0,0,28 N";
+    let over_s = "0,0,0,0,0,0,20,0,0,0,0,0,0,28 S";
+    // Regression: both were printed as "0,0,0,0,0,0,20,0,0,0,0,0,0,28", one worth +8 and the
+    // other -8; that text read back is South's view.
+    let v = json(&["solve", north]);
+    assert_eq!(v["position"], over_n);
+    assert_eq!(v["value"], 8);
+    assert_eq!(v["best"], serde_json::json!([]));
+    let bare = json(&["solve", "0,0,0,0,0,0,20,0,0,0,0,0,0,28"]);
+    assert_eq!(bare["position"], over_s);
+    assert_eq!(bare["value"], -8);
+    // The printed text reads back as the same position with the same value, in every command.
+    for pos in [over_n, over_s] {
+        let mut v = json(&["solve", pos]);
+        assert_eq!(v["position"], pos);
+        let mut again = json(&["solve", v["position"].as_str().unwrap()]);
+        v["seconds"] = Value::Null;
+        again["seconds"] = Value::Null;
+        assert_eq!(again, v);
+        let a = json(&["analyze", pos]);
+        assert_eq!(a["position"], pos);
+        assert_eq!(a["moves"], serde_json::json!([]));
+        assert_eq!(a["value"], v["value"], "analyze and solve agree on {pos}");
+        let s = show_json(&[pos]);
+        assert_eq!(s["position"], pos);
+        assert_eq!(s["to_move"], Value::Null);
+        assert_eq!(s["over"], true);
+        assert_eq!(s["score"], serde_json::json!([20, 28]));
+    }
+    // The text outputs: the position line can be pasted back, the value says whose view it is.
+    let t = text(&["solve", north]);
+    assert!(t.starts_with(&format!("position: {over_n}\n")), "{t}");
+    assert!(
+        t.contains("value:    +8 (game over; final store difference from North's view)"),
+        "{t}"
+    );
+    let t = text(&["solve", over_s]);
+    assert!(t.contains("value:    -8 (game over; final store difference from South's view)"));
+    let t = text(&["analyze", north]);
+    assert_eq!(
+        t,
+        format!(
+            "position: {over_n}\nthe game is over: final store difference +8 from North's view; \
+             nothing to analyse\n"
+        )
+    );
+    let t = show(&[north]);
+    assert!(t.contains(&format!("Position: {over_n}\n")), "{t}");
+    assert!(
+        t.contains("Game over. South 20, North 28: North wins by 8"),
+        "{t}"
+    );
+    // After a game-ending action: South's last sowing reaches North's house 1, South's row is
+    // empty; North would move next.
+    let after = show_json(&["0,0,0,0,0,2,20,1,0,0,0,0,0,25 S", "--moves", "6"]);
+    assert_eq!(after["position"], "0,0,0,0,0,0,21,0,0,0,0,0,0,27 N");
+    assert_eq!(after["over"], true);
+    let again = show_json(&[after["position"].as_str().unwrap()]);
+    assert_eq!(again, after);
+    // The last sowing into South's own store: South would move again.
+    let extra = show_json(&["0,0,0,0,0,1,20,1,0,0,0,0,0,26 S", "--moves", "6"]);
+    assert_eq!(extra["position"], "0,0,0,0,0,0,21,0,0,0,0,0,0,27 S");
+    // A batch line too.
+    let (rows, ok) = batch(format!("{north} +8\n").as_bytes());
+    assert!(ok, "{rows:?}");
+    assert_eq!(rows[0]["position"], over_n);
+    // A finished game without a seed (leftovers=nobody, empty stores) takes no side letter:
+    // the position parser refuses a side to move on a board without seeds.
+    let v = json(&["solve", "0,0,0,0,0,0"]);
+    assert_eq!(v["position"], "0,0,0,0,0,0");
+    assert_eq!(v["value"], 0);
+    let s = show_json(&["1,0,0,0 S", "--leftovers", "nobody"]);
+    assert_eq!(s["position"], "0,0,0,0");
+    assert_eq!(show_json(&["0,0,0,0"])["over"], true);
+}
+
+#[test]
+fn serve_binds_a_host_name() {
+    // Regression: `--bind localhost` was refused ("invalid IP address syntax").
+    let mut child = kalah(&["serve", "--bind", "localhost", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let stop = || {
+        Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap()
+    };
+    let Some(url) = line
+        .strip_prefix("kalah serve: listening on http://")
+        .and_then(|r| r.split('/').next())
+    else {
+        stop();
+        panic!("no address line: {line:?}");
+    };
+    let host = url.to_string();
+    let answer = (|| -> std::io::Result<String> {
+        let mut conn = std::net::TcpStream::connect(&host)?;
+        conn.set_read_timeout(Some(std::time::Duration::from_secs(10)))?;
+        conn.write_all(b"GET /api/info HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")?;
+        let mut answer = String::new();
+        conn.read_to_string(&mut answer)?;
+        Ok(answer)
+    })();
+    stop();
+    let out = child.wait_with_output().unwrap();
+    let answer = answer.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let ip: std::net::SocketAddr = host.parse().unwrap();
+    assert!(ip.ip().is_loopback(), "{host}");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("error"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn serve_names_a_bind_address_that_does_not_resolve() {
+    let out = kalah(&["serve", "--bind", "no-such-host.invalid", "--port", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("kalah: error: --bind no-such-host.invalid: cannot resolve"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_batch_alternating_board_sizes_keeps_a_table_for_each() {
+    // Regression: each change of board size made a new table, so a position seen two lines
+    // before was searched again from nothing. Searches on one thread are deterministic.
+    let six = "0,2,3,1,3,1,10,2,2,1,3,0,3,10 S";
+    let four = "2,2,2,2,0,2,2,2,2,0 S";
+    let five = "1,2,1,2,1,0,2,1,2,1,2,0 S";
+    let lines = [six, four, six, five, four, six];
+    let (rows, ok) = batch(lines.join("\n").as_bytes());
+    assert!(ok, "{rows:?}");
+    let nodes: Vec<u64> = rows[..6]
+        .iter()
+        .map(|r| r["nodes"].as_u64().unwrap())
+        .collect();
+    let values: Vec<i64> = rows[..6]
+        .iter()
+        .map(|r| r["value"].as_i64().unwrap())
+        .collect();
+    assert_eq!((values[0], values[1]), (values[2], values[4]));
+    assert_eq!(values[0], values[5]);
+    // Line 3: the Kalah(6,·) table kept through the Kalah(4,·) line answers at once.
+    assert!(nodes[0] > 1000, "{nodes:?}");
+    assert!(nodes[2] * 100 < nodes[0], "{nodes:?}");
+    // Two tables at most, the least recently used dropped: line 4 (5 houses) drops the 4-house
+    // table, line 5 the 6-house one, line 6 the 5-house one; lines 5 and 6 start afresh, as
+    // lines 2 and 1 did.
+    assert_eq!(nodes[4], nodes[1], "{nodes:?}");
+    assert_eq!(nodes[5], nodes[0], "{nodes:?}");
+}
+
+#[test]
+fn a_comment_that_is_not_utf8_is_still_a_comment() {
+    // Regression: a Latin-1 comment ("# résultats") was a bad line ("not UTF-8 text").
+    let pos = "3,3,3,0,3,3,3,0 S";
+    let (rows, ok) = batch(
+        &[
+            b"# r\xe9sultats\n  #\xff\n".as_slice(),
+            pos.as_bytes(),
+            b"\n",
+        ]
+        .concat(),
+    );
+    assert!(ok, "{rows:?}");
+    assert_eq!(rows[0]["line"], 3);
+    assert_eq!(rows[1]["summary"]["errors"], 0);
+    // Outside a comment, such bytes still make the line bad.
+    let (rows, ok) = batch(&[pos.as_bytes(), b" \xe9\n"].concat());
+    assert!(!ok);
+    assert!(
+        rows[0]["error"].as_str().unwrap().contains("not UTF-8"),
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn a_bad_layout_item_is_named_without_the_parser_s_words() {
+    for (layout, named) in [
+        (
+            "300,1,1",
+            "--layout item 1: '300' is not a seed count (0 to 255)",
+        ),
+        (
+            "3,,1",
+            "--layout item 2: an empty item is not a seed count (0 to 255)",
+        ),
+        (
+            "3,x,1",
+            "--layout item 2: 'x' is not a seed count (0 to 255)",
+        ),
+    ] {
+        let out = kalah(&["solve", "--layout", layout]).output().unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end(), format!("kalah: error: {named}"), "{layout}");
+    }
+}
+
+/// Regression: `serve` reported a damaged database layer only at the request after the one
+/// whose search met it (so never, for a single request).
+#[test]
+fn serve_warns_of_a_damaged_layer_with_the_request_that_met_it() {
+    let bin = assert_cmd::cargo::cargo_bin("kalah");
+    let dir = tempfile::tempdir().unwrap();
+    let built = Command::new(&bin)
+        .args([
+            "egdb",
+            "build",
+            "--houses",
+            "4",
+            "--max-seeds",
+            "10",
+            "--quiet",
+        ])
+        .arg("--egdb-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(built.status.success());
+    // Every value of every layer k (C(k + 7, 7) arrangements of k seeds in 8 houses, one byte
+    // each at the end of its file) becomes +40: impossible with at most 10 seeds in the houses.
+    // (A small position would be proven by the first-guess search alone, without a probe.)
+    for k in 1..=10usize {
+        let layer = dir
+            .path()
+            .join(format!("m4-standard-row-empty-owner/k{k:03}.egdb"));
+        let mut bytes = std::fs::read(&layer).unwrap();
+        let n = bytes.len();
+        let arrangements = (1..=7).fold(1, |c, i| c * (k + i) / i);
+        for b in &mut bytes[n - arrangements..] {
+            *b = 40;
+        }
+        std::fs::write(&layer, &bytes).unwrap();
+    }
+    let mut child = Command::new(&bin)
+        .args(["serve", "--port", "0", "--egdb-dir"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let host = line
+        .strip_prefix("kalah serve: listening on http://")
+        .and_then(|r| r.split('/').next())
+        .map(str::to_string);
+    let answer = host.as_ref().map(|host| -> std::io::Result<String> {
+        let body = r#"{"houses": 4, "seeds": 4}"#;
+        let mut conn = std::net::TcpStream::connect(host)?;
+        conn.set_read_timeout(Some(std::time::Duration::from_secs(60)))?;
+        write!(
+            conn,
+            "POST /api/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )?;
+        let mut answer = String::new();
+        conn.read_to_string(&mut answer)?;
+        Ok(answer)
+    });
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let answer = answer
+        .unwrap_or_else(|| panic!("no address line: {line:?}"))
+        .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(
+        stderr.contains(".egdb holds impossible values") && stderr.contains("egdb verify"),
+        "{stderr}"
+    );
+}
