@@ -10,6 +10,8 @@ mod cmd;
 mod game_args;
 mod input;
 mod output;
+#[cfg(test)]
+mod test_screen;
 
 /// Kalah: play, analyse and solve W. J. Champion's mancala.
 #[derive(Parser, Debug)]

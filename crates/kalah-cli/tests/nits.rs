@@ -27,17 +27,8 @@ fn json(args: &[&str]) -> Value {
 
 /// `kalah show ARGS` (which takes no database flags): its standard output.
 fn show(args: &[&str]) -> String {
-    let out = Command::new(assert_cmd::cargo::cargo_bin("kalah"))
-        .arg("show")
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let args: Vec<&str> = ["show"].into_iter().chain(args.iter().copied()).collect();
+    String::from_utf8(common::kalah_ok_as_given(&args)).unwrap()
 }
 
 /// `kalah show ARGS --json`.
@@ -176,10 +167,11 @@ fn a_finished_position_keeps_the_side_its_value_is_from() {
     assert_eq!(show_json(&["0,0,0,0"])["over"], true);
 }
 
-#[test]
-fn serve_binds_a_host_name() {
-    // Regression: `--bind localhost` was refused ("invalid IP address syntax").
-    let mut child = kalah(&["serve", "--bind", "localhost", "--port", "0"])
+/// Starts `cmd` (a `kalah serve` on port 0), sends it `request` (raw HTTP/1.1, which must ask
+/// for `Connection: close`) once it says where it listens, stops it with SIGTERM and returns
+/// the address it listened on, the answer and the server's stderr.
+fn serve_once(mut cmd: Command, request: &str) -> (String, String, String) {
+    let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -188,39 +180,41 @@ fn serve_binds_a_host_name() {
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
-    let stop = || {
-        Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .unwrap()
-    };
-    let Some(url) = line
+    let host = line
         .strip_prefix("kalah serve: listening on http://")
         .and_then(|r| r.split('/').next())
-    else {
-        stop();
-        panic!("no address line: {line:?}");
-    };
-    let host = url.to_string();
-    let answer = (|| -> std::io::Result<String> {
-        let mut conn = std::net::TcpStream::connect(&host)?;
-        conn.set_read_timeout(Some(std::time::Duration::from_secs(10)))?;
-        conn.write_all(b"GET /api/info HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")?;
+        .map(str::to_string);
+    let answer = host.as_ref().map(|host| -> std::io::Result<String> {
+        let mut conn = std::net::TcpStream::connect(host)?;
+        conn.set_read_timeout(Some(std::time::Duration::from_secs(60)))?;
+        conn.write_all(request.as_bytes())?;
         let mut answer = String::new();
         conn.read_to_string(&mut answer)?;
         Ok(answer)
-    })();
-    stop();
+    });
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
     let out = child.wait_with_output().unwrap();
-    let answer = answer.unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let answer = answer
+        .unwrap_or_else(|| panic!("no address line: {line:?}; stderr: {stderr}"))
+        .unwrap();
+    (host.unwrap(), answer, stderr)
+}
+
+#[test]
+fn serve_binds_a_host_name() {
+    // Regression: `--bind localhost` was refused ("invalid IP address syntax").
+    let (host, answer, stderr) = serve_once(
+        kalah(&["serve", "--bind", "localhost", "--port", "0"]),
+        "GET /api/info HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    );
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     let ip: std::net::SocketAddr = host.parse().unwrap();
     assert!(ip.ip().is_loopback(), "{host}");
-    assert!(
-        !String::from_utf8_lossy(&out.stderr).contains("error"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(!stderr.contains("error"), "{stderr}");
 }
 
 #[test]
@@ -351,44 +345,19 @@ fn serve_warns_of_a_damaged_layer_with_the_request_that_met_it() {
         }
         std::fs::write(&layer, &bytes).unwrap();
     }
-    let mut child = Command::new(&bin)
+    let mut serve = Command::new(&bin);
+    serve
         .args(["serve", "--port", "0", "--egdb-dir"])
-        .arg(dir.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let host = line
-        .strip_prefix("kalah serve: listening on http://")
-        .and_then(|r| r.split('/').next())
-        .map(str::to_string);
-    let answer = host.as_ref().map(|host| -> std::io::Result<String> {
-        let body = r#"{"houses": 4, "seeds": 4}"#;
-        let mut conn = std::net::TcpStream::connect(host)?;
-        conn.set_read_timeout(Some(std::time::Duration::from_secs(60)))?;
-        write!(
-            conn,
+        .arg(dir.path());
+    let body = r#"{"houses": 4, "seeds": 4}"#;
+    let (_, answer, stderr) = serve_once(
+        serve,
+        &format!(
             "POST /api/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
              Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
             body.len()
-        )?;
-        let mut answer = String::new();
-        conn.read_to_string(&mut answer)?;
-        Ok(answer)
-    });
-    Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let answer = answer
-        .unwrap_or_else(|| panic!("no address line: {line:?}"))
-        .unwrap();
+        ),
+    );
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(
         stderr.contains(".egdb holds impossible values") && stderr.contains("egdb verify"),

@@ -190,65 +190,15 @@ fn report(args: &Args, pos: &Position, rows: &[(String, i32)], secs: f64) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
-    use indicatif::ProgressDrawTarget;
-    use std::sync::Mutex;
 
-    /// A terminal of `width` columns that records what is drawn on it.
-    #[derive(Debug, Clone)]
-    struct Screen {
-        width: u16,
-        log: Arc<Mutex<Vec<String>>>,
-    }
-
-    impl Screen {
-        fn record(&self, what: String) -> std::io::Result<()> {
-            self.log.lock().unwrap().push(what);
-            Ok(())
-        }
-    }
-
-    impl indicatif::TermLike for Screen {
-        fn width(&self) -> u16 {
-            self.width
-        }
-        fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
-            self.record(format!("<up {n}>"))
-        }
-        fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
-            self.record(format!("<down {n}>"))
-        }
-        fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
-            self.record(format!("<right {n}>"))
-        }
-        fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
-            self.record(format!("<left {n}>"))
-        }
-        fn write_line(&self, s: &str) -> std::io::Result<()> {
-            self.record(format!("{s}\n"))
-        }
-        fn write_str(&self, s: &str) -> std::io::Result<()> {
-            self.record(s.to_string())
-        }
-        fn clear_line(&self) -> std::io::Result<()> {
-            self.record("<clear>".to_string())
-        }
-        fn flush(&self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::test_screen::Screen;
 
     #[test]
     fn the_parallel_progress_line_stays_on_one_row() {
         // Regression: on an 80-column terminal the line wrapped onto a second row, padded with
         // spaces to the edge and redrawn with cursor moves at every update.
-        let screen = Screen {
-            width: 80,
-            log: Arc::default(),
-        };
-        let bar = ProgressBar::with_draw_target(
-            None,
-            ProgressDrawTarget::term_like(Box::new(screen.clone())),
-        );
+        let screen = Screen::new(80);
+        let bar = screen.bar(None);
         bar.set_style(crate::cmd::solve::progress_style());
         for (done, nodes) in [(0, 1_896_448), (3, 12_460_012), (9, 1_234_567_890)] {
             let p = ParallelProgress {

@@ -601,64 +601,14 @@ fn probe(a: ProbeArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use indicatif::{ProgressDrawTarget, TermLike};
-    use std::sync::Mutex;
 
-    /// A terminal of `width` columns that records what is drawn on it.
-    #[derive(Debug, Clone)]
-    struct Screen {
-        width: u16,
-        log: Arc<Mutex<Vec<String>>>,
-    }
-
-    impl Screen {
-        fn record(&self, what: String) -> std::io::Result<()> {
-            self.log.lock().unwrap().push(what);
-            Ok(())
-        }
-    }
-
-    impl TermLike for Screen {
-        fn width(&self) -> u16 {
-            self.width
-        }
-        fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
-            self.record(format!("<up {n}>"))
-        }
-        fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
-            self.record(format!("<down {n}>"))
-        }
-        fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
-            self.record(format!("<right {n}>"))
-        }
-        fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
-            self.record(format!("<left {n}>"))
-        }
-        fn write_line(&self, s: &str) -> std::io::Result<()> {
-            self.record(format!("{s}\n"))
-        }
-        fn write_str(&self, s: &str) -> std::io::Result<()> {
-            self.record(s.to_string())
-        }
-        fn clear_line(&self) -> std::io::Result<()> {
-            self.record("<clear>".to_string())
-        }
-        fn flush(&self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::test_screen::Screen;
 
     /// What a bar of `style` draws on a terminal of `width` columns during a build of `total`
     /// positions: every record, and the last line drawn.
     fn drawn(width: u16, total: u64, style: ProgressStyle) -> (Vec<String>, String) {
-        let screen = Screen {
-            width,
-            log: Arc::default(),
-        };
-        let bar = ProgressBar::with_draw_target(
-            Some(total),
-            ProgressDrawTarget::term_like(Box::new(screen.clone())),
-        );
+        let screen = Screen::new(width);
+        let bar = screen.bar(Some(total));
         bar.set_style(style);
         for (k, done) in [(0, 0), (13, total / 3), (120, total - 1)] {
             bar.set_message(format!("k={k}"));

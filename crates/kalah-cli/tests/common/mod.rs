@@ -38,9 +38,18 @@ pub fn spawn_kalah(args: &[&str]) -> Child {
 /// # Panics
 /// If the binary cannot be run or exits with an error (the message shows its stderr).
 pub fn kalah_ok(args: &[&str]) -> Vec<u8> {
+    let args: Vec<&str> = args.iter().copied().chain(["--no-egdb"]).collect();
+    kalah_ok_as_given(&args)
+}
+
+/// Runs `kalah ARGS` exactly as given (for commands without database flags, e.g. `show`),
+/// asserts that it succeeded and returns its standard output.
+///
+/// # Panics
+/// If the binary cannot be run or exits with an error (the message shows its stderr).
+pub fn kalah_ok_as_given(args: &[&str]) -> Vec<u8> {
     let out = Command::new(assert_cmd::cargo::cargo_bin("kalah"))
         .args(args)
-        .arg("--no-egdb")
         .output()
         .unwrap();
     assert!(
