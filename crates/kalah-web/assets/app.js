@@ -675,9 +675,16 @@ async function playFromAnalysis() {
 
 // ---- Records --------------------------------------------------------------------------------
 
+/** The record's player tags, in the form `kalah play` saves and reads back (`human`, or
+ * `kalah engine LEVEL`): who played South's and North's rows at the start. */
+function recordNames() {
+  const tag = (side) => (controller(side, 0) === 'human' ? 'human' : `kalah engine ${S.level}`);
+  return { S: tag('S'), N: tag('N') };
+}
+
 async function openRecords() {
   $('rec-error').textContent = '';
-  const nm = names(0);
+  const nm = recordNames();
   try {
     const r = await post('/api/record/export', gameBody({ south: nm.S, north: nm.N }));
     $('rec-text').value = r.text;

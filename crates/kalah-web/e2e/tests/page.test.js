@@ -220,6 +220,9 @@ test('the game survives a reload; records export and import; the position can be
   const text = await page.inputValue('#rec-text');
   assert.match(text, /\[Start "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"\]/);
   assert.match(text, /1\. S 3-6\n2\. N 1\n/);
+  // Player tags as `kalah play` saves them, so `kalah play --load` takes the players back.
+  assert.match(text, /\[South "human"\]/);
+  assert.match(text, /\[North "human"\]/);
   await screenshot(page, 'record.png');
   // A bad record is refused with the reason.
   await page.fill('#rec-text', text.replace('2. N 1', '2. N 9'));
