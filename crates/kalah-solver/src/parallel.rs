@@ -70,8 +70,6 @@ const ORDER_DEPTH: u32 = 8;
 struct Job {
     pos: Position,
     sign: i32,
-    /// `Some(v)`: not the value but a test, whether `V(pos)` is at most `v` (1 if so, else 0).
-    test: Option<i32>,
 }
 
 impl Job {
@@ -155,7 +153,7 @@ impl Meter {
 
 /// Solves the `Search` slots of `slots` on `solvers.len()` threads and fills in their values.
 fn run(
-    solvers: &mut [&mut Solver],
+    solvers: &mut [Solver],
     rules: &Rules,
     slots: &[Slot],
     opts: &ParallelOptions,
@@ -189,17 +187,14 @@ fn run(
                 if stop.load(Ordering::Relaxed) {
                     return 0;
                 }
-                let e = job.estimate(solvers[0]);
+                let e = job.estimate(&mut solvers[0]);
                 let s = solvers[0].last_stats();
                 ordering.nodes += s.nodes;
                 ordering.tt_hits += s.tt_hits;
                 e
             })
             .collect();
-        // Tests: the turns rated best first, which need whole proofs (the others are refuted
-        // quickly).
-        let tests = jobs.iter().any(|(_, job)| job.test.is_some());
-        order.sort_by_key(|&j| (if tests { -estimates[j] } else { estimates[j] }, j));
+        order.sort_by_key(|&j| (estimates[j], j));
     }
     let meter = opts.progress.as_ref().map(|cb| {
         Arc::new(Meter {
@@ -242,10 +237,7 @@ fn run(
                         let k = next.fetch_add(1, Ordering::SeqCst);
                         let Some(&j) = order.get(k) else { break };
                         let job = jobs[j].1;
-                        let result = match job.test {
-                            None => solver.value(&job.pos).map(|v| job.sign * v),
-                            Some(v) => solver.value_at_most(&job.pos, v).map(i32::from),
-                        };
+                        let result = solver.value(&job.pos);
                         let stats = match &result {
                             Ok(_) => solver.last_stats(),
                             Err(SolveError::Stopped { stats, .. }) => *stats,
@@ -254,7 +246,7 @@ fn run(
                         work.tt_hits += stats.tt_hits;
                         match result {
                             Ok(v) => {
-                                out.push((j, Done::Value(v)));
+                                out.push((j, Done::Value(job.sign * v)));
                                 if let Some(m) = meter {
                                     m.running[t].store(0, Ordering::Relaxed);
                                     m.finished_nodes.fetch_add(stats.nodes, Ordering::Relaxed);
@@ -383,16 +375,11 @@ pub fn analyze_moves_parallel(
             if child.is_over() {
                 Slot::Known(sign * child.store_diff(child.side()))
             } else {
-                Slot::Search(Job {
-                    pos: child,
-                    sign,
-                    test: None,
-                })
+                Slot::Search(Job { pos: child, sign })
             }
         })
         .collect();
-    let mut refs: Vec<&mut Solver> = solvers.iter_mut().collect();
-    let values = run(&mut refs, &rules, &slots, opts)?;
+    let values = run(solvers, &rules, &slots, opts)?;
     Ok(moves
         .into_iter()
         .zip(values)
@@ -453,52 +440,14 @@ pub fn analyze_turns_parallel(
                 Slot::Search(Job {
                     pos: *end,
                     sign: -1,
-                    test: None,
                 })
             }
         })
         .collect();
-    let mut refs: Vec<&mut Solver> = solvers.iter_mut().collect();
-    let values = run(&mut refs, &rules, &slots, opts)?;
+    let values = run(solvers, &rules, &slots, opts)?;
     Ok(turns
         .into_iter()
         .zip(values)
         .map(|((turn, _), value)| TurnScore { turn, value })
-        .collect())
-}
-
-/// The turns of `pos` (settled, not over) that keep `value`, on `solvers.len()` threads: see
-/// [`Solver::best_turns_parallel`].
-pub(crate) fn best_turns_on(
-    solvers: &mut [&mut Solver],
-    pos: &Position,
-    value: i32,
-    opts: &ParallelOptions,
-) -> Result<Vec<Turn>, SolveError> {
-    let rules = *solvers[0].rules();
-    let mover = pos.side();
-    let turns = Turn::all(pos, &rules);
-    // A turn keeps the value if the other side's value after it is at most -value (after a
-    // whole turn the other person moves, after a swap too).
-    let slots: Vec<Slot> = turns
-        .iter()
-        .map(|(_, end)| {
-            if end.is_over() {
-                Slot::Known(i32::from(end.store_diff(mover) >= value))
-            } else {
-                Slot::Search(Job {
-                    pos: *end,
-                    sign: -1,
-                    test: Some(-value),
-                })
-            }
-        })
-        .collect();
-    let keeps = run(solvers, &rules, &slots, opts)?;
-    Ok(turns
-        .into_iter()
-        .zip(keeps)
-        .filter(|(_, k)| *k == 1)
-        .map(|((turn, _), _)| turn)
         .collect())
 }

@@ -915,22 +915,6 @@ impl Solver {
         Ok(v >= t)
     }
 
-    /// Whether the value of `pos` (for its side to move) is at most `v`: one null-window test,
-    /// the test [`Solver::best_turns`] makes for each turn. Starts afresh, as [`Solver::value`]
-    /// does (the table is kept).
-    ///
-    /// # Errors
-    /// [`SolveError::Stopped`] if the stop flag or a limit ends the search.
-    pub(crate) fn value_at_most(&mut self, pos: &Position, v: i32) -> Result<bool, SolveError> {
-        let pos = self.settled(pos);
-        self.begin(&pos);
-        let d = pos.store_diff(pos.side());
-        if pos.is_over() {
-            return Ok(d <= v);
-        }
-        Ok(!self.at_least(&pos, v - d + 1)?)
-    }
-
     /// Whether `kid`'s future gain seen from its parent reaches `g` (the parent's future gain).
     fn kid_reaches(&mut self, kid: &Kid, g: i32) -> Result<bool, SolveError> {
         if kid.over {
@@ -1315,50 +1299,6 @@ impl Solver {
             }
         }
         Ok(out)
-    }
-
-    /// [`Solver::best_turns`] on `threads` threads: the same turns in the same order. Each turn
-    /// that needs a search is one null-window test (is the value after it at most `-value` for
-    /// the other side?), and the threads, this solver and `threads - 1` helpers sharing its
-    /// transposition table (with its databases, limits and stop flag), take the tests from a
-    /// shared queue, the turns a shallow search rates best first (those that keep the value need
-    /// a whole proof; the others are refuted quickly). One thread, or a finished game: as
-    /// [`Solver::best_turns`].
-    ///
-    /// A limit reached by any thread stops them all, and sets this solver's stop flag (as
-    /// [`crate::analyze_turns_parallel`] does).
-    ///
-    /// # Errors
-    /// [`SolveError::Stopped`] if the stop flag or a limit ends a test; its bounds are
-    /// meaningless here (the caller knows the value) and its statistics count every thread.
-    pub fn best_turns_parallel(
-        &mut self,
-        pos: &Position,
-        value: i32,
-        threads: usize,
-    ) -> Result<Vec<Turn>, SolveError> {
-        let pos = self.settled(pos);
-        if pos.is_over() || threads <= 1 {
-            return self.best_turns(&pos, value);
-        }
-        self.begin(&pos);
-        let mut helpers: Vec<Solver> = (1..threads)
-            .map(|_| {
-                let mut h = self.with_shared_table();
-                h.limits = self.limits;
-                h
-            })
-            .collect();
-        let opts = crate::ParallelOptions {
-            stop: Some(
-                self.stop
-                    .get_or_insert_with(|| Arc::new(AtomicBool::new(false)))
-                    .clone(),
-            ),
-            progress: None,
-        };
-        let mut solvers: Vec<&mut Solver> = std::iter::once(self).chain(&mut helpers).collect();
-        crate::parallel::best_turns_on(&mut solvers, &pos, value, &opts)
     }
 
     /// The MTD(f) null-window passes of the last call, in order: (beta, result, nodes), both as

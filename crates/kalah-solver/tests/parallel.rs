@@ -39,37 +39,6 @@ fn check(rules: Rules, pos: &Position) {
             "turns of {pos} on {threads} threads, {rules:?}"
         );
     }
-    // The best turns on several threads: the sequential list, which is every turn whose value
-    // (from the analysis above) is the position's.
-    let Some(value) = turns.iter().map(|t| t.value).max() else {
-        return;
-    };
-    let best: Vec<_> = turns
-        .iter()
-        .filter(|t| t.value == value)
-        .map(|t| t.turn.clone())
-        .collect();
-    assert_eq!(Solver::new(rules, 4).best_turns(pos, value).unwrap(), best);
-    for threads in 1..=3 {
-        let mut solver = Solver::new(rules, 2);
-        assert_eq!(
-            solver.best_turns_parallel(pos, value, threads).unwrap(),
-            best,
-            "best turns of {pos} on {threads} threads, {rules:?}"
-        );
-        // A value one lower is kept by every turn of the value or of one less.
-        let near: Vec<_> = turns
-            .iter()
-            .filter(|t| t.value >= value - 1)
-            .map(|t| t.turn.clone())
-            .collect();
-        assert_eq!(
-            solver.best_turns_parallel(pos, value - 1, threads).unwrap(),
-            near,
-            "turns keeping {} of {pos} on {threads} threads",
-            value - 1
-        );
-    }
 }
 
 #[test]

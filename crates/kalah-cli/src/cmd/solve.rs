@@ -565,7 +565,7 @@ pub(crate) fn solve_with_best_turns(
     threads: usize,
 ) -> Result<(Vec<kalah_core::Turn>, kalah_solver::Solution), SolveError> {
     let sol = solver.solve_parallel(pos, threads)?;
-    match solver.best_turns_parallel(pos, sol.value, threads) {
+    match solver.best_turns(pos, sol.value) {
         Ok(best) => Ok((best, sol)),
         Err(SolveError::Stopped { stats, .. }) => Err(SolveError::Stopped {
             lower: sol.value,
