@@ -620,7 +620,14 @@ fn a_whole_turn_can_be_typed_at_once() {
         text.contains("! '6-3' goes on after action 1 (house 6), which ends the turn"),
         "{text}"
     );
-    assert!(text.contains("! move 9 of '3-9'"), "{text}");
+    // The core's wording, with the legal actions where the illegal one was to be played.
+    assert!(
+        text.contains(
+            "! '3-9': action 2 (house 9) cannot be played: there is no house 9: houses are \
+             numbered 1 to 6 (legal after '3': 1 2 4 5 6)"
+        ),
+        "{text}"
+    );
     let plays: Vec<&str> = text.lines().filter(|l| l.contains(" plays ")).collect();
     assert_eq!(plays.len(), 2, "only 3-6 was played: {text}");
     assert!(plays[0].starts_with("South plays 3") && plays[1].starts_with("South plays 6"));
@@ -785,4 +792,20 @@ fn a_turn_may_end_in_a_dash_when_it_goes_on() {
     assert!(plays[0].starts_with("South plays 3: sows 4 seeds, the last into the store"));
     assert!(plays[1].starts_with("South plays 6"));
     assert!(text.contains("North to move"), "{text}");
+}
+
+/// Regression (tester): a record saved with a UTF-8 byte-order mark (as Notepad saves it) did
+/// not load ("move \u{feff}[Rules: ... is not a move").
+#[test]
+fn a_record_with_a_byte_order_mark_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bom.txt");
+    std::fs::write(
+        &file,
+        "\u{feff}[Start \"3,3,3,0,3,3,3,0 S\"]\n[South \"human\"]\n[North \"human\"]\n1. S 2\n",
+    )
+    .unwrap();
+    let text = play(&["--load", file.to_str().unwrap()], "quit\n");
+    assert!(text.contains("Loaded"), "{text}");
+    assert!(text.contains("1 action played"), "{text}");
 }

@@ -136,13 +136,15 @@ pub enum MoveError {
 /// action.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum TurnError {
-    /// A move of the turn is illegal.
-    #[error("move {index} of turn '{turn}': {source}")]
+    /// An action of the turn is illegal (in the position its earlier actions leave).
+    #[error("'{turn}': {} cannot be played: {source}", action(*.index, *.mv))]
     Move {
         /// The turn as written.
         turn: String,
-        /// 1-based index of the failing move in the turn.
+        /// 1-based index of the failing action in the turn.
         index: usize,
+        /// That action.
+        mv: Move,
         /// Why.
         source: MoveError,
     },

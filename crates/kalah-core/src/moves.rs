@@ -82,6 +82,22 @@ impl Turn {
         &self.0
     }
 
+    /// The error for the action `self.moves()[k]` (`k` counts from 0) found illegal, for `source`,
+    /// in the position the turn's earlier actions leave: [`TurnError::Move`], the one wording of
+    /// every place that reads a written turn (`'3-3': action 2 (house 3) cannot be played: house
+    /// 3 is empty`).
+    ///
+    /// # Panics
+    /// If `k` is not an index of [`Turn::moves`] (a caller's bug, not bad input).
+    pub fn illegal_step(&self, k: usize, source: MoveError) -> TurnError {
+        TurnError::Move {
+            turn: self.to_string(),
+            index: k + 1,
+            mv: self.0[k],
+            source,
+        }
+    }
+
     /// Checks that the action `self.moves()[k]` (`k` counts from 0), just played with outcome
     /// `out`, leaves the turn where the text says it goes: every action but the last must earn
     /// an extra turn that the game goes on for (a written turn stays within one player's turn),
@@ -145,11 +161,9 @@ impl Turn {
             return Err(TurnError::Empty);
         }
         for (i, &mv) in self.0.iter().enumerate() {
-            let out = p.play(rules, mv).map_err(|source| TurnError::Move {
-                turn: self.to_string(),
-                index: i + 1,
-                source,
-            })?;
+            let out = p
+                .play(rules, mv)
+                .map_err(|source| self.illegal_step(i, source))?;
             self.check_step(TurnEnd::Whole, i, &out)?;
             outcomes.push(out);
         }

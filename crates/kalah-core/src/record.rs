@@ -69,6 +69,15 @@ pub enum RecordError {
         /// Why it is illegal.
         source: MoveError,
     },
+    /// An action of a turn of several actions (`3-3`) is illegal in the position the turn's
+    /// earlier actions leave (the wording is [`Turn::illegal_step`]'s).
+    #[error("turn {turn}: {source}")]
+    IllegalInTurn {
+        /// 1-based turn number.
+        turn: usize,
+        /// Which action, and why.
+        source: TurnError,
+    },
     /// A turn does not end where its mover's turn ends: it stops although the player still has
     /// an extra turn, goes on after the turn passed, or ends in `-` without an extra turn (the
     /// wording is [`Turn::check_step`]'s).
@@ -288,6 +297,20 @@ impl GameRecord {
         s
     }
 
+    /// Reads a record in either form: the JSON form if its text opens with `{`, else the text
+    /// form. A UTF-8 byte-order mark at the start (as some editors save files) is skipped.
+    ///
+    /// # Errors
+    /// As [`GameRecord::parse_json`] or [`GameRecord::parse_text`].
+    pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if text.trim_start().starts_with('{') {
+            GameRecord::parse_json(text)
+        } else {
+            GameRecord::parse_text(text)
+        }
+    }
+
     /// Reads the text form.
     ///
     /// # Errors
@@ -436,6 +459,12 @@ impl GameRecord {
                             start: rec.start,
                         });
                     }
+                    Err(source) if turn.0.len() > 1 => {
+                        return Err(RecordError::IllegalInTurn {
+                            turn: turn_no,
+                            source: turn.illegal_step(k, source),
+                        })
+                    }
                     Err(source) => {
                         return Err(RecordError::Illegal {
                             turn: turn_no,
@@ -538,6 +567,24 @@ fn unquote_prefix(s: &str) -> Option<(String, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parse_reads_either_form_and_skips_a_byte_order_mark() {
+        let rules = Rules::default();
+        let start = Position::start(&crate::Start::uniform(6, 4).unwrap(), &rules);
+        let mut r = GameRecord::new(rules, start);
+        for mv in [3, 6, 1] {
+            r.push(Move::Sow(mv)).unwrap();
+        }
+        for text in [r.to_text(), r.to_json()] {
+            assert_eq!(GameRecord::parse(&text).unwrap().moves(), r.moves());
+            // Regression: a record saved with a BOM (Notepad) read as "move \u{feff}[Rules".
+            let bom = format!("\u{feff}{text}");
+            assert_eq!(GameRecord::parse(&bom).unwrap().moves(), r.moves());
+        }
+        // Only at the start: elsewhere it is text like any other.
+        assert!(GameRecord::parse(&format!("{}\u{feff}", r.to_text())).is_err());
+    }
 
     #[test]
     fn a_turn_of_the_wrong_shape_names_its_turn_with_the_core_wording() {

@@ -335,6 +335,7 @@ fn turn_errors() {
         Err(TurnError::Move {
             turn: "3-3".into(),
             index: 2,
+            mv: Move::Sow(3),
             source: MoveError::EmptyHouse(3)
         })
     );
@@ -348,10 +349,26 @@ fn turn_errors() {
         TurnError::Move {
             turn: "3-3".into(),
             index: 2,
+            mv: Move::Sow(3),
             source: MoveError::EmptyHouse(3)
         }
         .to_string(),
-        "move 2 of turn '3-3': house 3 is empty"
+        "'3-3': action 2 (house 3) cannot be played: house 3 is empty"
+    );
+    // A game record says the same, after the turn's number; a turn of one action keeps the
+    // shorter form.
+    let rec = GameRecord::parse_text("[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]\n1. S 3-3\n")
+        .unwrap_err();
+    assert_eq!(
+        rec.to_string(),
+        "turn 1: '3-3': action 2 (house 3) cannot be played: house 3 is empty"
+    );
+    let rec =
+        GameRecord::parse_text("[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]\n1. S 3-6\n2. N 9\n")
+            .unwrap_err();
+    assert_eq!(
+        rec.to_string(),
+        "turn 2: move 9: there is no house 9: houses are numbered 1 to 6"
     );
 }
 

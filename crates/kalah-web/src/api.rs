@@ -143,12 +143,14 @@ pub(crate) async fn play(body: ReqBody) -> ApiResult {
     let mut pos = game.position();
     let mut steps = Vec::with_capacity(mvs.len());
     for (i, &mv) in mvs.iter().enumerate() {
-        let what = if mvs.len() == 1 {
-            "move".to_string()
-        } else {
-            format!("move {} of the turn", i + 1)
-        };
-        let (step, out) = play_one(&mut pos, &game.rules, mv, &what)?;
+        if mvs.len() > 1 {
+            // One action of several: the turn's wording, naming the action in the turn.
+            let mut trial = pos;
+            if let Err(e) = trial.play(&game.rules, mv) {
+                return Err(turn.illegal_step(i, e));
+            }
+        }
+        let (step, out) = play_one(&mut pos, &game.rules, mv, "move")?;
         turn.check_step(i, &out)?;
         steps.push(step);
     }
@@ -428,12 +430,8 @@ pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
         .take_str("text")?
         .ok_or_else(|| ApiError::BadRequest("field 'text' is missing: the game record".into()))?;
     body.finish()?;
-    let record = if text.trim_start().starts_with('{') {
-        GameRecord::parse_json(&text)
-    } else {
-        GameRecord::parse_text(&text)
-    }
-    .map_err(|e| ApiError::Unprocessable(format!("bad game record: {e}")))?;
+    let record = GameRecord::parse(&text)
+        .map_err(|e| ApiError::Unprocessable(format!("bad game record: {e}")))?;
     // As `kalah play --load`: a start phase tag needs its opening rules.
     if let Some(tag) = record.start.phase().tag() {
         if !record.rules.allows_phase(record.start.phase()) {

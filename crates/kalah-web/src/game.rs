@@ -4,8 +4,8 @@
 use std::fmt;
 
 use kalah_core::{
-    GameRecord, Move, Outcome, Phase, Position, Rules, Side, Start, Status, Turn, TurnEnd,
-    MAX_HOUSES,
+    GameRecord, Move, MoveError, Outcome, Phase, Position, Rules, Side, Start, Status, Turn,
+    TurnEnd, MAX_HOUSES,
 };
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -216,6 +216,13 @@ impl TurnText {
     /// The actions of the text.
     pub(crate) fn moves(&self) -> &[Move] {
         self.turn.moves()
+    }
+
+    /// The error for the `k`-th action of the text (from 0) found illegal (`e`) in the position
+    /// its earlier actions leave: kalah-core's [`Turn::illegal_step`] (one wording with game
+    /// records and `kalah play`), after where the text came from.
+    pub(crate) fn illegal_step(&self, k: usize, e: MoveError) -> ApiError {
+        ApiError::Unprocessable(format!("{}: {}", self.what, self.turn.illegal_step(k, e)))
     }
 
     /// Checks that the `k`-th action of the text (from 0), played with outcome `out`, leaves the
@@ -433,10 +440,14 @@ impl Game {
         for turn in &turns {
             for (k, &mv) in turn.moves().iter().enumerate() {
                 let out = pos.play(&rules, mv).map_err(|e| {
-                    ApiError::Unprocessable(format!(
-                        "move {} ('{mv}') of 'moves': {e}",
-                        moves.len() + 1
-                    ))
+                    if turn.moves().len() > 1 {
+                        turn.illegal_step(k, e)
+                    } else {
+                        ApiError::Unprocessable(format!(
+                            "move {} ('{mv}') of 'moves': {e}",
+                            moves.len() + 1
+                        ))
+                    }
                 })?;
                 turn.check_step(k, &out)?;
                 moves.push(mv);

@@ -459,7 +459,18 @@ async fn play_reports_sowing_extra_turns_captures_swaps_and_the_end() {
     assert_error(
         &post(&app, "/api/play", json!({"move": "3-3"})).await,
         StatusCode::UNPROCESSABLE_ENTITY,
-        &["move 2 of the turn", "house 3 is empty"],
+        &["field 'move': '3-3': action 2 (house 3) cannot be played: house 3 is empty"],
+    );
+    // The turn named is the turn written (it was the last action's), also in 'moves' items.
+    assert_error(
+        &post(&app, "/api/play", json!({"move": "3-0"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["field 'move': '3-0': action 2 (house 0) cannot be played"],
+    );
+    assert_error(
+        &post(&app, "/api/game", json!({"moves": ["3-3"]})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["'moves' item 1: '3-3': action 2 (house 3) cannot be played: house 3 is empty"],
     );
     assert_error(
         &post(

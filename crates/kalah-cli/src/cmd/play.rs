@@ -447,11 +447,7 @@ pub fn load_record(path: &Path) -> Result<GameRecord> {
             path.display()
         );
     }
-    let parsed = if text.trim_start().starts_with('{') {
-        GameRecord::parse_json(&text)
-    } else {
-        GameRecord::parse_text(&text)
-    };
+    let parsed = GameRecord::parse(&text);
     let record = parsed
         .with_context(|| format!("'{}' is not a game record that replays", path.display()))?;
     // A start with a phase tag of the opening rules needs them, as a POSITION on the command
@@ -976,7 +972,7 @@ impl Game {
                         self.drawn_at = None;
                     }
                 }
-                Command::Turn(moves, text, end) => {
+                Command::Turn(moves, _, end) => {
                     if over {
                         self.complain("the game is over: undo, save FILE or quit")?;
                         continue;
@@ -997,10 +993,18 @@ impl Game {
                                 }
                             }
                             Err(e) => {
-                                fault = Some(format!(
-                                    "move {mv} of '{text}': {e}; legal now: {}",
-                                    board::legal_list(&p, &self.rules)
-                                ));
+                                // In the position the turn's earlier actions leave (none
+                                // of it is played).
+                                let legal = board::legal_list(&p, &self.rules);
+                                fault = Some(if k == 0 {
+                                    format!("{} (legal: {legal})", turn.illegal_step(k, e))
+                                } else {
+                                    format!(
+                                        "{} (legal after '{}': {legal})",
+                                        turn.illegal_step(k, e),
+                                        Turn(moves[..k].to_vec())
+                                    )
+                                });
                                 break;
                             }
                         }

@@ -37,8 +37,9 @@ pub(super) struct Entry {
 }
 
 /// Splits a batch line. `Ok(None)`: a blank line or a comment (`#` first). The last word is the
-/// expected value when it starts with a digit or a sign and at least two words (the bins and the
-/// side) come before it.
+/// expected value when it starts with a digit or a sign and the word before it does not end in a
+/// comma (then it is the last count of the bins, written after a space: `4, 4, ..., 0`). A
+/// finished game without a seed is written without a side (`0,0,0,0,0,0 +0`).
 ///
 /// # Errors
 /// An expected value that is not a whole number within ±255 (`+8x`, `300`).
@@ -53,7 +54,7 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
         .chars()
         .next()
         .is_some_and(|c| c.is_ascii_digit() || c == '+' || c == '-');
-    if words.len() < 3 || !numeric {
+    if words.len() < 2 || !numeric || words[words.len() - 2].ends_with(',') {
         return Ok(Some(Entry {
             position: words.join(" "),
             expected: None,
@@ -527,11 +528,23 @@ mod tests {
         assert_eq!(split_line("").unwrap(), None);
         assert_eq!(split_line("   \n").unwrap(), None);
         assert_eq!(split_line("# Kalah(6,4) openings").unwrap(), None);
-        // Too few words for a value: the words are the position (its parser names the fault).
+        // A position without a side (a finished game without seeds, as `solve` writes it),
+        // then its value (regression: '+0' was read as the side).
         assert_eq!(
-            split_line("4,4,0,4,4,0 8").unwrap(),
-            entry("4,4,0,4,4,0 8", None)
+            split_line("0,0,0,0,0,0 +0").unwrap(),
+            entry("0,0,0,0,0,0", Some(0))
         );
+        // Counts written after a comma and a space are the position's, not a value.
+        assert_eq!(
+            split_line("4, 4, 0, 4, 4, 0").unwrap(),
+            entry("4, 4, 0, 4, 4, 0", None)
+        );
+        assert_eq!(
+            split_line("4, 4, 0, 4, 4, 0 S -2").unwrap(),
+            entry("4, 4, 0, 4, 4, 0 S", Some(-2))
+        );
+        // One word: the position (its parser names any fault).
+        assert_eq!(split_line("8").unwrap(), entry("8", None));
         // Bad expected values.
         for bad in ["+8x", "300", "-256", "1e3", "+"] {
             let e = split_line(&format!("{start} {bad}"))
