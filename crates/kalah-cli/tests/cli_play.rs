@@ -809,3 +809,24 @@ fn a_record_with_a_byte_order_mark_loads() {
     assert!(text.contains("Loaded"), "{text}");
     assert!(text.contains("1 action played"), "{text}");
 }
+
+/// Regression (tester): a record loaded and saved back lost its other tags (`Event`, `Date`).
+#[test]
+fn save_keeps_the_record_s_other_tags() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("club.txt");
+    std::fs::write(
+        &file,
+        "[Start \"3,3,3,0,3,3,3,0 S\"]\n[South \"human\"]\n[North \"human\"]\n\
+         [Event \"club \\\"night\\\"\"]\n[Date \"2026-11-30\"]\n1. S 2\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    play(&["--load", f], &format!("save {f}\nquit\n"));
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        saved.contains("[Event \"club \\\"night\\\"\"]\n[Date \"2026-11-30\"]\n"),
+        "{saved}"
+    );
+    assert!(saved.contains("1. S 2"), "{saved}");
+}

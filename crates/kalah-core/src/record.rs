@@ -16,7 +16,7 @@
 //! Tag values are in double quotes, with `\` before a `"` or a `\` inside; they may hold `#`,
 //! and a `#` comment may follow the closing `]`. `Result` is `south-north` final stores once the
 //! game is over, `*` before. Each of these five tags may be given once, and each key of the
-//! `Rules` tag once; other tags (`Event`, `Date`, ...) are ignored. Players are named by the side
+//! `Rules` tag once; other tags (`Event`, `Date`, ...) are kept and written back. Players are named by the side
 //! they start on (after a pie-rule `swap` they own the other row). The side labels and turn
 //! numbers are optional when reading; if present they are checked. A turn must end where its
 //! player's turn ends ([`Turn::check_step`]); the last turn may end in `-` when the player still
@@ -128,6 +128,10 @@ pub struct GameRecord {
     pub south: String,
     /// The player who starts as North. One line, as `south`.
     pub north: String,
+    /// The text form's other tags (`Event`, `Date`, `Site`, ...), name and value, in the order
+    /// read; [`GameRecord::to_text`] writes them back after the standard ones, so a record loaded
+    /// and saved keeps them. The JSON form carries none.
+    pub tags: Vec<(String, String)>,
     moves: Vec<Move>,
 }
 
@@ -164,6 +168,7 @@ impl GameRecord {
             start,
             south: String::new(),
             north: String::new(),
+            tags: Vec::new(),
             moves: Vec::new(),
         }
     }
@@ -283,6 +288,9 @@ impl GameRecord {
             None => "*".into(),
         };
         let _ = writeln!(s, "[Result \"{result}\"]");
+        for (name, value) in &self.tags {
+            let _ = writeln!(s, "[{name} \"{}\"]", escape(value));
+        }
         s.push('\n');
         for (i, t) in self.turns().iter().enumerate() {
             let _ = writeln!(
@@ -323,6 +331,7 @@ impl GameRecord {
         let mut start: Option<(usize, String)> = None;
         let mut south = String::new();
         let mut north = String::new();
+        let mut tags = Vec::new();
         let mut stated_result: Option<String> = None;
         let mut tokens: Vec<(usize, String)> = Vec::new();
         // The line of each known tag read so far: a tag given twice is refused, not overridden.
@@ -374,7 +383,8 @@ impl GameRecord {
                     "South" => south = value,
                     "North" => north = value,
                     "Result" => stated_result = Some(value),
-                    _ => {} // other tags (Event, Date, ...) are allowed and ignored
+                    // Other tags (Event, Date, ...) are kept as they are.
+                    _ => tags.push((key.to_string(), value)),
                 }
                 continue;
             }
@@ -392,6 +402,7 @@ impl GameRecord {
         let mut rec = GameRecord::new(rules, start_pos);
         rec.south = south;
         rec.north = north;
+        rec.tags = tags;
         let mut turn_no = 0usize;
         let mut pending_side: Option<(usize, Side)> = None;
         let mut open_allowed_done = false;
@@ -540,7 +551,8 @@ impl GameRecord {
     }
 }
 
-/// The tags the text form reads; each may be given once. Other tags are allowed and ignored.
+/// The tags the text form reads; each may be given once. Other tags are allowed (and may repeat):
+/// they are kept in [`GameRecord::tags`].
 const KNOWN_TAGS: [&str; 5] = ["Rules", "Start", "South", "North", "Result"];
 
 fn escape(s: &str) -> String {
