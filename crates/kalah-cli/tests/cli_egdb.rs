@@ -163,16 +163,9 @@ fn impossible_database_values_are_searched_instead_and_reported() {
         .path()
         .join("m3-standard-row-empty-owner")
         .join("k007.egdb");
-    let mut bytes = std::fs::read(&layer).unwrap();
-    let n = bytes.len();
     // Every value of the layer (the file ends with one byte for each of the C(7 + 5, 5) = 792
     // arrangements of 7 seeds in 6 houses): +40, a future gain of 40 with 7 seeds in the houses.
-    let payload = 792;
-    assert!(n > payload);
-    for b in &mut bytes[n - payload..] {
-        *b = 40;
-    }
-    std::fs::write(&layer, &bytes).unwrap();
+    common::overwrite_layer(&layer, 792, 40);
     let pos = "1,0,1,5,0,2,3,4 S"; // 7 seeds in the houses
     let want = kalah()
         .args(["solve", pos, "--no-egdb", "--json"])
@@ -208,32 +201,14 @@ fn impossible_database_values_are_searched_instead_and_reported() {
 #[test]
 fn a_value_no_turn_keeps_is_reported_as_damaged_databases() {
     let dir = tempfile::tempdir().unwrap();
-    kalah()
-        .args([
-            "egdb",
-            "build",
-            "--houses",
-            "4",
-            "--max-seeds",
-            "10",
-            "--quiet",
-            "--egdb-dir",
-        ])
-        .arg(dir.path())
-        .assert()
-        .success();
+    common::build_egdb(dir.path(), 4, 10);
     let layer = dir
         .path()
         .join("m4-standard-row-empty-owner")
         .join("k009.egdb");
-    let mut bytes = std::fs::read(&layer).unwrap();
-    let n = bytes.len();
     // C(9 + 7, 7) = 11440 arrangements of 9 seeds in 8 houses: every value +1 (possible: odd,
     // within ±9).
-    for b in &mut bytes[n - 11440..] {
-        *b = 1;
-    }
-    std::fs::write(&layer, &bytes).unwrap();
+    common::overwrite_layer(&layer, 11440, 1);
     let pos = "1,1,0,0,2,3,0,1,3,1 N";
     kalah()
         .args(["solve", pos, "--egdb-dir"])

@@ -315,35 +315,15 @@ fn a_bad_layout_item_is_named_without_the_parser_s_words() {
 fn serve_warns_of_a_damaged_layer_with_the_request_that_met_it() {
     let bin = assert_cmd::cargo::cargo_bin("kalah");
     let dir = tempfile::tempdir().unwrap();
-    let built = Command::new(&bin)
-        .args([
-            "egdb",
-            "build",
-            "--houses",
-            "4",
-            "--max-seeds",
-            "10",
-            "--quiet",
-        ])
-        .arg("--egdb-dir")
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(built.status.success());
-    // Every value of every layer k (C(k + 7, 7) arrangements of k seeds in 8 houses, one byte
-    // each at the end of its file) becomes +40: impossible with at most 10 seeds in the houses.
-    // (A small position would be proven by the first-guess search alone, without a probe.)
+    common::build_egdb(dir.path(), 4, 10);
+    // Every value of every layer k (C(k + 7, 7) arrangements of k seeds in 8 houses) becomes
+    // +40: impossible with at most 10 seeds in the houses. (A small position would be proven by
+    // the first-guess search alone, without a probe.)
     for k in 1..=10usize {
         let layer = dir
             .path()
             .join(format!("m4-standard-row-empty-owner/k{k:03}.egdb"));
-        let mut bytes = std::fs::read(&layer).unwrap();
-        let n = bytes.len();
-        let arrangements = (1..=7).fold(1, |c, i| c * (k + i) / i);
-        for b in &mut bytes[n - arrangements..] {
-            *b = 40;
-        }
-        std::fs::write(&layer, &bytes).unwrap();
+        common::overwrite_layer(&layer, (1..=7).fold(1, |c, i| c * (k + i) / i), 40);
     }
     let mut serve = Command::new(&bin);
     serve

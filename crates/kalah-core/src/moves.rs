@@ -152,9 +152,24 @@ impl Turn {
     /// checks of [`Turn::check_step`] with [`TurnEnd::Whole`].
     ///
     /// # Errors
+    /// As [`Turn::play_as`]; `pos` is then unchanged.
+    pub fn play(&self, pos: &mut Position, rules: &Rules) -> Result<Vec<Outcome>, TurnError> {
+        self.play_as(pos, rules, TurnEnd::Whole)
+    }
+
+    /// Plays the turn on `pos` as a text claiming to end at `end` (see [`TurnEnd`]): each
+    /// action must be legal ([`Turn::illegal_step`]) and leave the turn where the text says
+    /// ([`Turn::check_step`]). The outcome of each action, in order.
+    ///
+    /// # Errors
     /// [`TurnError::Empty`] for a turn without moves, [`TurnError::Move`] for an illegal move,
     /// else as [`Turn::check_step`]; `pos` is then unchanged.
-    pub fn play(&self, pos: &mut Position, rules: &Rules) -> Result<Vec<Outcome>, TurnError> {
+    pub fn play_as(
+        &self,
+        pos: &mut Position,
+        rules: &Rules,
+        end: TurnEnd,
+    ) -> Result<Vec<Outcome>, TurnError> {
         let mut p = *pos;
         let mut outcomes = Vec::with_capacity(self.0.len());
         if self.0.is_empty() {
@@ -164,7 +179,7 @@ impl Turn {
             let out = p
                 .play(rules, mv)
                 .map_err(|source| self.illegal_step(i, source))?;
-            self.check_step(TurnEnd::Whole, i, &out)?;
+            self.check_step(end, i, &out)?;
             outcomes.push(out);
         }
         *pos = p;

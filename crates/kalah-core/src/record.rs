@@ -69,20 +69,13 @@ pub enum RecordError {
         /// Why it is illegal.
         source: MoveError,
     },
-    /// An action of a turn of several actions (`3-3`) is illegal in the position the turn's
-    /// earlier actions leave (the wording is [`Turn::illegal_step`]'s).
+    /// A turn that does not replay as written, in kalah-core's one wording for typed turns: an
+    /// action of a turn of several actions (`3-3`) is illegal in the position its earlier
+    /// actions leave ([`Turn::illegal_step`]), or the turn does not end where its mover's turn
+    /// ends: it stops although the player still has an extra turn, goes on after the turn
+    /// passed, or ends in `-` without an extra turn ([`Turn::check_step`]).
     #[error("turn {turn}: {source}")]
-    IllegalInTurn {
-        /// 1-based turn number.
-        turn: usize,
-        /// Which action, and why.
-        source: TurnError,
-    },
-    /// A turn does not end where its mover's turn ends: it stops although the player still has
-    /// an extra turn, goes on after the turn passed, or ends in `-` without an extra turn (the
-    /// wording is [`Turn::check_step`]'s).
-    #[error("turn {turn}: {source}")]
-    TurnShape {
+    Turn {
         /// 1-based turn number.
         turn: usize,
         /// What is wrong.
@@ -325,7 +318,7 @@ impl GameRecord {
     /// [`RecordError`] naming the line or turn at fault: malformed tags, a missing `Start` or
     /// `Rules` (both default to Kalah(6,4) standard when absent), a tag given twice, a `Rules`
     /// tag that does not parse (a rules key given twice included), illegal moves, a turn of the
-    /// wrong shape ([`RecordError::TurnShape`]), or a `Result` that the moves do not give.
+    /// wrong shape ([`RecordError::Turn`]), or a `Result` that the moves do not give.
     pub fn parse_text(text: &str) -> Result<GameRecord, RecordError> {
         let mut rules = Rules::default();
         let mut start: Option<(usize, String)> = None;
@@ -471,7 +464,7 @@ impl GameRecord {
                         });
                     }
                     Err(source) if turn.0.len() > 1 => {
-                        return Err(RecordError::IllegalInTurn {
+                        return Err(RecordError::Turn {
                             turn: turn_no,
                             source: turn.illegal_step(k, source),
                         })
@@ -486,7 +479,7 @@ impl GameRecord {
                 };
                 rec.moves.push(mv);
                 turn.check_step(end, k, &o)
-                    .map_err(|source| RecordError::TurnShape {
+                    .map_err(|source| RecordError::Turn {
                         turn: turn_no,
                         source,
                     })?;
@@ -606,7 +599,7 @@ mod tests {
         assert!(
             matches!(
                 &e,
-                RecordError::TurnShape {
+                RecordError::Turn {
                     turn: 3,
                     source: TurnError::TooLong { index: 1, .. }
                 }
@@ -636,7 +629,7 @@ mod tests {
         assert!(
             matches!(
                 e,
-                RecordError::TurnShape {
+                RecordError::Turn {
                     turn: 1,
                     source: TurnError::Incomplete { .. }
                 }

@@ -438,17 +438,14 @@ fn record_errors() {
             ..
         }
     ));
-    assert!(matches!(
-        err("1. S 3\n"),
-        RecordError::TurnShape { turn: 1, .. }
-    ));
+    assert!(matches!(err("1. S 3\n"), RecordError::Turn { turn: 1, .. }));
     assert!(matches!(
         err("1. S 1-2\n"),
-        RecordError::TurnShape { turn: 1, .. }
+        RecordError::Turn { turn: 1, .. }
     ));
     assert!(matches!(
         err("1. S 1-\n"),
-        RecordError::TurnShape { turn: 1, .. }
+        RecordError::Turn { turn: 1, .. }
     ));
     // Labels are checked: turn 2 is North's; turn numbers must count up from 1.
     assert!(matches!(

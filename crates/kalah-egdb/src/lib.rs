@@ -429,6 +429,19 @@ impl Egdb {
         self.damaged.load(Ordering::Relaxed).checked_sub(1)
     }
 
+    /// The warning for a damaged layer ([`Egdb::damaged_layer`]), if any, for front ends to
+    /// print after their own prefix: `DIR/kNNN.egdb holds impossible values: the file is damaged
+    /// (those positions were searched instead); check it with 'kalah egdb verify', delete it and
+    /// build it again`.
+    pub fn damage_warning(&self) -> Option<String> {
+        let k = self.damaged_layer()?;
+        Some(format!(
+            "{} holds impossible values: the file is damaged (those positions were searched \
+             instead); check it with 'kalah egdb verify', delete it and build it again",
+            self.layer_path(k).display()
+        ))
+    }
+
     /// The path of the file of layer `seeds`.
     pub fn layer_path(&self, seeds: u32) -> PathBuf {
         self.dir.join(file::layer_file_name(seeds))

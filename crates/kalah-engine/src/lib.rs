@@ -28,7 +28,8 @@ use std::time::{Duration, Instant};
 use kalah_core::{Move, Position, Rules};
 use kalah_egdb::Egdb;
 use kalah_solver::{
-    analyze_moves_parallel, MoveScore, ParallelOptions, SearchLimits, SolveError, Solver,
+    analyze_moves_parallel, search_jobs, MoveScore, ParallelOptions, SearchLimits, SolveError,
+    Solver,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -553,15 +554,7 @@ impl Engine {
     ) -> Result<Vec<MoveScore>, SolveError> {
         // The actions that need a search (the others end the game): the parallel analysis's
         // jobs; more threads than jobs would idle.
-        let jobs = pos
-            .legal_moves(rules)
-            .iter()
-            .filter(|&&mv| {
-                let mut child = *pos;
-                child.play_unchecked(rules, mv);
-                !child.is_over()
-            })
-            .count();
+        let jobs = search_jobs(pos, rules, false);
         let threads = self.threads.min(jobs);
         if threads <= 1 {
             let solver = self.solver(rules);

@@ -47,7 +47,7 @@ mod search;
 mod tt;
 
 pub use parallel::{
-    analyze_moves_parallel, analyze_turns_parallel, ParallelOptions, ParallelProgress,
+    analyze_moves_parallel, analyze_turns_parallel, search_jobs, ParallelOptions, ParallelProgress,
     ParallelProgressFn,
 };
 

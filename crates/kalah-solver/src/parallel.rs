@@ -337,6 +337,30 @@ fn common_rules(solvers: &[Solver]) -> Rules {
     rules
 }
 
+/// The jobs of a parallel analysis of `pos` ([`analyze_moves_parallel`], or with `turns`
+/// [`analyze_turns_parallel`]): its legal actions, or whole turns, that need a search; those
+/// that end the game are valued without one. More threads than jobs would idle. 0 if the game
+/// is over (after settling `pos`).
+pub fn search_jobs(pos: &Position, rules: &Rules, turns: bool) -> usize {
+    let mut pos = *pos;
+    pos.settle(rules);
+    if turns {
+        Turn::all(&pos, rules)
+            .iter()
+            .filter(|(_, end)| !end.is_over())
+            .count()
+    } else {
+        pos.legal_moves(rules)
+            .iter()
+            .filter(|&&mv| {
+                let mut child = pos;
+                child.play_unchecked(rules, mv);
+                !child.is_over()
+            })
+            .count()
+    }
+}
+
 /// The exact value of every legal action of `pos` on `solvers.len()` threads: the same values in
 /// the same order as [`Solver::analyze_moves`] (houses in increasing order, then `swap`; each
 /// value the final store difference from the view of the side to move in `pos`, with perfect

@@ -6,7 +6,7 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, Request, State};
 use axum::http::{StatusCode, Uri};
 use axum::Json;
-use kalah_core::{GameRecord, Move, Outcome, Position, Rules, Side};
+use kalah_core::{GameRecord, Move, MoveError, Outcome, Position, Rules, Side};
 use kalah_engine::{Engine, Level, Limits};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -104,16 +104,12 @@ struct Played {
 }
 
 /// Plays `mv` in `pos`: the answer for it and its outcome.
-fn play_one(
-    pos: &mut Position,
-    rules: &Rules,
-    mv: Move,
-    what: &str,
-) -> Result<(Played, Outcome), ApiError> {
+///
+/// # Errors
+/// Why `mv` is illegal in `pos` (which is then unchanged).
+fn play_one(pos: &mut Position, rules: &Rules, mv: Move) -> Result<(Played, Outcome), MoveError> {
     let before = *pos;
-    let out = pos
-        .play(rules, mv)
-        .map_err(|e| ApiError::Unprocessable(format!("{what} '{mv}': {e}")))?;
+    let out = pos.play(rules, mv)?;
     let played = Played {
         mv: mv.to_string(),
         side: before.side().letter(),
@@ -143,14 +139,14 @@ pub(crate) async fn play(body: ReqBody) -> ApiResult {
     let mut pos = game.position();
     let mut steps = Vec::with_capacity(mvs.len());
     for (i, &mv) in mvs.iter().enumerate() {
-        if mvs.len() > 1 {
-            // One action of several: the turn's wording, naming the action in the turn.
-            let mut trial = pos;
-            if let Err(e) = trial.play(&game.rules, mv) {
-                return Err(turn.illegal_step(i, e));
+        let (step, out) = play_one(&mut pos, &game.rules, mv).map_err(|e| {
+            if mvs.len() > 1 {
+                // One action of several: the turn's wording, naming the action in the turn.
+                turn.illegal_step(i, e)
+            } else {
+                ApiError::Unprocessable(format!("move '{mv}': {e}"))
             }
-        }
-        let (step, out) = play_one(&mut pos, &game.rules, mv, "move")?;
+        })?;
         turn.check_step(i, &out)?;
         steps.push(step);
     }
@@ -328,8 +324,8 @@ pub(crate) async fn engine(State(state): State<AppState>, body: ReqBody) -> ApiR
     let elapsed = started.elapsed();
     let choice = choice.ok_or_else(|| ApiError::Internal("the engine found no move".into()))?;
     let mut after = pos;
-    let (played, _) = play_one(&mut after, &rules, choice.mv, "the engine's move")
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let (played, _) = play_one(&mut after, &rules, choice.mv)
+        .map_err(|e| ApiError::Internal(format!("the engine's move '{}': {e}", choice.mv)))?;
     let mut v = to_json(&played)?;
     v["level"] = json!(level.name());
     v["value"] = json!(choice.value);

@@ -149,17 +149,13 @@ impl AppState {
     pub(crate) fn warn_if_damaged(&self) {
         let open = self.egdbs.open.lock().unwrap_or_else(|e| e.into_inner());
         for db in open.values().flatten() {
-            if let Some(k) = db.damaged_layer() {
+            if let Some(warning) = db.damage_warning() {
                 if !self
                     .egdbs
                     .warned
                     .swap(true, std::sync::atomic::Ordering::Relaxed)
                 {
-                    eprintln!(
-                        "kalah serve: warning: {} holds impossible values: the file is damaged \
-                         (those positions are searched instead); check it with 'kalah egdb verify'",
-                        db.layer_path(k).display()
-                    );
+                    eprintln!("kalah serve: warning: {warning}");
                 }
             }
         }

@@ -1221,6 +1221,18 @@ mod wire {
         (!buf.is_empty()).then(|| String::from_utf8_lossy(&buf).into_owned())
     }
 
+    /// Sends `POST path` with `body` on the connection `s` (kept alive) and reads its answer.
+    pub(super) async fn post_on(s: &mut TcpStream, path: &str, body: &str) -> String {
+        let req = format!(
+            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        s.write_all(req.as_bytes()).await.unwrap();
+        read_answer(s, Duration::from_secs(10))
+            .await
+            .expect("an answer")
+    }
+
     fn short() -> Config {
         Config {
             read_timeout: Duration::from_millis(300),
@@ -1252,10 +1264,7 @@ mod wire {
         }
         // A declared length within the limit is served as before.
         let mut s = TcpStream::connect(server.addr).await.unwrap();
-        s.write_all(b"POST /api/legal HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
-            .await
-            .unwrap();
-        let answer = read_answer(&mut s, Duration::from_secs(5)).await.unwrap();
+        let answer = post_on(&mut s, "/api/legal", "{}").await;
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
         server.stop().await;
     }
@@ -1304,10 +1313,7 @@ mod wire {
         );
         // An idle kept-alive connection is closed too, after its answer.
         let mut s = TcpStream::connect(server.addr).await.unwrap();
-        s.write_all(b"POST /api/legal HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
-            .await
-            .unwrap();
-        let answer = read_answer(&mut s, Duration::from_secs(5)).await.unwrap();
+        let answer = post_on(&mut s, "/api/legal", "{}").await;
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
         assert_eq!(read_answer(&mut s, Duration::from_secs(5)).await, None);
         server.stop().await;
@@ -1345,13 +1351,8 @@ mod wire {
         let server = Server::start(short()).await; // read timeout 300 ms
         let mut s = TcpStream::connect(server.addr).await.unwrap();
         let body = r#"{"houses": 12, "seeds": 6, "level": "perfect", "time_ms": 1000}"#;
-        let req = format!(
-            "POST /api/engine HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        );
         let started = Instant::now();
-        s.write_all(req.as_bytes()).await.unwrap();
-        let answer = read_answer(&mut s, Duration::from_secs(10)).await.unwrap();
+        let answer = post_on(&mut s, "/api/engine", body).await;
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
         assert!(
             started.elapsed() >= Duration::from_millis(900),
@@ -1361,13 +1362,7 @@ mod wire {
         let json: Value = serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap()).unwrap();
         assert!(json["time_ms"].as_u64().unwrap() >= 900, "{json}");
         // The connection still serves the next request.
-        let body = r#"{"move": 3}"#;
-        let req = format!(
-            "POST /api/play HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        );
-        s.write_all(req.as_bytes()).await.unwrap();
-        let answer = read_answer(&mut s, Duration::from_secs(5)).await.unwrap();
+        let answer = post_on(&mut s, "/api/play", r#"{"move": 3}"#).await;
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
         server.stop().await;
     }

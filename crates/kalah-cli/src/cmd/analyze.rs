@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use anyhow::Result;
 use indicatif::ProgressBar;
-use kalah_core::{Position, Rules, Turn};
+use kalah_core::{Position, Rules};
 use kalah_solver::{
-    analyze_moves_parallel, analyze_turns_parallel, ParallelOptions, ParallelProgress, SolveError,
+    analyze_moves_parallel, analyze_turns_parallel, search_jobs, ParallelOptions, ParallelProgress,
+    SolveError,
 };
 use serde_json::json;
 
@@ -78,24 +79,7 @@ pub fn run(args: Args) -> Result<()> {
 /// are valued without a search. With at most one such job the analysis is sequential (1), so
 /// that the one search gets the whole `--tt-mb` table instead of a thread's share.
 fn thread_count(requested: usize, pos: &Position, rules: &Rules, turns: bool) -> usize {
-    let mut pos = *pos;
-    pos.settle(rules);
-    let jobs = if turns {
-        Turn::all(&pos, rules)
-            .iter()
-            .filter(|(_, end)| !end.is_over())
-            .count()
-    } else {
-        pos.legal_moves(rules)
-            .iter()
-            .filter(|&&mv| {
-                let mut child = pos;
-                child.play_unchecked(rules, mv);
-                !child.is_over()
-            })
-            .count()
-    };
-    requested.min(jobs).max(1)
+    requested.min(search_jobs(pos, rules, turns)).max(1)
 }
 
 /// `kalah analyze` on `threads` threads (at least 2): one solver each, whole actions or turns

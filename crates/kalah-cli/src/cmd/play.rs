@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use kalah_core::{
-    GameRecord, Move, MoveError, Outcome, Phase, Position, Rules, Side, Turn, TurnEnd,
+    GameRecord, Move, MoveError, Outcome, Phase, Position, Rules, Side, Turn, TurnEnd, TurnError,
 };
 use kalah_egdb::Egdb;
 use kalah_engine::{Engine, Level, Limits};
@@ -149,11 +149,11 @@ fn printable(text: &str) -> String {
 enum Command {
     Action(Move),
     /// Several actions of one turn typed at once, `3-6` (house 3, then house 6 on the extra
-    /// turn), as `kalah show --moves`, game records and the API write a turn: the actions, the
-    /// text typed, and [`TurnEnd::Open`] when it ends in `-` (`3-`, `3-6-`: the turn goes on,
-    /// so the last action must earn an extra turn, as the web API reads it), else
-    /// [`TurnEnd::Prefix`] (it may stop anywhere within the turn).
-    Turn(Vec<Move>, String, TurnEnd),
+    /// turn), as `kalah show --moves`, game records and the API write a turn: the actions, and
+    /// [`TurnEnd::Open`] when it ends in `-` (`3-`, `3-6-`: the turn goes on, so the last action
+    /// must earn an extra turn, as the web API reads it), else [`TurnEnd::Prefix`] (it may stop
+    /// anywhere within the turn).
+    Turn(Turn, TurnEnd),
     /// A number too large to be a house (it does not fit a `u8`).
     NoHouse(String),
     Undo,
@@ -229,7 +229,7 @@ fn parse_command(line: &str) -> Result<Command, String> {
                         .map_err(|_| format!("'{h}' in '{word}' is not a house number")),
                 })
                 .collect::<Result<_, _>>()?;
-            Ok(Command::Turn(moves, word.to_string(), end))
+            Ok(Command::Turn(Turn(moves), end))
         }
         _ => Err(format!(
             "'{line}' is not a command: type a house number (or a whole turn, e.g. 3-6), or help"
@@ -972,7 +972,7 @@ impl Game {
                         self.drawn_at = None;
                     }
                 }
-                Command::Turn(moves, _, end) => {
+                Command::Turn(turn, end) => {
                     if over {
                         self.complain("the game is over: undo, save FILE or quit")?;
                         continue;
@@ -981,39 +981,30 @@ impl Game {
                     // before the turn is over (the player types the rest later), but must not
                     // go past its end; ending in `-`, it must stop before the end: kalah-core's
                     // check and wording.
-                    let mut p = pos;
-                    let mut fault = None;
-                    let turn = Turn(moves.clone());
-                    for (k, &mv) in moves.iter().enumerate() {
-                        match p.play(&self.rules, mv) {
-                            Ok(o) => {
-                                if let Err(e) = turn.check_step(end, k, &o) {
-                                    fault = Some(e.to_string());
-                                    break;
-                                }
+                    let mut trial = pos;
+                    match turn.play_as(&mut trial, &self.rules, end) {
+                        Ok(_) => {}
+                        Err(e @ TurnError::Move { index, .. }) => {
+                            // The legal actions where the illegal one was to be played.
+                            let done = Turn(turn.moves()[..index - 1].to_vec());
+                            let mut p = pos;
+                            for &mv in done.moves() {
+                                p.play_unchecked(&self.rules, mv);
                             }
-                            Err(e) => {
-                                // In the position the turn's earlier actions leave (none
-                                // of it is played).
-                                let legal = board::legal_list(&p, &self.rules);
-                                fault = Some(if k == 0 {
-                                    format!("{} (legal: {legal})", turn.illegal_step(k, e))
-                                } else {
-                                    format!(
-                                        "{} (legal after '{}': {legal})",
-                                        turn.illegal_step(k, e),
-                                        Turn(moves[..k].to_vec())
-                                    )
-                                });
-                                break;
+                            let legal = board::legal_list(&p, &self.rules);
+                            if done.moves().is_empty() {
+                                self.complain(&format!("{e} (legal: {legal})"))?;
+                            } else {
+                                self.complain(&format!("{e} (legal after '{done}': {legal})"))?;
                             }
+                            continue;
+                        }
+                        Err(e) => {
+                            self.complain(&e.to_string())?;
+                            continue;
                         }
                     }
-                    if let Some(f) = fault {
-                        self.complain(&f)?;
-                        continue;
-                    }
-                    for mv in moves {
+                    for &mv in turn.moves() {
                         if let Err(e) = self.act(mv)? {
                             bail!("a checked move {mv} was refused: {e}");
                         }
@@ -1184,33 +1175,26 @@ mod tests {
         assert_eq!(
             parse_command("3-6"),
             Ok(Command::Turn(
-                vec![Move::Sow(3), Move::Sow(6)],
-                "3-6".into(),
+                Turn(vec![Move::Sow(3), Move::Sow(6)]),
                 TurnEnd::Prefix
             ))
         );
         assert_eq!(
             parse_command("1-Swap"),
             Ok(Command::Turn(
-                vec![Move::Sow(1), Move::Swap],
-                "1-Swap".into(),
+                Turn(vec![Move::Sow(1), Move::Swap]),
                 TurnEnd::Prefix
             ))
         );
         // A trailing '-': the turn goes on (as the web API and records write an open turn).
         assert_eq!(
             parse_command("3-"),
-            Ok(Command::Turn(
-                vec![Move::Sow(3)],
-                "3-".into(),
-                TurnEnd::Open
-            ))
+            Ok(Command::Turn(Turn(vec![Move::Sow(3)]), TurnEnd::Open))
         );
         assert_eq!(
             parse_command("3-6-"),
             Ok(Command::Turn(
-                vec![Move::Sow(3), Move::Sow(6)],
-                "3-6-".into(),
+                Turn(vec![Move::Sow(3), Move::Sow(6)]),
                 TurnEnd::Open
             ))
         );

@@ -439,13 +439,8 @@ pub(crate) fn check_egdb_dir(path: &std::path::Path) -> Result<()> {
 /// Warns on stderr if the probes of `egdb` met a damaged layer (impossible values: see
 /// `Egdb::probe`); the positions concerned were searched instead, so the results stand.
 pub(crate) fn warn_if_damaged(egdb: Option<&Egdb>) {
-    if let Some((db, k)) = egdb.and_then(|db| Some((db, db.damaged_layer()?))) {
-        eprintln!(
-            "kalah: warning: {} holds impossible values: the file is damaged (those positions \
-             were searched instead); check it with 'kalah egdb verify', delete it and build it \
-             again",
-            db.layer_path(k).display()
-        );
+    if let Some(warning) = egdb.and_then(Egdb::damage_warning) {
+        eprintln!("kalah: warning: {warning}");
     }
 }
 

@@ -2,6 +2,7 @@
 // Each test crate includes this module and uses only some of it.
 #![allow(dead_code)]
 
+use std::path::Path;
 use std::process::{Child, Command, Output};
 use std::time::Duration;
 
@@ -58,4 +59,36 @@ pub fn kalah_ok_as_given(args: &[&str]) -> Vec<u8> {
         String::from_utf8_lossy(&out.stderr)
     );
     out.stdout
+}
+
+/// Builds the standard-capture endgame databases of Kalah(`houses`,·) to `max_seeds` seeds in
+/// `dir` (`kalah egdb build --quiet`).
+///
+/// # Panics
+/// If the build fails.
+pub fn build_egdb(dir: &Path, houses: u32, max_seeds: u32) {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args(["egdb", "build", "--quiet", "--houses", &houses.to_string()])
+        .args(["--max-seeds", &max_seeds.to_string(), "--egdb-dir"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Overwrites every value of the layer file `path` (the last `arrangements` bytes: one byte for
+/// each arrangement of the layer's seeds) with `value`, its header left intact.
+///
+/// # Panics
+/// If the file cannot be read or written, or is shorter than that.
+pub fn overwrite_layer(path: &Path, arrangements: usize, value: u8) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let n = bytes.len();
+    assert!(n > arrangements, "{}: {n} bytes", path.display());
+    bytes[n - arrangements..].fill(value);
+    std::fs::write(path, &bytes).unwrap();
 }

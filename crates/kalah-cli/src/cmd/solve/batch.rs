@@ -126,8 +126,19 @@ struct Totals {
 }
 
 impl Totals {
-    fn json(&self, wall: Duration) -> Value {
+    /// Mean seconds and nodes a position solved, and nodes per second of search.
+    fn means(&self) -> (f64, f64, f64) {
         let n = self.solved.max(1) as f64;
+        let rate = if self.seconds > 0.0 {
+            self.nodes as f64 / self.seconds
+        } else {
+            0.0
+        };
+        (self.seconds / n, self.nodes as f64 / n, rate)
+    }
+
+    fn json(&self, wall: Duration) -> Value {
+        let (mean_seconds, mean_nodes, rate) = self.means();
         json!({
             "summary": {
                 "positions": self.solved,
@@ -136,31 +147,25 @@ impl Totals {
                 "nodes": self.nodes,
                 "seconds": self.seconds,
                 "wall_seconds": wall.as_secs_f64(),
-                "mean_nodes": self.nodes as f64 / n,
-                "mean_seconds": self.seconds / n,
-                "nodes_per_second": if self.seconds > 0.0 { self.nodes as f64 / self.seconds } else { 0.0 },
+                "mean_nodes": mean_nodes,
+                "mean_seconds": mean_seconds,
+                "nodes_per_second": rate,
             }
         })
     }
 
     fn text(&self, wall: Duration) -> String {
-        let n = self.solved.max(1) as f64;
-        let rate = if self.seconds > 0.0 {
-            self.nodes as f64 / self.seconds / 1e6
-        } else {
-            0.0
-        };
+        let (mean_seconds, mean_nodes, rate) = self.means();
         format!(
-            "{} position{} solved, {} mismatch{}, {} bad line{}; mean {:.3} s and {:.0} nodes a \
-             position, {rate:.2} M nodes/s; {:.2} s in all\n",
+            "{} position{} solved, {} mismatch{}, {} bad line{}; mean {mean_seconds:.3} s and \
+             {mean_nodes:.0} nodes a position, {:.2} M nodes/s; {:.2} s in all\n",
             self.solved,
             if self.solved == 1 { "" } else { "s" },
             self.mismatches,
             if self.mismatches == 1 { "" } else { "es" },
             self.errors,
             if self.errors == 1 { "" } else { "s" },
-            self.seconds / n,
-            self.nodes as f64 / n,
+            rate / 1e6,
             wall.as_secs_f64(),
         )
     }
