@@ -10,9 +10,10 @@
 //!   [`Solver::analyze_turns`] give the value of every legal move or whole turn.
 //! * **Search**: negamax with alpha-beta (an extra turn keeps the same player to move: no sign
 //!   flip), driven by MTD(f) null-window tests with a first guess from iterative deepening; a
-//!   [transposition table](Solver::new) keyed on the houses and the side to move (and South's
-//!   store under the majority end) that stores bounds on the **future gain** (value minus the
-//!   current store difference) with full-key verification; exact futility bounds (the future gain
+//!   [transposition table](Solver::new) keyed on the houses as the side to move sees them (its
+//!   own row first, and its store under the majority end; a position and its mirror image with
+//!   the other side to move share an entry) that stores bounds on the **future gain** (value
+//!   minus the current store difference) with full-key verification; exact futility bounds (the future gain
 //!   lies within ± the seeds still in the houses); move ordering (moves that end the game,
 //!   extra-turn moves, captures, history; the table's move orders the principal variation and the
 //!   depth-limited search, not the exact search, where it measured worse); enhanced

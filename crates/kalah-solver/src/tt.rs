@@ -1,15 +1,20 @@
 //! The transposition table.
 //!
-//! Keyed on the houses, the side to move (and South's store when the rules make the outcome depend
+//! Keyed on the houses **as the side to move sees them**: its own row (houses 1..m in sowing
+//! order), then the opponent's row (and the mover's store when the rules make the outcome depend
 //! on the stores, i.e. the majority end). Entries hold bounds on the **future gain** of the side to
 //! move (value minus the current store difference), so the same houses reached with other stores
-//! share an entry. Positions in an opening phase are never stored (the search handles the few of
-//! them without the table).
+//! share an entry, and so do a position with South to move and its mirror image with North to
+//! move (the rows swapped): every rule of the normal phase treats the two sides alike, so the two
+//! have the same future gain for their mover. This merges 19–22 % of the nodes of a Kalah(6,4)
+//! solve (docs/BENCHMARKS.md, "Mirror-image positions share table entries"). Positions in an
+//! opening phase (pie rule, first turn) are never stored (the search handles the few of them
+//! without the table).
 //!
 //! Full-key verification: on boards of up to 6 houses a side the key is a dense number, the rank
 //! of the houses among all boards of as many seeds or fewer (the combinatorial number system:
-//! `2m` houses holding at most `S` seeds have `C(S + 2m, 2m)` rankings), times two for the side to
-//! move (times 256 again for South's store when it is part of the key). The low `b` bits of the
+//! `2m` houses holding at most `S` seeds have `C(S + 2m, 2m)` rankings), times 256 for the
+//! mover's store when it is part of the key. The low `b` bits of the
 //! key, XORed with a hash of the rest, give the bucket (a bijection for fixed high bits), so only
 //! the high bits are stored next to the data and a match of stored bits and bucket proves the
 //! whole key equal. When the high bits of every key of the game fit in 34 bits (Kalah(6,4): a
@@ -85,10 +90,10 @@ impl Entry {
 /// A packed table key; see the module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Key {
-    /// Boards up to 6 houses a side: `(rank of the houses * 2 + side) * 256 + South's store`
-    /// (the store only with the majority end), see [`compact_key_bound`].
+    /// Boards up to 6 houses a side: `rank of the houses * 256 + the mover's store` (the store
+    /// only with the majority end), see [`compact_key_bound`] and [`key_of`].
     Compact(u128),
-    /// Larger boards: three words of houses and one of side and store.
+    /// Larger boards: three words of houses (the mover's row first) and one of the mover's store.
     Wide([u64; 4]),
 }
 
@@ -139,29 +144,35 @@ fn houses_rank(h: &[u8]) -> u128 {
 }
 
 /// One more than the largest compact key of a board of `houses` houses a side (at most 6) with
-/// `total` seeds in all (houses and stores), with South's store in the key or not.
+/// `total` seeds in all (houses and stores), with the mover's store in the key or not.
 pub(crate) fn compact_key_bound(houses: usize, total: usize, with_store: bool) -> u128 {
     let n = 2 * houses;
     let boards = BINOM[n][(total + n).min(BINOM_ROWS - 1)];
-    boards * 2 * if with_store { 256 } else { 1 }
+    boards * if with_store { 256 } else { 1 }
 }
 
-/// Builds the key of `pos`. `with_store`: include South's store (majority end).
+/// Builds the key of `pos` (a normal-phase position) from the view of its side to move: the
+/// mover's houses 1..m, then the opponent's houses 1..m, so that a position and its mirror image
+/// with the other side to move share the key. `with_store`: include the mover's store (majority
+/// end).
 #[inline]
 pub(crate) fn key_of(pos: &Position, with_store: bool) -> Key {
     let m = pos.houses();
     let bins = pos.bins();
-    let side = (pos.side() == Side::North) as u64;
+    let (own, opp) = match pos.side() {
+        Side::South => (0, m + 1),
+        Side::North => (m + 1, 0),
+    };
     let store = if with_store {
-        pos.store(Side::South) as u64
+        pos.store(pos.side()) as u64
     } else {
         0
     };
     if m <= 6 {
         let mut h = [0u8; 12];
-        h[..m].copy_from_slice(&bins[..m]);
-        h[m..2 * m].copy_from_slice(&bins[m + 1..2 * m + 1]);
-        let k = houses_rank(&h[..2 * m]) * 2 + side as u128;
+        h[..m].copy_from_slice(&bins[own..own + m]);
+        h[m..2 * m].copy_from_slice(&bins[opp..opp + m]);
+        let k = houses_rank(&h[..2 * m]);
         Key::Compact(if with_store {
             (k << 8) | store as u128
         } else {
@@ -169,10 +180,10 @@ pub(crate) fn key_of(pos: &Position, with_store: bool) -> Key {
         })
     } else {
         let mut bytes = [0u8; 24];
-        bytes[..m].copy_from_slice(&bins[..m]);
-        bytes[m..2 * m].copy_from_slice(&bins[m + 1..2 * m + 1]);
+        bytes[..m].copy_from_slice(&bins[own..own + m]);
+        bytes[m..2 * m].copy_from_slice(&bins[opp..opp + m]);
         let w = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap());
-        Key::Wide([w(0), w(1), w(2), side | (store << 1)])
+        Key::Wide([w(0), w(1), w(2), store])
     }
 }
 
@@ -235,8 +246,8 @@ pub(crate) struct Table {
 }
 
 /// What a table's entries belong to: rules, houses a side, and, when the outcome depends on the
-/// stores (the majority end), the total seeds. The key then holds South's store, not North's,
-/// which only the total fixes: positions of another total would share keys with other values.
+/// stores (the majority end), the total seeds. The key then holds the mover's store, not the
+/// opponent's, which only the total fixes: positions of another total would share keys with other values.
 type Tag = (Rules, usize, Option<usize>);
 
 fn tag_of(rules: &Rules, houses: usize, total: usize) -> Tag {
@@ -763,8 +774,17 @@ mod tests {
         };
         t.store(&key_of(&a, false), e);
         assert_eq!(t.probe(&key_of(&a, false)), Some(e));
-        assert_eq!(t.probe(&key_of(&b, false)), None);
+        // The start with North to move is its mirror image: the same game for the mover.
+        assert_eq!(t.probe(&key_of(&b, false)), Some(e));
         assert_eq!(t.probe(&key_of(&c, false)), None);
+        // c with North to move is another game; c's mirror image (rows swapped, North to
+        // move) is the same one.
+        let c_north: Position = "4,4,4,4,4,5,0,4,4,4,4,4,3,0 N".parse().unwrap();
+        let c_mirror: Position = "4,4,4,4,4,3,0,4,4,4,4,4,5,0 N".parse().unwrap();
+        t.store(&key_of(&c, false), e);
+        assert_eq!(t.probe(&key_of(&c_north, false)), None);
+        assert_eq!(t.probe(&key_of(&c_mirror, false)), Some(e));
+        assert_ne!(key_of(&c, false), key_of(&c_north, false));
         // Stores differ, houses equal: same key without the store, different with it.
         let d: Position = "4,4,4,4,4,4,5,4,4,4,4,4,4,0 S".parse().unwrap();
         assert_eq!(t.probe(&key_of(&d, false)), Some(e));
@@ -813,7 +833,7 @@ mod tests {
         let mut h = [0u8; 12];
         h[0] = 255;
         assert_eq!(houses_rank(&h) + 1, BINOM[12][255 + 12]);
-        assert_eq!(compact_key_bound(6, 255, false), 2 * BINOM[12][267]);
+        assert_eq!(compact_key_bound(6, 255, false), BINOM[12][267]);
     }
 
     #[test]
@@ -834,9 +854,9 @@ mod tests {
         };
         t.store(&key_of(&a, false), e);
         assert_eq!(t.probe(&key_of(&a, false)), Some(e));
-        assert_eq!(t.probe(&key_of(&b, false)), None);
+        assert_eq!(t.probe(&key_of(&b, false)), Some(e), "mirror image");
         assert_eq!(t.probe(&key_of(&c, false)), None);
-        // The majority end keys on South's store too: still 8 bytes in a 1 MiB table.
+        // The majority end keys on the mover's store too: still 8 bytes in a 1 MiB table.
         let majority = Rules {
             majority_end: true,
             ..Rules::default()
@@ -845,9 +865,12 @@ mod tests {
         assert!(t.claim(&majority, 6, 48) && t.is_dense());
         let d: Position = "4,4,4,4,4,4,5,4,4,4,4,4,4,0 S".parse().unwrap();
         let f: Position = "4,4,4,4,4,4,0,4,4,4,4,4,4,5 S".parse().unwrap();
+        // d's mirror image: North to move with 5 seeds in its own store.
+        let d_mirror: Position = "4,4,4,4,4,4,0,4,4,4,4,4,4,5 N".parse().unwrap();
         t.store(&key_of(&d, true), e);
         assert_eq!(t.probe(&key_of(&d, true)), Some(e));
         assert_eq!(t.probe(&key_of(&f, true)), None);
+        assert_eq!(t.probe(&key_of(&d_mirror, true)), Some(e));
     }
 
     #[test]
@@ -859,7 +882,7 @@ mod tests {
         };
         for rules in [standard, majority] {
             for mib in [1, 16, 512] {
-                for total in [0, 48, 50, 51, 83, 84, 88, 89, 144, 145, 255] {
+                for total in [0, 48, 53, 54, 88, 89, 94, 95, 153, 154, 255] {
                     let t = Table::new(mib, 6);
                     assert!(t.claim(&rules, 6, total));
                     let want = if t.is_dense() { 8 } else { 16 };
@@ -872,15 +895,15 @@ mod tests {
                 }
             }
         }
-        // The boundaries SOLVE.md states: 83 seeds at 1 MiB, 144 at 512 MiB; majority end 50, 88.
-        assert_eq!(entry_bytes(&standard, 6, 83, 1), 8);
-        assert_eq!(entry_bytes(&standard, 6, 84, 1), 16);
-        assert_eq!(entry_bytes(&standard, 6, 144, 512), 8);
-        assert_eq!(entry_bytes(&standard, 6, 145, 512), 16);
-        assert_eq!(entry_bytes(&majority, 6, 50, 1), 8);
-        assert_eq!(entry_bytes(&majority, 6, 51, 1), 16);
-        assert_eq!(entry_bytes(&majority, 6, 88, 512), 8);
-        assert_eq!(entry_bytes(&majority, 6, 89, 512), 16);
+        // The boundaries SOLVE.md states: 88 seeds at 1 MiB, 153 at 512 MiB; majority end 53, 94.
+        assert_eq!(entry_bytes(&standard, 6, 88, 1), 8);
+        assert_eq!(entry_bytes(&standard, 6, 89, 1), 16);
+        assert_eq!(entry_bytes(&standard, 6, 153, 512), 8);
+        assert_eq!(entry_bytes(&standard, 6, 154, 512), 16);
+        assert_eq!(entry_bytes(&majority, 6, 53, 1), 8);
+        assert_eq!(entry_bytes(&majority, 6, 54, 1), 16);
+        assert_eq!(entry_bytes(&majority, 6, 94, 512), 8);
+        assert_eq!(entry_bytes(&majority, 6, 95, 512), 16);
         assert_eq!(entry_bytes(&standard, 7, 14, 512), 32);
     }
 
@@ -919,7 +942,10 @@ mod tests {
     fn wide_keys_are_verified() {
         let t = Table::new(1, 8);
         let a: Position = "1,1,1,1,1,1,1,1,0,1,1,1,1,1,1,1,1,0 S".parse().unwrap();
+        // The mirror image (rows swapped, North to move) is the same game for the mover.
         let b = a.flipped();
+        let c: Position = "1,1,1,1,1,1,1,2,0,1,1,1,1,1,1,1,0,0 S".parse().unwrap();
+        let c_north: Position = "1,1,1,1,1,1,1,2,0,1,1,1,1,1,1,1,0,0 N".parse().unwrap();
         let e = Entry {
             lo: -4,
             hi: 4,
@@ -929,7 +955,11 @@ mod tests {
         };
         t.store(&key_of(&a, false), e);
         assert_eq!(t.probe(&key_of(&a, false)), Some(e));
-        assert_eq!(t.probe(&key_of(&b, false)), None);
+        assert_eq!(t.probe(&key_of(&b, false)), Some(e));
+        assert_eq!(t.probe(&key_of(&c, false)), None);
+        t.store(&key_of(&c, false), e);
+        assert_eq!(t.probe(&key_of(&c.flipped(), false)), Some(e));
+        assert_eq!(t.probe(&key_of(&c_north, false)), None);
     }
 
     #[test]
@@ -942,16 +972,19 @@ mod tests {
         // 2^14 buckets (2^15 in dense mode) for far more positions: buckets fill and entries get
         // evicted.
         let t = Table::new(1, 6);
-        // Houses of at most 3 seeds in dense mode (36 in all: 36-bit keys), 7 otherwise.
+        // Houses of at most 3 seeds in dense mode (36 in all: 35-bit keys), 7 otherwise (84 in
+        // all, claimed for 96 seeds: too many for 8-byte slots of a 1 MiB table).
         let most = if dense { 3 } else { 7 };
-        assert!(t.claim(&Rules::default(), 6, 12 * most as usize));
+        let total = if dense { 36 } else { 96 };
+        assert!(t.claim(&Rules::default(), 6, total));
         assert_eq!(t.is_dense(), dense);
-        // Each position's entry is a function of its key, so re-storing a position stores the
-        // same entry and every answer can be checked.
+        // Each position's entry is a function of its key (mirror images share one), so
+        // re-storing a position stores the same entry and every answer can be checked.
         let entry_of = |p: &Position| {
-            let h = p.bins().iter().fold(p.side().index() as u64, |h, &b| {
-                h.wrapping_mul(0x100_0000_01b3) ^ b as u64
-            });
+            let Key::Compact(k) = key_of(p, false) else {
+                unreachable!("6 houses a side")
+            };
+            let h = (k as u64).wrapping_mul(0x100_0000_01b3) ^ (k >> 64) as u64;
             let v = (h % 97) as i32 - 48;
             Entry {
                 lo: v,
