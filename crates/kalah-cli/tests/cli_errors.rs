@@ -67,7 +67,6 @@ fn bad_positions() {
         );
         assert_eq!(code, 1, "{args:?}");
     }
-    fails_with(&["show", "0,0,0,0 S"], "no seeds");
     fails_with(&["show", ""], "empty position");
     fails_with(&["show", "1,1,1,1"], "needs a side to move");
     fails_with(&["perft", "2", "4,4,4"], "bad position");
@@ -384,5 +383,28 @@ fn arguments_that_are_not_utf8_are_refused_without_a_panic() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert!(stderr.starts_with("kalah: error: "), "{args:?}: {stderr}");
+    }
+}
+
+/// A finished game without a seed (leftovers=nobody, empty stores) reads back with or without
+/// the side that would have moved, and `solve` writes it with the side, like other finished
+/// games.
+#[test]
+fn a_finished_game_without_seeds_reads_with_or_without_a_side() {
+    for text in ["0,0,0,0,0,0", "0,0,0,0,0,0 N", "0,0,0,0,0,0 S"] {
+        let out = Command::cargo_bin("kalah")
+            .unwrap()
+            .args(["solve", text, "--json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{text}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["value"], 0, "{text}");
+        let side = text.split(' ').nth(1).unwrap_or("S");
+        assert_eq!(v["position"], format!("0,0,0,0,0,0 {side}"), "{text}");
     }
 }

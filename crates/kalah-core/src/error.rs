@@ -46,9 +46,6 @@ pub enum SetupError {
         "a position has 2m+2 pit counts for 1 to 12 houses a side (4, 6, ..., 26 numbers), not {0}"
     )]
     PitCount(usize),
-    /// The board holds no seed although the game goes on.
-    #[error("the position holds no seeds")]
-    NoSeeds,
     /// More than 255 seeds in all.
     #[error("the position holds {0} seeds; at most 255 are supported")]
     TooManySeeds(u32),

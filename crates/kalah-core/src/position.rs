@@ -338,10 +338,10 @@ impl Position {
     /// Validates a setup.
     ///
     /// # Errors
-    /// [`SetupError`] when the pit count is not 2m+2 with 1 ≤ m ≤ 12, a game that goes on holds
-    /// no seed (a finished one may: leftovers=nobody can remove them all), the board holds more
-    /// than 255 seeds, a finished game has seeds in its houses, or the phase does not fit the
-    /// side to move.
+    /// [`SetupError`] when the pit count is not 2m+2 with 1 ≤ m ≤ 12, the board holds more than
+    /// 255 seeds, a finished game has seeds in its houses, or the phase does not fit the side to
+    /// move. A board without any seed is a finished game (leftovers=nobody can remove them all,
+    /// and the stores may have been empty), with or without a side to move.
     pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
         let n = setup.pits.len();
         if !(4..=MAX_PITS).contains(&n) || !n.is_multiple_of(2) {
@@ -349,11 +349,6 @@ impl Position {
         }
         let m = (n - 2) / 2;
         let total: u32 = setup.pits.iter().map(|&x| x as u32).sum();
-        // A finished game may hold no seed at all: under leftovers=nobody the sweep removes the
-        // seeds left in the houses, and the stores may have been empty.
-        if total == 0 && setup.to_move.is_some() {
-            return Err(SetupError::NoSeeds);
-        }
         if total > MAX_SEEDS {
             return Err(SetupError::TooManySeeds(total));
         }

@@ -92,9 +92,13 @@ fn setup_errors() {
         );
     }
     assert!(setup(&[1; 26], s, Phase::Normal).is_ok());
-    assert_eq!(setup(&[0; 4], s, Phase::Normal), Err(SetupError::NoSeeds));
-    // A finished game may hold no seed (leftovers=nobody).
-    assert!(setup(&[0; 4], None, Phase::Normal).is_ok());
+    // A finished game may hold no seed (leftovers=nobody), written with the side that would
+    // have moved or without.
+    let mut empty = setup(&[0; 4], s, Phase::Normal).unwrap();
+    empty.settle(&Rules::default());
+    assert!(empty.is_over());
+    assert_eq!(empty.side(), Side::South);
+    assert!(setup(&[0; 4], None, Phase::Normal).unwrap().is_over());
     assert_eq!(
         setup(&[100, 100, 50, 6], s, Phase::Normal),
         Err(SetupError::TooManySeeds(256))
@@ -229,10 +233,6 @@ fn parse_position_errors_say_where() {
     assert_eq!(
         parse_err("4,4,4 S"),
         ParsePositionError::Setup(SetupError::PitCount(3))
-    );
-    assert_eq!(
-        parse_err("0,0,0,0 S"),
-        ParsePositionError::Setup(SetupError::NoSeeds)
     );
     assert_eq!(
         parse_err("1,0,1,0"),

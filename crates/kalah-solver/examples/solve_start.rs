@@ -10,6 +10,14 @@ fn main() {
         pos,
         mut solver,
     } = common::setup();
+    // TUNE=TT_MIN,ETC_MIN,C_SHIFT (e.g. 4,12,24, the defaults) for experiments.
+    if let Ok(t) = std::env::var("TUNE") {
+        let v: Vec<i64> = t
+            .split(',')
+            .map(|x| x.trim().parse().expect("TUNE=4,12,24"))
+            .collect();
+        solver.tune(v[0] as i32, v[1] as i32, v[2] as u32);
+    }
     if std::env::var("PROGRESS").is_ok() {
         let mut last = (i32::MIN, i32::MAX);
         solver.set_progress(move |p| {

@@ -519,11 +519,10 @@ pub(crate) fn bounds_text(lower: i32, upper: i32) -> String {
 /// (final store difference, its store minus the other's), so the text must keep it: written
 /// without it, `0,0,0,0,0,0,20,0,0,0,0,0,0,28` read back (`S` assumed) is worth -8, not the +8
 /// printed for North. Read back by any command, the text gives the same finished position with
-/// the same side (the position flags sweep a row left empty). A finished game without a seed
-/// (leftovers=nobody, empty stores) keeps the bare notation: the parser refuses a side to move on
-/// a board without seeds, and its value is 0 from either view.
+/// the same side (the position flags sweep a row left empty), also a finished game without a seed
+/// (leftovers=nobody, empty stores).
 pub(crate) fn position_text(pos: &Position) -> String {
-    if pos.is_over() && pos.total_seeds() > 0 {
+    if pos.is_over() {
         format!("{pos} {}", pos.side().letter())
     } else {
         pos.to_string()

@@ -182,9 +182,9 @@ test('analysis board: edit counts and the side to move, see the values, play fro
   await page.fill('#an-position', '0,0,0 S');
   await page.click('#an-load');
   await page.waitForFunction(() => /Not a position/.test(document.getElementById('an-value').textContent));
-  await page.fill('#an-position', '0,0,0,0,0,0,0,0,0,0,0,0,0,0 S');
+  await page.fill('#an-position', '1,0,0,0,0,0,0,0,0,0,0,0,0,0');
   await page.click('#an-load');
-  await page.waitForFunction(() => /no seeds/.test(document.getElementById('an-value').textContent), null, { timeout: 10000 });
+  await page.waitForFunction(() => /side to move/.test(document.getElementById('an-value').textContent), null, { timeout: 10000 });
   await page.fill('#an-position', '2,0,0,0,1,2,20,1,0,0,0,0,3,21 N');
   await page.click('#an-load');
   await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
