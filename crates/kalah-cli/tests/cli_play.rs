@@ -830,3 +830,51 @@ fn save_keeps_the_record_s_other_tags() {
     );
     assert!(saved.contains("1. S 2"), "{saved}");
 }
+
+/// `--side` and `--level` mean nothing between two people: the game says so instead of
+/// dropping them silently, and goes on between two people.
+#[test]
+fn side_and_level_against_a_person_are_said_to_have_no_effect() {
+    let text = play(
+        &[
+            "--opponent",
+            "human",
+            "--level",
+            "hard",
+            "--houses",
+            "2",
+            "--seeds",
+            "1",
+        ],
+        "2\n1\n",
+    );
+    assert!(
+        text.contains("Two people play (--opponent human), so --level has no effect."),
+        "{text}"
+    );
+    assert!(text.contains("South plays 1"), "{text}");
+    let text = play(
+        &[
+            "--opponent",
+            "human",
+            "--side",
+            "north",
+            "--level",
+            "easy",
+            "--houses",
+            "2",
+            "--seeds",
+            "1",
+        ],
+        "2\n1\n",
+    );
+    assert!(
+        text.contains("so --side and --level have no effect."),
+        "{text}"
+    );
+    let text = play(
+        &["--opponent", "human", "--houses", "2", "--seeds", "1"],
+        "2\n1\n",
+    );
+    assert!(!text.contains("no effect"), "{text}");
+}

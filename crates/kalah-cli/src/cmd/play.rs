@@ -343,6 +343,12 @@ fn players(
     };
     let engine_side = recorded.flatten();
     let vs_engine = opponent == Opponent::Engine;
+    // --side and --level given for a game between two people: said, not silently dropped.
+    let unused: Vec<&str> = [(side.is_some(), "--side"), (level.is_some(), "--level")]
+        .iter()
+        .filter(|&&(given, _)| given && !vs_engine)
+        .map(|&(_, flag)| flag)
+        .collect();
     let side = match (side, engine_side) {
         (Some(s), _) => Side::from(s),
         (None, Some((s, _))) => {
@@ -374,6 +380,13 @@ fn players(
         }
     };
     let mut notes = Vec::new();
+    if !unused.is_empty() {
+        notes.push(format!(
+            "Two people play (--opponent human), so {} {} no effect.",
+            unused.join(" and "),
+            if unused.len() == 1 { "has" } else { "have" }
+        ));
+    }
     if let Some((r, south, north)) = tags {
         let both = format!(
             "South {}, North {}",
@@ -1127,9 +1140,9 @@ pub fn run(args: Args) -> Result<()> {
             path.display(),
             if n == 1 { "" } else { "s" }
         ));
-        for note in &players.notes {
-            intro.push_str(&format!("{note}\n"));
-        }
+    }
+    for note in &players.notes {
+        intro.push_str(&format!("{note}\n"));
     }
     if game.vs_engine() {
         // After a swap (a loaded game) you own the other row: say both, as the two-person
