@@ -15,8 +15,8 @@ pub struct RuleArgs {
     pub seeds: Option<u32>,
     /// Custom starting counts of houses 1..m, e.g. 4,4,5,4,3,4 (each side the same in its own
     /// sowing order).
-    #[arg(long, value_name = "COUNTS", conflicts_with = "seeds")]
-    pub layout: Option<String>,
+    #[arg(long, value_name = "COUNTS", conflicts_with = "seeds", value_parser = parse_layout)]
+    pub layout: Option<Layout>,
     /// With --layout: North's row mirrors South's, so facing houses hold the same count.
     #[arg(long, requires = "layout")]
     pub mirrored: bool,
@@ -84,9 +84,18 @@ fn parse_leftovers(s: &str) -> Result<LeftoverRule, String> {
     s.parse().map_err(|e: kalah_core::RulesError| e.to_string())
 }
 
-/// Parses `4,4,5,4,3,4` into house counts.
-pub fn parse_counts(s: &str) -> Result<Vec<u8>> {
-    s.split(',')
+/// The house counts of `--layout`: houses 1..m of each side, in its own sowing order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout(pub Vec<u8>);
+
+/// Parses `--layout 4,4,5,4,3,4` for clap, so that a malformed value exits with code 2 like any
+/// other: every item a seed count 0 to 255, 1 to [`kalah_core::MAX_HOUSES`] items.
+///
+/// # Errors
+/// The message naming the first bad item, or the count of houses.
+fn parse_layout(s: &str) -> Result<Layout, String> {
+    let counts = s
+        .split(',')
         .enumerate()
         .map(|(i, t)| {
             let t = t.trim();
@@ -96,13 +105,18 @@ pub fn parse_counts(s: &str) -> Result<Vec<u8>> {
                 } else {
                     format!("'{t}'")
                 };
-                anyhow::anyhow!(
-                    "--layout item {}: {what} is not a seed count (0 to 255)",
-                    i + 1
-                )
+                format!("item {}: {what} is not a seed count (0 to 255)", i + 1)
             })
         })
-        .collect()
+        .collect::<Result<Vec<u8>, String>>()?;
+    if counts.len() > kalah_core::MAX_HOUSES {
+        return Err(format!(
+            "{} houses; use 1 to {} houses",
+            counts.len(),
+            kalah_core::MAX_HOUSES
+        ));
+    }
+    Ok(Layout(counts))
 }
 
 impl RuleArgs {
@@ -120,14 +134,13 @@ impl RuleArgs {
 
     /// The starting layout from --houses, --seeds, --layout, --mirrored.
     pub fn start(&self) -> Result<Start> {
-        if let Some(layout) = &self.layout {
-            let counts = parse_counts(layout)?;
+        if let Some(Layout(counts)) = &self.layout {
             if let Some(m) = self.houses {
                 if m != counts.len() {
                     bail!("--houses {m} but --layout gives {} houses", counts.len());
                 }
             }
-            return Ok(Start::layout(&counts, self.mirrored)?);
+            return Ok(Start::layout(counts, self.mirrored)?);
         }
         Ok(Start::uniform(
             self.houses.unwrap_or(6),

@@ -157,13 +157,21 @@ fn a_finished_position_keeps_the_side_its_value_is_from() {
     let (rows, ok) = batch(format!("{north} +8\n").as_bytes());
     assert!(ok, "{rows:?}");
     assert_eq!(rows[0]["position"], over_n);
-    // A finished game without a seed (leftovers=nobody, empty stores) takes no side letter:
-    // the position parser refuses a side to move on a board without seeds.
-    let v = json(&["solve", "0,0,0,0,0,0"]);
-    assert_eq!(v["position"], "0,0,0,0,0,0");
-    assert_eq!(v["value"], 0);
-    let s = show_json(&["1,0,0,0 S", "--leftovers", "nobody"]);
-    assert_eq!(s["position"], "0,0,0,0");
+    // A finished game without a seed (leftovers=nobody, empty stores) is written with its side
+    // as well, and reads back with a side letter or without (South then).
+    for (text, side) in [
+        ("0,0,0,0,0,0", "S"),
+        ("0,0,0,0,0,0 N", "N"),
+        ("0,0,0,0,0,0 S", "S"),
+    ] {
+        let v = json(&["solve", text]);
+        assert_eq!(v["position"], format!("0,0,0,0,0,0 {side}"), "{text}");
+        assert_eq!(v["value"], 0, "{text}");
+    }
+    let s = show_json(&["1,0,0,0 N", "--leftovers", "nobody"]);
+    assert_eq!(s["position"], "0,0,0,0 N");
+    let again = show_json(&[s["position"].as_str().unwrap(), "--leftovers", "nobody"]);
+    assert_eq!(again, s);
     assert_eq!(show_json(&["0,0,0,0"])["over"], true);
 }
 
@@ -286,26 +294,30 @@ fn a_comment_that_is_not_utf8_is_still_a_comment() {
     );
 }
 
+/// A malformed `--layout` is a malformed command line: clap's one line naming the flag and the
+/// bad item (without Rust's parse text), and exit code 2 like `--houses 13`.
 #[test]
 fn a_bad_layout_item_is_named_without_the_parser_s_words() {
     for (layout, named) in [
-        (
-            "300,1,1",
-            "--layout item 1: '300' is not a seed count (0 to 255)",
-        ),
+        ("300,1,1", "item 1: '300' is not a seed count (0 to 255)"),
         (
             "3,,1",
-            "--layout item 2: an empty item is not a seed count (0 to 255)",
+            "item 2: an empty item is not a seed count (0 to 255)",
         ),
-        (
-            "3,x,1",
-            "--layout item 2: 'x' is not a seed count (0 to 255)",
-        ),
+        ("3,x,1", "item 2: 'x' is not a seed count (0 to 255)"),
+        ("1,1,1,1,1,1,1,1,1,1,1,1,1", "13 houses; use 1 to 12 houses"),
     ] {
         let out = kalah(&["solve", "--layout", layout]).output().unwrap();
-        assert!(!out.status.success());
+        assert_eq!(out.status.code(), Some(2), "{layout}");
         let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.trim_end(), format!("kalah: error: {named}"), "{layout}");
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "kalah: error: invalid value '{layout}' for '--layout <COUNTS>': {named} \
+                 (see 'kalah solve --help')"
+            ),
+            "{layout}"
+        );
     }
 }
 
