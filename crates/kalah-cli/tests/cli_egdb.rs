@@ -409,3 +409,37 @@ fn a_closed_stdout_is_not_a_panic() {
     child.wait().unwrap();
     assert!(!err.contains("panicked"), "serve: {err}");
 }
+
+/// A second build of a set that another build holds is refused at once, before it prints its
+/// plan (which would read as if it had started), and it leaves the set alone.
+#[test]
+fn a_second_build_of_the_same_set_is_refused_before_its_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("m3-standard-row-empty-owner");
+    std::fs::create_dir_all(&set).unwrap();
+    let lock = std::fs::File::create(set.join(".build.lock")).unwrap();
+    lock.try_lock().expect("the test takes the build lock");
+    let out = kalah()
+        .args([
+            "egdb",
+            "build",
+            "--houses",
+            "3",
+            "--max-seeds",
+            "4",
+            "--quiet",
+        ])
+        .arg("--egdb-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "", "no plan printed");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("another `kalah egdb build` is writing this set"), "{err}");
+    let files: Vec<_> = std::fs::read_dir(&set).unwrap().collect();
+    assert_eq!(files.len(), 1, "only the lock file");
+    drop(lock);
+    // Once the lock is released, the same build runs.
+    build(dir.path(), &[]);
+}

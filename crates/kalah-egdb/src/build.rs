@@ -81,6 +81,36 @@ pub struct BuildReport {
     pub seconds: f64,
 }
 
+/// A [`BuildPlan`] holding its set's build lock ([`BuildPlan::lock`]): no other build of the
+/// same set can start until it is dropped.
+pub struct BuildLock<'a> {
+    plan: &'a BuildPlan,
+    _file: std::fs::File,
+}
+
+impl BuildLock<'_> {
+    /// Runs the locked plan's build, as [`BuildPlan::run`] describes.
+    ///
+    /// # Errors
+    /// As [`BuildPlan::run`], except [`EgdbError::Busy`].
+    pub fn run(
+        &self,
+        stop: &AtomicBool,
+        on_event: &(dyn Fn(&BuildEvent) + Sync),
+    ) -> Result<BuildReport, EgdbError> {
+        let plan = self.plan;
+        let ix = plan.check()?;
+        let mut pool = rayon::ThreadPoolBuilder::new();
+        if let Some(n) = plan.threads {
+            pool = pool.num_threads(n.max(1));
+        }
+        let pool = pool
+            .build()
+            .map_err(|e| EgdbError::Threads(e.to_string()))?;
+        pool.install(|| plan.run_in_pool(&ix, stop, on_event))
+    }
+}
+
 impl BuildPlan {
     /// Checks the plan: rules that can be databased, a size that can be indexed.
     ///
@@ -111,19 +141,30 @@ impl BuildPlan {
     /// Runs the build: layers already complete on disk are checked and kept, the others are
     /// solved in increasing k and written one by one. `stop` is polled between chunks of work:
     /// once set, the build returns [`EgdbError::Interrupted`] without writing the layer in
-    /// progress (finished layers stay; a later build resumes after them).
+    /// progress (finished layers stay; a later build resumes after them). The same as
+    /// [`BuildPlan::lock`] then [`BuildLock::run`].
     ///
     /// # Errors
-    /// [`EgdbError`] for bad plans, unreadable or corrupt existing layers, I/O errors, or an
-    /// interruption.
+    /// [`EgdbError`] for bad plans, a set another build holds ([`EgdbError::Busy`]), unreadable
+    /// or corrupt existing layers, I/O errors, or an interruption.
     pub fn run(
         &self,
         stop: &AtomicBool,
         on_event: &(dyn Fn(&BuildEvent) + Sync),
     ) -> Result<BuildReport, EgdbError> {
-        let ix = self.check()?;
-        // One build at a time per set: two would write the same temporary files and fail. The
-        // lock is released when the build ends, or when its process dies.
+        self.lock()?.run(stop, on_event)
+    }
+
+    /// Takes the set's build lock (`.build.lock` in the set's directory, created if need be),
+    /// so that a front end can refuse a second build of the same set before it announces
+    /// anything. One build at a time per set: two would write the same temporary files and
+    /// fail. The lock is released when the [`BuildLock`] is dropped, or when its process dies.
+    ///
+    /// # Errors
+    /// [`EgdbError::Busy`] if another build holds the lock; bad plans and I/O errors as
+    /// [`BuildPlan::run`].
+    pub fn lock(&self) -> Result<BuildLock<'_>, EgdbError> {
+        self.check()?;
         let dir = self.root.join(file::set_dir_name(self.houses, &self.rules));
         let io = |p: &std::path::Path, e| EgdbError::Io {
             path: p.display().to_string(),
@@ -131,31 +172,23 @@ impl BuildPlan {
         };
         std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
         let lock_path = dir.join(".build.lock");
-        let lock = std::fs::File::options()
+        let file = std::fs::File::options()
             .create(true)
             .write(true)
             .truncate(false)
             .open(&lock_path)
             .map_err(|e| io(&lock_path, e))?;
-        match lock.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(EgdbError::Busy {
-                    path: dir.display().to_string(),
-                })
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(io(&lock_path, e)),
+        match file.try_lock() {
+            Ok(()) => Ok(BuildLock {
+                plan: self,
+                _file: file,
+            }),
+            Err(std::fs::TryLockError::WouldBlock) => Err(EgdbError::Busy {
+                path: dir.display().to_string(),
+            }),
+            Err(std::fs::TryLockError::Error(e)) => Err(io(&lock_path, e)),
         }
-        let mut pool = rayon::ThreadPoolBuilder::new();
-        if let Some(n) = self.threads {
-            pool = pool.num_threads(n.max(1));
-        }
-        let pool = pool
-            .build()
-            .map_err(|e| EgdbError::Threads(e.to_string()))?;
-        pool.install(|| self.run_in_pool(&ix, stop, on_event))
     }
-
     fn run_in_pool(
         &self,
         ix: &Indexer,

@@ -111,7 +111,7 @@ use kalah_core::{LeftoverRule, Phase, Position, Rules};
 use memmap2::Mmap;
 use rayon::prelude::*;
 
-pub use build::{BuildEvent, BuildPlan, BuildReport};
+pub use build::{BuildEvent, BuildLock, BuildPlan, BuildReport};
 pub use index::Indexer;
 
 use crate::file::{LayerHeader, HEADER_LEN};

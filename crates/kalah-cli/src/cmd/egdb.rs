@@ -201,6 +201,8 @@ fn build(a: BuildArgs) -> Result<()> {
             );
         }
     }
+    // A second build of the same set is refused before the plan is printed.
+    let lock = plan.lock()?;
     let threads = a.threads.unwrap_or_else(rayon_threads).max(1);
     let est = total as f64 / (RATE_PER_THREAD * threads as f64);
     outln!(
@@ -241,7 +243,7 @@ fn build(a: BuildArgs) -> Result<()> {
             bar.println(line);
         }
     };
-    let result = plan.run(&stop, &|e| match *e {
+    let result = lock.run(&stop, &|e| match *e {
         BuildEvent::Progress { done, .. } => bar.set_position(done),
         BuildEvent::LayerStarted { seeds, .. } => {
             // A terminal resized since the last layer gets the style that fits it.
