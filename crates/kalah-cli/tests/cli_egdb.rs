@@ -436,7 +436,10 @@ fn a_second_build_of_the_same_set_is_refused_before_its_plan() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "", "no plan printed");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("another `kalah egdb build` is writing this set"), "{err}");
+    assert!(
+        err.contains("another `kalah egdb build` is writing this set"),
+        "{err}"
+    );
     let files: Vec<_> = std::fs::read_dir(&set).unwrap().collect();
     assert_eq!(files.len(), 1, "only the lock file");
     drop(lock);

@@ -406,7 +406,9 @@ impl Game {
                         }
                         if let Some(h) = houses {
                             if h != layout.len() as u64 {
-                                return Err(ApiError::Unprocessable(format!(
+                                // Two fields that disagree: a 400, like the other pairs of
+                                // fields that cannot go together.
+                                return Err(bad(format!(
                                     "'houses' is {h} but 'layout' gives {} houses",
                                     layout.len()
                                 )));

@@ -302,7 +302,7 @@ async fn malformed_requests_are_4xx_with_a_message() {
         ),
         (
             r#"{"layout": [1,2], "houses": 3}"#,
-            StatusCode::UNPROCESSABLE_ENTITY,
+            StatusCode::BAD_REQUEST,
             &["'houses' is 3", "2 houses"],
         ),
         (
