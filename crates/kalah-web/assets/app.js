@@ -694,6 +694,20 @@ async function openRecords() {
   $('dlg-records').showModal();
 }
 
+/** The players of a record's `South` and `North` tags when they are a person against the
+ * engine as `kalah play` writes them (`human`, `kalah engine LEVEL`): `{ humanSide, level }`
+ * (the row the person held at the start); else null. */
+function recordOpponent(south, north) {
+  const engine = (tag) => {
+    const m = /^kalah engine (\S+)$/.exec((tag || '').trim());
+    return m && levels.includes(m[1]) ? m[1] : null;
+  };
+  const human = (tag) => (tag || '').trim() === 'human';
+  if (human(south) && engine(north)) return { humanSide: 'S', level: engine(north) };
+  if (engine(south) && human(north)) return { humanSide: 'N', level: engine(south) };
+  return null;
+}
+
 async function importRecord() {
   const text = $('rec-text').value;
   try {
@@ -707,10 +721,21 @@ async function importRecord() {
     S.cursor = g.moves.length;
     S.values = {};
     S.analysis = null;
-    S.opponent = 'human';
+    // The players, from the tags as `kalah play` and this page write them: `human` against
+    // `kalah engine LEVEL` (who held each row at the start) is a game against the engine;
+    // anything else is played by two people on this screen.
+    const vs = recordOpponent(g.south, g.north);
     S.board = { ...S.board, kind: 'uniform', houses: g.start.houses };
     G = g;
-    lastEvent = `Record loaded (${g.moves.length} moves); both sides are played on this screen.`;
+    if (vs) {
+      S.opponent = 'engine';
+      S.humanSide = vs.humanSide;
+      S.level = vs.level;
+      lastEvent = `Record loaded (${g.moves.length} moves); you play ${sideName(vs.humanSide)} against the engine (${vs.level}), as the record names the players.`;
+    } else {
+      S.opponent = 'human';
+      lastEvent = `Record loaded (${g.moves.length} moves); both sides are played on this screen.`;
+    }
     save();
     $('dlg-records').close();
     render();

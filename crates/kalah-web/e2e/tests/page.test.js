@@ -182,9 +182,9 @@ test('analysis board: edit counts and the side to move, see the values, play fro
   await page.fill('#an-position', '0,0,0 S');
   await page.click('#an-load');
   await page.waitForFunction(() => /Not a position/.test(document.getElementById('an-value').textContent));
-  await page.fill('#an-position', '1,0,0,0,0,0,0,0,0,0,0,0,0,0');
+  await page.fill('#an-position', '200,200,0,0,0,0 S');
   await page.click('#an-load');
-  await page.waitForFunction(() => /side to move/.test(document.getElementById('an-value').textContent), null, { timeout: 10000 });
+  await page.waitForFunction(() => /at most 255/.test(document.getElementById('an-value').textContent), null, { timeout: 10000 });
   await page.fill('#an-position', '2,0,0,0,1,2,20,1,0,0,0,0,3,21 N');
   await page.click('#an-load');
   await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
@@ -238,6 +238,20 @@ test('the game survives a reload; records export and import; the position can be
   );
   const imported = await position(page);
   assert.equal(imported, '5,4,0,5,5,0,2,5,5,0,6,5,5,1 S');
+  assert.match(await page.textContent('#rules-line'), /two players/);
+  // A record of a person against the engine (as `kalah play` saves it) is played on against
+  // the engine: South (the person) is to move, so the engine waits.
+  await page.click('#btn-records');
+  await page.waitForSelector('#dlg-records[open]');
+  await page.fill(
+    '#rec-text',
+    text.replace('2. N 1', '2. N 3').replace('[North "human"]', '[North "kalah engine easy"]'),
+  );
+  await page.click('#rec-import');
+  await page.waitForSelector('#dlg-records', { state: 'hidden' });
+  assert.match(await page.textContent('#rules-line'), /vs engine \(easy\)/);
+  assert.match(await page.textContent('#event'), /you play South against the engine \(easy\)/);
+  assert.equal(await position(page), imported);
   // Copy position.
   await page.click('#btn-copy');
   await page.waitForFunction(() => /copied|Ctrl\+C/.test(document.getElementById('event').textContent));
