@@ -87,6 +87,15 @@ fn bad_moves() {
     fails_with(&["show", "--moves", "3,x"], "'x' is not a move");
     fails_with(&["show", "--moves", "swap"], "swap is only allowed");
     fails_with(&["show", "--moves", "300"], "--moves item 1");
+    // An empty item is a slip, as in --layout; spaces after the commas are fine.
+    fails_with(
+        &["show", "--moves", "3,,6"],
+        "--moves item 2: an empty item",
+    );
+    fails_with(
+        &["show", "--moves", "3-6,"],
+        "--moves item 3: an empty item",
+    );
     fails_with(
         &["show", "0,0,0,0,0,0,20,1,1,1,1,1,1,22 N", "--moves", "1"],
         "the game is over",

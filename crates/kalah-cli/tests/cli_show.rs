@@ -120,8 +120,11 @@ fn json_after_moves() {
     assert_eq!(j["position"], "4,4,0,5,5,0,2,0,6,6,6,5,5,0 S");
     assert_eq!(j["to_move"], "S");
     assert_eq!(j["legal"], serde_json::json!([1, 2, 4, 5]));
-    // Dashes separate actions too.
+    // Dashes, spaces, and commas followed by spaces separate actions too.
     assert_eq!(json_of(&["show", "--moves", "3-6-1"]), j);
+    assert_eq!(json_of(&["show", "--moves", "3 6 1"]), j);
+    assert_eq!(json_of(&["show", "--moves", "3, 6, 1"]), j);
+    assert_eq!(json_of(&["show", "--moves", "3-6 1"]), j);
 }
 
 #[test]

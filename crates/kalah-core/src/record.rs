@@ -548,10 +548,14 @@ impl GameRecord {
 /// they are kept in [`GameRecord::tags`].
 const KNOWN_TAGS: [&str; 5] = ["Rules", "Start", "South", "North", "Result"];
 
+/// A tag value in the text form: quotes and backslashes escaped, and every control character
+/// (a line break, a tab, ...) a space, so that a tag stays one line.
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\")
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .replace('\\', "\\\\")
         .replace('"', "\\\"")
-        .replace('\n', " ")
 }
 
 /// Reads a double-quoted string with `\\` escapes at the start of `s`: the value and the rest.

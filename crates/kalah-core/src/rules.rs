@@ -208,14 +208,14 @@ fn parse_on_off(key: &str, v: &str) -> Result<bool, RulesError> {
         _ => Err(RulesError::BadValue {
             key: key.into(),
             value: v.into(),
-            expected: "on or off",
+            expected: "on or off (or true/false, yes/no)",
         }),
     }
 }
 
 /// `capture=standard end=row-empty leftovers=owner majority-end=off pie=off
 /// first-move-extra-turn=on`: every key, in this order. Parsing accepts any subset in any order,
-/// separated by spaces or commas; missing keys take the standard rule; a key given twice is an
+/// separated by spaces or commas, and `true`/`yes` and `false`/`no` for `on` and `off`; missing keys take the standard rule; a key given twice is an
 /// error ([`RulesError::RepeatedKey`]).
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -530,3 +530,20 @@ fn record_text_by_hand() {
     assert!(rec.to_text().ends_with("1. S 1\n2. N swap\n3. N 1\n"));
     assert_eq!(GameRecord::parse_text(&rec.to_text()).unwrap(), rec);
 }
+
+/// On/off keys of rule text also take true/false and yes/no (as the web API's rules string
+/// does); anything else names the words that work.
+#[test]
+fn rule_switches_take_on_off_true_false_yes_no() {
+    for (on, off) in [("on", "off"), ("true", "false"), ("yes", "no")] {
+        let r: Rules = format!("pie={on} majority-end={off}").parse().unwrap();
+        assert!(r.pie && !r.majority_end, "{on}/{off}");
+        let r: Rules = format!("pie={off} majority-end={on}").parse().unwrap();
+        assert!(!r.pie && r.majority_end, "{on}/{off}");
+    }
+    let err = "pie=1".parse::<Rules>().unwrap_err().to_string();
+    assert!(
+        err.contains("'1'") && err.contains("on or off (or true/false, yes/no)"),
+        "{err}"
+    );
+}

@@ -174,7 +174,7 @@ pub enum EgdbError {
         path: String,
     },
     /// The header describes another board, rule set or layer than the file name says.
-    #[error("{path}: holds {found}, expected {expected}")]
+    #[error("{path}: holds {found}, but its name and place say {expected} (a file copied or moved by hand?); move or delete it and rebuild")]
     Mismatch {
         /// The file.
         path: String,

@@ -257,6 +257,12 @@ fn parse_move_token(tok: &str, what: &str) -> Result<TurnText, ApiError> {
     if t.is_empty() {
         return Err(bad(format!("{what}: empty move")));
     }
+    if t.contains(char::is_whitespace) {
+        // One array item is one turn: `["3-6 2"]` holds two.
+        return Err(bad(format!(
+            "{what}: '{t}' holds a space; one item is one turn (\"3-6\"): give each turn its own item, or all turns as one string (\"3-6 2\")"
+        )));
+    }
     let (body, end) = match t.strip_suffix('-') {
         Some(b) => (b, TurnEnd::Open),
         None => (t, TurnEnd::Prefix),

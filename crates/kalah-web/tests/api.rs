@@ -336,6 +336,11 @@ async fn malformed_requests_are_4xx_with_a_message() {
             &["'moves' item 1", "boolean"],
         ),
         (
+            r#"{"moves": ["3-6 2"]}"#,
+            StatusCode::BAD_REQUEST,
+            &["'moves' item 1: '3-6 2' holds a space; one item is one turn"],
+        ),
+        (
             r#"{"moves": {"a": 1}}"#,
             StatusCode::BAD_REQUEST,
             &["'moves'", "object"],
@@ -669,6 +674,21 @@ async fn records_export_and_import() {
     let c = post(&app, "/api/record/import", json!({"text": a.body["json"]})).await;
     assert_eq!(c.status, StatusCode::OK, "{}", c.text);
     assert_eq!(c.body["moves"], b.body["moves"]);
+    // A name with a line break or a tab: one line in both forms, so that either reads back the
+    // same name (the text form turned it into a space and the JSON form kept it).
+    let e = post(
+        &app,
+        "/api/record/export",
+        json!({"south": "Ann\nLee", "north": "Bo\tKim"}),
+    )
+    .await;
+    assert_eq!(e.status, StatusCode::OK, "{}", e.text);
+    for form in ["text", "json"] {
+        let r = post(&app, "/api/record/import", json!({"text": e.body[form]})).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.body["south"], "Ann Lee", "{form}");
+        assert_eq!(r.body["north"], "Bo Kim", "{form}");
+    }
     // A record with other rules and start.
     let rec = "[Rules \"capture=empty pie=on\"]\n[Start \"2,2,2,0,2,2,2,0 S opening\"]\n\n1. S 1\n2. N swap\n";
     let d = post(&app, "/api/record/import", json!({"text": rec})).await;

@@ -61,12 +61,12 @@ pub fn run(args: Args) -> Result<()> {
                 .into_iter()
                 .map(|t| (t.turn.to_string(), t.value))
                 .collect(),
-            Err(e) => return stopped(e, args.json, &bar, false),
+            Err(e) => return stopped(e, args.json, &bar, None),
         }
     } else {
         match solver.analyze_moves(&pos) {
             Ok(v) => v.into_iter().map(|m| (m.mv.to_string(), m.value)).collect(),
-            Err(e) => return stopped(e, args.json, &bar, false),
+            Err(e) => return stopped(e, args.json, &bar, None),
         }
     };
     bar.finish_and_clear();
@@ -110,7 +110,7 @@ fn run_parallel(args: &Args, rules: &Rules, pos: &Position, threads: usize) -> R
     };
     let rows = match rows {
         Ok(rows) => rows,
-        Err(e) => return stopped(e, args.json, &bar, false),
+        Err(e) => return stopped(e, args.json, &bar, None),
     };
     bar.finish_and_clear();
     crate::cmd::solve::warn_if_damaged(solvers[0].egdb().map(|db| &**db));

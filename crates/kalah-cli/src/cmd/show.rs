@@ -1,6 +1,6 @@
 //! `kalah show`: a position, optionally after some actions, as a board or as JSON.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use kalah_core::{Move, Position, Rules};
 use serde::Serialize;
 
@@ -41,16 +41,26 @@ struct ShowJson {
     legal: Vec<serde_json::Value>,
 }
 
-/// Parses `3,6,1` (or `3-6-1`, or with spaces) into actions.
+/// Parses `3,6,1` (or `3-6-1`, `3 6 1`, `3, 6, 1`) into actions. An empty item between two
+/// commas or dashes (`3,,6`, a trailing `3,6,`) is refused, as in `--layout`: it is most likely
+/// a slip. An empty text is no action.
 ///
 /// # Errors
-/// Names the item that is neither a house number nor `swap`.
+/// Names the item that is empty, or neither a house number nor `swap`.
 pub fn parse_actions(text: &str) -> Result<Vec<Move>> {
-    let items: Vec<&str> = text
-        .split([',', '-', ' '])
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .collect();
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut items: Vec<&str> = Vec::new();
+    for piece in text.split([',', '-']) {
+        if piece.trim().is_empty() {
+            bail!(
+                "--moves item {}: an empty item is not an action (a house number or 'swap')",
+                items.len() + 1
+            );
+        }
+        items.extend(piece.split_whitespace());
+    }
     items
         .iter()
         .enumerate()

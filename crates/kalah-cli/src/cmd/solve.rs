@@ -386,8 +386,12 @@ pub(crate) fn open_egdb_dir(
             _ => return Ok(None),
         },
     };
-    let db = Egdb::open(&path, houses, rules)
-        .with_context(|| format!("cannot open the endgame databases in {}", path.display()))?;
+    let db = Egdb::open(&path, houses, rules).with_context(|| {
+        format!(
+            "cannot open the endgame databases in {} (--no-egdb searches without them)",
+            path.display()
+        )
+    })?;
     if db.is_none() && dir.is_some() && crate::cmd::egdb::holds_layer_files(&path) {
         eprintln!(
             "kalah: note: --egdb-dir {} is one set's directory (k000.egdb, ...), give its parent, {}; searching without databases",
@@ -444,15 +448,15 @@ pub(crate) fn warn_if_damaged(egdb: Option<&Egdb>) {
     }
 }
 
-/// Prints what was proven before a stop and exits with code 130 (interrupted). With `root_bounds`
-/// the error's bounds are those of the position asked about and are printed; otherwise (a
+/// Prints what was proven before a stop and exits with code 130 (interrupted). With `root`, the
+/// position asked about, the error's bounds are that position's and are printed; otherwise (a
 /// per-move analysis, whose bounds belong to whichever move was being solved) only the work done
 /// is.
 pub(crate) fn stopped(
     e: SolveError,
     json_out: bool,
     bar: &ProgressBar,
-    root_bounds: bool,
+    root: Option<&Position>,
 ) -> Result<()> {
     bar.finish_and_clear();
     let SolveError::Stopped {
@@ -460,7 +464,7 @@ pub(crate) fn stopped(
         upper,
         stats,
     } = e;
-    if !root_bounds {
+    let Some(root) = root else {
         if json_out {
             print(&format!(
                 "{}\n",
@@ -478,7 +482,7 @@ pub(crate) fn stopped(
             ))?;
         }
         std::process::exit(130);
-    }
+    };
     if json_out {
         let mut v = json!({
             "stopped": true,
@@ -496,18 +500,25 @@ pub(crate) fn stopped(
             "stopped after {} nodes and {:.2} s: {}\n",
             stats.nodes,
             stats.elapsed.as_secs_f64(),
-            bounds_text(lower, upper)
+            bounds_text(root, lower, upper)
         ))?;
     }
     std::process::exit(130);
 }
 
-/// What a stopped solve proved: `the value lies between -2 and +6`, or, once the value is
+/// What a stopped solve of `pos` proved: `the value lies between -2 and +6`; once the value is
 /// proven (the stop came while the best turns were being listed), `the value is +8 (proven);
-/// the best turns were not finished`.
-pub(crate) fn bounds_text(lower: i32, upper: i32) -> String {
+/// the best turns were not finished`; and when the bounds are no tighter than the seeds in play
+/// give (the store difference ± the seeds in the houses), `no bounds proven yet`.
+pub(crate) fn bounds_text(pos: &Position, lower: i32, upper: i32) -> String {
+    let d = pos.store_diff(pos.side());
+    let s = pos.seeds_in_houses() as i32;
     if lower == upper {
         format!("the value is {lower:+} (proven); the best turns were not finished")
+    } else if lower <= d - s && upper >= d + s {
+        format!(
+            "no bounds proven yet (the seeds in play put the value between {lower:+} and {upper:+})"
+        )
     } else {
         format!("the value lies between {lower:+} and {upper:+}")
     }
@@ -607,7 +618,7 @@ pub fn run(args: Args) -> Result<()> {
     let threads = args.threads.unwrap_or_else(crate::cmd::egdb::rayon_threads);
     let (best, sol) = match solve_with_best_turns(&mut solver, &pos, threads) {
         Ok(x) => x,
-        Err(e) => return stopped(e, args.json, &bar, true),
+        Err(e) => return stopped(e, args.json, &bar, Some(&pos)),
     };
     bar.finish_and_clear();
     check_best_turns(&solver, &pos, sol.value, &best)?;
@@ -697,6 +708,26 @@ mod tests {
         // A Ctrl-C typed later, the search still running: exit at once.
         assert!(ctrl_c.on_signal(t0 + CTRL_C_REPEAT));
         assert!(ctrl_c.on_signal(t0 + Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn stopped_bounds_say_when_nothing_is_proven() {
+        // South 3 in its store against 1, 10 seeds in the houses: the seeds in play alone put
+        // the value in [2 - 10, 2 + 10].
+        let pos: Position = "2,2,1,2,1,1,3,0,0,0,1,0,0,1 S".parse().unwrap();
+        assert_eq!(
+            bounds_text(&pos, -8, 12),
+            "no bounds proven yet (the seeds in play put the value between -8 and +12)"
+        );
+        assert_eq!(bounds_text(&pos, -8, 6), "the value lies between -8 and +6");
+        assert_eq!(
+            bounds_text(&pos, 0, 12),
+            "the value lies between +0 and +12"
+        );
+        assert_eq!(
+            bounds_text(&pos, 4, 4),
+            "the value is +4 (proven); the best turns were not finished"
+        );
     }
 
     #[test]

@@ -55,6 +55,19 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
         .next()
         .is_some_and(|c| c.is_ascii_digit() || c == '+' || c == '-');
     if words.len() < 2 || !numeric || words[words.len() - 2].ends_with(',') {
+        // A word after what reads as the expected value (`... S +6 extra`): name that word,
+        // not the value (the position parser would stop at the value).
+        if words.len() >= 3 && !numeric {
+            let value = words[words.len() - 2];
+            let is_value = value.starts_with(['+', '-'])
+                && value.len() > 1
+                && value[1..].bytes().all(|b| b.is_ascii_digit());
+            if is_value && !words[words.len() - 3].ends_with(',') {
+                bail!(
+                    "unexpected '{last}' after the expected value '{value}' (a line is a position, then optionally its expected value)"
+                );
+            }
+        }
         return Ok(Some(Entry {
             position: words.join(" "),
             expected: None,
@@ -305,7 +318,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                         "line {n}  {}  stopped after {} nodes and {secs:.2} s: {}\n",
                         position_text(&pos),
                         stats.nodes,
-                        super::bounds_text(lower, upper)
+                        super::bounds_text(&pos, lower, upper)
                     ))?;
                 }
                 shared.print_summary(args.json, start.elapsed())?;
@@ -557,5 +570,18 @@ mod tests {
                 .to_string();
             assert!(e.contains(bad) && e.contains("whole number"), "{bad}: {e}");
         }
+        // A word after the expected value is named (not the value).
+        let e = split_line(&format!("{start} +6 extra"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("unexpected 'extra' after the expected value '+6'"),
+            "{e}"
+        );
+        // Not when the 'value' is one of the counts written after a comma and a space.
+        assert_eq!(
+            split_line("4, 4, 0, 4, 4, -0 S").unwrap(),
+            entry("4, 4, 0, 4, 4, -0 S", None)
+        );
     }
 }
