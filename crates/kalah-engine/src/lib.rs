@@ -16,12 +16,16 @@
 //! By default the engine searches on one thread. [`Engine::set_threads`] lets the exact attempts
 //! (the `perfect` level's proof of its move and the exact part of [`Engine::hint`]) run on
 //! several threads sharing one transposition table; see there for what changes and what does not.
+//!
+//! A front end can stop a search from another thread (a Ctrl-C handler, a "move now" button)
+//! with the engine's stop flag, [`Engine::stop_flag`] or [`Engine::set_stop_flag`]: `choose`
+//! then plays the best action found so far and `hint` returns estimates.
 
 #![warn(missing_docs)]
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -211,7 +215,19 @@ pub struct Engine {
     egdb: Option<Arc<Egdb>>,
     /// Threads of the exact attempts (at least 1).
     threads: usize,
+    /// The stop flag, installed in the engine's solver at every search (see
+    /// [`Engine::set_stop_flag`]).
+    stop: Arc<AtomicBool>,
 }
+
+/// After a stop, the longest heuristic search the engine still makes so that its answer is not
+/// a mere one-ply guess: `perfect`'s move when the stop came during its exact attempt, and the
+/// estimates of a stopped hint (one thread, uninterruptible; a hint shares it among the
+/// actions). 200 ms: hardly noticeable at the terminal, yet far deeper than one ply.
+pub const STOP_GRACE: Duration = Duration::from_millis(200);
+
+/// How often the parallel analysis of a hint looks at the engine's stop flag.
+const STOP_POLL: Duration = Duration::from_millis(5);
 
 /// What one search of the engine found.
 struct Found {
@@ -232,6 +248,7 @@ impl Engine {
             solver: None,
             egdb: None,
             threads: 1,
+            stop: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -244,6 +261,7 @@ impl Engine {
             solver: None,
             egdb: None,
             threads: 1,
+            stop: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -299,6 +317,44 @@ impl Engine {
         self.threads
     }
 
+    /// Makes `flag` the engine's stop flag. Setting it (from any thread, e.g. a Ctrl-C handler)
+    /// stops the search under way within about a tenth of a second, on every thread of
+    /// [`Engine::set_threads`]; the call returns at most [`STOP_GRACE`] later:
+    /// * [`Engine::choose`] and [`Engine::choose_with`] still return a legal action: the best
+    ///   one found so far, as when the time limit ends the search (the deepest completed
+    ///   iteration of the heuristic search; for `perfect`, stopped during its exact attempt, the
+    ///   move of a heuristic search of at most [`STOP_GRACE`] that ignores the flag). Its value
+    ///   is exact only if proven.
+    /// * [`Engine::hint`] returns one value per legal action as ever: the exact values if the
+    ///   analysis had finished, else estimates (a heuristic search of at most [`STOP_GRACE`]
+    ///   that ignores the flag; values are marked exact only where proven: an action that ends
+    ///   the game, or an estimate search that reached every game end).
+    ///
+    /// The engine only reads the flag, it never clears it: **the caller resets it** (stores
+    /// `false`) before the next search it wants to run in full. While it stays set, every
+    /// search returns at once with the answers above. A stop leaves the engine usable: its
+    /// solver and transposition table are kept, and the next search after the reset gives the
+    /// same values as an engine never stopped.
+    ///
+    /// Each engine starts with a flag of its own, cleared ([`Engine::stop_flag`] returns it).
+    pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = flag;
+        if let Some(s) = self.solver.as_mut() {
+            s.set_stop_flag(Arc::clone(&self.stop));
+        }
+    }
+
+    /// The engine's stop flag (a handle to the same flag): set it to stop the search under
+    /// way, reset it before the next one. See [`Engine::set_stop_flag`].
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Whether the stop flag is set.
+    fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
     /// A fresh solver of the level's table size for `rules`, with the engine's databases.
     fn new_solver(&self, rules: &Rules) -> Solver {
         let mut s = Solver::new(*rules, self.level.profile().tt_mib);
@@ -320,6 +376,9 @@ impl Engine {
             None => self.new_solver(rules),
         };
         s.set_rules(*rules);
+        // Every search starts with the engine's own flag: a search that ran with another one
+        // (the analysis's, or none during a grace search) leaves it behind.
+        s.set_stop_flag(Arc::clone(&self.stop));
         s
     }
 
@@ -329,6 +388,9 @@ impl Engine {
     }
 
     /// Chooses an action within `limits`. `None` if the game is over.
+    ///
+    /// The stop flag ([`Engine::set_stop_flag`]) ends the search early; a legal action is
+    /// still returned.
     pub fn choose_with(&mut self, pos: &Position, rules: &Rules, limits: Limits) -> Option<Choice> {
         let mut p = *pos;
         p.settle(rules);
@@ -363,20 +425,38 @@ impl Engine {
         let found = match self.level {
             Level::Beginner | Level::Easy => self.noisy(&p, rules, profile, time, limits.nodes),
             Level::Medium | Level::Hard | Level::Expert => {
-                self.deepening(&p, rules, profile.depth, time, limits.nodes)
+                self.deepening(&p, rules, profile.depth, time, limits.nodes, false)
             }
             Level::Perfect => {
                 let exact_time = time.mul_f64(0.7);
                 match self.exact(&p, rules, exact_time, limits.nodes) {
-                    Some(f) => f,
+                    Some(f) => Some(f),
                     None => {
                         let left = time
                             .saturating_sub(start.elapsed())
                             .max(Duration::from_millis(10));
-                        self.deepening(&p, rules, profile.depth, left, limits.nodes)
+                        if self.stop_requested() {
+                            // Stopped during the proof: a short search that ignores the flag,
+                            // rather than a one-ply guess.
+                            let grace = left.min(STOP_GRACE);
+                            self.deepening(&p, rules, profile.depth, grace, limits.nodes, true)
+                        } else {
+                            self.deepening(&p, rules, profile.depth, left, limits.nodes, false)
+                        }
                     }
                 }
             }
+        };
+        let Some(found) = found else {
+            // Not expected (the game is not over): still a legal action, no value claimed.
+            return Some(Choice {
+                mv: legal[0],
+                value: None,
+                exact: false,
+                depth: 0,
+                nodes: 0,
+                pv: vec![legal[0]],
+            });
         };
         Some(Choice {
             mv: found.mv,
@@ -422,7 +502,8 @@ impl Engine {
         })
     }
 
-    /// Iterative deepening to `depth` within `time` and `nodes`.
+    /// Iterative deepening to `depth` within `time` and `nodes` (ignoring the stop flag if
+    /// `grace`). `None` only if the search found no action (not expected: the game is not over).
     fn deepening(
         &mut self,
         pos: &Position,
@@ -430,19 +511,23 @@ impl Engine {
         depth: u32,
         time: Duration,
         nodes: Option<u64>,
-    ) -> Found {
+        grace: bool,
+    ) -> Option<Found> {
         let solver = self.solver(rules);
+        if grace {
+            solver.set_stop_flag(Arc::new(AtomicBool::new(false)));
+        }
         solver.set_limits(SearchLimits::new(Some(time), nodes));
         let r = solver.iterative(pos, depth);
-        let mv = r.best.expect("the game is not over");
-        Found {
+        let mv = r.best?;
+        Some(Found {
             mv,
             value: r.value,
             exact: r.exact,
             depth: r.depth,
             nodes: r.stats.nodes,
             pv: r.pv,
-        }
+        })
     }
 
     /// Values of every action from a shallow search, plus noise; the best noisy value wins.
@@ -453,8 +538,8 @@ impl Engine {
         profile: Profile,
         time: Duration,
         nodes: Option<u64>,
-    ) -> Found {
-        let values = self.estimate_moves(pos, rules, profile.depth, time, nodes);
+    ) -> Option<Found> {
+        let values = self.estimate_moves(pos, rules, profile.depth, time, nodes, false);
         let mut best: Option<(i32, MoveValue)> = None;
         for v in values {
             let noisy = v.value + self.rng.gen_range(-profile.noise..=profile.noise);
@@ -462,18 +547,19 @@ impl Engine {
                 best = Some((noisy, v));
             }
         }
-        let (_, v) = best.expect("legal moves");
-        Found {
+        let (_, v) = best?;
+        Some(Found {
             mv: v.mv,
             value: v.value,
             exact: v.exact,
             depth: profile.depth,
             nodes: 0,
             pv: vec![v.mv],
-        }
+        })
     }
 
-    /// Heuristic value of every action: a search of `depth - 1` plies after it, within the time.
+    /// Heuristic value of every action: a search of `depth - 1` plies after it, within the time
+    /// (ignoring the stop flag if `grace`).
     fn estimate_moves(
         &mut self,
         pos: &Position,
@@ -481,6 +567,7 @@ impl Engine {
         depth: u32,
         time: Duration,
         nodes: Option<u64>,
+        grace: bool,
     ) -> Vec<MoveValue> {
         let Some(me) = pos.to_move() else {
             return Vec::new();
@@ -488,6 +575,9 @@ impl Engine {
         let legal = pos.legal_moves(rules);
         let start = Instant::now();
         let solver = self.solver(rules);
+        if grace {
+            solver.set_stop_flag(Arc::new(AtomicBool::new(false)));
+        }
         let mut out = Vec::with_capacity(legal.len());
         for (i, &mv) in legal.iter().enumerate() {
             let mut child = *pos;
@@ -519,6 +609,9 @@ impl Engine {
 
     /// The value of every legal action (exact where it can be proven within `limits`,
     /// estimated otherwise), in legal-move order. Empty if the game is over.
+    ///
+    /// The stop flag ([`Engine::set_stop_flag`]) ends the search early: the values are then
+    /// estimates, exact only where proven.
     pub fn hint(&mut self, pos: &Position, rules: &Rules, limits: Limits) -> Vec<MoveValue> {
         let mut p = *pos;
         p.settle(rules);
@@ -540,7 +633,12 @@ impl Engine {
         let left = time
             .saturating_sub(start.elapsed())
             .max(Duration::from_millis(20));
-        self.estimate_moves(&p, rules, 200, left, limits.nodes)
+        if self.stop_requested() {
+            // Stopped: short estimates that ignore the flag, rather than one-ply guesses.
+            self.estimate_moves(&p, rules, 200, left.min(STOP_GRACE), limits.nodes, true)
+        } else {
+            self.estimate_moves(&p, rules, 200, left, limits.nodes, false)
+        }
     }
 
     /// The exact value of every legal action of `pos` (settled, not over) within `time` and
@@ -584,16 +682,35 @@ impl Engine {
             solvers.push(helper);
         }
         solvers.insert(0, main);
+        // The analysis gets a flag of its own, which it sets itself when one thread hits a
+        // limit (so the engine's flag, the caller's, is never set by the engine); a watcher
+        // passes the engine's flag on to it.
         let stop = Arc::new(AtomicBool::new(false));
         let opts = ParallelOptions {
-            stop: Some(stop),
+            stop: Some(Arc::clone(&stop)),
             progress: None,
         };
-        let result = analyze_moves_parallel(&mut solvers, pos, &opts);
+        let done = AtomicBool::new(false);
+        let user = &self.stop;
+        let result = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !done.load(Ordering::SeqCst) {
+                    if user.load(Ordering::SeqCst) {
+                        stop.store(true, Ordering::SeqCst);
+                        break;
+                    }
+                    std::thread::park_timeout(STOP_POLL);
+                }
+            });
+            let r = analyze_moves_parallel(&mut solvers, pos, &opts);
+            done.store(true, Ordering::SeqCst);
+            r
+        });
         let mut main = solvers.swap_remove(0);
-        // The analysis leaves its stop flag in every solver, set if one thread hit a limit:
-        // give the engine's solver a fresh one, or its next search would stop at once.
-        main.set_stop_flag(Arc::new(AtomicBool::new(false)));
+        // The analysis leaves its stop flag in every solver, set if one thread hit a limit or
+        // was stopped: give the engine's solver its own back, or its next search would stop at
+        // once (`take_solver` does so again at every search).
+        main.set_stop_flag(Arc::clone(&self.stop));
         self.solver = Some(main);
         result
     }

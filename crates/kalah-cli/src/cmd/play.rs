@@ -3,11 +3,16 @@
 //! One command a line on stdin, so scripts can drive it. Players are known by the side they start
 //! on (as in game records); under the pie rule a `swap` moves both players to the other row, and
 //! the labels follow them.
+//!
+//! Ctrl-C never loses the game silently (see [`CtrlC`]): during a `hint` it stops the hint,
+//! while the engine thinks it makes the engine move now, and at the prompt it says how to save;
+//! a second one there quits.
 
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use kalah_core::{
@@ -118,6 +123,162 @@ Commands:
   help        this list
   quit        leave the game
 ";
+
+/// Signals closer together than this are one Ctrl-C: `timeout -s INT` signals the command and
+/// then its whole process group, so one interrupt can arrive twice within microseconds (see
+/// `CTRL_C_REPEAT` in `solve`). A person pressing Ctrl-C twice is far slower.
+const CTRL_C_SAME: Duration = Duration::from_millis(100);
+
+/// A second Ctrl-C at the prompt within this time of the first quits without saving.
+const CTRL_C_AGAIN: Duration = Duration::from_secs(5);
+
+/// The line a first Ctrl-C at the prompt prints.
+const CTRL_C_WARNING: &str = "Ctrl-C: type 'save FILE' to keep the game, 'quit' to leave, or \
+                              press Ctrl-C again within 5 s to quit without saving.";
+
+/// What a Ctrl-C does, by where `kalah play` is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OnCtrlC {
+    /// A search runs (a hint, or the engine thinking): set the engines' stop flag. The hint
+    /// prints what it found; the engine plays the best action found so far.
+    Stop,
+    /// At the prompt on a terminal, first time: say how to keep the game.
+    Warn,
+    /// Quit without saving, exit code 130: a second Ctrl-C at the prompt within
+    /// [`CTRL_C_AGAIN`], or the first one when stdin is not a terminal (a script: nobody is
+    /// there to read a warning, and `timeout -s INT` must end the command).
+    Exit,
+    /// The same interrupt again (within [`CTRL_C_SAME`]): nothing more to do.
+    Same,
+}
+
+/// When the Ctrl-Cs came.
+#[derive(Debug, Default)]
+struct CtrlCTimes {
+    /// The latest SIGINT that counted (not [`OnCtrlC::Same`]).
+    last: Option<Instant>,
+    /// The first Ctrl-C at the prompt not yet followed by a search or a command.
+    warned: Option<Instant>,
+}
+
+impl CtrlCTimes {
+    /// What a SIGINT at `now` does, while a search runs (`searching`) or not, with stdin a
+    /// terminal (`interactive`) or not.
+    fn on_signal(&mut self, now: Instant, searching: bool, interactive: bool) -> OnCtrlC {
+        // Measured from the first signal of a burst, so that a held-down Ctrl-C (the
+        // terminal's key repeat) still counts as several.
+        if self
+            .last
+            .is_some_and(|t| now.saturating_duration_since(t) < CTRL_C_SAME)
+        {
+            return OnCtrlC::Same;
+        }
+        self.last = Some(now);
+        if searching {
+            self.warned = None;
+            return OnCtrlC::Stop;
+        }
+        if !interactive {
+            return OnCtrlC::Exit;
+        }
+        match self.warned {
+            Some(t) if now.saturating_duration_since(t) < CTRL_C_AGAIN => OnCtrlC::Exit,
+            _ => {
+                self.warned = Some(now);
+                OnCtrlC::Warn
+            }
+        }
+    }
+}
+
+/// The Ctrl-C handling of `kalah play`, shared with the handler thread of the `ctrlc` crate
+/// (the signal only wakes that thread; the game's thread may be waiting for input).
+struct CtrlC {
+    /// The stop flag of both engines (the opponent and the hint's).
+    stop: Arc<AtomicBool>,
+    /// Whether a search runs.
+    searching: AtomicBool,
+    /// stdin is a terminal.
+    interactive: bool,
+    times: Mutex<CtrlCTimes>,
+    /// The prompt shown (printed again after the warning).
+    prompt: Mutex<String>,
+}
+
+impl CtrlC {
+    fn new(interactive: bool) -> CtrlC {
+        CtrlC {
+            stop: Arc::new(AtomicBool::new(false)),
+            searching: AtomicBool::new(false),
+            interactive,
+            times: Mutex::new(CtrlCTimes::default()),
+            prompt: Mutex::new(String::new()),
+        }
+    }
+
+    /// Handles one SIGINT (on the handler thread).
+    fn on_signal(&self) {
+        let searching = self.searching.load(Ordering::SeqCst);
+        let action = match self.times.lock() {
+            Ok(mut t) => t.on_signal(Instant::now(), searching, self.interactive),
+            // A poisoned lock (not expected): the safe choice.
+            Err(_) if searching => OnCtrlC::Stop,
+            Err(_) => OnCtrlC::Exit,
+        };
+        match action {
+            OnCtrlC::Same => {}
+            OnCtrlC::Stop => self.stop.store(true, Ordering::SeqCst),
+            OnCtrlC::Warn => {
+                let prompt = self.prompt.lock().map(|p| p.clone()).unwrap_or_default();
+                let _ = print(&format!("\n{CTRL_C_WARNING}\n{prompt}"));
+            }
+            OnCtrlC::Exit => {
+                if self.interactive {
+                    let _ = print("\n");
+                }
+                eprintln!("kalah: interrupted (Ctrl-C): the game was not saved");
+                std::process::exit(130);
+            }
+        }
+    }
+
+    /// Marks a search as running until the guard is dropped, with the stop flag cleared (the
+    /// engine never clears it: see `Engine::set_stop_flag`).
+    fn search(&self) -> SearchGuard<'_> {
+        self.stop.store(false, Ordering::SeqCst);
+        self.searching.store(true, Ordering::SeqCst);
+        SearchGuard(self)
+    }
+
+    /// Whether a Ctrl-C stopped the latest search.
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
+    /// The prompt is being shown (again): a Ctrl-C now warns afresh.
+    fn at_prompt(&self, prompt: &str) {
+        if let Ok(mut p) = self.prompt.lock() {
+            p.clear();
+            p.push_str(prompt);
+        }
+    }
+
+    /// A command was typed: a later Ctrl-C at the prompt warns again before it quits.
+    fn command_typed(&self) {
+        if let Ok(mut t) = self.times.lock() {
+            t.warned = None;
+        }
+    }
+}
+
+/// A search in progress for [`CtrlC`]; dropping it ends the search.
+struct SearchGuard<'a>(&'a CtrlC);
+
+impl Drop for SearchGuard<'_> {
+    fn drop(&mut self) {
+        self.0.searching.store(false, Ordering::SeqCst);
+    }
+}
 
 /// Longest input line kept, in bytes; longer lines are refused (a command is a few characters).
 const MAX_LINE: usize = 1000;
@@ -591,6 +752,8 @@ struct Game {
     drawn_at: Option<usize>,
     /// Whether a damaged database layer was reported.
     warned_damaged: bool,
+    /// What Ctrl-C does; its stop flag is the engines'.
+    ctrl_c: Arc<CtrlC>,
 }
 
 /// The player (named by the side he started on) who owns board side `side` after `swapped`.
@@ -769,17 +932,32 @@ impl Game {
             let mut e = Engine::new(Level::Perfect);
             e.set_egdb(self.egdb.clone());
             e.set_threads(self.threads);
+            e.set_stop_flag(Arc::clone(&self.ctrl_c.stop));
             e
         });
-        let values = engine.hint(&pos, &self.rules, limits);
+        let values = {
+            let _search = self.ctrl_c.search();
+            engine.hint(&pos, &self.rules, limits)
+        };
         if values.is_empty() {
             return print("No legal action to hint.\n");
         }
         let best = values.iter().map(|v| v.value).max().unwrap_or(0);
-        let mut s = format!(
-            "Hint for {side}: final store difference for {side} with best play \
-             (* = exact, else an estimate):\n"
-        );
+        // A Ctrl-C that came as the hint finished leaves every value exact: nothing is missing.
+        let stopped = self.ctrl_c.stopped() && !values.iter().all(|v| v.exact);
+        let mut s = if stopped {
+            // On a terminal the ^C echoed ends the line first.
+            format!(
+                "{}Hint stopped by Ctrl-C, partial: what was found so far; final store difference \
+                 for {side} with best play (* = exact, else an estimate):\n",
+                if self.piped { "" } else { "\n" }
+            )
+        } else {
+            format!(
+                "Hint for {side}: final store difference for {side} with best play \
+                 (* = exact, else an estimate):\n"
+            )
+        };
         for v in &values {
             let mark = if v.exact { "*" } else { " " };
             let best_mark = if v.value == best { "  <- best" } else { "" };
@@ -848,11 +1026,16 @@ impl Game {
             .engine
             .as_mut()
             .context("no engine for the engine's side")?;
-        let choice = engine
-            .choose_with(&pos, &self.rules, self.limits)
-            .with_context(|| format!("the engine found no action in {pos}"))?;
+        let choice = {
+            let _search = self.ctrl_c.search();
+            engine.choose_with(&pos, &self.rules, self.limits)
+        }
+        .with_context(|| format!("the engine found no action in {pos}"))?;
         if show_thinking {
             print("\x1b[2K\r")?;
+        }
+        if self.ctrl_c.stopped() {
+            print("Ctrl-C: the engine moves now, with the best action it found so far.\n")?;
         }
         match self.act(choice.mv)? {
             Ok(()) => Ok(()),
@@ -928,8 +1111,11 @@ impl Game {
             } else {
                 self.prompt(&pos)
             };
+            self.ctrl_c.at_prompt(&prompt);
             print(&prompt)?;
-            let Some(line) = self.read_line(input)? else {
+            let line = self.read_line(input)?;
+            self.ctrl_c.command_typed();
+            let Some(line) = line else {
                 print("\n")?;
                 return print(if over {
                     "Bye.\n"
@@ -1098,6 +1284,17 @@ pub fn run(args: Args) -> Result<()> {
         nodes: None,
     };
     let piped = !std::io::stdin().is_terminal();
+    let ctrl_c = Arc::new(CtrlC::new(!piped));
+    let engine = engine.map(|mut e| {
+        e.set_stop_flag(Arc::clone(&ctrl_c.stop));
+        e
+    });
+    {
+        let ctrl_c = Arc::clone(&ctrl_c);
+        // Only fails if a handler is already set (not in `kalah play`): Ctrl-C then keeps its
+        // default, ending the process.
+        let _ = ctrlc::set_handler(move || ctrl_c.on_signal());
+    }
     let rules = record.rules;
     let mut game = Game {
         record,
@@ -1113,6 +1310,7 @@ pub fn run(args: Args) -> Result<()> {
         piped,
         drawn_at: None,
         warned_damaged: false,
+        ctrl_c,
     };
     let start = game.record.start;
     let m = start.houses();
@@ -1170,6 +1368,43 @@ pub fn run(args: Args) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ctrl_c_stops_searches_warns_at_the_prompt_and_quits_on_the_second() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        // On a terminal.
+        let mut t = CtrlCTimes::default();
+        assert_eq!(t.on_signal(at(0), true, true), OnCtrlC::Stop);
+        // `timeout -s INT`'s second signal is the same interrupt.
+        assert_eq!(t.on_signal(at(0), true, true), OnCtrlC::Same);
+        // A later one during a search stops it too; never quits.
+        assert_eq!(t.on_signal(at(1000), true, true), OnCtrlC::Stop);
+        // At the prompt: a warning, then quit on a second within 5 s.
+        assert_eq!(t.on_signal(at(2000), false, true), OnCtrlC::Warn);
+        assert_eq!(t.on_signal(at(2050), false, true), OnCtrlC::Same);
+        assert_eq!(t.on_signal(at(2500), false, true), OnCtrlC::Exit);
+        // A second one more than 5 s later warns again.
+        let mut t = CtrlCTimes::default();
+        assert_eq!(t.on_signal(at(0), false, true), OnCtrlC::Warn);
+        assert_eq!(t.on_signal(at(6000), false, true), OnCtrlC::Warn);
+        // A search between the two, or a command typed, starts afresh.
+        assert_eq!(t.on_signal(at(7000), true, true), OnCtrlC::Stop);
+        assert_eq!(t.on_signal(at(8000), false, true), OnCtrlC::Warn);
+        t.warned = None;
+        assert_eq!(t.on_signal(at(9000), false, true), OnCtrlC::Warn);
+        // A held-down Ctrl-C (key repeat every 40 ms): the repeats within 0.1 s of the first
+        // are the same, a later one quits.
+        let mut t = CtrlCTimes::default();
+        assert_eq!(t.on_signal(at(0), false, true), OnCtrlC::Warn);
+        assert_eq!(t.on_signal(at(40), false, true), OnCtrlC::Same);
+        assert_eq!(t.on_signal(at(80), false, true), OnCtrlC::Same);
+        assert_eq!(t.on_signal(at(120), false, true), OnCtrlC::Exit);
+        // Piped input: a search is stopped, the prompt quits at once.
+        let mut t = CtrlCTimes::default();
+        assert_eq!(t.on_signal(at(0), true, false), OnCtrlC::Stop);
+        assert_eq!(t.on_signal(at(500), false, false), OnCtrlC::Exit);
+    }
 
     #[test]
     fn commands_parse() {

@@ -1,0 +1,273 @@
+//! Ctrl-C in `kalah play`: it stops a hint (the game goes on and can be saved), makes the
+//! engine move now, and at the prompt warns once on a terminal and quits (code 130) on a second
+//! Ctrl-C, or at once when stdin is piped. SIGINT is sent with `kill -INT`; the terminal cases
+//! run the game under `script` (util-linux) for a pseudo-terminal, where a typed Ctrl-C (byte 3)
+//! is turned into SIGINT by the terminal itself; they are skipped where `script` is missing.
+#![cfg(unix)]
+
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use kalah_core::{GameRecord, Move};
+
+/// A running `kalah play` (or `script` running it) with its output collected as it comes.
+struct Session {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    out: Arc<Mutex<String>>,
+    err: Arc<Mutex<String>>,
+}
+
+/// Collects everything `from` yields into `into`, on a thread of its own.
+fn collect(mut from: impl Read + Send + 'static, into: &Arc<Mutex<String>>) {
+    let into = Arc::clone(into);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = from.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            into.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+}
+
+impl Session {
+    fn start(mut cmd: Command) -> std::io::Result<Session> {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        let out = Arc::new(Mutex::new(String::new()));
+        let err = Arc::new(Mutex::new(String::new()));
+        collect(child.stdout.take().unwrap(), &out);
+        collect(child.stderr.take().unwrap(), &err);
+        let stdin = child.stdin.take();
+        Ok(Session {
+            child,
+            stdin,
+            out,
+            err,
+        })
+    }
+
+    /// `kalah play ARGS` with piped stdin and stdout.
+    fn play(args: &[&str]) -> Session {
+        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("kalah"));
+        cmd.arg("play").args(args);
+        Session::start(cmd).unwrap()
+    }
+
+    /// `kalah play ARGS` on a pseudo-terminal made by `script`; `None` if `script` is missing.
+    fn play_on_terminal(args: &str) -> Option<Session> {
+        let bin = assert_cmd::cargo::cargo_bin("kalah");
+        let line = format!("'{}' play {args}", bin.display());
+        let mut cmd = Command::new("script");
+        cmd.args(["-q", "-e", "-c", &line, "/dev/null"]);
+        match Session::start(cmd) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("skipped: cannot run script(1) for a pseudo-terminal: {e}");
+                None
+            }
+        }
+    }
+
+    fn output(&self) -> String {
+        self.out.lock().unwrap().clone()
+    }
+
+    /// Waits until stdout holds `text` `times` times; panics after 20 s.
+    fn wait_for(&self, text: &str, times: usize) {
+        let start = Instant::now();
+        while self.output().matches(text).count() < times {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "no '{text}' (x{times}) in:\n{}",
+                self.output()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// SIGINT to the process, as Ctrl-C sends it.
+    fn interrupt(&self) {
+        let killed = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+    }
+
+    /// Waits for the exit (killing the process after 20 s); the exit code, stdout and stderr.
+    fn finish(mut self) -> (Option<i32>, String, String) {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                break s;
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                let _ = self.child.kill();
+                panic!("still running after 20 s:\n{}", self.output());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        drop(self.stdin.take());
+        // Let the collecting threads read the last bytes.
+        std::thread::sleep(Duration::from_millis(100));
+        let err = self.err.lock().unwrap().clone();
+        (status.code(), self.output(), err)
+    }
+}
+
+/// Reads a saved game record.
+fn saved(path: &std::path::Path) -> GameRecord {
+    let text = std::fs::read_to_string(path).unwrap();
+    GameRecord::parse(&text).unwrap_or_else(|e| panic!("not a game record ({e}):\n{text}"))
+}
+
+/// A hint that would take a minute (Kalah(6,6) cannot be proven, so the estimates use the rest
+/// of the 60 s) is stopped by Ctrl-C; the game goes on and is saved.
+#[test]
+fn ctrl_c_during_a_hint_stops_it_and_the_game_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.txt");
+    let start = Instant::now();
+    let mut s = Session::play(&[
+        "--houses",
+        "6",
+        "--seeds",
+        "6",
+        "--opponent",
+        "human",
+        "--move-time-ms",
+        "60000",
+        "--no-egdb",
+    ]);
+    // House 1 sows its 6 seeds, the last into the store: South moves again.
+    s.send("1\nhint\n");
+    // Piped input is echoed after the prompt: the hint starts right after this.
+    s.wait_for("> hint\n", 1);
+    std::thread::sleep(Duration::from_millis(500));
+    s.interrupt();
+    s.wait_for("Hint stopped by Ctrl-C", 1);
+    s.send(&format!("save {}\nquit\n", file.display()));
+    let (code, out, err) = s.finish();
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(start.elapsed() < Duration::from_secs(20), "{out}");
+    assert!(out.contains("Hint stopped by Ctrl-C, partial"), "{out}");
+    // One value per legal action after house 1: houses 2 to 6.
+    let values = out
+        .lines()
+        .filter(|l| l.contains(": +") || l.contains(": -"));
+    assert_eq!(values.count(), 5, "{out}");
+    assert!(out.contains("Saved the game to"), "{out}");
+    assert!(out.ends_with("Bye.\n"), "{out}");
+    assert!(err.is_empty(), "{err}");
+    let record = saved(&file);
+    assert_eq!(record.moves(), &[Move::Sow(1)]);
+}
+
+/// The engine, thinking on a minute's budget, moves at once on Ctrl-C; the game goes on.
+#[test]
+fn ctrl_c_while_the_engine_thinks_makes_it_move_now() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.txt");
+    let start = Instant::now();
+    // No extra turn on the first sowing: the engine's first turn is one action, one search.
+    let mut s = Session::play(&[
+        "--houses",
+        "6",
+        "--seeds",
+        "6",
+        "--no-first-move-extra-turn",
+        "--side",
+        "north",
+        "--level",
+        "perfect",
+        "--move-time-ms",
+        "60000",
+        "--no-egdb",
+    ]);
+    s.wait_for("against the engine", 1);
+    std::thread::sleep(Duration::from_millis(500));
+    s.interrupt();
+    s.wait_for("Ctrl-C: the engine moves now", 1);
+    s.wait_for("Your move (North)", 1);
+    s.send(&format!("save {}\nquit\n", file.display()));
+    let (code, out, err) = s.finish();
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(start.elapsed() < Duration::from_secs(20), "{out}");
+    assert!(out.contains("South (engine, perfect) plays "), "{out}");
+    let record = saved(&file);
+    assert_eq!(record.moves().len(), 1, "{out}");
+}
+
+/// With piped input nobody reads a warning: Ctrl-C at the prompt quits at once, code 130, and
+/// says the game was not saved.
+#[test]
+fn ctrl_c_at_the_prompt_of_piped_input_quits_with_130() {
+    let s = Session::play(&["--no-egdb"]);
+    s.wait_for("legal: 1 2 3 4 5 6> ", 1);
+    std::thread::sleep(Duration::from_millis(200));
+    s.interrupt();
+    let (code, out, err) = s.finish();
+    assert_eq!(code, Some(130), "{out}\n{err}");
+    assert_eq!(
+        err, "kalah: interrupted (Ctrl-C): the game was not saved\n",
+        "{out}"
+    );
+}
+
+/// On a terminal, Ctrl-C at the prompt warns and the game goes on: it can be saved.
+#[test]
+fn ctrl_c_at_the_terminal_prompt_warns_and_the_game_can_be_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.txt");
+    let Some(mut s) = Session::play_on_terminal("--no-egdb --color never --opponent human") else {
+        return;
+    };
+    s.wait_for("legal: 1 2 3 4 5 6> ", 1);
+    // House 1 sows 4 seeds into houses 2 to 5: North to move.
+    s.send("1\n");
+    s.wait_for("North to move; legal: 1 2 3 4 5 6> ", 1);
+    s.send("\x03");
+    s.wait_for("Ctrl-C: type 'save FILE' to keep the game", 1);
+    s.send(&format!("save {}\n", file.display()));
+    s.wait_for("Saved the game to", 1);
+    s.send("quit\n");
+    let (code, out, _) = s.finish();
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("press Ctrl-C again within 5 s"), "{out}");
+    assert_eq!(saved(&file).moves(), &[Move::Sow(1)]);
+}
+
+/// On a terminal, a second Ctrl-C at the prompt quits without saving, code 130.
+#[test]
+fn ctrl_c_twice_at_the_terminal_prompt_quits_with_130() {
+    let Some(mut s) = Session::play_on_terminal("--no-egdb --color never") else {
+        return;
+    };
+    s.wait_for("legal: 1 2 3 4 5 6> ", 1);
+    s.send("\x03");
+    s.wait_for("Ctrl-C: type 'save FILE' to keep the game", 1);
+    std::thread::sleep(Duration::from_millis(300));
+    s.send("\x03");
+    let (code, out, _) = s.finish();
+    assert_eq!(code, Some(130), "{out}");
+    assert!(
+        out.contains("kalah: interrupted (Ctrl-C): the game was not saved"),
+        "{out}"
+    );
+}
