@@ -129,6 +129,21 @@ pub struct Choice {
     pub pv: Vec<Move>,
 }
 
+impl Choice {
+    /// An action chosen without a search (the only legal one, a random one, a fallback): no
+    /// value claimed, depth 0.
+    fn unsearched(mv: Move) -> Choice {
+        Choice {
+            mv,
+            value: None,
+            exact: false,
+            depth: 0,
+            nodes: 0,
+            pv: vec![mv],
+        }
+    }
+}
+
 /// The value of one legal action, from the view of the side to move before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveValue {
@@ -402,25 +417,11 @@ impl Engine {
         let time = limits.time.unwrap_or(profile.time);
         let start = Instant::now();
         if legal.len() == 1 && self.level < Level::Perfect {
-            return Some(Choice {
-                mv: legal[0],
-                value: None,
-                exact: false,
-                depth: 0,
-                nodes: 0,
-                pv: vec![legal[0]],
-            });
+            return Some(Choice::unsearched(legal[0]));
         }
         if profile.random > 0.0 && self.rng.gen_bool(profile.random) {
             let mv = legal[self.rng.gen_range(0..legal.len())];
-            return Some(Choice {
-                mv,
-                value: None,
-                exact: false,
-                depth: 0,
-                nodes: 0,
-                pv: vec![mv],
-            });
+            return Some(Choice::unsearched(mv));
         }
         let found = match self.level {
             Level::Beginner | Level::Easy => self.noisy(&p, rules, profile, time, limits.nodes),
@@ -449,14 +450,7 @@ impl Engine {
         };
         let Some(found) = found else {
             // Not expected (the game is not over): still a legal action, no value claimed.
-            return Some(Choice {
-                mv: legal[0],
-                value: None,
-                exact: false,
-                depth: 0,
-                nodes: 0,
-                pv: vec![legal[0]],
-            });
+            return Some(Choice::unsearched(legal[0]));
         };
         Some(Choice {
             mv: found.mv,
