@@ -502,12 +502,14 @@ impl GameRecord {
 
     /// The JSON form: `{"rules": {...}, "start": "...", "south": "...", "north": "...",
     /// "turns": ["3-6", "2"], "result": [25, 23] | null}`. An unfinished last turn ends in `-`.
+    /// The player names are one line, as in the text form (a control character becomes a
+    /// space), so that both forms read back the same record.
     pub fn to_json(&self) -> String {
         let j = JsonRecord {
             rules: self.rules,
             start: self.start,
-            south: self.south.clone(),
-            north: self.north.clone(),
+            south: one_line(&self.south),
+            north: one_line(&self.north),
             turns: self
                 .turns()
                 .iter()
@@ -548,14 +550,16 @@ impl GameRecord {
 /// they are kept in [`GameRecord::tags`].
 const KNOWN_TAGS: [&str; 5] = ["Rules", "Start", "South", "North", "Result"];
 
-/// A tag value in the text form: quotes and backslashes escaped, and every control character
-/// (a line break, a tab, ...) a space, so that a tag stays one line.
-fn escape(s: &str) -> String {
+/// `s` with every control character (a line break, a tab, ...) a space.
+fn one_line(s: &str) -> String {
     s.chars()
         .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
+        .collect()
+}
+
+/// A tag value in the text form: one line ([`one_line`]), quotes and backslashes escaped.
+fn escape(s: &str) -> String {
+    one_line(s).replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// Reads a double-quoted string with `\\` escapes at the start of `s`: the value and the rest.

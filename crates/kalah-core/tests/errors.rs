@@ -547,3 +547,24 @@ fn rule_switches_take_on_off_true_false_yes_no() {
         "{err}"
     );
 }
+
+/// Player names are one line in both forms of a record: a line break or a tab becomes a
+/// space, so the text and JSON forms read back the same names.
+#[test]
+fn record_names_are_one_line_in_both_forms() {
+    let mut rec = GameRecord::from_moves(
+        Rules::default(),
+        Position::start(&Start::default(), &Rules::default()),
+        &[Move::Sow(3)],
+    )
+    .unwrap();
+    rec.south = "Ann\nLee".into();
+    rec.north = "Bo\tKim \"K\"".into();
+    for back in [
+        GameRecord::parse_text(&rec.to_text()).unwrap(),
+        GameRecord::parse_json(&rec.to_json()).unwrap(),
+    ] {
+        assert_eq!(back.south, "Ann Lee");
+        assert_eq!(back.north, "Bo Kim \"K\"");
+    }
+}

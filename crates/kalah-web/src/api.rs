@@ -404,15 +404,9 @@ const EXPORT_FIELDS: &[&str] = &[
 /// `POST /api/record/export`: the game as a record, text and JSON forms.
 pub(crate) async fn record_export(body: ReqBody) -> ApiResult {
     let (mut body, game) = game_request(body, EXPORT_FIELDS)?;
-    // A name is one line in the text form (a control character becomes a space there): the
-    // JSON form gets the same name, so that either form reads back the same record.
-    let one_line = |s: String| -> String {
-        s.chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect()
-    };
-    let south = one_line(body.take_str("south")?.unwrap_or_default());
-    let north = one_line(body.take_str("north")?.unwrap_or_default());
+    // Both forms write the names as one line (kalah-core), so either reads back the same.
+    let south = body.take_str("south")?.unwrap_or_default();
+    let north = body.take_str("north")?.unwrap_or_default();
     body.finish()?;
     let mut record = game.record()?;
     record.south = south;
