@@ -15,7 +15,13 @@ pub struct RuleArgs {
     pub seeds: Option<u32>,
     /// Custom starting counts of houses 1..m, e.g. 4,4,5,4,3,4 (each side the same in its own
     /// sowing order).
-    #[arg(long, value_name = "COUNTS", conflicts_with = "seeds", value_parser = parse_layout)]
+    #[arg(
+        long,
+        value_name = "COUNTS",
+        conflicts_with = "seeds",
+        allow_hyphen_values = true,
+        value_parser = parse_layout
+    )]
     pub layout: Option<Layout>,
     /// With --layout: North's row mirrors South's, so facing houses hold the same count.
     #[arg(long, requires = "layout")]

@@ -446,3 +446,34 @@ fn a_second_build_of_the_same_set_is_refused_before_its_plan() {
     // Once the lock is released, the same build runs.
     build(dir.path(), &[]);
 }
+
+/// `egdb build --egdb-dir` naming a set's own directory (even an empty one) is refused: the build
+/// would nest another set inside it, which no other command would find.
+#[test]
+fn a_build_into_a_set_s_own_directory_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("m5-standard-row-empty-owner");
+    std::fs::create_dir_all(&set).unwrap();
+    let out = kalah()
+        .args([
+            "egdb",
+            "build",
+            "--houses",
+            "3",
+            "--max-seeds",
+            "3",
+            "--quiet",
+        ])
+        .arg("--egdb-dir")
+        .arg(&set)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("this is one set's directory"), "{err}");
+    assert_eq!(
+        std::fs::read_dir(&set).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}

@@ -873,6 +873,27 @@ fn side_and_level_against_a_person_are_said_to_have_no_effect() {
         "{text}"
     );
     let text = play(
+        &[
+            "--opponent",
+            "human",
+            "--side",
+            "north",
+            "--level",
+            "easy",
+            "--seed",
+            "7",
+            "--houses",
+            "2",
+            "--seeds",
+            "1",
+        ],
+        "2\n1\n",
+    );
+    assert!(
+        text.contains("so --side, --level and --seed have no effect."),
+        "{text}"
+    );
+    let text = play(
         &["--opponent", "human", "--houses", "2", "--seeds", "1"],
         "2\n1\n",
     );

@@ -230,6 +230,39 @@ fn ctrl_c_at_the_prompt_of_piped_input_quits_with_130() {
     );
 }
 
+/// Ctrl-C right after a save, with nothing played since, names the file that holds the game
+/// instead of saying it was not saved; an action played after the save makes it unsaved again.
+#[test]
+fn ctrl_c_after_a_save_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.txt");
+    let mut s = Session::play(&["--no-egdb", "--opponent", "human"]);
+    s.send(&format!("1\nsave {}\n", file.display()));
+    s.wait_for("Saved the game to", 1);
+    std::thread::sleep(Duration::from_millis(200));
+    s.interrupt();
+    let (code, out, err) = s.finish();
+    assert_eq!(code, Some(130), "{out}\n{err}");
+    assert_eq!(
+        err,
+        format!(
+            "kalah: interrupted (Ctrl-C): the game as it stands is in '{}'\n",
+            file.display()
+        ),
+        "{out}"
+    );
+    assert_eq!(saved(&file).moves(), &[Move::Sow(1)]);
+    // Saved, then one more action: not saved.
+    let mut s = Session::play(&["--no-egdb", "--opponent", "human"]);
+    s.send(&format!("1\nsave {}\n1\n", file.display()));
+    s.wait_for("North plays 1", 1);
+    std::thread::sleep(Duration::from_millis(200));
+    s.interrupt();
+    let (code, _, err) = s.finish();
+    assert_eq!(code, Some(130));
+    assert_eq!(err, "kalah: interrupted (Ctrl-C): the game was not saved\n");
+}
+
 /// On a terminal, Ctrl-C at the prompt warns and the game goes on: it can be saved.
 #[test]
 fn ctrl_c_at_the_terminal_prompt_warns_and_the_game_can_be_saved() {

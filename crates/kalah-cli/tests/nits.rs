@@ -306,6 +306,8 @@ fn a_bad_layout_item_is_named_without_the_parser_s_words() {
         ),
         ("3,x,1", "item 2: 'x' is not a seed count (0 to 255)"),
         ("1,1,1,1,1,1,1,1,1,1,1,1,1", "13 houses; use 1 to 12 houses"),
+        // A leading minus sign is the flag's value, not a flag or the position.
+        ("-1,4", "item 1: '-1' is not a seed count (0 to 255)"),
     ] {
         let out = kalah(&["solve", "--layout", layout]).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{layout}");

@@ -410,6 +410,11 @@ impl Game {
                         if seeds.is_some() {
                             return Err(bad("give either 'seeds' or 'layout', not both"));
                         }
+                        if layout.is_empty() {
+                            return Err(ApiError::Unprocessable(format!(
+                                "'layout' is empty: give the seed counts of houses 1..m (1 to {MAX_HOUSES} houses)"
+                            )));
+                        }
                         if let Some(h) = houses {
                             if h != layout.len() as u64 {
                                 // Two fields that disagree: a 400, like the other pairs of

@@ -301,6 +301,11 @@ async fn malformed_requests_are_4xx_with_a_message() {
             &["'seeds' or 'layout'"],
         ),
         (
+            r#"{"layout": [], "houses": 2}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["'layout' is empty"],
+        ),
+        (
             r#"{"layout": [1,2], "houses": 3}"#,
             StatusCode::BAD_REQUEST,
             &["'houses' is 3", "2 houses"],

@@ -180,8 +180,22 @@ fn stop_on_ctrl_c() -> Arc<AtomicBool> {
 fn build(a: BuildArgs) -> Result<()> {
     let m = houses(&a.rules)?;
     let rules = a.rules.rules();
+    let root = a.dir.root_to_create()?;
+    // A set's own directory given as the root would get a set nested in it, which other
+    // commands would not find (and which another build's lock would not cover).
+    let is_set_dir = root
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(is_set_dir_name);
+    if holds_layer_files(&root) || is_set_dir {
+        bail!(
+            "--egdb-dir {}: this is one set's directory (k000.egdb, ...); give its parent, {}",
+            root.display(),
+            root.parent().unwrap_or(&root).display()
+        );
+    }
     let plan = BuildPlan {
-        root: a.dir.root_to_create()?,
+        root,
         houses: m,
         rules,
         max_seeds: a.max_seeds,
@@ -491,6 +505,37 @@ fn layer_problem(l: &kalah_egdb::LayerInfo, h: &kalah_egdb::file::LayerHeader) -
 }
 
 /// Whether `dir` itself holds layer files (`*.egdb`): a set's directory given as the root.
+/// Whether `name` is the directory name of some set of layers (`m6-standard-row-empty-owner`:
+/// [`kalah_egdb::file::set_dir_name`] of some board and rules).
+fn is_set_dir_name(name: &str) -> bool {
+    use kalah_core::{CaptureRule, EndRule, LeftoverRule, Rules};
+    (1..=kalah_core::MAX_HOUSES).any(|m| {
+        [CaptureRule::Standard, CaptureRule::Empty]
+            .into_iter()
+            .any(|capture| {
+                [EndRule::RowEmpty, EndRule::MoverBlocked]
+                    .into_iter()
+                    .any(|end| {
+                        [
+                            LeftoverRule::Owner,
+                            LeftoverRule::Emptier,
+                            LeftoverRule::Nobody,
+                        ]
+                        .into_iter()
+                        .any(|leftovers| {
+                            let rules = Rules {
+                                capture,
+                                end,
+                                leftovers,
+                                ..Rules::default()
+                            };
+                            kalah_egdb::file::set_dir_name(m, &rules) == name
+                        })
+                    })
+            })
+    })
+}
+
 pub(crate) fn holds_layer_files(dir: &std::path::Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|entries| {
         entries

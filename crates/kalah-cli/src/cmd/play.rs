@@ -132,6 +132,11 @@ const CTRL_C_SAME: Duration = Duration::from_millis(100);
 /// A second Ctrl-C at the prompt within this time of the first quits without saving.
 const CTRL_C_AGAIN: Duration = Duration::from_secs(5);
 
+/// On a terminal, Ctrl-Cs at the prompt within this time of one that stopped a search are
+/// ignored: someone pressing Ctrl-C again and again to hurry the engine must not quit the game
+/// once it has moved (eighth session's tester).
+const CTRL_C_AFTER_STOP: Duration = Duration::from_secs(1);
+
 /// The line a first Ctrl-C at the prompt prints.
 const CTRL_C_WARNING: &str = "Ctrl-C: type 'save FILE' to keep the game, 'quit' to leave, or \
                               press Ctrl-C again within 5 s to quit without saving.";
@@ -159,6 +164,8 @@ struct CtrlCTimes {
     last: Option<Instant>,
     /// The first Ctrl-C at the prompt not yet followed by a search or a command.
     warned: Option<Instant>,
+    /// The latest Ctrl-C that stopped a search.
+    stopped: Option<Instant>,
 }
 
 impl CtrlCTimes {
@@ -173,14 +180,23 @@ impl CtrlCTimes {
         {
             return OnCtrlC::Same;
         }
-        self.last = Some(now);
         if searching {
+            self.last = Some(now);
             self.warned = None;
+            self.stopped = Some(now);
             return OnCtrlC::Stop;
         }
         if !interactive {
+            self.last = Some(now);
             return OnCtrlC::Exit;
         }
+        if self
+            .stopped
+            .is_some_and(|t| now.saturating_duration_since(t) < CTRL_C_AFTER_STOP)
+        {
+            return OnCtrlC::Same;
+        }
+        self.last = Some(now);
         match self.warned {
             Some(t) if now.saturating_duration_since(t) < CTRL_C_AGAIN => OnCtrlC::Exit,
             _ => {
@@ -203,6 +219,9 @@ struct CtrlC {
     times: Mutex<CtrlCTimes>,
     /// The prompt shown (printed again after the warning).
     prompt: Mutex<String>,
+    /// The file that holds the game as it stands (just saved, or loaded with nothing played
+    /// since), if any: then quitting loses nothing, and the messages say so.
+    kept: Mutex<Option<String>>,
 }
 
 impl CtrlC {
@@ -213,7 +232,20 @@ impl CtrlC {
             interactive,
             times: Mutex::new(CtrlCTimes::default()),
             prompt: Mutex::new(String::new()),
+            kept: Mutex::new(None),
         }
+    }
+
+    /// The game as it stands is in `file` (`None`: it changed since it was last saved or
+    /// loaded).
+    fn kept_in(&self, file: Option<&str>) {
+        if let Ok(mut k) = self.kept.lock() {
+            *k = file.map(str::to_string);
+        }
+    }
+
+    fn kept(&self) -> Option<String> {
+        self.kept.lock().ok().and_then(|k| k.clone())
     }
 
     /// Handles one SIGINT (on the handler thread).
@@ -230,13 +262,26 @@ impl CtrlC {
             OnCtrlC::Stop => self.stop.store(true, Ordering::SeqCst),
             OnCtrlC::Warn => {
                 let prompt = self.prompt.lock().map(|p| p.clone()).unwrap_or_default();
-                let _ = print(&format!("\n{CTRL_C_WARNING}\n{prompt}"));
+                let warning = match self.kept() {
+                    Some(file) => format!(
+                        "Ctrl-C: the game as it stands is in '{file}'; press Ctrl-C again within \
+                         5 s to quit, or go on playing."
+                    ),
+                    None => CTRL_C_WARNING.to_string(),
+                };
+                let _ = print(&format!("\n{warning}\n{prompt}"));
             }
             OnCtrlC::Exit => {
-                if self.interactive {
-                    let _ = print("\n");
+                // Off the prompt's line, wherever stdout goes.
+                let _ = print("\n");
+                match self.kept() {
+                    Some(file) => {
+                        eprintln!(
+                            "kalah: interrupted (Ctrl-C): the game as it stands is in '{file}'"
+                        )
+                    }
+                    None => eprintln!("kalah: interrupted (Ctrl-C): the game was not saved"),
                 }
-                eprintln!("kalah: interrupted (Ctrl-C): the game was not saved");
                 std::process::exit(130);
             }
         }
@@ -426,9 +471,10 @@ impl RecordedPlayer {
         }
     }
 
-    /// The player a tag names, if the tag is exactly as `save` writes it (anything else, a
-    /// hand-written name or an empty tag, is `None`).
+    /// The player a tag names, if the tag is as `save` writes it, spaces around it aside (as
+    /// the web page reads it); anything else, a hand-written name or an empty tag, is `None`.
     fn parse(tag: &str) -> Option<RecordedPlayer> {
+        let tag = tag.trim();
         std::iter::once(RecordedPlayer::Human)
             .chain(Level::ALL.into_iter().map(RecordedPlayer::Engine))
             .find(|p| p.name() == tag)
@@ -460,11 +506,13 @@ fn quoted_tag(tag: &str) -> String {
 /// The players of the game: each of `opponent`, `side` and `level` given on the command line
 /// wins; those not given come from `record` (a loaded game) when its South and North tags are
 /// a pair `save` writes (two people, or a person and the engine); else the defaults (the engine
-/// at `medium`, you South). `--side` or `--level` alone asks for the engine.
+/// at `medium`, you South). `--side` or `--level` alone asks for the engine. `seed`: whether
+/// `--seed` was given (it means nothing between two people either).
 fn players(
     opponent: Option<Opponent>,
     side: Option<SideArg>,
     level: Option<Level>,
+    seed: bool,
     record: Option<&GameRecord>,
 ) -> Players {
     use RecordedPlayer::{Engine as E, Human as H};
@@ -504,12 +552,17 @@ fn players(
     };
     let engine_side = recorded.flatten();
     let vs_engine = opponent == Opponent::Engine;
-    // --side and --level given for a game between two people: said, not silently dropped.
-    let unused: Vec<&str> = [(side.is_some(), "--side"), (level.is_some(), "--level")]
-        .iter()
-        .filter(|&&(given, _)| given && !vs_engine)
-        .map(|&(_, flag)| flag)
-        .collect();
+    // --side, --level and --seed given for a game between two people: said, not silently
+    // dropped.
+    let unused: Vec<&str> = [
+        (side.is_some(), "--side"),
+        (level.is_some(), "--level"),
+        (seed, "--seed"),
+    ]
+    .iter()
+    .filter(|&&(given, _)| given && !vs_engine)
+    .map(|&(_, flag)| flag)
+    .collect();
     let side = match (side, engine_side) {
         (Some(s), _) => Side::from(s),
         (None, Some((s, _))) => {
@@ -544,7 +597,10 @@ fn players(
     if !unused.is_empty() {
         notes.push(format!(
             "Two people play (--opponent human), so {} {} no effect.",
-            unused.join(" and "),
+            match unused.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => unused.join(""),
+            },
             if unused.len() == 1 { "has" } else { "have" }
         ));
     }
@@ -847,6 +903,7 @@ impl Game {
         if let Err(e) = self.record.push(mv) {
             bail!("the game record refused a legal action {mv}: {e}");
         }
+        self.ctrl_c.kept_in(None);
         let who = self.who(before.side(), swapped_before);
         let line = match mv {
             Move::Sow(h) => {
@@ -913,6 +970,7 @@ impl Game {
                 for _ in k..n {
                     self.record.pop();
                 }
+                self.ctrl_c.kept_in(None);
                 n - k
             }
             None => 0,
@@ -988,6 +1046,7 @@ impl Game {
         let path = Path::new(file);
         match save_atomically(path, &self.record.to_text()) {
             Ok(()) => {
+                self.ctrl_c.kept_in(Some(file));
                 // Quoted for the shell when it holds anything but plain name characters.
                 let arg = if file
                     .chars()
@@ -1241,6 +1300,7 @@ pub fn run(args: Args) -> Result<()> {
         args.opponent,
         args.side,
         args.level,
+        args.seed.is_some(),
         args.load.is_some().then_some(&record),
     );
     let me = players.side;
@@ -1285,6 +1345,8 @@ pub fn run(args: Args) -> Result<()> {
     };
     let piped = !std::io::stdin().is_terminal();
     let ctrl_c = Arc::new(CtrlC::new(!piped));
+    // A loaded game is in its file until an action is played or taken back.
+    ctrl_c.kept_in(args.load.as_deref().and_then(Path::to_str));
     let engine = engine.map(|mut e| {
         e.set_stop_flag(Arc::clone(&ctrl_c.stop));
         e
@@ -1404,6 +1466,27 @@ mod tests {
         let mut t = CtrlCTimes::default();
         assert_eq!(t.on_signal(at(0), true, false), OnCtrlC::Stop);
         assert_eq!(t.on_signal(at(500), false, false), OnCtrlC::Exit);
+        // On a terminal, Ctrl-Cs pressed again and again to hurry the engine: those reaching
+        // the prompt within a second of the stop are ignored, a later one warns.
+        let mut t = CtrlCTimes::default();
+        assert_eq!(t.on_signal(at(0), true, true), OnCtrlC::Stop);
+        assert_eq!(t.on_signal(at(300), false, true), OnCtrlC::Same);
+        assert_eq!(t.on_signal(at(600), false, true), OnCtrlC::Same);
+        assert_eq!(t.on_signal(at(900), false, true), OnCtrlC::Same);
+        assert_eq!(t.on_signal(at(1200), false, true), OnCtrlC::Warn);
+        assert_eq!(t.on_signal(at(1500), false, true), OnCtrlC::Exit);
+    }
+
+    #[test]
+    fn recorded_players_read_as_save_writes_them() {
+        assert_eq!(RecordedPlayer::parse("human"), Some(RecordedPlayer::Human));
+        assert_eq!(
+            RecordedPlayer::parse(" kalah engine easy "),
+            Some(RecordedPlayer::Engine(Level::Easy))
+        );
+        assert_eq!(RecordedPlayer::parse("kalah engine grandmaster"), None);
+        assert_eq!(RecordedPlayer::parse("Ann"), None);
+        assert_eq!(RecordedPlayer::parse(""), None);
     }
 
     #[test]

@@ -54,20 +54,23 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
         .chars()
         .next()
         .is_some_and(|c| c.is_ascii_digit() || c == '+' || c == '-');
-    if words.len() < 2 || !numeric || words[words.len() - 2].ends_with(',') {
-        // A word after what reads as the expected value (`... S +6 extra`): name that word,
-        // not the value (the position parser would stop at the value).
-        if words.len() >= 3 && !numeric {
-            let value = words[words.len() - 2];
-            let is_value = value.starts_with(['+', '-'])
-                && value.len() > 1
-                && value[1..].bytes().all(|b| b.is_ascii_digit());
-            if is_value && !words[words.len() - 3].ends_with(',') {
-                bail!(
-                    "unexpected '{last}' after the expected value '{value}' (a line is a position, then optionally its expected value)"
-                );
-            }
+    // Words after what reads as the expected value (`... S +6 extra`, `... S +6 a b`):
+    // name the first of them, not the value (the position parser would stop at the
+    // value). The value is a whole number after words that make a position.
+    for i in 1..words.len() - 1 {
+        let value = words[i];
+        let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
+        if !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && words[..i].join(" ").parse::<Position>().is_ok()
+        {
+            bail!(
+                "unexpected '{}' after the expected value '{value}' (a line is a position, then optionally its expected value)",
+                words[i + 1]
+            );
         }
+    }
+    if words.len() < 2 || !numeric || words[words.len() - 2].ends_with(',') {
         return Ok(Some(Entry {
             position: words.join(" "),
             expected: None,
@@ -570,14 +573,23 @@ mod tests {
                 .to_string();
             assert!(e.contains(bad) && e.contains("whole number"), "{bad}: {e}");
         }
-        // A word after the expected value is named (not the value).
-        let e = split_line(&format!("{start} +6 extra"))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("unexpected 'extra' after the expected value '+6'"),
-            "{e}"
-        );
+        // Words after the expected value: the first is named (not the value).
+        for (tail, word, value) in [
+            ("+6 extra", "extra", "+6"),
+            ("+6 a b", "a", "+6"),
+            ("+6 +6", "+6", "+6"),
+            ("6 # note", "#", "6"),
+        ] {
+            let e = split_line(&format!("{start} {tail}"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(&format!(
+                    "unexpected '{word}' after the expected value '{value}'"
+                )),
+                "{tail}: {e}"
+            );
+        }
         // Not when the 'value' is one of the counts written after a comma and a space.
         assert_eq!(
             split_line("4, 4, 0, 4, 4, -0 S").unwrap(),
