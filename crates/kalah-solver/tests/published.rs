@@ -99,10 +99,9 @@ fn kalah_5_4_and_6_3_under_standard_capture() {
 #[test]
 #[ignore = "minutes: run with --ignored"]
 fn published_values_of_larger_boards() {
-    for row in rows()
-        .iter()
-        .filter(|r| !quick(r) && r.houses * r.seeds as usize <= 30)
-    {
+    // Kalah(5,5) and (5,6): Kalah(6,4) has its own test below, and Kalah(6,5) and (6,6) need
+    // endgame databases (the filter once let Kalah(6,5) in: hours without them).
+    for row in rows().iter().filter(|r| !quick(r) && r.houses <= 5) {
         check(row, solve(row, 1024));
     }
 }
