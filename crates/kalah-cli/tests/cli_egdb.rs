@@ -410,16 +410,9 @@ fn a_closed_stdout_is_not_a_panic() {
     assert!(!err.contains("panicked"), "serve: {err}");
 }
 
-/// A second build of a set that another build holds is refused at once, before it prints its
-/// plan (which would read as if it had started), and it leaves the set alone.
-#[test]
-fn a_second_build_of_the_same_set_is_refused_before_its_plan() {
-    let dir = tempfile::tempdir().unwrap();
-    let set = dir.path().join("m3-standard-row-empty-owner");
-    std::fs::create_dir_all(&set).unwrap();
-    let lock = std::fs::File::create(set.join(".build.lock")).unwrap();
-    lock.try_lock().expect("the test takes the build lock");
-    let out = kalah()
+/// `kalah egdb build --houses 3 --max-seeds 4 --quiet --egdb-dir DIR`, whatever its outcome.
+fn small_build(dir: &Path) -> std::process::Output {
+    kalah()
         .args([
             "egdb",
             "build",
@@ -430,9 +423,21 @@ fn a_second_build_of_the_same_set_is_refused_before_its_plan() {
             "--quiet",
         ])
         .arg("--egdb-dir")
-        .arg(dir.path())
+        .arg(dir)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// A second build of a set that another build holds is refused at once, before it prints its
+/// plan (which would read as if it had started), and it leaves the set alone.
+#[test]
+fn a_second_build_of_the_same_set_is_refused_before_its_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("m3-standard-row-empty-owner");
+    std::fs::create_dir_all(&set).unwrap();
+    let lock = std::fs::File::create(set.join(".build.lock")).unwrap();
+    lock.try_lock().expect("the test takes the build lock");
+    let out = small_build(dir.path());
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "", "no plan printed");
     let err = String::from_utf8_lossy(&out.stderr);
@@ -454,20 +459,7 @@ fn a_build_into_a_set_s_own_directory_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let set = dir.path().join("m5-standard-row-empty-owner");
     std::fs::create_dir_all(&set).unwrap();
-    let out = kalah()
-        .args([
-            "egdb",
-            "build",
-            "--houses",
-            "3",
-            "--max-seeds",
-            "3",
-            "--quiet",
-        ])
-        .arg("--egdb-dir")
-        .arg(&set)
-        .output()
-        .unwrap();
+    let out = small_build(&set);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("this is one set's directory"), "{err}");

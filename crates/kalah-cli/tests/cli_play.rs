@@ -835,67 +835,29 @@ fn save_keeps_the_record_s_other_tags() {
 /// dropping them silently, and goes on between two people.
 #[test]
 fn side_and_level_against_a_person_are_said_to_have_no_effect() {
-    let text = play(
-        &[
-            "--opponent",
-            "human",
-            "--level",
-            "hard",
-            "--houses",
-            "2",
-            "--seeds",
-            "1",
-        ],
-        "2\n1\n",
-    );
-    assert!(
-        text.contains("Two people play (--opponent human), so --level has no effect."),
-        "{text}"
-    );
-    assert!(text.contains("South plays 1"), "{text}");
-    let text = play(
-        &[
-            "--opponent",
-            "human",
-            "--side",
-            "north",
-            "--level",
-            "easy",
-            "--houses",
-            "2",
-            "--seeds",
-            "1",
-        ],
-        "2\n1\n",
-    );
-    assert!(
-        text.contains("so --side and --level have no effect."),
-        "{text}"
-    );
-    let text = play(
-        &[
-            "--opponent",
-            "human",
-            "--side",
-            "north",
-            "--level",
-            "easy",
-            "--seed",
-            "7",
-            "--houses",
-            "2",
-            "--seeds",
-            "1",
-        ],
-        "2\n1\n",
-    );
-    assert!(
-        text.contains("so --side, --level and --seed have no effect."),
-        "{text}"
-    );
-    let text = play(
-        &["--opponent", "human", "--houses", "2", "--seeds", "1"],
-        "2\n1\n",
-    );
-    assert!(!text.contains("no effect"), "{text}");
+    for (extra, note) in [
+        (&["--level", "hard"][..], Some("so --level has no effect.")),
+        (
+            &["--side", "north", "--level", "easy"],
+            Some("so --side and --level have no effect."),
+        ),
+        (
+            &["--side", "north", "--level", "easy", "--seed", "7"],
+            Some("so --side, --level and --seed have no effect."),
+        ),
+        (&[], None),
+    ] {
+        let mut args = vec!["--opponent", "human", "--houses", "2", "--seeds", "1"];
+        args.extend_from_slice(extra);
+        let text = play(&args, "2\n1\n");
+        match note {
+            Some(note) => assert!(
+                text.contains(&format!("Two people play (--opponent human), {note}")),
+                "{extra:?}: {text}"
+            ),
+            None => assert!(!text.contains("no effect"), "{text}"),
+        }
+        // The game is between two people all the same.
+        assert!(text.contains("South plays 1"), "{extra:?}: {text}");
+    }
 }
