@@ -304,3 +304,27 @@ fn ctrl_c_twice_at_the_terminal_prompt_quits_with_130() {
         "{out}"
     );
 }
+
+/// The reader of stdout going away (`kalah play | tee log`, then Ctrl-C ends `tee` too) ends the
+/// game with a line on stderr saying what became of it, not silently.
+#[test]
+fn a_closed_output_is_said_to_end_the_game_unsaved() {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args(["play", "--no-egdb", "--opponent", "human"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    // The intro may already have failed to print; the writes below may then fail too.
+    let _ = stdin.write_all(b"1\nboard\nboard\n");
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "kalah: the output was closed (broken pipe): the game was not saved\n"
+    );
+}

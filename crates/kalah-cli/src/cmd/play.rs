@@ -1421,10 +1421,24 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         intro.push_str("Two players at one terminal. Type a house number to sow it, or help.\n");
     }
-    print(&intro)?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    game.run(&mut input)
+    let result = print(&intro).and_then(|()| game.run(&mut input));
+    if let Err(e) = &result {
+        // The reader of stdout went away (`kalah play | tee log`, then Ctrl-C ends `tee`): the
+        // game cannot go on. Other commands end silently then; a game says what became of it.
+        if crate::output::is_broken_pipe(e) {
+            match game.ctrl_c.kept() {
+                Some(file) => eprintln!(
+                    "kalah: the output was closed (broken pipe): the game as it stands is in '{file}'"
+                ),
+                None => {
+                    eprintln!("kalah: the output was closed (broken pipe): the game was not saved")
+                }
+            }
+        }
+    }
+    result
 }
 
 #[cfg(test)]
