@@ -85,6 +85,8 @@ pub struct BuildReport {
 /// same set can start until it is dropped.
 pub struct BuildLock<'a> {
     plan: &'a BuildPlan,
+    /// The plan's indexer, from its check.
+    ix: Indexer,
     _file: std::fs::File,
 }
 
@@ -99,7 +101,6 @@ impl BuildLock<'_> {
         on_event: &(dyn Fn(&BuildEvent) + Sync),
     ) -> Result<BuildReport, EgdbError> {
         let plan = self.plan;
-        let ix = plan.check()?;
         let mut pool = rayon::ThreadPoolBuilder::new();
         if let Some(n) = plan.threads {
             pool = pool.num_threads(n.max(1));
@@ -107,7 +108,7 @@ impl BuildLock<'_> {
         let pool = pool
             .build()
             .map_err(|e| EgdbError::Threads(e.to_string()))?;
-        pool.install(|| plan.run_in_pool(&ix, stop, on_event))
+        pool.install(|| plan.run_in_pool(&self.ix, stop, on_event))
     }
 }
 
@@ -164,7 +165,7 @@ impl BuildPlan {
     /// [`EgdbError::Busy`] if another build holds the lock; bad plans and I/O errors as
     /// [`BuildPlan::run`].
     pub fn lock(&self) -> Result<BuildLock<'_>, EgdbError> {
-        self.check()?;
+        let ix = self.check()?;
         let dir = self.root.join(file::set_dir_name(self.houses, &self.rules));
         let io = |p: &std::path::Path, e| EgdbError::Io {
             path: p.display().to_string(),
@@ -181,6 +182,7 @@ impl BuildPlan {
         match file.try_lock() {
             Ok(()) => Ok(BuildLock {
                 plan: self,
+                ix,
                 _file: file,
             }),
             Err(std::fs::TryLockError::WouldBlock) => Err(EgdbError::Busy {

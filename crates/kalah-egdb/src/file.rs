@@ -185,6 +185,34 @@ pub fn set_dir_name(houses: usize, rules: &Rules) -> String {
     )
 }
 
+/// The board size and rules whose set directory is named `name` ([`set_dir_name`] read back;
+/// the pie and Manchester rules, which do not name sets, standard), or `None` if `name` names
+/// no set.
+pub fn parse_set_dir_name(name: &str) -> Option<(usize, Rules)> {
+    let captures = [CaptureRule::Standard, CaptureRule::Empty];
+    let ends = [EndRule::RowEmpty, EndRule::MoverBlocked];
+    let leftovers = [
+        LeftoverRule::Owner,
+        LeftoverRule::Emptier,
+        LeftoverRule::Nobody,
+    ];
+    (1..=kalah_core::MAX_HOUSES).find_map(|m| {
+        captures.iter().find_map(|&capture| {
+            ends.iter().find_map(|&end| {
+                leftovers.iter().find_map(|&leftovers| {
+                    let rules = Rules {
+                        capture,
+                        end,
+                        leftovers,
+                        ..Rules::default()
+                    };
+                    (set_dir_name(m, &rules) == name).then_some((m, rules))
+                })
+            })
+        })
+    })
+}
+
 /// The file name of the layer of `seeds` seeds in its set's directory: `k009.egdb`.
 pub fn layer_file_name(seeds: u32) -> String {
     format!("k{seeds:03}.egdb")

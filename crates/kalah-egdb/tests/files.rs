@@ -300,3 +300,34 @@ fn a_second_build_of_the_same_set_is_refused_while_one_runs() {
         .unwrap()
         .unwrap();
 }
+
+/// Set directory names read back to their board and rules, and nothing else reads as one.
+#[test]
+fn set_directory_names_read_back() {
+    use kalah_core::{CaptureRule, EndRule, LeftoverRule, Rules};
+    use kalah_egdb::file::{parse_set_dir_name, set_dir_name};
+    let rules = Rules {
+        capture: CaptureRule::Empty,
+        end: EndRule::MoverBlocked,
+        leftovers: LeftoverRule::Nobody,
+        ..Rules::default()
+    };
+    for m in [1, 6, 12] {
+        for r in [Rules::default(), rules] {
+            assert_eq!(parse_set_dir_name(&set_dir_name(m, &r)), Some((m, r)));
+        }
+    }
+    assert_eq!(
+        parse_set_dir_name("m5-standard-row-empty-owner"),
+        Some((5, Rules::default()))
+    );
+    for name in [
+        "m13-standard-row-empty-owner",
+        "m6-standard",
+        "eg",
+        "",
+        "m6-standard-row-empty-owner/",
+    ] {
+        assert_eq!(parse_set_dir_name(name), None, "{name}");
+    }
+}

@@ -353,10 +353,8 @@ impl Engine {
     ///
     /// Each engine starts with a flag of its own, cleared ([`Engine::stop_flag`] returns it).
     pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        // The solver gets it at its next search (`take_solver`).
         self.stop = flag;
-        if let Some(s) = self.solver.as_mut() {
-            s.set_stop_flag(Arc::clone(&self.stop));
-        }
     }
 
     /// The engine's stop flag (a handle to the same flag): set it to stop the search under
@@ -436,14 +434,11 @@ impl Engine {
                         let left = time
                             .saturating_sub(start.elapsed())
                             .max(Duration::from_millis(10));
-                        if self.stop_requested() {
-                            // Stopped during the proof: a short search that ignores the flag,
-                            // rather than a one-ply guess.
-                            let grace = left.min(STOP_GRACE);
-                            self.deepening(&p, rules, profile.depth, grace, limits.nodes, true)
-                        } else {
-                            self.deepening(&p, rules, profile.depth, left, limits.nodes, false)
-                        }
+                        // Stopped during the proof: a short search that ignores the flag,
+                        // rather than a one-ply guess.
+                        let grace = self.stop_requested();
+                        let left = if grace { left.min(STOP_GRACE) } else { left };
+                        self.deepening(&p, rules, profile.depth, left, limits.nodes, grace)
                     }
                 }
             }
@@ -472,13 +467,9 @@ impl Engine {
     ) -> Option<Found> {
         let threads = self.threads;
         let solver = self.solver(rules);
-        if threads > 1 {
-            // A node limit of `solve_parallel` applies to each thread: share it out.
-            let per_thread = nodes.map(|n| n / threads as u64);
-            solver.set_limits(SearchLimits::new(Some(time), per_thread));
-        } else {
-            solver.set_limits(SearchLimits::new(Some(time), nodes));
-        }
+        // A node limit of `solve_parallel` applies to each thread: share it out.
+        let per_thread = nodes.map(|n| n / threads as u64);
+        solver.set_limits(SearchLimits::new(Some(time), per_thread));
         let sol = if threads > 1 {
             solver.solve_parallel(pos, threads)
         } else {
@@ -627,12 +618,10 @@ impl Engine {
         let left = time
             .saturating_sub(start.elapsed())
             .max(Duration::from_millis(20));
-        if self.stop_requested() {
-            // Stopped: short estimates that ignore the flag, rather than one-ply guesses.
-            self.estimate_moves(&p, rules, 200, left.min(STOP_GRACE), limits.nodes, true)
-        } else {
-            self.estimate_moves(&p, rules, 200, left, limits.nodes, false)
-        }
+        // Stopped: short estimates that ignore the flag, rather than one-ply guesses.
+        let grace = self.stop_requested();
+        let left = if grace { left.min(STOP_GRACE) } else { left };
+        self.estimate_moves(&p, rules, 200, left, limits.nodes, grace)
     }
 
     /// The exact value of every legal action of `pos` (settled, not over) within `time` and
@@ -700,12 +689,10 @@ impl Engine {
             done.store(true, Ordering::SeqCst);
             r
         });
-        let mut main = solvers.swap_remove(0);
-        // The analysis leaves its stop flag in every solver, set if one thread hit a limit or
-        // was stopped: give the engine's solver its own back, or its next search would stop at
-        // once (`take_solver` does so again at every search).
-        main.set_stop_flag(Arc::clone(&self.stop));
-        self.solver = Some(main);
+        // The analysis leaves its own stop flag in every solver, set if one thread hit a limit
+        // or was stopped; `take_solver` gives the engine's solver the engine's flag back before
+        // its next search.
+        self.solver = Some(solvers.swap_remove(0));
         result
     }
 }

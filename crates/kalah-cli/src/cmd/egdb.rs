@@ -186,7 +186,8 @@ fn build(a: BuildArgs) -> Result<()> {
     let is_set_dir = root
         .file_name()
         .and_then(|n| n.to_str())
-        .is_some_and(is_set_dir_name);
+        .and_then(kalah_egdb::file::parse_set_dir_name)
+        .is_some();
     if holds_layer_files(&root) || is_set_dir {
         bail!(
             "--egdb-dir {}: this is one set's directory (k000.egdb, ...); give its parent, {}",
@@ -505,37 +506,6 @@ fn layer_problem(l: &kalah_egdb::LayerInfo, h: &kalah_egdb::file::LayerHeader) -
 }
 
 /// Whether `dir` itself holds layer files (`*.egdb`): a set's directory given as the root.
-/// Whether `name` is the directory name of some set of layers (`m6-standard-row-empty-owner`:
-/// [`kalah_egdb::file::set_dir_name`] of some board and rules).
-fn is_set_dir_name(name: &str) -> bool {
-    use kalah_core::{CaptureRule, EndRule, LeftoverRule, Rules};
-    (1..=kalah_core::MAX_HOUSES).any(|m| {
-        [CaptureRule::Standard, CaptureRule::Empty]
-            .into_iter()
-            .any(|capture| {
-                [EndRule::RowEmpty, EndRule::MoverBlocked]
-                    .into_iter()
-                    .any(|end| {
-                        [
-                            LeftoverRule::Owner,
-                            LeftoverRule::Emptier,
-                            LeftoverRule::Nobody,
-                        ]
-                        .into_iter()
-                        .any(|leftovers| {
-                            let rules = Rules {
-                                capture,
-                                end,
-                                leftovers,
-                                ..Rules::default()
-                            };
-                            kalah_egdb::file::set_dir_name(m, &rules) == name
-                        })
-                    })
-            })
-    })
-}
-
 pub(crate) fn holds_layer_files(dir: &std::path::Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|entries| {
         entries

@@ -248,6 +248,15 @@ impl CtrlC {
         self.kept.lock().ok().and_then(|k| k.clone())
     }
 
+    /// What becomes of the game if the program ends now, for the last line it prints: `the game
+    /// as it stands is in 'FILE'`, or `the game was not saved`.
+    fn fate(&self) -> String {
+        match self.kept() {
+            Some(file) => format!("the game as it stands is in '{file}'"),
+            None => "the game was not saved".to_string(),
+        }
+    }
+
     /// Handles one SIGINT (on the handler thread).
     fn on_signal(&self) {
         let searching = self.searching.load(Ordering::SeqCst);
@@ -274,14 +283,7 @@ impl CtrlC {
             OnCtrlC::Exit => {
                 // Off the prompt's line, wherever stdout goes.
                 let _ = print("\n");
-                match self.kept() {
-                    Some(file) => {
-                        eprintln!(
-                            "kalah: interrupted (Ctrl-C): the game as it stands is in '{file}'"
-                        )
-                    }
-                    None => eprintln!("kalah: interrupted (Ctrl-C): the game was not saved"),
-                }
+                eprintln!("kalah: interrupted (Ctrl-C): {}", self.fate());
                 std::process::exit(130);
             }
         }
@@ -489,8 +491,9 @@ struct Players {
     side: Side,
     /// The engine's level.
     level: Level,
-    /// With `--load`: one line on what was taken from the record, and one on the defaults used
-    /// because the record could not tell.
+    /// Lines for the start of the game: flags that have no effect between two people; with
+    /// `--load`, what was taken from the record, and the defaults used because it could not
+    /// tell.
     notes: Vec<String>,
 }
 
@@ -1428,14 +1431,10 @@ pub fn run(args: Args) -> Result<()> {
         // The reader of stdout went away (`kalah play | tee log`, then Ctrl-C ends `tee`): the
         // game cannot go on. Other commands end silently then; a game says what became of it.
         if crate::output::is_broken_pipe(e) {
-            match game.ctrl_c.kept() {
-                Some(file) => eprintln!(
-                    "kalah: the output was closed (broken pipe): the game as it stands is in '{file}'"
-                ),
-                None => {
-                    eprintln!("kalah: the output was closed (broken pipe): the game was not saved")
-                }
-            }
+            eprintln!(
+                "kalah: the output was closed (broken pipe): {}",
+                game.ctrl_c.fate()
+            );
         }
     }
     result
