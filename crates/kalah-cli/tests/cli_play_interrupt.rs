@@ -66,7 +66,10 @@ impl Session {
     /// `kalah play ARGS` on a pseudo-terminal made by `script`; `None` if `script` is missing.
     fn play_on_terminal(args: &str) -> Option<Session> {
         let bin = assert_cmd::cargo::cargo_bin("kalah");
-        let line = format!("'{}' play {args}", bin.display());
+        // `exec`: no shell stays between `script` and the game. A shell that waits on it (dash,
+        // the `/bin/sh` that `script` runs when SHELL is unset) dies of the terminal's SIGINT,
+        // and `script -e` would report that death (130) instead of the game's own exit code.
+        let line = format!("exec '{}' play {args}", bin.display());
         let mut cmd = Command::new("script");
         cmd.args(["-q", "-e", "-c", &line, "/dev/null"]);
         match Session::start(cmd) {
