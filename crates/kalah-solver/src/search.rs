@@ -481,8 +481,7 @@ impl Solver {
             if mask & (1 << h) == 0 {
                 continue;
             }
-            let mut child = *pos;
-            let out = child.sow_unchecked(&self.rules, h + 1);
+            let (child, out) = pos.sown(&self.rules, h + 1);
             let (sign, c) = relation(d0, &child, out.extra_turn);
             let over = child.is_over();
             let hist = self.history[pos.side().index()][h] as i64;
@@ -577,7 +576,9 @@ impl Solver {
 
     /// Exact fail-soft alpha-beta on the future gain of the side to move of `pos` (a position
     /// not over). The result `v` satisfies: `v <= alpha` → g ≤ v; `v >= beta` → g ≥ v; else g = v.
-    fn exact(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+    ///
+    /// `known`: the table key of `pos` (see [`Self::key`]) if the caller computed it.
+    fn exact(&mut self, pos: &Position, alpha: i32, beta: i32, known: Option<Option<Key>>) -> i32 {
         self.nodes += 1;
         if self.nodes & POLL_MASK == 0 {
             self.poll();
@@ -596,7 +597,10 @@ impl Solver {
         if let Some(g) = self.probe_egdb(pos, seeds) {
             return g;
         }
-        let key = self.key(pos, seeds);
+        let key = match known {
+            Some(k) => k,
+            None => self.key(pos, seeds),
+        };
         if let Some(k) = &key {
             if let Some(e) = self.table.probe(k) {
                 self.tt_hits += 1;
@@ -628,16 +632,17 @@ impl Solver {
         // before its probe: it needs no key and no prefetch. (With the probes, its table entry
         // may hold tighter bounds, which make this node's fail-soft result tighter.)
         let etc = key.is_some() && seeds >= self.etc_min;
-        let mut ckeys = ArrayVec::<Option<Key>, 13>::new();
+        let mut ckeys = ArrayVec::<Option<Option<Key>>, 13>::new();
         for kid in &kids {
             let mut ck = None;
             if !kid.over {
                 let s = kid.pos.seeds_in_houses() as i32;
                 if etc || (kid.c + s > a && kid.c - s < b) {
-                    ck = self.key(&kid.pos, s);
-                    if let Some(ck) = &ck {
-                        self.table.prefetch(ck);
+                    let k = self.key(&kid.pos, s);
+                    if let Some(k) = &k {
+                        self.table.prefetch(k);
                     }
+                    ck = Some(k);
                 }
             }
             ckeys.push(ck);
@@ -650,10 +655,10 @@ impl Solver {
         let mut kid_bounds = [(i32::MIN, i32::MAX); 13];
         if etc {
             for (i, (kid, ck)) in kids.iter().zip(&ckeys).enumerate() {
-                let found = match ck {
+                let found = match ck.flatten() {
                     Some(ck) => self
                         .table
-                        .probe(ck)
+                        .probe(&ck)
                         .filter(|e| e.exact)
                         .map(|e| (e.lo, e.hi)),
                     None if !kid.over => {
@@ -696,7 +701,7 @@ impl Solver {
                     }
                     continue;
                 }
-                let Some(g) = self.kid_gain(kid, a.max(best), b) else {
+                let Some(g) = self.kid_gain(kid, a.max(best), b, ckeys[ki]) else {
                     return 0;
                 };
                 if g > best {
@@ -722,14 +727,14 @@ impl Solver {
     /// in the parent's window `a..b` with the same fail-soft meaning; a finished child gives `c`.
     /// `None` if the search was stopped.
     #[inline]
-    fn kid_gain(&mut self, kid: &Kid, a: i32, b: i32) -> Option<i32> {
+    fn kid_gain(&mut self, kid: &Kid, a: i32, b: i32, known: Option<Option<Key>>) -> Option<i32> {
         if kid.over {
             return Some(kid.c);
         }
         let v = if kid.sign > 0 {
-            self.exact(&kid.pos, a - kid.c, b - kid.c)
+            self.exact(&kid.pos, a - kid.c, b - kid.c, known)
         } else {
-            self.exact(&kid.pos, kid.c - b, kid.c - a)
+            self.exact(&kid.pos, kid.c - b, kid.c - a, known)
         };
         (!self.stopped).then_some(kid.sign * v + kid.c)
     }
@@ -908,7 +913,7 @@ impl Solver {
 
     /// Whether the future gain of `pos` (not over) is at least `t`.
     fn at_least(&mut self, pos: &Position, t: i32) -> Result<bool, SolveError> {
-        let v = self.exact(pos, t - 1, t);
+        let v = self.exact(pos, t - 1, t, None);
         if self.stopped {
             return Err(self.stopped_error(pos, -255, 255));
         }
@@ -944,7 +949,7 @@ impl Solver {
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
             let n0 = self.nodes;
-            let v = self.exact(pos, beta - 1, beta);
+            let v = self.exact(pos, beta - 1, beta, None);
             self.passes.push((beta, v, self.nodes - n0));
             if self.stopped {
                 return Err(self.stopped_error(pos, lower, upper));

@@ -128,6 +128,55 @@ const fn binomials() -> [[u128; BINOM_ROWS]; 13] {
     t
 }
 
+/// Rows of [`BINOM64`]: every `C(n, k)` with `k ≤ 12` and `n < 219` fits 64 bits.
+const BINOM64_ROWS: usize = 219;
+/// Boards whose houses hold at most this many seeds have ranks below 2^64 (`C(206 + 12, 12)`
+/// < 2^64), computed from [`BINOM64`].
+const RANK64_SEEDS: u32 = 206;
+
+/// [`BINOM`] in 64 bits, for boards of at most [`RANK64_SEEDS`] seeds in the houses.
+static BINOM64: [[u64; BINOM64_ROWS]; 13] = binomials64();
+
+const fn binomials64() -> [[u64; BINOM64_ROWS]; 13] {
+    let mut t = [[0u64; BINOM64_ROWS]; 13];
+    let mut k = 0;
+    while k <= 12 {
+        let mut n = 0;
+        while n < BINOM64_ROWS {
+            t[k][n] = BINOM[k][n] as u64;
+            n += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// [`houses_rank`] of the mover's row `own` then the opponent's row `opp`, in 64 bits: for
+/// boards of `M` houses a side holding at most [`RANK64_SEEDS`] seeds in their houses.
+#[inline(always)]
+fn rows_rank64<const M: usize>(own: &[u8; M], opp: &[u8; M]) -> u64 {
+    let mut c = 0usize;
+    let mut r = 0u64;
+    for j in 0..M {
+        c += own[j] as usize;
+        r += BINOM64[j + 1][c + j];
+    }
+    for j in 0..M {
+        c += opp[j] as usize;
+        r += BINOM64[M + j + 1][c + M + j];
+    }
+    r
+}
+
+/// [`rows_rank64`] of the rows of `bins` starting at `own` and `opp`.
+#[inline(always)]
+fn bins_rank64<const M: usize>(bins: &[u8], own: usize, opp: usize) -> u64 {
+    rows_rank64::<M>(
+        bins[own..own + M].try_into().unwrap(),
+        bins[opp..opp + M].try_into().unwrap(),
+    )
+}
+
 /// The rank of the houses `h` (any order, fixed for a board size) among all boards of `h.len()`
 /// houses holding as many seeds or fewer: a bijection from the boards of at most `S` seeds onto
 /// `0..C(S + h.len(), h.len())`. The partial sums `c_j = h_0 + ... + h_j + j` are strictly
@@ -168,7 +217,21 @@ pub(crate) fn key_of(pos: &Position, with_store: bool) -> Key {
     } else {
         0
     };
-    if m <= 6 {
+    if m <= 6 && pos.seeds_in_houses() <= RANK64_SEEDS {
+        let k = match m {
+            6 => bins_rank64::<6>(bins, own, opp),
+            5 => bins_rank64::<5>(bins, own, opp),
+            4 => bins_rank64::<4>(bins, own, opp),
+            3 => bins_rank64::<3>(bins, own, opp),
+            2 => bins_rank64::<2>(bins, own, opp),
+            _ => bins_rank64::<1>(bins, own, opp),
+        } as u128;
+        Key::Compact(if with_store {
+            (k << 8) | store as u128
+        } else {
+            k
+        })
+    } else if m <= 6 {
         let mut h = [0u8; 12];
         h[..m].copy_from_slice(&bins[own..own + m]);
         h[m..2 * m].copy_from_slice(&bins[opp..opp + m]);
@@ -742,6 +805,7 @@ fn merge(old: &Entry, new: &mut Entry) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{rngs::StdRng, Rng, SeedableRng};
 
     #[test]
     fn entry_round_trips() {
@@ -804,6 +868,35 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The 64-bit ranks of the key equal the 128-bit ranks on every board size up to 6 houses
+    /// a side, up to the seeds where 64 bits stop being enough.
+    #[test]
+    fn ranks_in_64_bits_equal_ranks_in_128_bits() {
+        assert!(BINOM[12][BINOM64_ROWS - 1] <= u64::MAX as u128);
+        assert!(BINOM[12][RANK64_SEEDS as usize + 12] <= u64::MAX as u128);
+        assert!(BINOM[12][RANK64_SEEDS as usize + 13] > u64::MAX as u128);
+        let mut rng = StdRng::seed_from_u64(64);
+        for m in 1..=6usize {
+            for _ in 0..2000 {
+                let total = rng.gen_range(0..=RANK64_SEEDS as usize);
+                let mut h = vec![0u8; 2 * m];
+                for _ in 0..total {
+                    h[rng.gen_range(0..2 * m)] += 1;
+                }
+                let (own, opp) = h.split_at(m);
+                let r64 = match m {
+                    6 => rows_rank64::<6>(own.try_into().unwrap(), opp.try_into().unwrap()),
+                    5 => rows_rank64::<5>(own.try_into().unwrap(), opp.try_into().unwrap()),
+                    4 => rows_rank64::<4>(own.try_into().unwrap(), opp.try_into().unwrap()),
+                    3 => rows_rank64::<3>(own.try_into().unwrap(), opp.try_into().unwrap()),
+                    2 => rows_rank64::<2>(own.try_into().unwrap(), opp.try_into().unwrap()),
+                    _ => rows_rank64::<1>(own.try_into().unwrap(), opp.try_into().unwrap()),
+                };
+                assert_eq!(r64 as u128, houses_rank(&h), "{h:?}");
+            }
+        }
     }
 
     #[test]
