@@ -299,7 +299,7 @@ impl Engine {
     ///
     /// With `threads` > 1:
     /// * the `perfect` level proves its move with [`Solver::solve_parallel`]: `threads` MTD(f)
-    ///   searches from different first guesses sharing the engine's transposition table, the
+    ///   searches sharing the engine's transposition table and the work of each test, the
     ///   first to finish giving the value;
     /// * [`Engine::hint`] values the legal actions with [`analyze_moves_parallel`]: one solver
     ///   per thread, all sharing the engine's table, each action that needs a search a job for

@@ -87,6 +87,62 @@ impl Entry {
     }
 }
 
+/// The positions the threads of a parallel solve are searching right now (simplified ABDADA,
+/// see `Solver::solve_parallel`): 2^16 slots, each holding the [`Key::hash64`] of one position or
+/// 0. Two positions may want the same slot: then one of them is not seen as busy, or a position
+/// is seen as busy that is not. Either only changes the order in which a thread searches its
+/// children, never a value.
+pub(crate) struct Busy {
+    slots: Vec<AtomicU64>,
+}
+
+/// log2 of the slots of [`Busy`] (512 KiB: fits the L2 cache).
+const BUSY_BITS: u32 = 16;
+
+impl Busy {
+    pub(crate) fn new() -> Busy {
+        Busy {
+            slots: (0..1usize << BUSY_BITS)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, h: u64) -> &AtomicU64 {
+        &self.slots[(h >> (64 - BUSY_BITS)) as usize]
+    }
+
+    /// Whether some thread said it is searching the position of hash `h`.
+    #[inline]
+    pub(crate) fn contains(&self, h: u64) -> bool {
+        self.slot(h).load(Relaxed) == h
+    }
+
+    /// Says that this thread is searching the position of hash `h`.
+    #[inline]
+    pub(crate) fn mark(&self, h: u64) {
+        self.slot(h).store(h, Relaxed);
+    }
+
+    /// Takes back [`Busy::mark`] (unless another position has taken the slot since).
+    #[inline]
+    pub(crate) fn unmark(&self, h: u64) {
+        let _ = self.slot(h).compare_exchange(h, 0, Relaxed, Relaxed);
+    }
+}
+
+impl Key {
+    /// A 64-bit hash of the key, never 0 (the empty slot of [`Busy`]).
+    #[inline]
+    pub(crate) fn hash64(&self) -> u64 {
+        match *self {
+            Key::Compact(k) => mix64(k as u64 ^ mix64((k >> 64) as u64)) | 1,
+            Key::Wide(w) => mix64(w[0] ^ mix64(w[1] ^ mix64(w[2] ^ mix64(w[3])))) | 1,
+        }
+    }
+}
+
 /// A packed table key; see the module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Key {
@@ -806,6 +862,25 @@ fn merge(old: &Entry, new: &mut Entry) -> bool {
 mod tests {
     use super::*;
     use rand::{rngs::StdRng, Rng, SeedableRng};
+
+    #[test]
+    fn busy_positions_are_seen_until_taken_back() {
+        let busy = Busy::new();
+        let a = Key::Compact(12345).hash64();
+        let b = Key::Compact(54321).hash64();
+        assert_ne!(a, 0);
+        assert!(!busy.contains(a));
+        busy.mark(a);
+        assert!(busy.contains(a));
+        assert!(!busy.contains(b));
+        busy.unmark(b);
+        assert!(
+            busy.contains(a),
+            "taking back another position leaves the slot"
+        );
+        busy.unmark(a);
+        assert!(!busy.contains(a));
+    }
 
     #[test]
     fn entry_round_trips() {
