@@ -100,21 +100,7 @@ pub struct Layout(pub Vec<u8>);
 /// # Errors
 /// The message naming the first bad item, or the count of houses.
 fn parse_layout(s: &str) -> Result<Layout, String> {
-    let counts = s
-        .split(',')
-        .enumerate()
-        .map(|(i, t)| {
-            let t = t.trim();
-            t.parse::<u8>().map_err(|_| {
-                let what = if t.is_empty() {
-                    "an empty item".to_string()
-                } else {
-                    format!("'{t}'")
-                };
-                format!("item {}: {what} is not a seed count (0 to 255)", i + 1)
-            })
-        })
-        .collect::<Result<Vec<u8>, String>>()?;
+    let counts = Start::parse_counts(s).map_err(|e| e.to_string())?;
     if counts.len() > kalah_core::MAX_HOUSES {
         return Err(format!(
             "{} houses; use 1 to {} houses",

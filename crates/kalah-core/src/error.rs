@@ -62,6 +62,29 @@ pub enum SetupError {
     },
 }
 
+/// A layout written as text (`4,4,5,4,3,4`, see [`crate::Start::parse_counts`]) that does not
+/// parse.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParseLayoutError {
+    /// An item is not a whole number 0..=255; `item` is its 1-based place in the list.
+    #[error("item {item}: {} is not a seed count (0 to 255)", item_text(.text))]
+    BadCount {
+        /// 1-based place of the item.
+        item: usize,
+        /// The item, without the spaces around it (empty for an empty item).
+        text: String,
+    },
+}
+
+/// An item of a layout as the error message names it.
+fn item_text(text: &str) -> String {
+    if text.is_empty() {
+        "an empty item".to_string()
+    } else {
+        format!("'{text}'")
+    }
+}
+
 /// A position string that does not parse. `at` is the 1-based character column of the problem.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParsePositionError {

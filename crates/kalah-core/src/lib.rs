@@ -27,7 +27,9 @@ pub mod position;
 pub mod record;
 pub mod rules;
 
-pub use error::{MoveError, ParsePositionError, RulesError, SetupError, TurnError};
+pub use error::{
+    MoveError, ParseLayoutError, ParsePositionError, RulesError, SetupError, TurnError,
+};
 pub use moves::{Move, Turn, TurnEnd};
 pub use perft::{divide, perft, perft_full};
 pub use position::{EndReason, MoveList, Outcome, Phase, Position, Setup, Side, Status};

@@ -10,7 +10,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::RulesError;
+use crate::error::{ParseLayoutError, RulesError};
 use crate::position::Phase;
 use crate::{MAX_HOUSES, MAX_SEEDS};
 
@@ -306,6 +306,27 @@ impl Start {
             return Err(RulesError::TooManySeeds(total));
         }
         Start::layout(&vec![seeds as u8; houses], false)
+    }
+
+    /// Reads the seed counts of a layout written as text, `4,4,5,4,3,4` (houses 1..m in sowing
+    /// order, comma-separated, spaces around an item allowed), for [`Start::layout`]. Only the
+    /// items are checked here: the number of houses and the seed total are
+    /// [`Start::layout`]'s.
+    ///
+    /// # Errors
+    /// [`ParseLayoutError::BadCount`] naming the first item that is not a whole number 0..=255
+    /// (an empty item, as in `4,,4`, included).
+    pub fn parse_counts(text: &str) -> Result<Vec<u8>, ParseLayoutError> {
+        text.split(',')
+            .enumerate()
+            .map(|(i, t)| {
+                let t = t.trim();
+                t.parse::<u8>().map_err(|_| ParseLayoutError::BadCount {
+                    item: i + 1,
+                    text: t.to_string(),
+                })
+            })
+            .collect()
     }
 
     /// A custom layout (e.g. the FairKalah start `4,4,5,4,3,4`), see the type's documentation.

@@ -2,12 +2,50 @@
 //! says what is wrong. Bad input never panics.
 
 use kalah_core::{
-    GameRecord, Move, MoveError, ParsePositionError, Phase, Position, RecordError, Rules,
-    RulesError, Setup, SetupError, Side, Start, Turn, TurnError,
+    GameRecord, Move, MoveError, ParseLayoutError, ParsePositionError, Phase, Position,
+    RecordError, Rules, RulesError, Setup, SetupError, Side, Start, Turn, TurnError,
 };
 
 fn parse_err(s: &str) -> ParsePositionError {
     s.parse::<Position>().expect_err(s)
+}
+
+/// Layout text (`--layout`, the web API's string `layout`): items read one by one, the first bad
+/// one named with its place; the house count and seed total are `Start::layout`'s.
+#[test]
+fn layout_text() {
+    assert_eq!(
+        Start::parse_counts("4,4,5,4,3,4"),
+        Ok(vec![4, 4, 5, 4, 3, 4])
+    );
+    assert_eq!(Start::parse_counts(" 0 , 255"), Ok(vec![0, 255]));
+    let bad = |s: &str| Start::parse_counts(s).expect_err(s);
+    assert_eq!(
+        bad("4,256,4"),
+        ParseLayoutError::BadCount {
+            item: 2,
+            text: "256".into()
+        }
+    );
+    assert_eq!(
+        bad("3,x,1").to_string(),
+        "item 2: 'x' is not a seed count (0 to 255)"
+    );
+    assert_eq!(
+        bad("-1,4").to_string(),
+        "item 1: '-1' is not a seed count (0 to 255)"
+    );
+    assert_eq!(
+        bad("4,,4").to_string(),
+        "item 2: an empty item is not a seed count (0 to 255)"
+    );
+    assert_eq!(
+        bad("").to_string(),
+        "item 1: an empty item is not a seed count (0 to 255)"
+    );
+    // 13 items parse; Start::layout refuses the house count.
+    let thirteen = Start::parse_counts(&["1"; 13].join(",")).unwrap();
+    assert_eq!(Start::layout(&thirteen, false), Err(RulesError::Houses(13)));
 }
 
 #[test]

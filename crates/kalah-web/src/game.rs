@@ -333,16 +333,9 @@ fn take_layout(body: &mut Body) -> Result<Option<Vec<u8>>, ApiError> {
     match body.take("layout") {
         None => Ok(None),
         Some(Value::Array(items)) => items.iter().enumerate().map(|(i, v)| count(i, v)).collect::<Result<_, _>>().map(Some),
-        Some(Value::String(s)) => s
-            .split(',')
-            .enumerate()
-            .map(|(i, t)| {
-                t.trim().parse::<u8>().map_err(|_| {
-                    bad(format!("'layout' item {}: '{}' is not a seed count (0 to 255)", i + 1, t.trim()))
-                })
-            })
-            .collect::<Result<_, _>>()
-            .map(Some),
+        Some(Value::String(s)) => Start::parse_counts(&s)
+            .map(Some)
+            .map_err(|e| bad(format!("'layout' {e}"))),
         Some(v) => Err(bad(format!(
             "field 'layout' must be an array of seed counts like [4,4,5,4,3,4] or a string \"4,4,5,4,3,4\", not {}",
             type_name(&v)
