@@ -113,7 +113,7 @@ const DEFAULT_HINT_TIME: Duration = Duration::from_secs(2);
 const HELP: &str = "\
 Commands:
   1..m        sow that house of the side to move (1 is the house farthest from its store)
-  3-6         a whole turn: house 3, then house 6 on the extra turn it earns; a trailing -
+  3-6         a whole turn: house 3, then house 6 on the extra turn it earns (or 3,6); a trailing -
               (3-, 3-6-) says the turn goes on: its last action must earn an extra turn
   swap        under the pie rule, as North's first action: take over South's side
   undo        take back your last turn (and the engine's reply to it)
@@ -405,6 +405,12 @@ fn parse_command(line: &str) -> Result<Command, String> {
             }
         }
         _ if word.bytes().all(|b| b.is_ascii_digit()) => {
+            if rest.starts_with(['-', ',']) {
+                let turn: String = line.split_whitespace().collect();
+                return Err(format!(
+                    "write a turn without spaces: '{turn}', not '{line}'"
+                ));
+            }
             if !rest.is_empty() {
                 return Err(format!(
                     "one action a line, please: '{line}' (type the house number alone)"
@@ -415,7 +421,9 @@ fn parse_command(line: &str) -> Result<Command, String> {
                 Err(_) => Ok(Command::NoHouse(word.to_string())),
             }
         }
-        _ if word.contains('-') && turn_body(word).split('-').all(|h| !h.is_empty()) => {
+        _ if word.contains(['-', ','])
+            && turn_body(word).split(['-', ',']).all(|h| !h.is_empty()) =>
+        {
             if !rest.is_empty() {
                 return Err(format!(
                     "one turn a line, please: '{line}' (type the turn alone, e.g. 3-6)"
@@ -428,7 +436,7 @@ fn parse_command(line: &str) -> Result<Command, String> {
                 TurnEnd::Prefix
             };
             let moves: Vec<Move> = body
-                .split('-')
+                .split(['-', ','])
                 .map(|h| match h.to_ascii_lowercase().as_str() {
                     "swap" => Ok(Move::Swap),
                     _ => h
@@ -1545,8 +1553,27 @@ mod tests {
         assert!(parse_command("3-x").unwrap_err().contains("'x' in '3-x'"));
         assert!(parse_command("3-x-").unwrap_err().contains("'x' in '3-x-'"));
         assert!(parse_command("3-6 1").is_err());
-        for bad in ["-", "--", "3--", "-3", "3--6", "-3-"] {
+        for bad in [
+            "-", "--", "3--", "-3", "3--6", "-3-", ",", "3,", ",3", "3,,6",
+        ] {
             assert!(parse_command(bad).is_err(), "{bad}");
         }
+        // A comma between the actions, as kalah-core's Turn and the web API read it.
+        assert_eq!(
+            parse_command("3,6"),
+            Ok(Command::Turn(
+                Turn(vec![Move::Sow(3), Move::Sow(6)]),
+                TurnEnd::Prefix
+            ))
+        );
+        // Spaces inside a turn: the message shows the turn written without them.
+        assert_eq!(
+            parse_command("3 - 6"),
+            Err("write a turn without spaces: '3-6', not '3 - 6'".to_string())
+        );
+        assert_eq!(
+            parse_command("3 -6"),
+            Err("write a turn without spaces: '3-6', not '3 -6'".to_string())
+        );
     }
 }
