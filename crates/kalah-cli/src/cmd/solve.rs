@@ -29,9 +29,10 @@ pub struct Args {
     /// Print JSON: {"position", "value", "best", "pv", "nodes", "tt_hits", "seconds"}.
     #[arg(long)]
     pub json: bool,
-    /// Threads, 1 to 256 [default: every core]: each runs its own MTD(f) from another first
-    /// guess, all sharing one transposition table of --tt-mb; the first to finish gives the
-    /// value (node counts then vary from run to run; 1 is deterministic).
+    /// Threads, 1 to 256 [default: every core]: each runs its own MTD(f), all sharing one
+    /// transposition table of --tt-mb and the work of each test (a child one thread is
+    /// searching, another puts off); the first to finish gives the value (node counts then vary
+    /// from run to run; 1 is deterministic).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cmd::egdb::parse_threads)]
     pub threads: Option<usize>,
     /// Solve every position of FILE (`-`: standard input), one a line, each optionally followed
