@@ -437,12 +437,9 @@ fn parse_command(line: &str) -> Result<Command, String> {
             };
             let moves: Vec<Move> = body
                 .split(['-', ','])
-                .map(|h| match h.to_ascii_lowercase().as_str() {
-                    "swap" => Ok(Move::Swap),
-                    _ => h
-                        .parse::<u8>()
-                        .map(Move::Sow)
-                        .map_err(|_| format!("'{h}' in '{word}' is not a house number")),
+                .map(|h| {
+                    h.parse::<Move>()
+                        .map_err(|_| format!("'{h}' in '{word}' is not a house number"))
                 })
                 .collect::<Result<_, _>>()?;
             Ok(Command::Turn(Turn(moves), end))
