@@ -130,3 +130,40 @@ fn ctrl_c_stops_every_thread_with_exit_130() {
         );
     }
 }
+
+/// `--threads` above the machine's cores is honoured (same answer) with a one-line warning on
+/// stderr; up to the cores there is none.
+#[test]
+fn more_threads_than_cores_are_used_with_a_warning() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let run = |cmd: &str, threads: &str| {
+        let out = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+            .args([cmd, "--houses", "4", "--seeds", "2", "--json", "--no-egdb"])
+            .args(["--threads", threads])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(out.status.success(), "{cmd} --threads {threads}: {stderr}");
+        let mut v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v.as_object_mut().unwrap().remove("seconds");
+        v.as_object_mut().unwrap().remove("nodes");
+        v.as_object_mut().unwrap().remove("tt_hits");
+        (v, stderr)
+    };
+    for cmd in ["solve", "analyze"] {
+        let (one, quiet) = run(cmd, "1");
+        assert_eq!(quiet, "", "{cmd} on one thread");
+        if cores < 256 {
+            let (many, warned) = run(cmd, "256");
+            assert_eq!(many, one, "{cmd}: the same answer on 256 threads");
+            assert_eq!(
+                warned,
+                format!(
+                    "kalah: warning: --threads 256 on {cores} core{}: threads beyond the cores only slow the work down\n",
+                    if cores == 1 { "" } else { "s" }
+                ),
+                "{cmd}"
+            );
+        }
+    }
+}

@@ -13,7 +13,7 @@ use kalah_solver::{
 };
 use serde_json::json;
 
-use crate::cmd::egdb::{parse_threads, rayon_threads};
+use crate::cmd::egdb::{parse_threads, threads_for};
 use crate::cmd::solve::{make_solvers, position_text, show_progress, stopped, Target};
 use crate::output::print;
 
@@ -44,12 +44,7 @@ pub fn run(args: Args) -> Result<()> {
         .target
         .rules
         .position(args.target.position.as_deref())?;
-    let threads = thread_count(
-        args.threads.unwrap_or_else(rayon_threads),
-        &pos,
-        &rules,
-        args.turns,
-    );
+    let threads = thread_count(threads_for(args.threads), &pos, &rules, args.turns);
     if threads > 1 {
         return run_parallel(&args, &rules, &pos, threads);
     }

@@ -1331,13 +1331,10 @@ pub fn run(args: Args) -> Result<()> {
         )?
         .map(Arc::new)
     };
-    let threads = args.threads.unwrap_or_else(|| {
-        if args.seed.is_some() {
-            1
-        } else {
-            crate::cmd::egdb::rayon_threads()
-        }
-    });
+    let threads = match args.threads {
+        None if args.seed.is_some() => 1,
+        requested => crate::cmd::egdb::threads_for(requested),
+    };
     let engine = (players.opponent == Opponent::Engine).then(|| {
         let mut e = match args.seed {
             Some(seed) => Engine::with_seed(level, seed),

@@ -616,7 +616,7 @@ pub fn run(args: Args) -> Result<()> {
         return batch::run(&args, path);
     }
     let (rules, pos, mut solver, bar) = args.target.setup("solving", true)?;
-    let threads = args.threads.unwrap_or_else(crate::cmd::egdb::rayon_threads);
+    let threads = crate::cmd::egdb::threads_for(args.threads);
     let (best, sol) = match solve_with_best_turns(&mut solver, &pos, threads) {
         Ok(x) => x,
         Err(e) => return stopped(e, args.json, &bar, Some(&pos)),

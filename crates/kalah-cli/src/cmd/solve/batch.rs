@@ -202,7 +202,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     };
     let mut input = BufReader::new(input);
     let rules = rule_args.rules();
-    let threads = args.threads.unwrap_or_else(crate::cmd::egdb::rayon_threads);
+    let threads = crate::cmd::egdb::threads_for(args.threads);
     // One stop flag for every solver of the batch, its Ctrl-C handler installed before any
     // other (`solver_parts` tries to install its own; the first handler is kept). A Ctrl-C
     // while the batch waits for its next line (a pipe or a terminal) ends it at once.
