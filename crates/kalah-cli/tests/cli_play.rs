@@ -866,3 +866,37 @@ fn side_and_level_against_a_person_are_said_to_have_no_effect() {
         assert!(text.contains("South plays 1"), "{extra:?}: {text}");
     }
 }
+
+/// A file name with a control character is refused (it used to be saved under its escaped
+/// spelling, `t\tz.txt` with a backslash); a backslash typed as such is kept.
+#[test]
+fn save_refuses_a_file_name_with_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let tab = dir.path().join("t\tz.txt");
+    let esc = dir.path().join("e\x1bz.txt");
+    let backslash = dir.path().join("b\\tz.txt");
+    let text = play(
+        &["--opponent", "human"],
+        &format!(
+            "3\nsave {}\nsave {}\nsave {}\nquit\n",
+            tab.display(),
+            esc.display(),
+            backslash.display()
+        ),
+    );
+    assert_eq!(
+        text.matches("! a file name with control characters is refused: '")
+            .count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("t\\tz.txt'"), "shown escaped: {text}");
+    assert!(!text.contains('\x1b'), "never echoed raw: {text}");
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["b\\tz.txt"], "only the name typed with a backslash");
+    let saved = std::fs::read_to_string(&backslash).unwrap();
+    assert!(saved.contains("3"), "{saved}");
+}

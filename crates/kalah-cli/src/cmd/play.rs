@@ -332,7 +332,7 @@ const MAX_LINE: usize = 1000;
 
 /// One line of input.
 enum Line {
-    /// The line, trimmed, with control characters made visible.
+    /// The line, trimmed, as typed (echo and messages show it through [`printable`]).
     Text(String),
     /// A line longer than [`MAX_LINE`] bytes (its text is not kept).
     TooLong,
@@ -400,6 +400,12 @@ fn parse_command(line: &str) -> Result<Command, String> {
         "save" => {
             if rest.is_empty() {
                 Err("save needs a file name: save FILE".to_string())
+            } else if rest.chars().any(char::is_control) {
+                // Refused rather than saved under a name that cannot be typed back.
+                Err(format!(
+                    "a file name with control characters is refused: '{}'",
+                    printable(rest)
+                ))
             } else {
                 Ok(Command::Save(rest.to_string()))
             }
@@ -1140,9 +1146,9 @@ impl Game {
             }
             return Ok(Some(Line::TooLong));
         }
-        let line = printable(String::from_utf8_lossy(&buf).trim());
+        let line = String::from_utf8_lossy(&buf).trim().to_string();
         if self.piped {
-            print(&format!("{line}\n"))?;
+            print(&format!("{}\n", printable(&line)))?;
         }
         Ok(Some(Line::Text(line)))
     }
@@ -1202,7 +1208,8 @@ impl Game {
             let cmd = match parse_command(&line) {
                 Ok(c) => c,
                 Err(msg) => {
-                    self.complain(&msg)?;
+                    // The message may quote what was typed: control characters made visible.
+                    self.complain(&printable(&msg))?;
                     continue;
                 }
             };
@@ -1514,6 +1521,14 @@ mod tests {
         );
         assert_eq!(parse_command(""), Ok(Command::Empty));
         assert!(parse_command("save").is_err());
+        assert_eq!(
+            parse_command("save t\tz.txt"),
+            Err("a file name with control characters is refused: 't\\tz.txt'".to_string())
+        );
+        assert_eq!(
+            parse_command("save a\\tb.txt"),
+            Ok(Command::Save("a\\tb.txt".into()))
+        );
         assert!(parse_command("undo now").is_err());
         assert!(parse_command("3 4").is_err());
         assert_eq!(parse_command("999"), Ok(Command::NoHouse("999".into())));
