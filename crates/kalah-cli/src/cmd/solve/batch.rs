@@ -70,6 +70,18 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
             );
         }
     }
+    // A last word that is not a number after a whole position (`... S six`): a bad expected
+    // value, not a bad position.
+    if !numeric
+        && words.len() >= 2
+        && text.parse::<Position>().is_err()
+        && words[..words.len() - 1]
+            .join(" ")
+            .parse::<Position>()
+            .is_ok()
+    {
+        bail!("the expected value '{last}' is not a whole number from -255 to +255");
+    }
     if words.len() < 2 || !numeric || words[words.len() - 2].ends_with(',') {
         return Ok(Some(Entry {
             position: words.join(" "),
@@ -564,10 +576,17 @@ mod tests {
             split_line("4, 4, 0, 4, 4, 0 S -2").unwrap(),
             entry("4, 4, 0, 4, 4, 0 S", Some(-2))
         );
+        // A phase tag after the side is the position's.
+        assert_eq!(
+            split_line("4,4,4,4,4,4,0,4,4,4,4,4,4,0 N pie").unwrap(),
+            entry("4,4,4,4,4,4,0,4,4,4,4,4,4,0 N pie", None)
+        );
+        // A bad position stays the position's fault.
+        assert_eq!(split_line("4,4,x S").unwrap(), entry("4,4,x S", None));
         // One word: the position (its parser names any fault).
         assert_eq!(split_line("8").unwrap(), entry("8", None));
         // Bad expected values.
-        for bad in ["+8x", "300", "-256", "1e3", "+"] {
+        for bad in ["+8x", "300", "-256", "1e3", "+", "six", "x8"] {
             let e = split_line(&format!("{start} {bad}"))
                 .unwrap_err()
                 .to_string();
