@@ -713,6 +713,15 @@ async fn records_export_and_import() {
         StatusCode::UNPROCESSABLE_ENTITY,
         &["bad game record", "phase tag 'opening'", "pie=on"],
     );
+    // An empty text is refused, as `kalah play --load` refuses an empty file (tester 11: it
+    // came back as the default start).
+    for text in ["", " \n\n"] {
+        assert_error(
+            &post(&app, "/api/record/import", json!({ "text": text })).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["bad game record", "the text is empty"],
+        );
+    }
     // Bad records name the line or turn.
     assert_error(
         &post(

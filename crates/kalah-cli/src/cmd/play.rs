@@ -686,8 +686,8 @@ pub fn load_record(path: &Path) -> Result<GameRecord> {
     })?;
     if text.trim().is_empty() {
         bail!(
-            "'{}' is not a game record: it is empty (a record has a [Start \"...\"] tag and the \
-             moves; see 'save FILE' in kalah play)",
+            "'{}' is not a game record: it is empty (a record holds its moves, after an \
+             optional [Start \"...\"] tag; see 'save FILE' in kalah play)",
             path.display()
         );
     }
