@@ -237,7 +237,7 @@ pub(crate) async fn game(body: ReqBody) -> ApiResult {
 fn take_time(body: &mut Body, state: &AppState) -> Result<Duration, ApiError> {
     let c = &state.config;
     let max = c.max_time.as_millis();
-    Ok(match body.take_u64("time_ms")? {
+    Ok(match body.take_u64("time_ms", &format!("1 to {max} ms"))? {
         None => c.default_time.min(c.max_time),
         Some(0) => {
             return Err(ApiError::Unprocessable(format!(
@@ -294,7 +294,7 @@ pub(crate) async fn engine(State(state): State<AppState>, body: ReqBody) -> ApiR
     let (mut body, game) = game_request(body, ENGINE_FIELDS)?;
     let level = take_level(&mut body, Level::Medium)?;
     let time = take_time(&mut body, &state)?;
-    let seed = body.take_u64("seed")?;
+    let seed = body.take_u64("seed", "a whole number 0 or more")?;
     body.finish()?;
     let pos = game.position();
     if pos.legal_moves(&game.rules).is_empty() {

@@ -142,13 +142,14 @@ impl Body {
         }
     }
 
-    pub(crate) fn take_u64(&mut self, key: &str) -> Result<Option<u64>, ApiError> {
+    /// A whole number field; `allowed` says which values the endpoint takes (`"1 to 12"`), for
+    /// the message when the number is negative or fractional (422, like other numbers out of
+    /// range; a value of another type is a 400).
+    pub(crate) fn take_u64(&mut self, key: &str, allowed: &str) -> Result<Option<u64>, ApiError> {
         match self.take(key) {
             None => Ok(None),
             Some(Value::Number(n)) => n.as_u64().map(Some).ok_or_else(|| {
-                bad(format!(
-                    "field '{key}' must be a whole number 0 or more, not {n}"
-                ))
+                ApiError::Unprocessable(format!("field '{key}' must be {allowed}, not {n}"))
             }),
             Some(v) => Err(bad(format!(
                 "field '{key}' must be a number, not {}",
@@ -324,10 +325,17 @@ fn take_layout(body: &mut Body) -> Result<Option<Vec<u8>>, ApiError> {
             .filter(|&n| n <= 255)
             .map(|n| n as u8)
             .ok_or_else(|| {
-                bad(format!(
+                // A number out of range is well-formed but impossible (422); another type is
+                // a 400.
+                let msg = format!(
                     "'layout' item {}: {v} is not a seed count (0 to 255)",
                     i + 1
-                ))
+                );
+                if v.is_number() {
+                    ApiError::Unprocessable(msg)
+                } else {
+                    bad(msg)
+                }
             })
     };
     match body.take("layout") {
@@ -335,7 +343,7 @@ fn take_layout(body: &mut Body) -> Result<Option<Vec<u8>>, ApiError> {
         Some(Value::Array(items)) => items.iter().enumerate().map(|(i, v)| count(i, v)).collect::<Result<_, _>>().map(Some),
         Some(Value::String(s)) => Start::parse_counts(&s)
             .map(Some)
-            .map_err(|e| bad(format!("'layout' {e}"))),
+            .map_err(|e| ApiError::Unprocessable(format!("'layout' {e}"))),
         Some(v) => Err(bad(format!(
             "field 'layout' must be an array of seed counts like [4,4,5,4,3,4] or a string \"4,4,5,4,3,4\", not {}",
             type_name(&v)
@@ -379,8 +387,8 @@ impl Game {
     pub(crate) fn take(body: &mut Body) -> Result<Game, ApiError> {
         let rules = take_rules(body)?;
         let position = body.take_str("position")?;
-        let houses = body.take_u64("houses")?;
-        let seeds = body.take_u64("seeds")?;
+        let houses = body.take_u64("houses", &format!("1 to {MAX_HOUSES}"))?;
+        let seeds = body.take_u64("seeds", "a whole number 0 or more")?;
         let layout = take_layout(body)?;
         let mirrored = body.take_bool("mirrored")?.unwrap_or(false);
         let turns = take_moves(body)?;

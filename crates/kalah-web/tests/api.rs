@@ -272,8 +272,8 @@ async fn malformed_requests_are_4xx_with_a_message() {
         ),
         (
             r#"{"houses": -1}"#,
-            StatusCode::BAD_REQUEST,
-            &["'houses'", "whole number"],
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["field 'houses' must be 1 to 12, not -1"],
         ),
         (
             r#"{"seeds": 30}"#,
@@ -287,13 +287,33 @@ async fn malformed_requests_are_4xx_with_a_message() {
         ),
         (
             r#"{"layout": [4, 300]}"#,
-            StatusCode::BAD_REQUEST,
+            StatusCode::UNPROCESSABLE_ENTITY,
             &["'layout' item 2", "300"],
         ),
         (
             r#"{"layout": "4,a"}"#,
-            StatusCode::BAD_REQUEST,
+            StatusCode::UNPROCESSABLE_ENTITY,
             &["'layout' item 2", "'a'"],
+        ),
+        (
+            r#"{"layout": "4,256"}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["'layout' item 2", "256"],
+        ),
+        (
+            r#"{"layout": [4, "5"]}"#,
+            StatusCode::BAD_REQUEST,
+            &["'layout' item 2"],
+        ),
+        (
+            r#"{"houses": 2.5}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["field 'houses' must be 1 to 12, not 2.5"],
+        ),
+        (
+            r#"{"houses": "6"}"#,
+            StatusCode::BAD_REQUEST,
+            &["field 'houses' must be a number"],
         ),
         (
             r#"{"layout": [1,2], "seeds": 3}"#,
