@@ -1,4 +1,5 @@
-//! `--egdb-dir` that is not a directory, `egdb info` on damaged or misplaced layers, the layer
+//! `--egdb-dir` that is not a directory, `egdb info` on damaged or misplaced layers, a missing
+//! layer in `egdb info` and `egdb verify`, damaged databases in the default directory, the layer
 //! lines of a build whose stderr is not a terminal, the help page named by a usage error.
 
 use std::path::Path;
@@ -110,7 +111,10 @@ fn info_names_truncated_and_misplaced_layers() {
         .code(1)
         .stdout(
             predicate::str::contains("k005.egdb: truncated")
-                .and(predicate::str::contains("layers [0, 1, 2, 3, 4, 6]")),
+                .and(predicate::str::contains(": layers 0..=4 and 6, "))
+                .and(predicate::str::contains(
+                    "layer 5 is a bad file (listed above): the set cannot be opened",
+                )),
         );
     std::fs::write(&layer, &bytes).unwrap();
     // The set moved to the directory of the standard-capture rules.
@@ -166,12 +170,15 @@ fn a_sets_own_directory_or_other_rules_are_pointed_out() {
     let dir = tempfile::tempdir().unwrap();
     build(dir.path(), "4", &["--quiet", "--capture", "empty"]);
     let set = dir.path().join("m3-empty-row-empty-owner");
-    kalah()
-        .args(["egdb", "info", "--egdb-dir"])
-        .arg(&set)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("this is one set's directory"));
+    // `egdb info` printed this and exited 0, while probe failed: now both fail.
+    one_line_error(
+        kalah().args(["egdb", "info"]).arg("--egdb-dir").arg(&set),
+        1,
+        &format!(
+            "this is one set's directory (k000.egdb, ...); give its parent, {}",
+            dir.path().display()
+        ),
+    );
     one_line_error(
         kalah()
             .args(["egdb", "probe", "1,1,0,1,1,0,1,0 S", "--capture", "empty"])
@@ -278,4 +285,187 @@ fn layers_past_a_missing_one_are_pointed_out() {
     };
     assert_eq!(value(&out.stdout), value(&plain.stdout));
     assert!(value(&plain.stdout).is_some());
+}
+
+#[test]
+fn verify_and_info_say_which_layers_a_missing_one_leaves_unused() {
+    // With k003.egdb gone, `verify` said "layers 0..=2 ... verified: all ... entries agree" and
+    // exited 0 without a word about layers 4..=6 (not used, not verified); `info` said "only
+    // 0..=first gap is used".
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "6", &["--quiet", "--capture", "empty"]);
+    let set = dir.path().join("m3-empty-row-empty-owner");
+    std::fs::remove_file(set.join("k003.egdb")).unwrap();
+    let fix = format!(
+        "`kalah egdb build --houses 3 --max-seeds 6 --capture empty --egdb-dir {}` fills the gap",
+        dir.path().display()
+    );
+    let out = kalah()
+        .args(["egdb", "verify", "--houses", "3", "--capture", "empty"])
+        .arg("--egdb-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    // A gap is not damage: exit code 0, one line saying so.
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = format!(
+        "layer 3 is missing: layers 4..=6 are not used by the solver and were not verified; {fix}"
+    );
+    assert_eq!(text.lines().filter(|l| l.contains("missing")).count(), 1);
+    assert!(text.contains(&line), "{text}");
+    assert!(text.contains("verified: all 28 entries agree"), "{text}");
+    let out = kalah()
+        .args(["egdb", "info", "--egdb-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("m3-empty-row-empty-owner: layers 0..=2 and 4..=6, ")
+            && text.contains(&format!(
+                "layers 0..=2 are used; layer 3 is missing, so layers 4..=6 are not ({fix})"
+            ))
+            && !text.contains("first gap"),
+        "{text}"
+    );
+    // Damage in the layers used still fails verify, gap or not.
+    let layer = set.join("k002.egdb");
+    let mut bytes = std::fs::read(&layer).unwrap();
+    let n = bytes.len();
+    bytes[n - 1] ^= 0x40;
+    std::fs::write(&layer, &bytes).unwrap();
+    kalah()
+        .args(["egdb", "verify", "--houses", "3", "--capture", "empty"])
+        .arg("--egdb-dir")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("layer 3 is missing"))
+        .stderr(predicate::str::contains("k002.egdb: corrupt"));
+}
+
+#[test]
+fn an_empty_layer_file_gets_the_same_expected_length_everywhere() {
+    // For a 0-byte k004.egdb, `info` said "expected 64" (a header) and verify and probe
+    // "expected 190" (the whole layer: 64 + C(4 + 5, 5)).
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "6", &["--quiet"]);
+    let layer = dir
+        .path()
+        .join("m3-standard-row-empty-owner")
+        .join("k004.egdb");
+    std::fs::write(&layer, b"").unwrap();
+    let want = format!(
+        "{}: truncated (0 bytes, expected 190); delete it and rebuild",
+        layer.display()
+    );
+    kalah()
+        .args(["egdb", "info", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!("bad file: {want}")));
+    for args in [
+        vec!["egdb", "verify", "--houses", "3"],
+        vec!["egdb", "probe", "1,1,0,1,1,0,1,0 S"],
+    ] {
+        one_line_error(
+            kalah().args(&args).arg("--egdb-dir").arg(dir.path()),
+            1,
+            &want,
+        );
+    }
+    // A file too short for a header whose place names no layer: what was checked.
+    let stray = dir
+        .path()
+        .join("m3-standard-row-empty-owner")
+        .join("k4.egdb");
+    std::fs::write(&layer, b"").unwrap();
+    std::fs::rename(&layer, &stray).unwrap();
+    kalah()
+        .args(["egdb", "info", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "k4.egdb: truncated (0 bytes, expected 64)",
+        ));
+}
+
+/// `kalah ARGS` with the per-user data directory under `home` (no `--egdb-dir`).
+fn kalah_at_home(home: &Path, args: &[&str]) -> Command {
+    let mut cmd = kalah();
+    cmd.args(args)
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"));
+    cmd
+}
+
+#[test]
+fn a_damaged_set_in_the_default_directory_is_skipped_with_a_warning() {
+    // A junk file in the default directory stopped play, solve and analyze with "cannot open the
+    // endgame databases ... truncated", though the user never asked for databases.
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("data").join("kalah").join("egdb");
+    // A sound default set first: no word on stderr.
+    kalah_at_home(
+        home.path(),
+        &[
+            "egdb",
+            "build",
+            "--houses",
+            "3",
+            "--max-seeds",
+            "4",
+            "--quiet",
+        ],
+    )
+    .assert()
+    .success();
+    assert!(root.join("m3-standard-row-empty-owner/k004.egdb").is_file());
+    kalah_at_home(home.path(), &["solve", "--houses", "3", "--seeds", "2"])
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+    let junk = root.join("m3-standard-row-empty-owner").join("k000.egdb");
+    std::fs::write(&junk, b"junk\n").unwrap();
+    let warning = format!(
+        "kalah: warning: endgame databases not used (searching without them): {}: truncated (5 bytes, expected 65); delete it and rebuild",
+        junk.display()
+    );
+    let runs: [(&[&str], &str, &str); 3] = [
+        (
+            &["solve", "--houses", "3", "--seeds", "2"],
+            "",
+            "value:    +4",
+        ),
+        (&["analyze", "--houses", "3", "--seeds", "2"], "", "+4"),
+        (&["play", "--houses", "3", "--seeds", "2"], "quit\n", "Bye."),
+    ];
+    for (args, input, answer) in runs {
+        let out = assert_cmd::Command::from_std(kalah_at_home(home.path(), args))
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {err}");
+        assert_eq!(err.trim_end(), warning, "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(answer), "{args:?}: {text}");
+    }
+    // Named with --egdb-dir, the same set is an error: the user asked for those databases.
+    one_line_error(
+        kalah_at_home(home.path(), &["solve", "--houses", "3", "--seeds", "2"])
+            .arg("--egdb-dir")
+            .arg(&root),
+        1,
+        "cannot open the endgame databases",
+    );
+    // Another board's set is not concerned.
+    kalah_at_home(home.path(), &["solve", "--houses", "2", "--seeds", "2"])
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
 }

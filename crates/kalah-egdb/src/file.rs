@@ -218,6 +218,17 @@ pub fn layer_file_name(seeds: u32) -> String {
     format!("k{seeds:03}.egdb")
 }
 
+/// The layer (seeds) a file name written by [`layer_file_name`] holds (`k005.egdb` → 5);
+/// `None` for any other name.
+pub fn parse_layer_file_name(name: &str) -> Option<u32> {
+    let k: u32 = name
+        .strip_prefix('k')?
+        .strip_suffix(".egdb")?
+        .parse()
+        .ok()?;
+    (layer_file_name(k) == name).then_some(k)
+}
+
 /// The path of the layer file of `seeds` seeds under a database root.
 pub fn layer_path(root: &Path, houses: usize, rules: &Rules, seeds: u32) -> PathBuf {
     root.join(set_dir_name(houses, rules))
@@ -366,4 +377,26 @@ fn describe(h: &LayerHeader) -> String {
         "m={} k={} capture={} end={} leftovers={} count={}",
         h.houses, h.seeds, h.capture, h.end, h.leftovers, h.count
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layer_file_names_read_back() {
+        for k in [0, 5, 30, 120, 999] {
+            assert_eq!(parse_layer_file_name(&layer_file_name(k)), Some(k));
+        }
+        for other in [
+            "k5.egdb",
+            "k0005.egdb",
+            "k005.egd",
+            "x005.egdb",
+            "k-01.egdb",
+            "k005",
+        ] {
+            assert_eq!(parse_layer_file_name(other), None, "{other}");
+        }
+    }
 }

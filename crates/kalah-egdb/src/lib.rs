@@ -646,9 +646,34 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
             .filter(|p| p.extension().is_some_and(|x| x == "egdb"))
             .collect();
         files.sort();
+        let set = d
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(file::parse_set_dir_name);
         for path in files {
             let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-            let header = file::read_header(&path).map_err(|e| e.to_string());
+            let header = file::read_header(&path).map_err(|e| match e {
+                // Too short for a header: the full length of the layer its place names (set
+                // directory and `kNNN.egdb`), as opening the set says it.
+                EgdbError::Truncated {
+                    path: p,
+                    expected,
+                    found,
+                } => {
+                    let full = set.as_ref().and_then(|(m, _)| {
+                        let k = file::parse_layer_file_name(path.file_name()?.to_str()?)?;
+                        let count = index::Indexer::new(*m, k).ok()?.layer_size(k);
+                        Some(file::HEADER_LEN as u64 + count)
+                    });
+                    EgdbError::Truncated {
+                        path: p,
+                        expected: full.unwrap_or(expected),
+                        found,
+                    }
+                    .to_string()
+                }
+                e => e.to_string(),
+            });
             out.push(LayerInfo {
                 path,
                 header,

@@ -1,6 +1,6 @@
 //! `kalah egdb`: build, list, verify and probe endgame databases.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -189,11 +189,7 @@ fn build(a: BuildArgs) -> Result<()> {
         .and_then(kalah_egdb::file::parse_set_dir_name)
         .is_some();
     if holds_layer_files(&root) || is_set_dir {
-        bail!(
-            "--egdb-dir {}: this is one set's directory (k000.egdb, ...); give its parent, {}",
-            root.display(),
-            root.parent().unwrap_or(&root).display()
-        );
+        return Err(set_dir_given(&root));
     }
     let plan = BuildPlan {
         root,
@@ -417,70 +413,55 @@ fn info(a: DirArgs) -> Result<()> {
     // otherwise read as "no layers").
     let root = a.root()?;
     let layers = kalah_egdb::list_layers(&root)?;
+    if layers.is_empty() && holds_layer_files(&root) {
+        // The layers live one level down, in a directory per board and rule set: an error, as
+        // for `probe` and `verify`, so that a script can tell.
+        return Err(set_dir_given(&root));
+    }
     outln!("database root: {}", root.display())?;
     if layers.is_empty() {
-        if holds_layer_files(&root) {
-            // The layers live one level down, in a directory per board and rule set.
-            outln!(
-                "no layers: this is one set's directory (k000.egdb, ...); give its parent, {}",
-                root.parent().unwrap_or(&root).display()
-            )?;
-        } else {
-            outln!("no layers (build some with `kalah egdb build --max-seeds K`)")?;
-        }
+        outln!("no layers (build some with `kalah egdb build --max-seeds K`)")?;
         return Ok(());
     }
-    let mut current: Option<PathBuf> = None;
-    let mut set_positions = 0u64;
-    let mut set_bytes = 0u64;
-    let mut set_layers: Vec<u32> = Vec::new();
-    let flush = |dir: &Option<PathBuf>, ks: &Vec<u32>, pos: u64, bytes: u64| -> Result<()> {
-        if let Some(d) = dir {
-            let name = d.file_name().map(|n| n.to_string_lossy().into_owned());
-            let contiguous = ks.iter().enumerate().all(|(i, &k)| i as u32 == k);
-            let range = match (ks.first(), ks.last()) {
-                (None, _) => "no usable layers".to_string(),
-                (Some(lo), Some(hi)) if contiguous => format!("layers {lo}..={hi}"),
-                _ => format!("layers {ks:?} (not contiguous from 0: only 0..=first gap is used)"),
-            };
-            outln!(
-                "  {}: {range}, {pos} positions, {}",
-                name.unwrap_or_default(),
-                human_bytes(bytes)
-            )?;
-        }
-        Ok(())
-    };
+    let given = a.egdb_dir.as_deref();
+    // The set being listed: its line comes after its bad files' lines.
+    let mut current: Option<SetListing> = None;
     let mut bad = 0u32;
     for l in &layers {
-        let dir = l.path.parent().map(|p| p.to_path_buf());
-        if dir != current {
-            flush(&current, &set_layers, set_positions, set_bytes)?;
-            current = dir;
-            set_positions = 0;
-            set_bytes = 0;
-            set_layers.clear();
+        let dir = l.path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+        if current.as_ref().is_none_or(|s| s.dir != dir) {
+            if let Some(set) = current.take() {
+                set.print(given)?;
+            }
         }
-        match &l.header {
+        let set = current.get_or_insert_with(|| SetListing {
+            dir,
+            ..SetListing::default()
+        });
+        let checked = match &l.header {
             Ok(h) => match layer_problem(l, h) {
-                // Listed apart and not counted: opening the set refuses such a file.
-                Some(problem) => {
-                    bad += 1;
-                    outln!("  bad file: {}: {problem}", l.path.display())?
-                }
-                None => {
-                    set_layers.push(h.seeds);
-                    set_positions += h.count;
-                    set_bytes += l.bytes;
-                }
+                Some(problem) => Err(format!("{}: {problem}", l.path.display())),
+                None => Ok(h),
             },
-            Err(e) => {
+            Err(e) => Err(e.clone()),
+        };
+        match checked {
+            Ok(h) => {
+                set.layers.push(h.seeds);
+                set.positions += h.count;
+                set.bytes += l.bytes;
+            }
+            // Listed apart and not counted: opening the set refuses such a file.
+            Err(problem) => {
                 bad += 1;
-                outln!("  bad file: {e}")?
+                set.bad.extend(layer_of_file_name(&l.path));
+                outln!("  bad file: {problem}")?
             }
         }
     }
-    flush(&current, &set_layers, set_positions, set_bytes)?;
+    if let Some(set) = current {
+        set.print(given)?;
+    }
     outln!("(headers only; `kalah egdb verify [rule flags]` checks checksums and values)")?;
     if bad > 0 {
         // Scripts must be able to tell (the listing above says which files).
@@ -491,6 +472,166 @@ fn info(a: DirArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The error for a set's own directory (`ROOT/m6-standard-row-empty-owner`, holding
+/// `k000.egdb`, ...) given where the database root is expected.
+fn set_dir_given(dir: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "--egdb-dir {}: this is one set's directory (k000.egdb, ...); give its parent, {}",
+        dir.display(),
+        dir.parent().unwrap_or(dir).display()
+    )
+}
+
+/// One set's directory as `egdb info` lists it: its usable layers (seeds), their positions and
+/// bytes, and the layers of its bad files.
+#[derive(Default)]
+struct SetListing {
+    dir: PathBuf,
+    layers: Vec<u32>,
+    bad: Vec<u32>,
+    positions: u64,
+    bytes: u64,
+}
+
+impl SetListing {
+    /// Prints the set's line, then, if the solver does not use all of its layers, a second line
+    /// that says which it uses and why (`given`: the root named by `--egdb-dir`, for the build
+    /// command suggested).
+    fn print(&self, given: Option<&Path>) -> Result<()> {
+        let name = self
+            .dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if self.layers.is_empty() {
+            return outln!("  {name}: no usable layers");
+        }
+        outln!(
+            "  {name}: {}, {} positions, {}",
+            layers_text(&self.layers),
+            self.positions,
+            human_bytes(self.bytes)
+        )?;
+        // The solver opens layers 0, 1, 2, ... as long as their files exist: the first layer
+        // without a usable file ends the set, or stops it being opened if its file is bad.
+        let gap = (0..).find(|k| !self.layers.contains(k)).unwrap_or(0);
+        let above: Vec<u32> = self.layers.iter().copied().filter(|&k| k > gap).collect();
+        let set = kalah_egdb::file::parse_set_dir_name(&name);
+        if self.bad.contains(&gap) {
+            outln!(
+                "    layer {gap} is a bad file (listed above): the set cannot be opened until that file is deleted and built again"
+            )?;
+        } else if let Some(&top) = above.last() {
+            let fix = set.map_or(String::new(), |(m, rules)| {
+                format!(
+                    " (`{}` fills the gap)",
+                    build_command(m, &rules, top, given)
+                )
+            });
+            let used: Vec<u32> = (0..gap).collect();
+            let are = if above.len() == 1 { "is" } else { "are" };
+            if used.is_empty() {
+                outln!(
+                    "    layer 0 is missing, so {} {are} not used{fix}",
+                    layers_text(&above)
+                )?;
+            } else {
+                outln!(
+                    "    {} {} used; layer {gap} is missing, so {} {are} not{fix}",
+                    layers_text(&used),
+                    if used.len() == 1 { "is" } else { "are" },
+                    layers_text(&above)
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `layer 3`, `layers 0..=4`, `layers 0..=4 and 6..=8`, `layers 0..=2, 4 and 6..=8`: the layers
+/// `ks` (ascending), runs written as ranges.
+fn layers_text(ks: &[u32]) -> String {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for &k in ks {
+        match runs.last_mut() {
+            Some((_, hi)) if *hi + 1 == k => *hi = k,
+            _ => runs.push((k, k)),
+        }
+    }
+    let parts: Vec<String> = runs
+        .iter()
+        .map(|&(lo, hi)| {
+            if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo}..={hi}")
+            }
+        })
+        .collect();
+    let list = match parts.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    format!("layer{} {list}", if ks.len() == 1 { "" } else { "s" })
+}
+
+/// The layer (seeds) a file's name `kNNN.egdb` gives, if it is such a name.
+fn layer_of_file_name(path: &Path) -> Option<u32> {
+    kalah_egdb::file::parse_layer_file_name(path.file_name()?.to_str()?)
+}
+
+/// The layers (seeds) of the files `kNNN.egdb` in a set's directory, ascending (names only).
+fn layer_files(dir: &Path) -> Vec<u32> {
+    let mut ks: Vec<u32> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter_map(|e| layer_of_file_name(&e.path()))
+                .collect()
+        })
+        .unwrap_or_default();
+    ks.sort_unstable();
+    ks
+}
+
+/// The command that builds layers 0..=`max_seeds` of Kalah(`m`,·) under `rules` (only the rule
+/// flags that differ from the defaults) into the root `given` by `--egdb-dir` (`None`: the
+/// default root).
+fn build_command(
+    m: usize,
+    rules: &kalah_core::Rules,
+    max_seeds: u32,
+    given: Option<&Path>,
+) -> String {
+    let default = kalah_core::Rules::default();
+    let mut cmd = format!("kalah egdb build --houses {m} --max-seeds {max_seeds}");
+    if rules.capture != default.capture {
+        cmd += &format!(" --capture {}", rules.capture);
+    }
+    if rules.end != default.end {
+        cmd += &format!(" --end {}", rules.end);
+    }
+    if rules.leftovers != default.leftovers {
+        cmd += &format!(" --leftovers {}", rules.leftovers);
+    }
+    if let Some(dir) = given {
+        cmd += &format!(" --egdb-dir {}", shell_word(&dir.to_string_lossy()));
+    }
+    cmd
+}
+
+/// `s` as one word for a POSIX shell: as it is if it holds no special character, otherwise in
+/// single quotes.
+fn shell_word(s: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:=@%".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
 }
 
 /// What is wrong with a layer file whose header reads well, as far as its length and place tell
@@ -546,11 +687,7 @@ fn open(dir: &DirArgs, rules_args: &RuleArgs, m: usize) -> Result<Egdb> {
     }
     let root = dir.root()?;
     if holds_layer_files(&root) {
-        bail!(
-            "--egdb-dir {}: this is one set's directory (k000.egdb, ...); give its parent, {}",
-            root.display(),
-            root.parent().unwrap_or(&root).display()
-        );
+        return Err(set_dir_given(&root));
     }
     Egdb::open(&root, m, &rules)?.with_context(|| {
         format!(
@@ -572,6 +709,23 @@ fn verify(a: VerifyArgs) -> Result<()> {
         db.dir().display(),
         db.max_seeds()
     )?;
+    // Layers past a missing one are not opened: neither the solver nor this check sees them.
+    // Not damage (exit code 0), but said, since the set was built further.
+    let unused: Vec<u32> = layer_files(db.dir())
+        .into_iter()
+        .filter(|&k| k > db.max_seeds() + 1)
+        .collect();
+    if let Some(&top) = unused.last() {
+        let root = a.dir.egdb_dir.as_deref();
+        outln!(
+            "layer {} is missing: {} {} not used by the solver and {} not verified; `{}` fills the gap",
+            db.max_seeds() + 1,
+            layers_text(&unused),
+            if unused.len() == 1 { "is" } else { "are" },
+            if unused.len() == 1 { "was" } else { "were" },
+            build_command(m, &a.rules.rules(), top, root)
+        )?;
+    }
     let stop = stop_on_ctrl_c();
     let bar = ProgressBar::new(total);
     bar.set_style(bar_style(terminal_width(), total, false));
@@ -727,6 +881,44 @@ mod tests {
         assert!(
             verify.starts_with("[=") && verify.contains("/5,200,300, "),
             "{verify}"
+        );
+    }
+
+    #[test]
+    fn layer_lists_are_written_as_ranges() {
+        assert_eq!(layers_text(&[3]), "layer 3");
+        assert_eq!(layers_text(&[0, 1, 2, 3, 4]), "layers 0..=4");
+        assert_eq!(
+            layers_text(&[0, 1, 2, 3, 4, 6, 7, 8]),
+            "layers 0..=4 and 6..=8"
+        );
+        assert_eq!(
+            layers_text(&[0, 1, 2, 4, 6, 7, 8]),
+            "layers 0..=2, 4 and 6..=8"
+        );
+        assert_eq!(layers_text(&[6, 8]), "layers 6 and 8");
+    }
+
+    #[test]
+    fn the_build_command_suggested_names_the_set_and_its_root() {
+        let rules = kalah_core::Rules::default();
+        assert_eq!(
+            build_command(4, &rules, 8, None),
+            "kalah egdb build --houses 4 --max-seeds 8"
+        );
+        let other = kalah_core::Rules {
+            capture: kalah_core::CaptureRule::Empty,
+            leftovers: kalah_core::LeftoverRule::Nobody,
+            ..rules
+        };
+        assert_eq!(
+            build_command(3, &other, 12, Some(Path::new("/tmp/my dbs/it's"))),
+            "kalah egdb build --houses 3 --max-seeds 12 --capture empty --leftovers nobody \
+             --egdb-dir '/tmp/my dbs/it'\\''s'"
+        );
+        assert_eq!(
+            build_command(6, &rules, 24, Some(Path::new("/data/egdb-2"))),
+            "kalah egdb build --houses 6 --max-seeds 24 --egdb-dir /data/egdb-2"
         );
     }
 

@@ -368,7 +368,11 @@ fn open_egdb(search: &SearchArgs, houses: usize, rules: &Rules) -> Result<Option
 
 /// Opens the endgame databases for `houses` and `rules` in `dir`, or in the per-user data
 /// directory when `dir` is `None` (a missing default directory means no databases). `Ok(None)`
-/// when there are none or the rules are not databased (majority end).
+/// when there are none or the rules are not databased (majority end), and when a set in the
+/// default directory cannot be opened (a damaged, truncated or outdated file): the user did not
+/// ask for those databases, so a warning on stderr names the file and the search goes on
+/// without them, as `kalah serve` does. A set in a directory given by `--egdb-dir` that cannot
+/// be opened is an error.
 pub(crate) fn open_egdb_dir(
     dir: Option<&std::path::Path>,
     houses: usize,
@@ -387,12 +391,18 @@ pub(crate) fn open_egdb_dir(
             _ => return Ok(None),
         },
     };
-    let db = Egdb::open(&path, houses, rules).with_context(|| {
-        format!(
-            "cannot open the endgame databases in {} (--no-egdb searches without them)",
-            path.display()
-        )
-    })?;
+    let db = match Egdb::open(&path, houses, rules) {
+        Err(e) if dir.is_none() => {
+            eprintln!("kalah: warning: {}", default_set_unusable(&e));
+            return Ok(None);
+        }
+        opened => opened.with_context(|| {
+            format!(
+                "cannot open the endgame databases in {} (--no-egdb searches without them)",
+                path.display()
+            )
+        })?,
+    };
     if db.is_none() && dir.is_some() && crate::cmd::egdb::holds_layer_files(&path) {
         eprintln!(
             "kalah: note: --egdb-dir {} is one set's directory (k000.egdb, ...), give its parent, {}; searching without databases",
@@ -423,6 +433,12 @@ pub(crate) fn open_egdb_dir(
         );
     }
     Ok(db)
+}
+
+/// The warning for a set of the default database directory that cannot be opened (`error`
+/// names the file and its problem), used without it.
+fn default_set_unusable(error: &kalah_egdb::EgdbError) -> String {
+    format!("endgame databases not used (searching without them): {error}")
 }
 
 /// Checks a directory named by `--egdb-dir`: it must exist and be a directory (a typo must not
