@@ -94,7 +94,7 @@ fn bad_moves() {
     );
     fails_with(
         &["show", "--moves", "3-6,"],
-        "--moves item 3: an empty item",
+        "--moves item 2: an empty item",
     );
     fails_with(
         &["show", "0,0,0,0,0,0,20,1,1,1,1,1,1,22 N", "--moves", "1"],

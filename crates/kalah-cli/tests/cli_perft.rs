@@ -153,3 +153,43 @@ fn finished_game_and_depth_zero() {
     let (_, count, nodes) = perft(&["1"]);
     assert_eq!((count, nodes), (6, 6));
 }
+
+/// Regression: the header wrote a finished position without its side letter
+/// (`perft 2 of 0,0,0,0,0,0,20,0,0,0,0,0,0,28`), unlike `show`, `solve` and `analyze`.
+#[test]
+fn header_writes_the_position_as_show_does() {
+    for (given, written) in [
+        // A finished game, swept (North's six seeds to North's store), with the side letter.
+        (
+            "0,0,0,0,0,0,20,1,1,1,1,1,1,22 N",
+            "0,0,0,0,0,0,20,0,0,0,0,0,0,28 N",
+        ),
+        (
+            "0,0,0,0,0,0,20,1,1,1,1,1,1,22 S",
+            "0,0,0,0,0,0,20,0,0,0,0,0,0,28 S",
+        ),
+        // A game going on.
+        (
+            "0,1,0,7,2,9,3,5,0,2,3,0,1,5 N",
+            "0,1,0,7,2,9,3,5,0,2,3,0,1,5 N",
+        ),
+    ] {
+        let out = kalah().args(["perft", "2", given]).output().expect("runs");
+        assert!(out.status.success(), "{given}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            text.lines().next(),
+            Some(format!("perft 2 of {written}").as_str()),
+            "{text}"
+        );
+        let shown = kalah().args(["show", given]).output().expect("runs");
+        let shown = String::from_utf8(shown.stdout).unwrap();
+        assert!(shown.contains(&format!("Position: {written}\n")), "{shown}");
+    }
+    let out = kalah().arg("perft").arg("1").output().expect("runs");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("perft 1 of 4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\n"),
+        "{text}"
+    );
+}

@@ -120,11 +120,161 @@ fn json_after_moves() {
     assert_eq!(j["position"], "4,4,0,5,5,0,2,0,6,6,6,5,5,0 S");
     assert_eq!(j["to_move"], "S");
     assert_eq!(j["legal"], serde_json::json!([1, 2, 4, 5]));
-    // Dashes, spaces, and commas followed by spaces separate actions too.
-    assert_eq!(json_of(&["show", "--moves", "3-6-1"]), j);
+    // Spaces, and commas followed by spaces, separate items too; a dash joins the actions of
+    // one turn (South's 3-6, then North's 1: a turn of its own).
     assert_eq!(json_of(&["show", "--moves", "3 6 1"]), j);
     assert_eq!(json_of(&["show", "--moves", "3, 6, 1"]), j);
     assert_eq!(json_of(&["show", "--moves", "3-6 1"]), j);
+    assert_eq!(json_of(&["show", "--moves", "3-6,1"]), j);
+}
+
+/// Runs a command that must fail: its one line of stderr and its exit code.
+fn failure(args: &[&str]) -> (String, i32) {
+    let out = kalah().args(args).output().expect("runs");
+    assert!(!out.status.success(), "kalah {args:?} succeeded");
+    assert!(out.stdout.is_empty(), "stdout: {:?}", out.stdout);
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    (
+        err.trim_end().to_string(),
+        out.status.code().expect("an exit code"),
+    )
+}
+
+/// `--moves` reads a turn as `kalah play`, game records and the web API do: a dash joins the
+/// actions of one turn, and every action of it but the last must earn an extra turn.
+#[test]
+fn moves_read_a_dash_as_joining_one_turn() {
+    // From the Kalah(6,4) start: South's house 3 (4 seeds) ends in the store, an extra turn;
+    // house 6 (5 seeds) puts one in the store and four in North's houses 1..4: North to move.
+    let j = json_of(&["show", "--moves", "3-6"]);
+    assert_eq!(j["position"], "4,4,0,5,5,0,2,5,5,5,5,4,4,0 N");
+    assert_eq!(j["to_move"], "N");
+    for same in ["3,6", "3 6", "3, 6", "3-,6", "3- 6"] {
+        assert_eq!(json_of(&["show", "--moves", same]), j, "{same}");
+    }
+    let text = stdout_of(&["show", "--moves", "3-6"]);
+    assert!(
+        text.contains("  1. South 3: sows 4 seeds, the last into the store: extra turn\n  2. South 6: sows 5 seeds\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_open_turn_leaves_the_same_side_to_move() {
+    // 3- : the turn goes on after house 3's extra turn: South is still to move.
+    let j = json_of(&["show", "--moves", "3-"]);
+    assert_eq!(j["position"], "4,4,0,5,5,5,1,4,4,4,4,4,4,0 S");
+    assert_eq!(j["to_move"], "S");
+    assert_eq!(j["legal"], serde_json::json!([1, 2, 4, 5, 6]));
+    assert_eq!(json_of(&["show", "--moves", "3"]), j);
+    let text = stdout_of(&["show", "--moves", "3-"]);
+    assert!(
+        text.contains("Position: 4,4,0,5,5,5,1,4,4,4,4,4,4,0 S\nSouth to move; legal: 1 2 4 5 6\n"),
+        "{text}"
+    );
+    // Kalah(3,3): South's 1 (3 seeds: houses 2, 3 and the store) earns an extra turn; then 2
+    // (4 seeds: house 3, the store, North's 1 and 2) ends in North's house 2. So 1-2 is a whole
+    // turn, and 1-2- claims an extra turn that 2 does not earn.
+    let j = json_of(&["show", "--houses", "3", "--seeds", "3", "--moves", "1-2"]);
+    assert_eq!(j["position"], "0,0,5,2,4,4,3,0 N");
+    let (line, code) = failure(&["show", "--houses", "3", "--seeds", "3", "--moves", "1-2-"]);
+    assert_eq!(
+        line,
+        "kalah: error: --moves item 1: '1-2-' ends with '-', but action 2 (house 2) earns no \
+         extra turn"
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_turn_of_the_wrong_shape_is_refused_naming_its_item() {
+    let cases: [(&[&str], &str); 8] = [
+        // House 6 (5 seeds) ends in North's house 4: the turn is over before North's 1. After
+        // South's 2 (no extra turn), North's 3-6 is the same turn on North's side.
+        (
+            &["--moves", "3-6-1"],
+            "kalah: error: --moves item 1: '3-6-1' goes on after action 2 (house 6), which ends \
+             the turn",
+        ),
+        (
+            &["--moves", "2,3-6-1"],
+            "kalah: error: --moves item 2: '3-6-1' goes on after action 2 (house 6), which ends \
+             the turn",
+        ),
+        // From the start, house 6 (4 seeds) reaches North's house 3, not the store.
+        (
+            &["--moves", "6-1"],
+            "kalah: error: --moves item 1: '6-1' goes on after action 1 (house 6), which ends \
+             the turn",
+        ),
+        (
+            &["--moves", "3 6-"],
+            "kalah: error: --moves item 2: '6-' ends with '-', but action 1 (house 6) earns no \
+             extra turn",
+        ),
+        // South's house 3 holds the last seed of South's row: into the store, and the game ends.
+        (
+            &["0,0,1,0,2,2,2,0 S", "--moves", "3-"],
+            "kalah: error: --moves item 1: '3-' ends with '-', but action 1 (house 3) ends the \
+             game",
+        ),
+        // An illegal action within a turn: the core wording, and where it was to be played.
+        (
+            &["--moves", "3-3"],
+            "kalah: error: --moves item 1: '3-3': action 2 (house 3) cannot be played: house 3 \
+             is empty (in 4,4,0,5,5,5,1,4,4,4,4,4,4,0 S)",
+        ),
+        (
+            &["--moves", "3-x"],
+            "kalah: error: --moves item 1 ('3-x'): 'x' is not a move: expected a house number or \
+             'swap'",
+        ),
+        // A dash with nothing before it (a space inside a turn, or two dashes).
+        (
+            &["--moves", "3 -6"],
+            "kalah: error: --moves item 2 ('-6'): an empty action; join the actions of one turn \
+             with single dashes and no spaces, e.g. 3-6 (a trailing dash, as in 3-, says the turn \
+             goes on)",
+        ),
+    ];
+    for (args, want) in cases {
+        let mut a = vec!["show"];
+        a.extend_from_slice(args);
+        let (line, code) = failure(&a);
+        assert_eq!(line, want, "{a:?}");
+        assert_eq!(code, 1, "{a:?}");
+    }
+    for bad in ["3--6", "3 - 6", "-", "3--"] {
+        let (line, code) = failure(&["show", "--moves", bad]);
+        assert!(line.contains("an empty action"), "{bad}: {line}");
+        assert_eq!(code, 1, "{bad}");
+    }
+    // A single action keeps its wording; an empty item is still one.
+    let (line, _) = failure(&["show", "--moves", "3,3"]);
+    assert_eq!(
+        line,
+        "kalah: error: --moves item 2 ('3') cannot be played in 4,4,0,5,5,5,1,4,4,4,4,4,4,0 S: \
+         house 3 is empty"
+    );
+    let (line, _) = failure(&["show", "--moves", "3-6,"]);
+    assert_eq!(
+        line,
+        "kalah: error: --moves item 2: an empty item is not an action (a house number or 'swap')"
+    );
+}
+
+#[test]
+fn help_says_what_moves_accepts() {
+    let text = stdout_of(&["show", "--help"]);
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("items separated by commas and/or spaces"),
+        "{text}"
+    );
+    assert!(flat.contains("joined by `-`"), "{text}");
+    assert!(flat.contains("trailing `-` (3-)"), "{text}");
+    assert!(!flat.contains("commas or dashes"), "{text}");
 }
 
 #[test]
@@ -203,6 +353,14 @@ fn pie_rule_swap_is_listed_last_in_legal() {
     ]);
     assert_eq!(j["position"], "3,0,4,1,4,3,3,0 N");
     assert_eq!(j["legal"], serde_json::json!([1, 2, 3]));
+    // The swap is a turn of its own: nothing may follow it within the turn.
+    let (line, _) = failure(&[
+        "show", "--houses", "3", "--seeds", "3", "--pie", "--moves", "2 swap-1",
+    ]);
+    assert_eq!(
+        line,
+        "kalah: error: --moves item 2: 'swap-1' goes on after action 1 (swap), which ends the turn"
+    );
     // Without the pie rule there is no swap.
     let j = json_of(&["show", "--houses", "3", "--seeds", "3", "--moves", "2"]);
     assert_eq!(j["legal"], serde_json::json!([1, 2, 3]));

@@ -6,6 +6,7 @@ use std::time::Instant;
 use anyhow::Result;
 use kalah_core::{divide, perft};
 
+use crate::cmd::solve::position_text;
 use crate::game_args::RuleArgs;
 use crate::output::print;
 
@@ -45,7 +46,7 @@ pub fn run(args: Args) -> Result<()> {
     let rules = args.rules.rules();
     let pos = args.rules.position(args.position.as_deref())?;
     let depth = args.depth;
-    print(&format!("perft {depth} of {pos}\n"))?;
+    print(&format!("perft {depth} of {}\n", position_text(&pos)))?;
     let t0 = Instant::now();
     let count = if args.divide && depth > 0 {
         let split = divide(&pos, &rules, depth);

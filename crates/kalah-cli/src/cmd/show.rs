@@ -1,7 +1,7 @@
 //! `kalah show`: a position, optionally after some actions, as a board or as JSON.
 
 use anyhow::{bail, Context, Result};
-use kalah_core::{Move, Position, Rules};
+use kalah_core::{Move, Position, Rules, Turn, TurnEnd};
 use serde::Serialize;
 
 use crate::board::{self, BoardLabels, ColorChoice, Paint};
@@ -16,8 +16,11 @@ pub struct Args {
     /// [default: the start position of the rule flags].
     #[arg(value_name = "POSITION")]
     pub position: Option<String>,
-    /// Actions to play first, in order: house numbers of the side to move (or `swap`),
-    /// separated by commas or dashes, e.g. 3,6,1.
+    /// Actions to play first, in order: items separated by commas and/or spaces, each an action
+    /// of the side to move (a house number, or `swap`) or the actions of one turn joined by `-`
+    /// (3-6: house 3 earns an extra turn, then house 6), e.g. 3,6,1 or "3-6 1". Every action of
+    /// a turn but the last must earn an extra turn; a trailing `-` (3-) says the turn goes on,
+    /// so its last action must earn one too.
     #[arg(long, value_name = "ACTIONS", allow_hyphen_values = true)]
     pub moves: Option<String>,
     #[command(flatten)]
@@ -41,60 +44,108 @@ struct ShowJson {
     legal: Vec<serde_json::Value>,
 }
 
-/// Parses `3,6,1` (or `3-6-1`, `3 6 1`, `3, 6, 1`) into actions. An empty item between two
-/// commas or dashes (`3,,6`, a trailing `3,6,`) is refused, as in `--layout`: it is most likely
-/// a slip. An empty text is no action.
+/// One item of `--moves`: an action, or the actions of one turn joined by `-` (`3-6`), with a
+/// trailing `-` when the turn goes on (`3-`), as `kalah play`, game records and the web API write
+/// a turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MovesItem {
+    /// Its actions.
+    pub turn: Turn,
+    /// [`TurnEnd::Open`] when it ends in `-` (its last action must earn an extra turn), else
+    /// [`TurnEnd::Prefix`] (it may stop anywhere within the turn, but not go past its end), as
+    /// `kalah play` reads a typed turn.
+    pub end: TurnEnd,
+}
+
+/// Parses the `--moves` list: items separated by commas and/or spaces (`3,6,1`, `3 6 1`,
+/// `3, 6, 1`), each an action or the actions of one turn joined by `-` (`3-6 1`), optionally
+/// ending in `-` (`3-`: the turn goes on). An empty item between two commas (`3,,6`, a trailing
+/// `3,6,`) is refused, as in `--layout`: it is most likely a slip; so is an empty action within
+/// an item (`3--6`, `-6`). An empty text is no action. The actions themselves are read by
+/// kalah-core's [`Turn`] (house numbers or `swap`); whether they can be played, and whether a
+/// turn ends where its text says, is checked when played ([`play_items`]).
 ///
 /// # Errors
-/// Names the item that is empty, or neither a house number nor `swap`.
-pub fn parse_actions(text: &str) -> Result<Vec<Move>> {
+/// Names the item that is empty, holds an empty action, or holds something that is neither a
+/// house number nor `swap`.
+pub fn parse_moves(text: &str) -> Result<Vec<MovesItem>> {
+    let mut items = Vec::new();
     if text.trim().is_empty() {
-        return Ok(Vec::new());
+        return Ok(items);
     }
-    let mut items: Vec<&str> = Vec::new();
-    for piece in text.split([',', '-']) {
+    for piece in text.split(',') {
         if piece.trim().is_empty() {
             bail!(
                 "--moves item {}: an empty item is not an action (a house number or 'swap')",
                 items.len() + 1
             );
         }
-        items.extend(piece.split_whitespace());
+        for word in piece.split_whitespace() {
+            items.push(parse_item(word, items.len() + 1)?);
+        }
     }
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            t.parse::<Move>()
-                .with_context(|| format!("--moves item {} ('{t}')", i + 1))
-        })
-        .collect()
+    Ok(items)
+}
+
+/// Reads the item `word` (number `n`, from 1) of `--moves`.
+fn parse_item(word: &str, n: usize) -> Result<MovesItem> {
+    let (body, end) = match word.strip_suffix('-') {
+        Some(b) => (b, TurnEnd::Open),
+        None => (word, TurnEnd::Prefix),
+    };
+    if body.split('-').any(str::is_empty) {
+        bail!(
+            "--moves item {n} ('{word}'): an empty action; join the actions of one turn with \
+             single dashes and no spaces, e.g. 3-6 (a trailing dash, as in 3-, says the turn \
+             goes on)"
+        );
+    }
+    let turn: Turn = body
+        .parse()
+        .with_context(|| format!("--moves item {n} ('{word}')"))?;
+    Ok(MovesItem { turn, end })
 }
 
 /// One played action: the position before it, the action, what it did.
 pub type Played = (Position, Move, kalah_core::Outcome);
 
-/// Plays `actions` from `pos`, returning the final position and, for each action, the position
-/// before it and its outcome.
+/// Plays the `items` from `pos`, returning the final position and, for each action, the position
+/// before it and its outcome. Each item is checked as `kalah play` checks a typed turn
+/// (kalah-core's [`Turn::check_step`]): every action of an item but the last must earn an extra
+/// turn, and the last one must earn one too when the item ends in `-`.
 ///
 /// # Errors
-/// Names the first illegal action and why.
-pub fn play_actions(
+/// Names the item of the first illegal action and why, or the item that does not end where its
+/// text says.
+pub fn play_items(
     mut pos: Position,
     rules: &Rules,
-    actions: &[Move],
+    items: &[MovesItem],
 ) -> Result<(Position, Vec<Played>)> {
-    let mut log = Vec::with_capacity(actions.len());
-    for (i, &mv) in actions.iter().enumerate() {
-        let before = pos;
-        let out = pos.play(rules, mv).with_context(|| {
-            format!(
-                "--moves item {} ('{mv}') cannot be played in {}",
-                i + 1,
-                position_text(&before)
-            )
-        })?;
-        log.push((before, mv, out));
+    let mut log = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let n = i + 1;
+        for (k, &mv) in item.turn.moves().iter().enumerate() {
+            let before = pos;
+            let out = match pos.play(rules, mv) {
+                Ok(out) => out,
+                Err(source) if item.turn.moves().len() == 1 => {
+                    return Err(anyhow::Error::new(source).context(format!(
+                        "--moves item {n} ('{mv}') cannot be played in {}",
+                        position_text(&before)
+                    )));
+                }
+                Err(source) => bail!(
+                    "--moves item {n}: {} (in {})",
+                    item.turn.illegal_step(k, source),
+                    position_text(&before)
+                ),
+            };
+            item.turn
+                .check_step(item.end, k, &out)
+                .with_context(|| format!("--moves item {n}"))?;
+            log.push((before, mv, out));
+        }
     }
     Ok((pos, log))
 }
@@ -103,11 +154,11 @@ pub fn play_actions(
 pub fn run(args: Args) -> Result<()> {
     let rules = args.rules.rules();
     let start = args.rules.position(args.position.as_deref())?;
-    let actions = match &args.moves {
-        Some(text) => parse_actions(text)?,
+    let items = match &args.moves {
+        Some(text) => parse_moves(text)?,
         None => Vec::new(),
     };
-    let (pos, log) = play_actions(start, &rules, &actions)?;
+    let (pos, log) = play_items(start, &rules, &items)?;
     if args.json {
         let legal = pos
             .legal_moves(&rules)
@@ -163,4 +214,79 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     print(&s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The items of `text` as (actions, open).
+    fn items(text: &str) -> Vec<(Vec<Move>, bool)> {
+        parse_moves(text)
+            .unwrap()
+            .into_iter()
+            .map(|i| (i.turn.0, i.end == TurnEnd::Open))
+            .collect()
+    }
+
+    #[test]
+    fn commas_and_spaces_separate_items_and_a_dash_joins_one_turn() {
+        let s = Move::Sow;
+        assert_eq!(items(""), vec![]);
+        assert_eq!(items("  "), vec![]);
+        let three = vec![
+            (vec![s(3)], false),
+            (vec![s(6)], false),
+            (vec![s(1)], false),
+        ];
+        for text in ["3,6,1", "3 6 1", "3, 6, 1", " 3 ,6  1 "] {
+            assert_eq!(items(text), three, "{text}");
+        }
+        assert_eq!(
+            items("3-6 1"),
+            vec![(vec![s(3), s(6)], false), (vec![s(1)], false)]
+        );
+        assert_eq!(
+            items("3-,swap"),
+            vec![(vec![s(3)], true), (vec![Move::Swap], false)]
+        );
+        assert_eq!(items("3-6-"), vec![(vec![s(3), s(6)], true)]);
+    }
+
+    #[test]
+    fn empty_items_and_empty_actions_are_refused_by_item() {
+        let err = |t: &str| format!("{:#}", parse_moves(t).unwrap_err());
+        assert!(err("3,,6").starts_with("--moves item 2: an empty item"));
+        assert!(err("3-6,").starts_with("--moves item 2: an empty item"));
+        assert!(err("1 3--6").starts_with("--moves item 2 ('3--6'): an empty action"));
+        assert!(err("-").starts_with("--moves item 1 ('-'): an empty action"));
+        assert!(err("3 -6").starts_with("--moves item 2 ('-6'): an empty action"));
+        assert_eq!(
+            err("3-x"),
+            "--moves item 1 ('3-x'): 'x' is not a move: expected a house number or 'swap'"
+        );
+    }
+
+    #[test]
+    fn each_item_is_checked_as_play_checks_a_typed_turn() {
+        let rules = Rules::default();
+        let start = Position::start(&kalah_core::Start::uniform(6, 4).unwrap(), &rules);
+        let play = |t: &str| play_items(start, &rules, &parse_moves(t).unwrap());
+        let (pos, log) = play("3-6").unwrap();
+        assert_eq!(pos.to_string(), "4,4,0,5,5,0,2,5,5,5,5,4,4,0 N");
+        assert_eq!(log.len(), 2);
+        assert_eq!(play("3,6").unwrap().0, pos);
+        // 3 may stop within the turn, as a typed turn may.
+        let (after3, _) = play("3").unwrap();
+        assert_eq!(play("3-").unwrap().0, after3);
+        let err = |t: &str| format!("{:#}", play(t).unwrap_err());
+        assert_eq!(
+            err("3-6-1"),
+            "--moves item 1: '3-6-1' goes on after action 2 (house 6), which ends the turn"
+        );
+        assert_eq!(
+            err("6-"),
+            "--moves item 1: '6-' ends with '-', but action 1 (house 6) earns no extra turn"
+        );
+    }
 }

@@ -541,7 +541,7 @@ pub(crate) fn bounds_text(pos: &Position, lower: i32, upper: i32) -> String {
     }
 }
 
-/// The text of `pos` in the outputs of `solve`, `analyze` and `show`: kalah-core's notation
+/// The text of `pos` in the outputs of `solve`, `analyze`, `show` and `perft`: kalah-core's notation
 /// (`Display`), which writes no side letter once the game is over, followed for a finished game
 /// by the letter of the side that would have moved. A value is given from that side's view
 /// (final store difference, its store minus the other's), so the text must keep it: written
