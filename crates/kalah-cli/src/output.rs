@@ -70,9 +70,39 @@ pub fn error_line(e: &anyhow::Error) -> String {
 /// The longest word [`error_line`] shows whole (paths are shorter).
 pub const MAX_WORD: usize = 300;
 
+/// The path `s` as one word for a POSIX shell, for commands suggested in messages: as it is if
+/// it holds only letters, digits and `/._-+,:=@%`, otherwise in single quotes (a quote inside
+/// written `'\''`); a relative path starting with `-` gets `./` in front, so that the command
+/// does not read it as an option.
+pub(crate) fn shell_path(s: &str) -> String {
+    let s = if s.starts_with('-') {
+        format!("./{s}")
+    } else {
+        s.to_string()
+    };
+    let plain = |c: char| c.is_alphanumeric() || "/._-+,:=@%".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shell_paths_are_quoted_only_when_needed() {
+        assert_eq!(shell_path("/tmp/game-1.txt"), "/tmp/game-1.txt");
+        assert_eq!(shell_path("partie_été.txt"), "partie_été.txt");
+        assert_eq!(shell_path("my game.txt"), "'my game.txt'");
+        assert_eq!(shell_path("it's"), r"'it'\''s'");
+        assert_eq!(shell_path("a\\b"), r"'a\b'");
+        assert_eq!(shell_path(""), "''");
+        assert_eq!(shell_path("-dash.txt"), "./-dash.txt");
+        assert_eq!(shell_path("-my game"), "'./-my game'");
+    }
 
     #[test]
     fn error_lines_escape_control_characters_and_shorten_huge_words() {

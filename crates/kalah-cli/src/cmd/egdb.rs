@@ -618,20 +618,12 @@ fn build_command(
         cmd += &format!(" --leftovers {}", rules.leftovers);
     }
     if let Some(dir) = given {
-        cmd += &format!(" --egdb-dir {}", shell_word(&dir.to_string_lossy()));
+        cmd += &format!(
+            " --egdb-dir {}",
+            crate::output::shell_path(&dir.to_string_lossy())
+        );
     }
     cmd
-}
-
-/// `s` as one word for a POSIX shell: as it is if it holds no special character, otherwise in
-/// single quotes.
-fn shell_word(s: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:=@%".contains(c);
-    if !s.is_empty() && s.chars().all(plain) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
 }
 
 /// What is wrong with a layer file whose header reads well, as far as its length and place tell

@@ -1061,15 +1061,7 @@ impl Game {
         match save_atomically(path, &self.record.to_text()) {
             Ok(()) => {
                 self.ctrl_c.kept_in(Some(file));
-                // Quoted for the shell when it holds anything but plain name characters.
-                let arg = if file
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || "/._-+,:@".contains(c))
-                {
-                    file.to_string()
-                } else {
-                    format!("'{}'", file.replace('\'', "'\\''"))
-                };
+                let arg = crate::output::shell_path(file);
                 let n = self.record.moves().len();
                 print(&format!(
                     "Saved the game to '{file}' ({n} action{}); continue it with: kalah play --load {arg}\n",
