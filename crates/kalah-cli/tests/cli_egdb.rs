@@ -469,3 +469,26 @@ fn a_build_into_a_set_s_own_directory_is_refused() {
         "nothing written"
     );
 }
+
+/// `egdb verify --threads N` above the cores warns as build does (tester 12: it said nothing).
+#[test]
+fn verify_warns_about_more_threads_than_cores() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores >= 256 {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    assert!(small_build(dir.path()).status.success());
+    let out = kalah()
+        .args(["egdb", "verify", "--houses", "3", "--threads", "256"])
+        .arg("--egdb-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("kalah: warning: --threads 256 on "),
+        "stderr: {err}"
+    );
+}

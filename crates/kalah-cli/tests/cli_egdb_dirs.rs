@@ -469,3 +469,37 @@ fn a_damaged_set_in_the_default_directory_is_skipped_with_a_warning() {
         .success()
         .stderr(predicate::str::is_empty());
 }
+
+/// Without layer 0 a set cannot be opened: verify and probe say so and give the build command
+/// that fills the gap (tester 12: they said "no databases" though eight layer files were there).
+#[test]
+fn a_set_without_layer_zero_is_named_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "5", &["--quiet"]);
+    let set = dir.path().join("m3-standard-row-empty-owner");
+    std::fs::remove_file(set.join("k000.egdb")).unwrap();
+    let want = format!(
+        "{}: layer 0 is missing, so its layers 1..=5 cannot be used; `kalah egdb build --houses 3 --max-seeds 5 --egdb-dir {}` fills the gap",
+        set.display(),
+        dir.path().display()
+    );
+    for args in [
+        vec!["egdb", "verify", "--houses", "3"],
+        vec!["egdb", "probe", "1,1,1,0,1,1,0,0 S"],
+    ] {
+        one_line_error(
+            kalah().args(&args).arg("--egdb-dir").arg(dir.path()),
+            1,
+            &want,
+        );
+    }
+    // The command given fills the gap.
+    build(dir.path(), "5", &["--quiet"]);
+    assert!(kalah()
+        .args(["egdb", "verify", "--houses", "3", "--egdb-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap()
+        .status
+        .success());
+}

@@ -311,7 +311,13 @@ fn bad_files() {
 #[test]
 fn empty_record_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    for (name, content) in [("empty.txt", ""), ("blank.txt", "  \n\n\t\n")] {
+    for (name, content) in [
+        ("empty.txt", ""),
+        ("blank.txt", "  \n\n\t\n"),
+        // A byte-order mark alone, or with blank lines (tester 12: it loaded as a game).
+        ("bom.txt", "\u{feff}"),
+        ("bom-blank.txt", "\u{feff}\n \n"),
+    ] {
         let f = dir.path().join(name);
         std::fs::write(&f, content).unwrap();
         fails_with(&["play", "--load", f.to_str().unwrap()], "it is empty");

@@ -371,7 +371,7 @@ fn bad_commands_do_not_stop_the_game() {
         "! save needs a file name",
         "! 'undo' takes no argument",
         "! swap is only allowed as North's first action under the pie rule",
-        "! one action a line",
+        "! one action a line, please: '3 4' (type a house number, or a whole turn joined by dashes or commas, e.g. 3-6)",
     ] {
         assert!(text.contains(msg), "missing {msg:?} in\n{text}");
     }

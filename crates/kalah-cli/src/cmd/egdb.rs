@@ -681,7 +681,20 @@ fn open(dir: &DirArgs, rules_args: &RuleArgs, m: usize) -> Result<Egdb> {
     if holds_layer_files(&root) {
         return Err(set_dir_given(&root));
     }
-    Egdb::open(&root, m, &rules)?.with_context(|| {
+    let opened = Egdb::open(&root, m, &rules)?;
+    if opened.is_none() {
+        // Layers without layer 0 (tester 12: "no databases" though the files are there).
+        let set = root.join(kalah_egdb::file::set_dir_name(m, &rules));
+        if let Some(&top) = layer_files(&set).last() {
+            bail!(
+                "{}: layer 0 is missing, so its {} cannot be used; `{}` fills the gap",
+                set.display(),
+                layers_text(&layer_files(&set)),
+                build_command(m, &rules, top, dir.egdb_dir.as_deref())
+            );
+        }
+    }
+    opened.with_context(|| {
         format!(
             "no databases for Kalah({m},·) capture={} end={} leftovers={} under {} (build them with `kalah egdb build --houses {m} --max-seeds K` and the same rule flags)",
             rules.capture,
@@ -721,7 +734,8 @@ fn verify(a: VerifyArgs) -> Result<()> {
     let stop = stop_on_ctrl_c();
     let bar = ProgressBar::new(total);
     bar.set_style(bar_style(terminal_width(), total, false));
-    let report = db.verify(a.threads, &stop, &|done, _| bar.set_position(done));
+    let threads = a.threads.map(|n| threads_for(Some(n)));
+    let report = db.verify(threads, &stop, &|done, _| bar.set_position(done));
     bar.finish_and_clear();
     let report = match report {
         Ok(r) => r,

@@ -419,7 +419,7 @@ fn parse_command(line: &str) -> Result<Command, String> {
             }
             if !rest.is_empty() {
                 return Err(format!(
-                    "one action a line, please: '{line}' (type the house number alone)"
+                    "one action a line, please: '{line}' (type a house number, or a whole turn joined by dashes or commas, e.g. 3-6)"
                 ));
             }
             match word.parse::<u8>() {
@@ -684,7 +684,8 @@ pub fn load_record(path: &Path) -> Result<GameRecord> {
             e.utf8_error().valid_up_to()
         )
     })?;
-    if text.trim().is_empty() {
+    // A byte-order mark alone (some editors write one into an empty file) is empty too.
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
         bail!(
             "'{}' is not a game record: it is empty (a record holds its moves, after an \
              optional [Start \"...\"] tag; see 'save FILE' in kalah play)",

@@ -70,17 +70,21 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
             );
         }
     }
-    // A last word that is not a number after a whole position (`... S six`): a bad expected
-    // value, not a bad position.
+    // A last word that is neither a number nor a phase tag after a whole position (`... S
+    // six`, `... S pies`): either a bad expected value or a misspelt tag, so the message names
+    // both. (A phase tag the position refuses, `S pie`, is left to the position's parser.)
     if !numeric
         && words.len() >= 2
+        && !["opening", "first-turn", "pie"].contains(&last)
         && text.parse::<Position>().is_err()
         && words[..words.len() - 1]
             .join(" ")
             .parse::<Position>()
             .is_ok()
     {
-        bail!("the expected value '{last}' is not a whole number from -255 to +255");
+        bail!(
+            "unexpected '{last}' after the position: an expected value is a whole number from -255 to +255, and after the side only 'opening', 'first-turn' or 'pie' may follow"
+        );
     }
     if words.len() < 2 || !numeric || words[words.len() - 2].ends_with(',') {
         return Ok(Some(Entry {
@@ -576,6 +580,21 @@ mod tests {
             split_line("4, 4, 0, 4, 4, 0 S -2").unwrap(),
             entry("4, 4, 0, 4, 4, 0 S", Some(-2))
         );
+        // A word after the position that is neither a value nor a tag: both are named.
+        for bad in ["six", "x8", "pies"] {
+            let e = split_line(&format!("{start} {bad}"))
+                .unwrap_err()
+                .to_string();
+            assert_eq!(
+                e,
+                format!("unexpected '{bad}' after the position: an expected value is a whole number from -255 to +255, and after the side only 'opening', 'first-turn' or 'pie' may follow")
+            );
+        }
+        // A phase tag the position refuses stays the position's fault (tester 12).
+        assert_eq!(
+            split_line("2,2,2,0,2,2,2,0 S pie").unwrap(),
+            entry("2,2,2,0,2,2,2,0 S pie", None)
+        );
         // A phase tag after the side is the position's.
         assert_eq!(
             split_line("4,4,4,4,4,4,0,4,4,4,4,4,4,0 N pie").unwrap(),
@@ -586,7 +605,7 @@ mod tests {
         // One word: the position (its parser names any fault).
         assert_eq!(split_line("8").unwrap(), entry("8", None));
         // Bad expected values.
-        for bad in ["+8x", "300", "-256", "1e3", "+", "six", "x8"] {
+        for bad in ["+8x", "300", "-256", "1e3", "+"] {
             let e = split_line(&format!("{start} {bad}"))
                 .unwrap_err()
                 .to_string();
