@@ -503,3 +503,32 @@ fn a_set_without_layer_zero_is_named_with_the_fix() {
         .status
         .success());
 }
+
+/// A probe past the last usable layer gives the whole build command, and names a gap that
+/// stops the layers on disk from being used (tester 12).
+#[test]
+fn a_probe_past_the_layers_gives_the_build_command() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "4", &["--quiet"]);
+    let probe = |want: &str| {
+        one_line_error(
+            kalah()
+                .args(["egdb", "probe", "1,1,1,0,1,1,1,0 S", "--egdb-dir"])
+                .arg(dir.path()),
+            1,
+            want,
+        )
+    };
+    let cmd = format!(
+        "`kalah egdb build --houses 3 --max-seeds 6 --egdb-dir {}` builds the layers needed",
+        dir.path().display()
+    );
+    probe(&format!(
+        "6 seeds in the houses, the databases go up to 4: {cmd}"
+    ));
+    build(dir.path(), "6", &["--quiet"]);
+    std::fs::remove_file(dir.path().join("m3-standard-row-empty-owner/k005.egdb")).unwrap();
+    probe(&format!(
+        "6 seeds in the houses, the databases go up to 4 (layer 5 is missing): {cmd}"
+    ));
+}

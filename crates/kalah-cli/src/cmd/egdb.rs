@@ -773,9 +773,17 @@ fn probe(a: ProbeArgs) -> Result<()> {
         );
     };
     if k > db.max_seeds() {
+        // Layer files past a gap are not used: say so, as `info` and `verify` do.
+        let gap = if layer_files(db.dir()).iter().any(|&f| f > db.max_seeds()) {
+            format!(" (layer {} is missing)", db.max_seeds() + 1)
+        } else {
+            String::new()
+        };
+        let top = layer_files(db.dir()).last().copied().unwrap_or(0).max(k);
         bail!(
-            "{k} seeds in the houses, the databases go up to {} (build more with --max-seeds {k})",
-            db.max_seeds()
+            "{k} seeds in the houses, the databases go up to {}{gap}: `{}` builds the layers needed",
+            db.max_seeds(),
+            build_command(m, &rules, top, a.dir.egdb_dir.as_deref())
         );
     }
     let Some(gain) = db.probe(&pos, &rules) else {
