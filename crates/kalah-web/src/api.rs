@@ -13,7 +13,8 @@ use serde_json::{json, Value};
 
 use crate::error::ApiError;
 use crate::game::{
-    moves_of_value, outcome_json, state_json, Body, Game, OutcomeJson, StateJson, GAME_FIELDS,
+    moves_of_value, out_of_range, outcome_json, state_json, whole, Body, Game, OutcomeJson,
+    StateJson, Whole, GAME_FIELDS,
 };
 use crate::AppState;
 
@@ -103,6 +104,17 @@ struct Played {
     state: StateJson,
 }
 
+/// The answer for `mv`, played from `before` with outcome `out` to `after`.
+fn played(before: &Position, mv: Move, out: &Outcome, after: &Position, rules: &Rules) -> Played {
+    Played {
+        mv: mv.to_string(),
+        side: before.side().letter(),
+        before: before.to_string(),
+        outcome: outcome_json(before, mv, out),
+        state: state_json(after, rules),
+    }
+}
+
 /// Plays `mv` in `pos`: the answer for it and its outcome.
 ///
 /// # Errors
@@ -110,14 +122,7 @@ struct Played {
 fn play_one(pos: &mut Position, rules: &Rules, mv: Move) -> Result<(Played, Outcome), MoveError> {
     let before = *pos;
     let out = pos.play(rules, mv)?;
-    let played = Played {
-        mv: mv.to_string(),
-        side: before.side().letter(),
-        before: before.to_string(),
-        outcome: outcome_json(&before, mv, &out),
-        state: state_json(pos, rules),
-    };
-    Ok((played, out))
+    Ok((played(&before, mv, &out, pos, rules), out))
 }
 
 const PLAY_FIELDS: &[&str] = &[
@@ -135,20 +140,22 @@ pub(crate) async fn play(body: ReqBody) -> ApiResult {
     })?;
     let turn = moves_of_value(&mv, "field 'move'")?;
     body.finish()?;
-    let mvs = turn.moves();
     let mut pos = game.position();
-    let mut steps = Vec::with_capacity(mvs.len());
-    for (i, &mv) in mvs.iter().enumerate() {
-        let (step, out) = play_one(&mut pos, &game.rules, mv).map_err(|e| {
-            if mvs.len() > 1 {
+    let mut mvs = Vec::with_capacity(turn.len());
+    let mut steps = Vec::with_capacity(turn.len());
+    for k in 0..turn.len() {
+        let before = pos;
+        let (mv, out) = turn.play(k, &mut pos, &game.rules).map_err(|e| {
+            if turn.len() > 1 {
                 // One action of several: the turn's wording, naming the action in the turn.
-                turn.illegal_step(i, e)
+                turn.illegal_step(k, e)
             } else {
-                ApiError::Unprocessable(format!("move '{mv}': {e}"))
+                ApiError::Unprocessable(format!("move '{}': {e}", turn.written(k)))
             }
         })?;
-        turn.check_step(i, &out)?;
-        steps.push(step);
+        turn.check_step(k, &out)?;
+        steps.push(played(&before, mv, &out, &pos, &game.rules));
+        mvs.push(mv);
     }
     if steps.len() == 1 {
         return to_json(&steps[0]).map(Json);
@@ -186,13 +193,7 @@ fn game_json(game: &Game) -> Result<Value, ApiError> {
     for (i, &mv) in game.moves.iter().enumerate() {
         let before = game.positions[i];
         let after = game.positions[i + 1];
-        steps.push(Played {
-            mv: mv.to_string(),
-            side: before.side().letter(),
-            before: before.to_string(),
-            outcome: outcome_json(&before, mv, &game.outcomes[i]),
-            state: state_json(&after, &game.rules),
-        });
+        steps.push(played(&before, mv, &game.outcomes[i], &after, &game.rules));
     }
     let record = game.record()?;
     let mut first = 0;
@@ -232,20 +233,23 @@ pub(crate) async fn game(body: ReqBody) -> ApiResult {
     game_json(&game).map(Json)
 }
 
-/// Thinking time of an engine request: `time_ms` if given (at least 1 ms, 0 is refused; cut to
-/// the server's maximum), else the server's default.
+/// Thinking time of an engine request: `time_ms` if given (a whole number of ms, at least 1;
+/// any longer time, however large, is cut to the server's maximum), else the server's default.
 fn take_time(body: &mut Body, state: &AppState) -> Result<Duration, ApiError> {
     let c = &state.config;
     let max = c.max_time.as_millis();
-    Ok(match body.take_u64("time_ms", &format!("1 to {max} ms"))? {
-        None => c.default_time.min(c.max_time),
-        Some(0) => {
-            return Err(ApiError::Unprocessable(format!(
-                "field 'time_ms' must be 1 to {max} ms (longer times are cut to {max}), not 0"
-            )))
-        }
-        Some(ms) => Duration::from_millis(ms).min(c.max_time),
-    })
+    let Some(n) = body.take_number("time_ms")? else {
+        return Ok(c.default_time.min(c.max_time));
+    };
+    match whole(&n) {
+        Whole::Value(ms) if ms >= 1 => Ok(Duration::from_millis(ms).min(c.max_time)),
+        Whole::Above => Ok(c.max_time),
+        _ => Err(out_of_range(
+            "time_ms",
+            &format!("1 to {max} ms (longer times are cut to {max})"),
+            &n,
+        )),
+    }
 }
 
 fn take_level(body: &mut Body, default: Level) -> Result<Level, ApiError> {
@@ -294,7 +298,7 @@ pub(crate) async fn engine(State(state): State<AppState>, body: ReqBody) -> ApiR
     let (mut body, game) = game_request(body, ENGINE_FIELDS)?;
     let level = take_level(&mut body, Level::Medium)?;
     let time = take_time(&mut body, &state)?;
-    let seed = body.take_u64("seed", "a whole number 0 or more")?;
+    let seed = body.take_whole("seed", 0, u64::MAX)?;
     body.finish()?;
     let pos = game.position();
     if pos.legal_moves(&game.rules).is_empty() {
@@ -428,8 +432,9 @@ pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
         .ok_or_else(|| ApiError::BadRequest("field 'text' is missing: the game record".into()))?;
     body.finish()?;
     // As `kalah play --load`: an empty text is refused (most likely the wrong file or field),
-    // though a record of no moves and no Start tag would read as the default start.
-    if text.trim().is_empty() {
+    // though a record of no moves and no Start tag would read as the default start. A
+    // byte-order mark (some editors write one into an empty file) and blank lines are empty.
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
         return Err(ApiError::Unprocessable(
             "bad game record: the text is empty (a record holds its moves, after an optional \
              [Start \"...\"] tag; see POST /api/record/export)"

@@ -5,11 +5,11 @@ use std::fmt;
 
 use kalah_core::{
     GameRecord, Move, MoveError, Outcome, Phase, Position, Rules, Side, Start, Status, Turn,
-    TurnEnd, MAX_HOUSES,
+    TurnEnd, TurnError, MAX_HOUSES, MAX_SEEDS,
 };
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use crate::error::ApiError;
 
@@ -33,6 +33,54 @@ fn type_name(v: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+/// A JSON number read as a whole number. JSON does not tell whole numbers from others, so a
+/// number counts as whole by its value, however it is written (`6`, `6.0`, `6e0`, `1e19`); one
+/// written with a fraction or an exponent is read as a double (exact up to 2^53).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Whole {
+    /// A whole number from 0 to `u64::MAX`.
+    Value(u64),
+    /// A whole number above `u64::MAX`.
+    Above,
+    /// A number below 0 (whole or not).
+    Negative,
+    /// A number 0 or more that is not whole.
+    Fraction,
+}
+
+/// What `n` is as a whole number.
+pub(crate) fn whole(n: &Number) -> Whole {
+    /// 2^64, the first whole number above `u64::MAX`.
+    const ABOVE_U64: f64 = 18_446_744_073_709_551_616.0;
+    if let Some(v) = n.as_u64() {
+        return Whole::Value(v);
+    }
+    if n.is_i64() {
+        // An integer that is not a u64.
+        return Whole::Negative;
+    }
+    match n.as_f64() {
+        // `-0` is read as -0.0: the whole number 0.
+        Some(f) if f < 0.0 => Whole::Negative,
+        Some(f) if f.fract() != 0.0 => Whole::Fraction,
+        Some(f) if f >= ABOVE_U64 => Whole::Above,
+        Some(f) => Whole::Value(f as u64),
+        // Not reached: without serde_json's arbitrary precision every number is a u64, an
+        // i64 or a finite f64.
+        None => Whole::Fraction,
+    }
+}
+
+/// The 422 for a number out of a whole-number field's range, one wording for every such
+/// field and every way of being out of range (below, above, negative, not whole): `field
+/// 'houses' must be a whole number from 1 to 12, not 13`. `range` is `1 to 12`, with any note
+/// after it.
+pub(crate) fn out_of_range(key: &str, range: &str, n: &Number) -> ApiError {
+    ApiError::Unprocessable(format!(
+        "field '{key}' must be a whole number from {range}, not {n}"
+    ))
 }
 
 /// A JSON value read with a key given twice in one object refused, at any depth (a request
@@ -142,19 +190,33 @@ impl Body {
         }
     }
 
-    /// A whole number field; `allowed` says which values the endpoint takes (`"1 to 12"`), for
-    /// the message when the number is negative or fractional (422, like other numbers out of
-    /// range; a value of another type is a 400).
-    pub(crate) fn take_u64(&mut self, key: &str, allowed: &str) -> Result<Option<u64>, ApiError> {
+    /// A number field, its range not checked yet (the caller's, see [`whole`]); a value of
+    /// another type is a 400.
+    pub(crate) fn take_number(&mut self, key: &str) -> Result<Option<Number>, ApiError> {
         match self.take(key) {
             None => Ok(None),
-            Some(Value::Number(n)) => n.as_u64().map(Some).ok_or_else(|| {
-                ApiError::Unprocessable(format!("field '{key}' must be {allowed}, not {n}"))
-            }),
+            Some(Value::Number(n)) => Ok(Some(n)),
             Some(v) => Err(bad(format!(
                 "field '{key}' must be a number, not {}",
                 type_name(&v)
             ))),
+        }
+    }
+
+    /// A whole number field in `lo..=hi`: any other number is a 422 ([`out_of_range`]), a value
+    /// of another type a 400.
+    pub(crate) fn take_whole(
+        &mut self,
+        key: &str,
+        lo: u64,
+        hi: u64,
+    ) -> Result<Option<u64>, ApiError> {
+        let Some(n) = self.take_number(key)? else {
+            return Ok(None);
+        };
+        match whole(&n) {
+            Whole::Value(v) if (lo..=hi).contains(&v) => Ok(Some(v)),
+            _ => Err(out_of_range(key, &format!("{lo} to {hi}"), &n)),
         }
     }
 
@@ -199,58 +261,203 @@ pub(crate) fn take_rules(body: &mut Body) -> Result<Rules, ApiError> {
     }
 }
 
+/// A number given as a house that is no house on any board: above 255, negative or not whole.
+/// It is refused when its action comes up, as a house beyond the board is (`there is no house
+/// 7: houses are numbered 1 to 6`): a 422 with the board's house count, after any earlier
+/// illegal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct NoHouse {
+    /// The number as written (digits of a string) or as read (a JSON number: `1e+20`).
+    written: String,
+    /// `Whole::Value` (above 255) or `Whole::Above`: too large; else negative or not whole.
+    what: Whole,
+}
+
+impl NoHouse {
+    /// Why it is no house on a board of `houses` houses a side.
+    fn message(&self, houses: usize) -> String {
+        let w = &self.written;
+        let why = match self.what {
+            Whole::Negative => format!("{w} is negative"),
+            Whole::Fraction => format!("{w} is not a whole number"),
+            Whole::Value(_) | Whole::Above => format!("there is no house {w}"),
+        };
+        format!("{why}: houses are numbered 1 to {houses}")
+    }
+}
+
+/// One action of a move text: a move, or a number that is no house on any board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Action {
+    Move(Move),
+    NoHouse(NoHouse),
+}
+
+impl Action {
+    /// The action for a house number `n` (a JSON number, or the digits of a string).
+    fn house(n: Whole, written: impl fmt::Display) -> Action {
+        match n {
+            Whole::Value(h) if h <= u64::from(u8::MAX) => Action::Move(Move::Sow(h as u8)),
+            what => Action::NoHouse(NoHouse {
+                written: written.to_string(),
+                what,
+            }),
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Move(mv) => write!(f, "{mv}"),
+            Action::NoHouse(n) => f.write_str(&n.written),
+        }
+    }
+}
+
+/// Why an action of a move text cannot be played: kalah-core's [`MoveError`], or a number that
+/// is no house.
+#[derive(Debug)]
+pub(crate) enum ActionError {
+    Move(MoveError),
+    NoHouse(String),
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ActionError::Move(e) => write!(f, "{e}"),
+            ActionError::NoHouse(msg) => f.write_str(msg),
+        }
+    }
+}
+
 /// A move item as the request wrote it: one action, or the actions of one turn joined by `-`
 /// (`"3-6"`), optionally ending in `-` (`"3-"`, `"3-6-"`) when the turn is unfinished, as
 /// `/api/game` writes open turns.
 pub(crate) struct TurnText {
     /// Where it came from (`field 'move'`, `'moves' item 2`), for messages.
-    pub(crate) what: String,
+    what: String,
     /// The actions.
-    pub(crate) turn: Turn,
+    actions: Vec<Action>,
     /// [`TurnEnd::Open`] when the text ends in `-` (its last action must earn an extra turn),
     /// else [`TurnEnd::Prefix`]: a text may stop before the turn is over (`"3"` is just the first
     /// action of a turn), but not go past its end.
-    pub(crate) end: TurnEnd,
+    end: TurnEnd,
 }
 
 impl TurnText {
-    /// The actions of the text.
-    pub(crate) fn moves(&self) -> &[Move] {
-        self.turn.moves()
+    /// How many actions the text holds.
+    pub(crate) fn len(&self) -> usize {
+        self.actions.len()
     }
 
-    /// The error for the `k`-th action of the text (from 0) found illegal (`e`) in the position
-    /// its earlier actions leave: kalah-core's [`Turn::illegal_step`] (one wording with game
-    /// records and `kalah play`), after where the text came from.
-    pub(crate) fn illegal_step(&self, k: usize, e: MoveError) -> ApiError {
-        ApiError::Unprocessable(format!("{}: {}", self.what, self.turn.illegal_step(k, e)))
+    /// Action `k` (from 0) as written, for messages.
+    pub(crate) fn written(&self, k: usize) -> String {
+        self.actions[k].to_string()
+    }
+
+    /// The text in our notation (actions joined by `-`, no trailing `-`), as kalah-core's
+    /// [`Turn`] writes itself.
+    fn text(&self) -> String {
+        self.actions
+            .iter()
+            .map(Action::to_string)
+            .collect::<Vec<_>>()
+            .join("-")
+    }
+
+    /// The text as kalah-core's [`Turn`], for its checks. A number that is no house stands as
+    /// house 0 (no house either); it is refused before it is played or checked, and the
+    /// messages name the text as written ([`TurnText::core_error`]).
+    fn core_turn(&self) -> Turn {
+        Turn(
+            self.actions
+                .iter()
+                .map(|a| match a {
+                    Action::Move(mv) => *mv,
+                    Action::NoHouse(_) => Move::Sow(0),
+                })
+                .collect(),
+        )
+    }
+
+    /// `e` naming the turn as written, after where the text came from.
+    fn core_error(&self, mut e: TurnError) -> ApiError {
+        match &mut e {
+            TurnError::Move { turn, .. }
+            | TurnError::Incomplete { turn, .. }
+            | TurnError::TooLong { turn, .. }
+            | TurnError::OpenNoExtraTurn { turn, .. } => *turn = self.text(),
+            TurnError::Empty => {}
+        }
+        ApiError::Unprocessable(format!("{}: {e}", self.what))
+    }
+
+    /// Plays action `k` (from 0) on `pos`: the move and its outcome, or why it cannot be
+    /// played (`pos` is then unchanged). A number that is no house is refused as a house
+    /// beyond the board is: after "the game is over", with the board's house count.
+    pub(crate) fn play(
+        &self,
+        k: usize,
+        pos: &mut Position,
+        rules: &Rules,
+    ) -> Result<(Move, Outcome), ActionError> {
+        match &self.actions[k] {
+            Action::Move(mv) => pos
+                .play(rules, *mv)
+                .map(|out| (*mv, out))
+                .map_err(ActionError::Move),
+            Action::NoHouse(_) if matches!(pos.status(rules), Status::Over(_)) => {
+                Err(ActionError::Move(MoveError::GameOver))
+            }
+            Action::NoHouse(n) => Err(ActionError::NoHouse(n.message(pos.houses()))),
+        }
+    }
+
+    /// The error for the `k`-th action of a text of several (from 0) found illegal (`e`) in
+    /// the position its earlier actions leave: kalah-core's [`Turn::illegal_step`] (one
+    /// wording with game records and `kalah play`), after where the text came from.
+    pub(crate) fn illegal_step(&self, k: usize, e: ActionError) -> ApiError {
+        match e {
+            ActionError::Move(e) => self.core_error(self.core_turn().illegal_step(k, e)),
+            // As kalah-core words an illegal action of a turn.
+            ActionError::NoHouse(msg) => ApiError::Unprocessable(format!(
+                "{}: '{}': action {} (house {}) cannot be played: {msg}",
+                self.what,
+                self.text(),
+                k + 1,
+                self.written(k)
+            )),
+        }
     }
 
     /// Checks that the `k`-th action of the text (from 0), played with outcome `out`, leaves the
     /// turn where the text says: kalah-core's [`Turn::check_step`] (one wording with game
     /// records and `kalah play`), after where the text came from.
     pub(crate) fn check_step(&self, k: usize, out: &Outcome) -> Result<(), ApiError> {
-        self.turn
+        self.core_turn()
             .check_step(self.end, k, out)
-            .map_err(|e| ApiError::Unprocessable(format!("{}: {e}", self.what)))
+            .map_err(|e| self.core_error(e))
     }
 }
 
 /// One action: a house number written in plain digits (no sign, no leading zero) or `swap`.
-fn parse_action(t: &str, what: &str) -> Result<Move, ApiError> {
+fn parse_action(t: &str, what: &str) -> Result<Action, ApiError> {
     let t = t.trim();
     if t.eq_ignore_ascii_case("swap") {
-        return Ok(Move::Swap);
+        return Ok(Action::Move(Move::Swap));
     }
     let plain =
         !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) && (t == "0" || !t.starts_with('0'));
-    match t.parse::<u8>() {
-        Ok(h) if plain => Ok(Move::Sow(h)),
-        _ if plain => Err(bad(format!("{what}: {t} is not a house number"))),
-        _ => Err(bad(format!(
+    if !plain {
+        return Err(bad(format!(
             "{what}: '{t}' is not a move: expected a house number (plain digits) or 'swap'"
-        ))),
+        )));
     }
+    // Plain digits too many for a u64 are a whole number above it.
+    let n = t.parse::<u64>().map_or(Whole::Above, Whole::Value);
+    Ok(Action::house(n, t))
 }
 
 fn parse_move_token(tok: &str, what: &str) -> Result<TurnText, ApiError> {
@@ -268,28 +475,26 @@ fn parse_move_token(tok: &str, what: &str) -> Result<TurnText, ApiError> {
         Some(b) => (b, TurnEnd::Open),
         None => (t, TurnEnd::Prefix),
     };
-    let moves = body
+    let actions = body
         .split(['-', ','])
         .map(|a| parse_action(a, what))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(TurnText {
         what: what.to_string(),
-        turn: Turn(moves),
+        actions,
         end,
     })
 }
 
-/// One action or a whole turn: `3`, `"3"`, `"swap"`, `"3-6"`, `"3-"`.
+/// One action or a whole turn: `3`, `"3"`, `"swap"`, `"3-6"`, `"3-"`. A JSON number is a house
+/// by its value (`3.0` is house 3, see [`whole`]).
 pub(crate) fn moves_of_value(v: &Value, what: &str) -> Result<TurnText, ApiError> {
     match v {
-        Value::Number(n) => match n.as_u64() {
-            Some(h) if h <= u8::MAX as u64 => Ok(TurnText {
-                what: what.to_string(),
-                turn: Turn(vec![Move::Sow(h as u8)]),
-                end: TurnEnd::Prefix,
-            }),
-            _ => Err(bad(format!("{what}: {n} is not a house number"))),
-        },
+        Value::Number(n) => Ok(TurnText {
+            what: what.to_string(),
+            actions: vec![Action::house(whole(n), n)],
+            end: TurnEnd::Prefix,
+        }),
         Value::String(s) => parse_move_token(s, what),
         other => Err(bad(format!(
             "{what} must be a house number or a string like \"3\", \"3-6\" or \"swap\", not {}",
@@ -319,31 +524,53 @@ fn take_moves(body: &mut Body) -> Result<Vec<TurnText>, ApiError> {
     }
 }
 
-fn take_layout(body: &mut Body) -> Result<Option<Vec<u8>>, ApiError> {
-    let count = |i: usize, v: &Value| -> Result<u8, ApiError> {
-        v.as_u64()
-            .filter(|&n| n <= 255)
-            .map(|n| n as u8)
-            .ok_or_else(|| {
-                // A number out of range is well-formed but impossible (422); another type is
-                // a 400.
-                let msg = format!(
-                    "'layout' item {}: {v} is not a seed count (0 to 255)",
-                    i + 1
-                );
-                if v.is_number() {
-                    ApiError::Unprocessable(msg)
-                } else {
-                    bad(msg)
-                }
-            })
-    };
+/// The `layout` field as given: its type is checked when it is taken (a 400), its counts once
+/// the fields are known to go together ([`Layout::counts`], a 422).
+enum Layout {
+    /// An array of numbers.
+    Items(Vec<Number>),
+    /// The text form, `"4,4,5,4,3,4"`.
+    Text(String),
+}
+
+impl Layout {
+    /// The seed counts, each a whole number 0 to 255 (`4.0` is 4, see [`whole`]).
+    fn counts(self) -> Result<Vec<u8>, ApiError> {
+        match self {
+            Layout::Items(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, n)| match whole(n) {
+                    Whole::Value(c) if c <= u64::from(u8::MAX) => Ok(c as u8),
+                    _ => Err(ApiError::Unprocessable(format!(
+                        "'layout' item {}: {n} is not a seed count (0 to 255)",
+                        i + 1
+                    ))),
+                })
+                .collect(),
+            Layout::Text(s) => Start::parse_counts(&s)
+                .map_err(|e| ApiError::Unprocessable(format!("'layout' {e}"))),
+        }
+    }
+}
+
+fn take_layout(body: &mut Body) -> Result<Option<Layout>, ApiError> {
     match body.take("layout") {
         None => Ok(None),
-        Some(Value::Array(items)) => items.iter().enumerate().map(|(i, v)| count(i, v)).collect::<Result<_, _>>().map(Some),
-        Some(Value::String(s)) => Start::parse_counts(&s)
-            .map(Some)
-            .map_err(|e| ApiError::Unprocessable(format!("'layout' {e}"))),
+        Some(Value::Array(items)) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Value::Number(n) => Ok(n),
+                // Another type is a 400; a number out of range a 422, from `Layout::counts`.
+                v => Err(bad(format!(
+                    "'layout' item {}: {v} is not a seed count (0 to 255)",
+                    i + 1
+                ))),
+            })
+            .collect::<Result<_, _>>()
+            .map(|items| Some(Layout::Items(items))),
+        Some(Value::String(s)) => Ok(Some(Layout::Text(s))),
         Some(v) => Err(bad(format!(
             "field 'layout' must be an array of seed counts like [4,4,5,4,3,4] or a string \"4,4,5,4,3,4\", not {}",
             type_name(&v)
@@ -383,12 +610,15 @@ pub(crate) struct Game {
 }
 
 impl Game {
-    /// Reads the game fields of a request and replays the moves.
+    /// Reads the game fields of a request and replays the moves. Each field's type is checked
+    /// as it is taken (a 400), then whether the fields go together (a 400), then the values
+    /// (a 422: `houses` and `seeds` are whole numbers in their range, which for `seeds`
+    /// depends on `houses`), then the moves, in order.
     pub(crate) fn take(body: &mut Body) -> Result<Game, ApiError> {
         let rules = take_rules(body)?;
         let position = body.take_str("position")?;
-        let houses = body.take_u64("houses", &format!("1 to {MAX_HOUSES}"))?;
-        let seeds = body.take_u64("seeds", "a whole number 0 or more")?;
+        let houses = body.take_number("houses")?;
+        let seeds = body.take_number("seeds")?;
         let layout = take_layout(body)?;
         let mirrored = body.take_bool("mirrored")?.unwrap_or(false);
         let turns = take_moves(body)?;
@@ -411,13 +641,14 @@ impl Game {
                         if seeds.is_some() {
                             return Err(bad("give either 'seeds' or 'layout', not both"));
                         }
+                        let layout = layout.counts()?;
                         if layout.is_empty() {
                             return Err(ApiError::Unprocessable(format!(
                                 "'layout' is empty: give the seed counts of houses 1..m (1 to {MAX_HOUSES} houses)"
                             )));
                         }
                         if let Some(h) = houses {
-                            if h != layout.len() as u64 {
+                            if whole(&h) != Whole::Value(layout.len() as u64) {
                                 // Two fields that disagree: a 400, like the other pairs of
                                 // fields that cannot go together.
                                 return Err(bad(format!(
@@ -432,14 +663,29 @@ impl Game {
                         if mirrored {
                             return Err(bad("'mirrored' needs a 'layout'"));
                         }
-                        let h = houses.unwrap_or(6);
-                        if h == 0 || h > MAX_HOUSES as u64 {
-                            return Err(ApiError::Unprocessable(format!(
-                                "'houses' must be 1 to {MAX_HOUSES}, not {h}"
-                            )));
-                        }
-                        let s = seeds.unwrap_or(4).min(u32::MAX as u64) as u32;
-                        Start::uniform(h as usize, s)
+                        let h = match houses.as_ref().map(|n| (n, whole(n))) {
+                            None => 6,
+                            Some((_, Whole::Value(h))) if (1..=MAX_HOUSES as u64).contains(&h) => {
+                                h as usize
+                            }
+                            Some((n, _)) => {
+                                return Err(out_of_range("houses", &format!("1 to {MAX_HOUSES}"), n))
+                            }
+                        };
+                        // As `Start::uniform` checks: at least one seed, at most 255 on the board.
+                        let most = u64::from(MAX_SEEDS) / (2 * h as u64);
+                        let s = match seeds.as_ref().map(|n| (n, whole(n))) {
+                            None => 4,
+                            Some((_, Whole::Value(s))) if (1..=most).contains(&s) => s as u32,
+                            Some((n, _)) => {
+                                let range = format!(
+                                    "1 to {most} with {h} house{} a side (the board holds at most {MAX_SEEDS} seeds)",
+                                    if h == 1 { "" } else { "s" }
+                                );
+                                return Err(out_of_range("seeds", &range, n));
+                            }
+                        };
+                        Start::uniform(h, s)
                     }
                 }
                 .map_err(|e| ApiError::Unprocessable(e.to_string()))?;
@@ -452,14 +698,15 @@ impl Game {
         let mut outcomes = Vec::new();
         let mut moves = Vec::new();
         for turn in &turns {
-            for (k, &mv) in turn.moves().iter().enumerate() {
-                let out = pos.play(&rules, mv).map_err(|e| {
-                    if turn.moves().len() > 1 {
+            for k in 0..turn.len() {
+                let (mv, out) = turn.play(k, &mut pos, &rules).map_err(|e| {
+                    if turn.len() > 1 {
                         turn.illegal_step(k, e)
                     } else {
                         ApiError::Unprocessable(format!(
-                            "move {} ('{mv}') of 'moves': {e}",
-                            moves.len() + 1
+                            "move {} ('{}') of 'moves': {e}",
+                            moves.len() + 1,
+                            turn.written(k)
                         ))
                     }
                 })?;
@@ -648,6 +895,66 @@ mod tests {
             {"f": [], "g": {}}], "h": "\u00e9\n", "i": 1e3}"#;
         let UniqueKeys(v) = serde_json::from_str(json).unwrap();
         assert_eq!(v, serde_json::from_str::<Value>(json).unwrap());
+    }
+
+    #[test]
+    fn json_numbers_are_whole_by_their_value() {
+        let w = |json: &str| whole(&serde_json::from_str::<Number>(json).unwrap());
+        for (json, v) in [
+            ("6", 6),
+            ("6.0", 6),
+            ("6e0", 6),
+            ("0.6e1", 6),
+            ("-0", 0),
+            ("-0.0", 0),
+            ("1e19", 10_000_000_000_000_000_000),
+            ("18446744073709551615", u64::MAX),
+        ] {
+            assert_eq!(w(json), Whole::Value(v), "{json}");
+        }
+        for json in [
+            "18446744073709551616",
+            "1.8446744073709552e19",
+            "1e20",
+            "1e300",
+        ] {
+            assert_eq!(w(json), Whole::Above, "{json}");
+        }
+        for json in ["-1", "-9223372036854775808", "-1e30", "-2.5", "-0.5"] {
+            assert_eq!(w(json), Whole::Negative, "{json}");
+        }
+        for json in ["2.5", "0.5", "1e-3", "1234.5"] {
+            assert_eq!(w(json), Whole::Fraction, "{json}");
+        }
+    }
+
+    #[test]
+    fn a_number_that_is_no_house_is_refused_when_its_move_comes_up() {
+        // With the board's house count, as house 7 is.
+        assert_eq!(
+            game(r#"{"houses": 3, "moves": [1, 256]}"#).err().as_deref(),
+            Some("move 2 ('256') of 'moves': there is no house 256: houses are numbered 1 to 3")
+        );
+        assert_eq!(
+            game(r#"{"houses": 3, "moves": "1 2-1.5"}"#).err().as_deref(),
+            Some("'moves' turn 2: '1.5' is not a move: expected a house number (plain digits) or 'swap'")
+        );
+        assert_eq!(
+            game(r#"{"houses": 3, "seeds": 1, "moves": ["3-", -2]}"#)
+                .err()
+                .as_deref(),
+            Some("move 2 ('-2') of 'moves': -2 is negative: houses are numbered 1 to 3")
+        );
+        // In a turn text, plain digits only (a leading zero is not a move); the turn is named
+        // as written.
+        assert_eq!(
+            game(r#"{"moves": ["3-0300"]}"#).err().as_deref(),
+            Some("'moves' item 1: '0300' is not a move: expected a house number (plain digits) or 'swap'")
+        );
+        assert_eq!(
+            game(r#"{"moves": ["3-300-"]}"#).err().as_deref(),
+            Some("'moves' item 1: '3-300': action 2 (house 300) cannot be played: there is no house 300: houses are numbered 1 to 6")
+        );
     }
 
     #[test]

@@ -273,17 +273,21 @@ async fn malformed_requests_are_4xx_with_a_message() {
         (
             r#"{"houses": -1}"#,
             StatusCode::UNPROCESSABLE_ENTITY,
-            &["field 'houses' must be 1 to 12, not -1"],
+            &["field 'houses' must be a whole number from 1 to 12, not -1"],
         ),
         (
             r#"{"seeds": 30}"#,
             StatusCode::UNPROCESSABLE_ENTITY,
-            &["360 seeds", "255"],
+            &[
+                "field 'seeds' must be a whole number from 1 to 21",
+                "255 seeds",
+                "not 30",
+            ],
         ),
         (
             r#"{"seeds": 0}"#,
             StatusCode::UNPROCESSABLE_ENTITY,
-            &["no seeds"],
+            &["field 'seeds' must be a whole number from 1 to 21", "not 0"],
         ),
         (
             r#"{"layout": [4, 300]}"#,
@@ -308,7 +312,7 @@ async fn malformed_requests_are_4xx_with_a_message() {
         (
             r#"{"houses": 2.5}"#,
             StatusCode::UNPROCESSABLE_ENTITY,
-            &["field 'houses' must be 1 to 12, not 2.5"],
+            &["field 'houses' must be a whole number from 1 to 12, not 2.5"],
         ),
         (
             r#"{"houses": "6"}"#,
@@ -372,8 +376,24 @@ async fn malformed_requests_are_4xx_with_a_message() {
         ),
         (
             r#"{"moves": [-3]}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["move 1 ('-3') of 'moves': -3 is negative: houses are numbered 1 to 6"],
+        ),
+        // Fields that cannot go together are a 400 whatever their values.
+        (
+            r#"{"position": "1,1,0,1,1,0 S", "houses": -1}"#,
             StatusCode::BAD_REQUEST,
-            &["-3", "house number"],
+            &["either 'position'"],
+        ),
+        (
+            r#"{"layout": [1,2], "seeds": -1}"#,
+            StatusCode::BAD_REQUEST,
+            &["'seeds' or 'layout'"],
+        ),
+        (
+            r#"{"layout": [1,2], "houses": 2.5}"#,
+            StatusCode::BAD_REQUEST,
+            &["'houses' is 2.5 but 'layout' gives 2 houses"],
         ),
         (
             r#"{"moves": [1e400]}"#,
@@ -735,13 +755,30 @@ async fn records_export_and_import() {
     );
     // An empty text is refused, as `kalah play --load` refuses an empty file (tester 11: it
     // came back as the default start).
-    for text in ["", " \n\n"] {
+    // A byte-order mark (some editors write one into an empty file) and blank lines are empty
+    // too, as for `kalah play --load` (tester: "\u{feff}" came back as the default start).
+    for text in [
+        "",
+        " \n\n",
+        "\u{feff}",
+        "\u{feff}\n\n",
+        "\u{feff}\u{feff} \r\n\t",
+    ] {
         assert_error(
             &post(&app, "/api/record/import", json!({ "text": text })).await,
             StatusCode::UNPROCESSABLE_ENTITY,
             &["bad game record", "the text is empty"],
         );
     }
+    // A byte-order mark before a record is still skipped.
+    let a = post(
+        &app,
+        "/api/record/import",
+        json!({"text": "\u{feff}1. S 3-6\n"}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["moves"], json!(["3", "6"]));
     // Bad records name the line or turn.
     assert_error(
         &post(
@@ -1076,10 +1113,11 @@ async fn house_numbers_are_plain_digits() {
             &["'moves' item 1", "not a move"],
         );
     }
+    // Plain digits that are no house are a house out of range (a 422), as house 7 is.
     assert_error(
         &post(&app, "/api/play", json!({"move": "300"})).await,
-        StatusCode::BAD_REQUEST,
-        &["300 is not a house number"],
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["move '300': there is no house 300: houses are numbered 1 to 6"],
     );
     for mv in [
         json!("3"),
@@ -1201,6 +1239,310 @@ async fn zero_thinking_time_is_refused() {
     )
     .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+}
+
+/// A number given as a house that is no house (above the board's houses, however large,
+/// negative or not whole) is a number out of range: a 422 worded as for house 7, refused when
+/// its move comes up. A value of another type stays a 400 (tester: -1, 256, 65536 and
+/// 99999999999999999999 were 400 "is not a house number", 7 a 422).
+#[tokio::test]
+async fn numbers_that_are_no_house_are_refused_as_house_7_is() {
+    let app = app();
+    let plays: &[(&str, &str)] = &[
+        (r#"{"move": 7}"#, "move '7': there is no house 7: houses are numbered 1 to 6"),
+        (r#"{"move": "7"}"#, "move '7': there is no house 7: houses are numbered 1 to 6"),
+        (r#"{"move": 256}"#, "move '256': there is no house 256: houses are numbered 1 to 6"),
+        (r#"{"move": "65536"}"#, "move '65536': there is no house 65536: houses are numbered 1 to 6"),
+        (
+            r#"{"move": "99999999999999999999"}"#,
+            "move '99999999999999999999': there is no house 99999999999999999999: houses are numbered 1 to 6",
+        ),
+        // A JSON number that large is read as a double.
+        (r#"{"move": 99999999999999999999}"#, "there is no house 1e+20: houses are numbered 1 to 6"),
+        (r#"{"move": -1}"#, "move '-1': -1 is negative: houses are numbered 1 to 6"),
+        (r#"{"move": 2.5}"#, "move '2.5': 2.5 is not a whole number: houses are numbered 1 to 6"),
+        (r#"{"move": 0}"#, "move '0': there is no house 0: houses are numbered 1 to 6"),
+        (r#"{"houses": 4, "move": 300}"#, "there is no house 300: houses are numbered 1 to 4"),
+        (
+            r#"{"move": "3-256"}"#,
+            "field 'move': '3-256': action 2 (house 256) cannot be played: there is no house 256: houses are numbered 1 to 6",
+        ),
+        // The turn is named as written, also when an earlier action is refused.
+        (
+            r#"{"move": "6-256"}"#,
+            "field 'move': '6-256' goes on after action 1 (house 6), which ends the turn",
+        ),
+        (
+            r#"{"move": "3-3-999"}"#,
+            "field 'move': '3-3-999': action 2 (house 3) cannot be played: house 3 is empty",
+        ),
+        // As for house 7: a finished game first.
+        (r#"{"position": "0,0,3,1,2,4 S", "move": 256}"#, "move '256': the game is over"),
+        (r#"{"position": "0,0,3,1,2,4 S", "move": 7}"#, "move '7': the game is over"),
+    ];
+    for (body, msg) in plays {
+        let a = send(&app, "POST", "/api/play", *body).await;
+        assert_error(&a, StatusCode::UNPROCESSABLE_ENTITY, &[msg]);
+    }
+    let games: &[(&str, &str)] = &[
+        (
+            r#"{"moves": [7]}"#,
+            "move 1 ('7') of 'moves': there is no house 7: houses are numbered 1 to 6",
+        ),
+        (
+            r#"{"moves": [3, -1]}"#,
+            "move 2 ('-1') of 'moves': -1 is negative: houses are numbered 1 to 6",
+        ),
+        (
+            r#"{"moves": [256]}"#,
+            "move 1 ('256') of 'moves': there is no house 256: houses are numbered 1 to 6",
+        ),
+        (
+            r#"{"moves": [65536]}"#,
+            "move 1 ('65536') of 'moves': there is no house 65536: houses are numbered 1 to 6",
+        ),
+        (
+            r#"{"moves": "3 1e3"}"#,
+            "'moves' turn 2: '1e3' is not a move",
+        ),
+        (
+            r#"{"moves": "3-6 300"}"#,
+            "move 3 ('300') of 'moves': there is no house 300: houses are numbered 1 to 6",
+        ),
+        (
+            r#"{"moves": ["3-256-"]}"#,
+            "'moves' item 1: '3-256': action 2 (house 256) cannot be played: there is no house 256",
+        ),
+        // In the order of the moves: an earlier illegal move is named first, as with house 7.
+        (
+            r#"{"moves": [3, 3, 256]}"#,
+            "move 2 ('3') of 'moves': house 3 is empty",
+        ),
+        (
+            r#"{"moves": [3, 3, 7]}"#,
+            "move 2 ('3') of 'moves': house 3 is empty",
+        ),
+    ];
+    for (body, msg) in games {
+        let a = send(&app, "POST", "/api/legal", *body).await;
+        let status = if msg.contains("not a move") {
+            // Not plain digits: not a move at all, as before.
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::UNPROCESSABLE_ENTITY
+        };
+        assert_error(&a, status, &[msg]);
+    }
+    // A value of another type stays a 400.
+    for mv in [json!(true), json!({}), json!([3])] {
+        assert_error(
+            &post(&app, "/api/play", json!({ "move": mv })).await,
+            StatusCode::BAD_REQUEST,
+            &["field 'move' must be a house number or a string"],
+        );
+        assert_error(
+            &post(&app, "/api/legal", json!({ "moves": [mv] })).await,
+            StatusCode::BAD_REQUEST,
+            &["'moves' item 1 must be a house number or a string"],
+        );
+    }
+    // A JSON number is a house by its value, as whole-number fields are: 3.0 is house 3.
+    for mv in ["3", "3.0", "3e0", "\"3\""] {
+        let a = send(&app, "POST", "/api/play", format!(r#"{{"move": {mv}}}"#)).await;
+        assert_eq!(a.status, StatusCode::OK, "{mv}: {}", a.text);
+        assert_eq!(a.body["move"], "3", "{mv}");
+        let a = send(
+            &app,
+            "POST",
+            "/api/legal",
+            format!(r#"{{"moves": [{mv}]}}"#),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{mv}: {}", a.text);
+        assert_eq!(a.body["position"], "4,4,0,5,5,5,1,4,4,4,4,4,4,0 S", "{mv}");
+    }
+}
+
+/// Whole-number fields take any JSON number whose value is whole, however written (6.0, 1e0):
+/// the same answer as 6 (tester: "field 'houses' must be 1 to 12, not 6.0").
+#[tokio::test]
+async fn whole_number_fields_take_whole_numbers_however_written() {
+    let app = app();
+    let plain = post(&app, "/api/legal", json!({"houses": 6, "seeds": 4})).await;
+    assert_eq!(plain.status, StatusCode::OK, "{}", plain.text);
+    for body in [
+        r#"{"houses": 6.0, "seeds": 4.0}"#,
+        r#"{"houses": 6e0, "seeds": 0.4e1}"#,
+        r#"{"houses": 60e-1, "seeds": 4}"#,
+        r#"{"layout": [4.0, 4, 4e0, 40e-1, 4, 4], "houses": 6.0}"#,
+    ] {
+        let a = send(&app, "POST", "/api/legal", body).await;
+        assert_eq!(a.status, StatusCode::OK, "{body}: {}", a.text);
+        assert_eq!(a.body, plain.body, "{body}");
+    }
+    // -0 is the whole number 0.
+    assert_error(
+        &send(&app, "POST", "/api/legal", r#"{"houses": -0}"#).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["field 'houses' must be a whole number from 1 to 12, not -0.0"],
+    );
+    // The engine's seed and thinking time too: seed 7.0 is seed 7.
+    let ask = |seed: &str, time: &str| {
+        format!(
+            r#"{{"houses": 4, "seeds": 2, "level": "beginner", "seed": {seed}, "time_ms": {time}}}"#
+        )
+    };
+    let a = send(&app, "POST", "/api/engine", ask("7", "100")).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    for (seed, time) in [("7.0", "100.0"), ("7e0", "1e2"), ("0.7e1", "100")] {
+        let b = send(&app, "POST", "/api/engine", ask(seed, time)).await;
+        assert_eq!(b.status, StatusCode::OK, "{seed} {time}: {}", b.text);
+        assert_eq!(b.body["move"], a.body["move"], "{seed} {time}");
+    }
+    // A number that is not whole is out of range, in the field's one wording.
+    for (body, msg) in [
+        (
+            r#"{"houses": 6.5}"#,
+            "field 'houses' must be a whole number from 1 to 12, not 6.5",
+        ),
+        (
+            r#"{"seeds": 4.5}"#,
+            "field 'seeds' must be a whole number from 1 to 21",
+        ),
+        (
+            r#"{"layout": [4, 4.5]}"#,
+            "'layout' item 2: 4.5 is not a seed count (0 to 255)",
+        ),
+    ] {
+        assert_error(
+            &send(&app, "POST", "/api/legal", body).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &[msg],
+        );
+    }
+    for (body, msg) in [
+        (r#"{"time_ms": 0.5}"#, "field 'time_ms' must be a whole number from 1 to 500 ms (longer times are cut to 500), not 0.5"),
+        (r#"{"seed": 1.5}"#, "field 'seed' must be a whole number from 0 to 18446744073709551615, not 1.5"),
+    ] {
+        assert_error(&send(&app, "POST", "/api/engine", body).await, StatusCode::UNPROCESSABLE_ENTITY, &[msg]);
+    }
+}
+
+/// Every out-of-range value of a field gets the field's one message, naming the real range
+/// (tester: "field 'houses' must be ..." for -1 but "'houses' must be ..." for 0; "seeds must
+/// be a whole number 0 or more" for -1 though 0 was refused).
+#[tokio::test]
+async fn out_of_range_values_get_one_message_a_field_with_the_real_range() {
+    let app = app();
+    for houses in ["-1", "0", "13", "2.5", "1e3", "18446744073709551616"] {
+        let a = send(
+            &app,
+            "POST",
+            "/api/legal",
+            format!(r#"{{"houses": {houses}}}"#),
+        )
+        .await;
+        assert_error(
+            &a,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["field 'houses' must be a whole number from 1 to 12, not "],
+        );
+    }
+    // Seeds a house: at least 1, and at most 255 on the whole board.
+    for (houses, most) in [(6, 21), (12, 10), (4, 31)] {
+        for seeds in ["-1", "0", "1.5", &(most + 1).to_string(), "1e9"] {
+            let a = send(
+                &app,
+                "POST",
+                "/api/legal",
+                format!(r#"{{"houses": {houses}, "seeds": {seeds}}}"#),
+            )
+            .await;
+            assert_error(
+                &a,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &[&format!(
+                    "field 'seeds' must be a whole number from 1 to {most} with {houses} houses a side (the board holds at most 255 seeds), not "
+                )],
+            );
+        }
+        let a = post(&app, "/api/legal", json!({"houses": houses, "seeds": most})).await;
+        assert_eq!(a.status, StatusCode::OK, "{houses} {most}: {}", a.text);
+    }
+    assert_error(
+        &post(&app, "/api/legal", json!({"houses": 1, "seeds": 0})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["field 'seeds' must be a whole number from 1 to 127 with 1 house a side (the board holds at most 255 seeds), not 0"],
+    );
+    for seed in ["-1", "18446744073709551616", "2e19"] {
+        let a = send(
+            &app,
+            "POST",
+            "/api/engine",
+            format!(r#"{{"seed": {seed}}}"#),
+        )
+        .await;
+        assert_error(
+            &a,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["field 'seed' must be a whole number from 0 to 18446744073709551615, not "],
+        );
+    }
+    // Another type stays a 400.
+    for field in ["houses", "seeds", "time_ms", "seed"] {
+        let a = post(&app, "/api/engine", json!({ field: "6" })).await;
+        assert_error(
+            &a,
+            StatusCode::BAD_REQUEST,
+            &[&format!("field '{field}' must be a number, not a string")],
+        );
+    }
+}
+
+/// A thinking time of 1 ms or more is cut to the server's maximum however large, also past
+/// u64 (tester: 18446744073709551615 was cut but 18446744073709551616 and 1e19 refused).
+#[tokio::test]
+async fn any_thinking_time_from_1_ms_is_cut_to_the_maximum() {
+    let app = app(); // max 500 ms
+    for time in [
+        "18446744073709551615",
+        "18446744073709551616",
+        "1e19",
+        "1e300",
+        "600000.0",
+    ] {
+        for path in ["/api/engine", "/api/analyze"] {
+            let started = std::time::Instant::now();
+            let a = send(
+                &app,
+                "POST",
+                path,
+                format!(r#"{{"houses": 2, "seeds": 1, "time_ms": {time}}}"#),
+            )
+            .await;
+            assert_eq!(a.status, StatusCode::OK, "{path} {time}: {}", a.text);
+            assert!(started.elapsed() < Duration::from_secs(5), "{path} {time}");
+        }
+    }
+    for time in ["0", "-1", "-1e19", "0.5", "1.5"] {
+        let a = send(
+            &app,
+            "POST",
+            "/api/analyze",
+            format!(r#"{{"time_ms": {time}}}"#),
+        )
+        .await;
+        assert_error(
+            &a,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["field 'time_ms' must be a whole number from 1 to 500 ms (longer times are cut to 500), not "],
+        );
+    }
+    assert_error(
+        &post(&app, "/api/analyze", json!({"time_ms": true})).await,
+        StatusCode::BAD_REQUEST,
+        &["field 'time_ms' must be a number, not a boolean"],
+    );
 }
 
 // --- Slow and oversized requests over a real listener ------------------------------------------
