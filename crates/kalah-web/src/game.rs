@@ -166,7 +166,17 @@ impl Body {
             _ => bad(format!("the request body is not valid JSON: {e}")),
         })?;
         match v {
-            Value::Object(fields) => Ok(Body { fields, known }),
+            Value::Object(fields) => {
+                // An unknown field (a typo, most likely) is named before anything else is
+                // checked.
+                if let Some(key) = fields.keys().find(|k| !known.contains(&k.as_str())) {
+                    return Err(bad(format!(
+                        "unknown field '{key}' (this endpoint takes: {})",
+                        known.join(", ")
+                    )));
+                }
+                Ok(Body { fields, known })
+            }
             other => Err(bad(format!(
                 "the request body must be a JSON object, not {}",
                 type_name(&other)
@@ -512,11 +522,27 @@ fn take_moves(body: &mut Body) -> Result<Vec<TurnText>, ApiError> {
             .enumerate()
             .map(|(i, item)| moves_of_value(item, &format!("'moves' item {}", i + 1)))
             .collect(),
-        Some(Value::String(s)) => s
-            .split_whitespace()
-            .enumerate()
-            .map(|(i, tok)| parse_move_token(tok, &format!("'moves' turn {}", i + 1)))
-            .collect(),
+        Some(Value::String(s)) => {
+            // Items separated by spaces and/or commas, as `kalah show --moves` reads them
+            // (`"3-6,1"` is turn 3-6, then 1); `-` joins the actions of one turn.
+            let mut turns = Vec::new();
+            if s.trim().is_empty() {
+                return Ok(turns);
+            }
+            for piece in s.split(',') {
+                if piece.trim().is_empty() {
+                    return Err(bad(format!(
+                        "'moves' turn {}: an empty item (turns are separated by spaces or commas: \"3-6 2\" or \"3-6,2\")",
+                        turns.len() + 1
+                    )));
+                }
+                for tok in piece.split_whitespace() {
+                    let what = format!("'moves' turn {}", turns.len() + 1);
+                    turns.push(parse_move_token(tok, &what)?);
+                }
+            }
+            Ok(turns)
+        }
         Some(v) => Err(bad(format!(
             "field 'moves' must be an array like [\"3\", \"6\"] or a string like \"3-6 2\", not {}",
             type_name(&v)
@@ -878,7 +904,10 @@ mod tests {
             );
         }
         // The same key in different objects is fine.
-        assert!(body(r#"{"x": {"a": 1}, "y": {"a": 1}, "z": [{"a": 1}, {"a": 2}]}"#).is_ok());
+        assert!(body(
+            r#"{"rules": {"pie": true}, "position": null, "moves": [{"a": 1}, {"a": 2}]}"#
+        )
+        .is_ok());
         // Malformed JSON is still named as such.
         let Err(ApiError::BadRequest(msg)) = body(r#"{"a": }"#) else {
             panic!("malformed JSON accepted");

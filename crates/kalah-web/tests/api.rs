@@ -1763,3 +1763,57 @@ mod wire {
         server.stop().await;
     }
 }
+
+/// The `moves` string reads items as `kalah show --moves` does: spaces and/or commas separate
+/// them, `-` joins the actions of one turn (tester 13: `"3,6,1"` was read as the one turn
+/// 3-6-1 and refused, though `kalah show --moves 3,6,1` plays it).
+#[tokio::test]
+async fn the_moves_string_takes_commas_between_items_as_show_does() {
+    let app = app();
+    let want = post(&app, "/api/legal", json!({"moves": [3, 6, 1]})).await;
+    assert_eq!(want.status, StatusCode::OK, "{}", want.text);
+    assert_eq!(
+        want.body["position"], "4,4,0,5,5,0,2,0,6,6,6,5,5,0 S",
+        "the position kalah show --moves 3,6,1 gives"
+    );
+    for text in ["3,6,1", "3-6,1", "3-6 1", "3, 6, 1", " 3 6,1 ", "3-,6 1"] {
+        let a = post(&app, "/api/legal", json!({ "moves": text })).await;
+        assert_eq!(a.status, StatusCode::OK, "{text}: {}", a.text);
+        assert_eq!(a.body["position"], want.body["position"], "{text}");
+    }
+    for text in ["", "  "] {
+        let a = post(&app, "/api/legal", json!({ "moves": text })).await;
+        assert_eq!(
+            a.body["position"], "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S",
+            "{text:?}"
+        );
+    }
+    // A turn text still stays within its turn; an empty item is a slip.
+    assert_error(
+        &post(&app, "/api/legal", json!({"moves": "3-6-1"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["'3-6-1' goes on after action 2 (house 6)"],
+    );
+    for text in ["3,,6", "3,6,", ",3"] {
+        assert_error(
+            &post(&app, "/api/legal", json!({ "moves": text })).await,
+            StatusCode::BAD_REQUEST,
+            &["an empty item", "\"3-6,2\""],
+        );
+    }
+}
+
+/// An unknown field is named before any other field is checked (tester 13: `{"houses": 13,
+/// "colour": 1}` was told about the houses, and a misspelt field hid behind a bad move).
+#[tokio::test]
+async fn an_unknown_field_is_named_first() {
+    let app = app();
+    for (path, body) in [
+        ("/api/legal", json!({"houses": 13, "colour": 1})),
+        ("/api/legal", json!({"houses": 4, "moves": [5], "seed": 1})),
+        ("/api/play", json!({"moves": [7], "mvoe": 3})),
+    ] {
+        let a = post(&app, path, body.clone()).await;
+        assert_error(&a, StatusCode::BAD_REQUEST, &["unknown field"]);
+    }
+}
