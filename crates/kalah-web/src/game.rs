@@ -677,9 +677,10 @@ impl Game {
                             if whole(&h) != Whole::Value(layout.len() as u64) {
                                 // Two fields that disagree: a 400, like the other pairs of
                                 // fields that cannot go together.
+                                let n = layout.len();
                                 return Err(bad(format!(
-                                    "'houses' is {h} but 'layout' gives {} houses",
-                                    layout.len()
+                                    "'houses' is {h} but 'layout' gives {n} house{}",
+                                    if n == 1 { "" } else { "s" }
                                 )));
                             }
                         }

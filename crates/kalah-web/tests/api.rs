@@ -396,6 +396,11 @@ async fn malformed_requests_are_4xx_with_a_message() {
             &["'houses' is 2.5 but 'layout' gives 2 houses"],
         ),
         (
+            r#"{"layout": [4], "houses": 13}"#,
+            StatusCode::BAD_REQUEST,
+            &["'houses' is 13 but 'layout' gives 1 house"],
+        ),
+        (
             r#"{"moves": [1e400]}"#,
             StatusCode::BAD_REQUEST,
             &["not valid JSON"],
