@@ -261,8 +261,41 @@ pub(crate) fn take_rules(body: &mut Body) -> Result<Rules, ApiError> {
         Some(Value::String(s)) => s
             .parse()
             .map_err(|e| bad(format!("field 'rules': {e}"))),
-        Some(v @ Value::Object(_)) => {
-            serde_json::from_value(v).map_err(|e| bad(format!("field 'rules': {e}")))
+        Some(Value::Object(map)) => {
+            // Read through the text form, so that both forms take the same keys and values and
+            // give the same messages (`'sometimes' is not a value of capture: ...`); a value
+            // of another type names its key (tester 13: serde's "invalid type: integer `1`,
+            // expected a boolean" did not).
+            let mut text = String::new();
+            for (key, v) in &map {
+                let value = match v {
+                    // Absent, as `null` is for the request's fields.
+                    Value::Null => continue,
+                    Value::Bool(b) => if *b { "on" } else { "off" }.to_string(),
+                    Value::String(s)
+                        if !s.is_empty()
+                            && !s.contains(|c: char| c.is_whitespace() || c == ',' || c == '=') =>
+                    {
+                        s.clone()
+                    }
+                    Value::String(s) => {
+                        return Err(bad(format!(
+                            "field 'rules': '{s}' is not a value of {key}"
+                        )))
+                    }
+                    other => {
+                        return Err(bad(format!(
+                            "field 'rules': key '{key}' must be a string or true/false, not {}",
+                            type_name(other)
+                        )))
+                    }
+                };
+                if key.contains(|c: char| c.is_whitespace() || c == ',' || c == '=') {
+                    return Err(bad(format!("field 'rules': unknown key '{key}'")));
+                }
+                text.push_str(&format!("{key}={value} "));
+            }
+            text.parse().map_err(|e| bad(format!("field 'rules': {e}")))
         }
         Some(v) => Err(bad(format!(
             "field 'rules' must be an object like {{\"capture\": \"empty\"}} or a string like \"capture=empty pie=on\", not {}",
@@ -485,6 +518,12 @@ fn parse_move_token(tok: &str, what: &str) -> Result<TurnText, ApiError> {
         Some(b) => (b, TurnEnd::Open),
         None => (t, TurnEnd::Prefix),
     };
+    if body.split(['-', ',']).any(|a| a.trim().is_empty()) {
+        // `-3`, `3--6`, `-`: as `kalah show --moves` says it.
+        return Err(bad(format!(
+            "{what} ('{t}'): an empty action; join the actions of one turn with single dashes and no spaces, e.g. 3-6 (a trailing dash, as in 3-, says the turn goes on)"
+        )));
+    }
     let actions = body
         .split(['-', ','])
         .map(|a| parse_action(a, what))

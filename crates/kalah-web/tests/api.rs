@@ -1099,23 +1099,30 @@ async fn open_turns_as_api_game_writes_them_are_accepted() {
     assert_error(
         &post(&app, "/api/legal", json!({"moves": "-"})).await,
         StatusCode::BAD_REQUEST,
-        &["'moves' turn 1", "not a move"],
+        &["'moves' turn 1 ('-')", "an empty action"],
     );
 }
 
 #[tokio::test]
 async fn house_numbers_are_plain_digits() {
     let app = app();
-    for mv in ["+3", "03", "3.0", "0x3", "-3", "3--6"] {
+    for (mv, why) in [
+        ("+3", "not a move"),
+        ("03", "not a move"),
+        ("3.0", "not a move"),
+        ("0x3", "not a move"),
+        ("-3", "an empty action"),
+        ("3--6", "an empty action"),
+    ] {
         assert_error(
             &post(&app, "/api/play", json!({ "move": mv })).await,
             StatusCode::BAD_REQUEST,
-            &["field 'move'", "not a move"],
+            &["field 'move'", why],
         );
         assert_error(
             &post(&app, "/api/legal", json!({ "moves": [mv] })).await,
             StatusCode::BAD_REQUEST,
-            &["'moves' item 1", "not a move"],
+            &["'moves' item 1", why],
         );
     }
     // Plain digits that are no house are a house out of range (a 422), as house 7 is.
@@ -1820,5 +1827,74 @@ async fn an_unknown_field_is_named_first() {
     ] {
         let a = post(&app, path, body.clone()).await;
         assert_error(&a, StatusCode::BAD_REQUEST, &["unknown field"]);
+    }
+}
+
+/// The rules object is read as the text form is: the same values and messages, and a value of
+/// another type names its key (tester 13).
+#[tokio::test]
+async fn the_rules_object_takes_what_the_rules_text_takes() {
+    let app = app();
+    let a = post(
+        &app,
+        "/api/legal",
+        json!({"rules": {"capture": "empty", "pie": true, "majority-end": false, "end": null}}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let b = post(&app, "/api/legal", json!({"rules": "capture=empty pie=on"})).await;
+    assert_eq!(a.body, b.body);
+    for (rules, words) in [
+        (
+            json!({"pie": 1}),
+            &["key 'pie' must be a string or true/false, not a number"][..],
+        ),
+        (json!({"capture": 1}), &["key 'capture'", "not a number"]),
+        (
+            json!({"capture": {"empty": null}}),
+            &["key 'capture'", "not an object"],
+        ),
+        (
+            json!({"capture": "sometimes"}),
+            &["'sometimes' is not a value of capture"],
+        ),
+        (
+            json!({"capture": "empty pie=on"}),
+            &["'empty pie=on' is not a value of capture"],
+        ),
+        (json!({"colour": "red"}), &["colour"]),
+    ] {
+        let a = post(&app, "/api/legal", json!({ "rules": rules })).await;
+        assert_error(&a, StatusCode::BAD_REQUEST, words);
+        assert!(
+            a.body["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("field 'rules': "),
+            "{}",
+            a.text
+        );
+    }
+}
+
+/// An empty action in a turn text is named as such, as `kalah show --moves` names it (tester
+/// 13: "'' is not a move").
+#[tokio::test]
+async fn an_empty_action_in_a_turn_text_is_named() {
+    let app = app();
+    for (body, what) in [
+        (json!({"move": "-3"}), "field 'move' ('-3')"),
+        (json!({"move": "3--6"}), "field 'move' ('3--6')"),
+        (json!({"move": "-"}), "field 'move' ('-')"),
+        (json!({"moves": "3 -6", "move": 1}), "'moves' turn 2 ('-6')"),
+    ] {
+        assert_error(
+            &post(&app, "/api/play", body.clone()).await,
+            StatusCode::BAD_REQUEST,
+            &[
+                what,
+                "an empty action; join the actions of one turn with single dashes",
+            ],
+        );
     }
 }
