@@ -599,6 +599,16 @@ enum Layout {
 }
 
 impl Layout {
+    /// How many houses it gives (items of the array or of the text), before its counts are
+    /// read.
+    fn len(&self) -> usize {
+        match self {
+            Layout::Items(items) => items.len(),
+            Layout::Text(s) if s.trim().is_empty() => 0,
+            Layout::Text(s) => s.split(',').count(),
+        }
+    }
+
     /// The seed counts, each a whole number 0 to 255 (`4.0` is 4, see [`whole`]).
     fn counts(self) -> Result<Vec<u8>, ApiError> {
         match self {
@@ -706,12 +716,8 @@ impl Game {
                         if seeds.is_some() {
                             return Err(bad("give either 'seeds' or 'layout', not both"));
                         }
-                        let layout = layout.counts()?;
-                        if layout.is_empty() {
-                            return Err(ApiError::Unprocessable(format!(
-                                "'layout' is empty: give the seed counts of houses 1..m (1 to {MAX_HOUSES} houses)"
-                            )));
-                        }
+                        // The houses the layout gives are known before its counts are
+                        // read: a disagreement with 'houses' is a 400 whatever the counts.
                         if let Some(h) = houses {
                             if whole(&h) != Whole::Value(layout.len() as u64) {
                                 // Two fields that disagree: a 400, like the other pairs of
@@ -722,6 +728,12 @@ impl Game {
                                     if n == 1 { "" } else { "s" }
                                 )));
                             }
+                        }
+                        let layout = layout.counts()?;
+                        if layout.is_empty() {
+                            return Err(ApiError::Unprocessable(format!(
+                                "'layout' is empty: give the seed counts of houses 1..m (1 to {MAX_HOUSES} houses)"
+                            )));
                         }
                         Start::layout(&layout, mirrored)
                     }

@@ -325,7 +325,7 @@ async fn malformed_requests_are_4xx_with_a_message() {
             &["'seeds' or 'layout'"],
         ),
         (
-            r#"{"layout": [], "houses": 2}"#,
+            r#"{"layout": []}"#,
             StatusCode::UNPROCESSABLE_ENTITY,
             &["'layout' is empty"],
         ),
@@ -399,6 +399,22 @@ async fn malformed_requests_are_4xx_with_a_message() {
             r#"{"layout": [4], "houses": 13}"#,
             StatusCode::BAD_REQUEST,
             &["'houses' is 13 but 'layout' gives 1 house"],
+        ),
+        // The disagreement is named whatever the counts (tester 13).
+        (
+            r#"{"layout": [300], "houses": 2}"#,
+            StatusCode::BAD_REQUEST,
+            &["'houses' is 2 but 'layout' gives 1 house"],
+        ),
+        (
+            r#"{"layout": "x,y,z", "houses": 2}"#,
+            StatusCode::BAD_REQUEST,
+            &["'houses' is 2 but 'layout' gives 3 houses"],
+        ),
+        (
+            r#"{"layout": [], "houses": 2}"#,
+            StatusCode::BAD_REQUEST,
+            &["'houses' is 2 but 'layout' gives 0 houses"],
         ),
         (
             r#"{"moves": [1e400]}"#,
