@@ -9,12 +9,12 @@ use axum::Json;
 use kalah_core::{GameRecord, Move, MoveError, Outcome, Position, Rules, Side};
 use kalah_engine::{Engine, Level, Limits};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::{json, Number, Value};
 
 use crate::error::ApiError;
 use crate::game::{
-    moves_of_value, out_of_range, outcome_json, state_json, whole, Body, Game, OutcomeJson,
-    StateJson, Whole, GAME_FIELDS,
+    moves_of_value, out_of_range, outcome_json, state_json, whole, whole_in, Body, Game,
+    GameFields, OutcomeJson, StateJson, Whole, GAME_FIELDS,
 };
 use crate::AppState;
 
@@ -44,13 +44,16 @@ impl FromRequest<AppState> for ReqBody {
 }
 
 /// The prologue of every game endpoint: reads the body, parses it as a JSON object with the
-/// endpoint's `fields`, and takes the game fields (rules, position or start and moves) out of it.
+/// endpoint's `fields`, and takes the game fields (rules, position or start and moves) out of
+/// it, their types checked. The endpoint then takes its own fields, calls `finish`, and only
+/// then [`GameFields::build`]s the game, so that every malformed field (a 400) is named before
+/// any impossible value (a 422).
 fn game_request(
     ReqBody(bytes): ReqBody,
     fields: &'static [&'static str],
-) -> Result<(Body, Game), ApiError> {
+) -> Result<(Body, GameFields), ApiError> {
     let mut body = Body::parse(&bytes, fields)?;
-    let game = Game::take(&mut body)?;
+    let game = GameFields::take(&mut body)?;
     Ok((body, game))
 }
 
@@ -90,6 +93,7 @@ const LEGAL_FIELDS: &[&str] = &GAME_FIELDS;
 pub(crate) async fn legal(body: ReqBody) -> ApiResult {
     let (body, game) = game_request(body, LEGAL_FIELDS)?;
     body.finish()?;
+    let game = game.build()?;
     to_json(&state_json(&game.position(), &game.rules)).map(Json)
 }
 
@@ -140,6 +144,7 @@ pub(crate) async fn play(body: ReqBody) -> ApiResult {
     })?;
     let turn = moves_of_value(&mv, "field 'move'")?;
     body.finish()?;
+    let game = game.build()?;
     let mut pos = game.position();
     let mut mvs = Vec::with_capacity(turn.len());
     let mut steps = Vec::with_capacity(turn.len());
@@ -230,15 +235,17 @@ fn game_json(game: &Game) -> Result<Value, ApiError> {
 pub(crate) async fn game(body: ReqBody) -> ApiResult {
     let (body, game) = game_request(body, GAME_ONLY)?;
     body.finish()?;
+    let game = game.build()?;
     game_json(&game).map(Json)
 }
 
-/// Thinking time of an engine request: `time_ms` if given (a whole number of ms, at least 1;
-/// any longer time, however large, is cut to the server's maximum), else the server's default.
-fn take_time(body: &mut Body, state: &AppState) -> Result<Duration, ApiError> {
+/// Thinking time of an engine request: `time_ms` (taken with [`Body::take_number`]) if given (a
+/// whole number of ms, at least 1; any longer time, however large, is cut to the server's
+/// maximum), else the server's default.
+fn thinking_time(time_ms: Option<Number>, state: &AppState) -> Result<Duration, ApiError> {
     let c = &state.config;
     let max = c.max_time.as_millis();
-    let Some(n) = body.take_number("time_ms")? else {
+    let Some(n) = time_ms else {
         return Ok(c.default_time.min(c.max_time));
     };
     match whole(&n) {
@@ -297,9 +304,14 @@ const ENGINE_FIELDS: &[&str] = &[
 pub(crate) async fn engine(State(state): State<AppState>, body: ReqBody) -> ApiResult {
     let (mut body, game) = game_request(body, ENGINE_FIELDS)?;
     let level = take_level(&mut body, Level::Medium)?;
-    let time = take_time(&mut body, &state)?;
-    let seed = body.take_whole("seed", 0, u64::MAX)?;
+    let time = body.take_number("time_ms")?;
+    let seed = body.take_number("seed")?;
     body.finish()?;
+    let game = game.build()?;
+    let time = thinking_time(time, &state)?;
+    let seed = seed
+        .map(|n| whole_in("seed", &n, 0, u64::MAX))
+        .transpose()?;
     let pos = game.position();
     if pos.legal_moves(&game.rules).is_empty() {
         return Err(ApiError::Unprocessable(
@@ -350,8 +362,10 @@ const ANALYZE_FIELDS: &[&str] = &[
 pub(crate) async fn analyze(State(state): State<AppState>, body: ReqBody) -> ApiResult {
     let (mut body, game) = game_request(body, ANALYZE_FIELDS)?;
     let level = take_level(&mut body, Level::Perfect)?;
-    let time = take_time(&mut body, &state)?;
+    let time = body.take_number("time_ms")?;
     body.finish()?;
+    let game = game.build()?;
+    let time = thinking_time(time, &state)?;
     let pos = game.position();
     let rules = game.rules;
     let mut v = to_json(&state_json(&pos, &rules))?;
@@ -412,6 +426,7 @@ pub(crate) async fn record_export(body: ReqBody) -> ApiResult {
     let south = body.take_str("south")?.unwrap_or_default();
     let north = body.take_str("north")?.unwrap_or_default();
     body.finish()?;
+    let game = game.build()?;
     let mut record = game.record()?;
     record.south = south;
     record.north = north;

@@ -83,6 +83,14 @@ pub(crate) fn out_of_range(key: &str, range: &str, n: &Number) -> ApiError {
     ))
 }
 
+/// The whole number `n` of field `key` if it lies in `lo..=hi`, else a 422 ([`out_of_range`]).
+pub(crate) fn whole_in(key: &str, n: &Number, lo: u64, hi: u64) -> Result<u64, ApiError> {
+    match whole(n) {
+        Whole::Value(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(out_of_range(key, &format!("{lo} to {hi}"), n)),
+    }
+}
+
 /// A JSON value read with a key given twice in one object refused, at any depth (a request
 /// field, or a key of the `rules` object), where `serde_json::Value` would silently keep the
 /// last one.
@@ -210,23 +218,6 @@ impl Body {
                 "field '{key}' must be a number, not {}",
                 type_name(&v)
             ))),
-        }
-    }
-
-    /// A whole number field in `lo..=hi`: any other number is a 422 ([`out_of_range`]), a value
-    /// of another type a 400.
-    pub(crate) fn take_whole(
-        &mut self,
-        key: &str,
-        lo: u64,
-        hi: u64,
-    ) -> Result<Option<u64>, ApiError> {
-        let Some(n) = self.take_number(key)? else {
-            return Ok(None);
-        };
-        match whole(&n) {
-            Whole::Value(v) if (lo..=hi).contains(&v) => Ok(Some(v)),
-            _ => Err(out_of_range(key, &format!("{lo} to {hi}"), &n)),
         }
     }
 
@@ -684,19 +675,46 @@ pub(crate) struct Game {
     pub(crate) outcomes: Vec<Outcome>,
 }
 
-impl Game {
-    /// Reads the game fields of a request and replays the moves. Each field's type is checked
-    /// as it is taken (a 400), then whether the fields go together (a 400), then the values
-    /// (a 422: `houses` and `seeds` are whole numbers in their range, which for `seeds`
-    /// depends on `houses`), then the moves, in order.
-    pub(crate) fn take(body: &mut Body) -> Result<Game, ApiError> {
-        let rules = take_rules(body)?;
-        let position = body.take_str("position")?;
-        let houses = body.take_number("houses")?;
-        let seeds = body.take_number("seeds")?;
-        let layout = take_layout(body)?;
-        let mirrored = body.take_bool("mirrored")?.unwrap_or(false);
-        let turns = take_moves(body)?;
+/// The game fields of a request (rules, position or start, moves), each one's type checked as it
+/// was taken (a 400), their values not yet: the endpoint takes its own fields in between, so
+/// that every malformed field is named before any impossible value (see [`GameFields::build`]).
+pub(crate) struct GameFields {
+    rules: Rules,
+    position: Option<String>,
+    houses: Option<Number>,
+    seeds: Option<Number>,
+    layout: Option<Layout>,
+    mirrored: bool,
+    turns: Vec<TurnText>,
+}
+
+impl GameFields {
+    /// Takes the game fields out of `body`, checking their types (a 400).
+    pub(crate) fn take(body: &mut Body) -> Result<GameFields, ApiError> {
+        Ok(GameFields {
+            rules: take_rules(body)?,
+            position: body.take_str("position")?,
+            houses: body.take_number("houses")?,
+            seeds: body.take_number("seeds")?,
+            layout: take_layout(body)?,
+            mirrored: body.take_bool("mirrored")?.unwrap_or(false),
+            turns: take_moves(body)?,
+        })
+    }
+
+    /// The game: whether the fields go together (a 400), then their values (a 422: `houses`
+    /// and `seeds` are whole numbers in their range, which for `seeds` depends on `houses`),
+    /// then the moves, replayed in order.
+    pub(crate) fn build(self) -> Result<Game, ApiError> {
+        let GameFields {
+            rules,
+            position,
+            houses,
+            seeds,
+            layout,
+            mirrored,
+            turns,
+        } = self;
         let start = match position {
             Some(text) => {
                 if houses.is_some() || seeds.is_some() || layout.is_some() || mirrored {
@@ -801,6 +819,15 @@ impl Game {
             positions,
             outcomes,
         })
+    }
+}
+
+impl Game {
+    /// Reads the game fields of a request and replays the moves ([`GameFields::take`], then
+    /// [`GameFields::build`]).
+    #[cfg(test)]
+    pub(crate) fn take(body: &mut Body) -> Result<Game, ApiError> {
+        GameFields::take(body)?.build()
     }
 
     /// The current position (after every move).

@@ -1914,3 +1914,65 @@ async fn an_empty_action_in_a_turn_text_is_named() {
         );
     }
 }
+
+/// Every malformed field, the endpoint's own ones included, is named before any impossible
+/// value of the game (tester 13: a bad `move`, `level`, `seed` or `south` came after the 422 of
+/// a bad move in `moves`).
+#[tokio::test]
+async fn malformed_fields_are_named_before_impossible_values() {
+    let app = app();
+    for (path, body, words) in [
+        (
+            "/api/play",
+            json!({"moves": [7], "move": true}),
+            &["field 'move' must be"][..],
+        ),
+        (
+            "/api/play",
+            json!({"moves": [7], "move": "+3"}),
+            &["'+3' is not a move"],
+        ),
+        (
+            "/api/engine",
+            json!({"moves": [7], "level": "grandmaster"}),
+            &["unknown level 'grandmaster'"],
+        ),
+        (
+            "/api/engine",
+            json!({"moves": [7], "time_ms": "x"}),
+            &["field 'time_ms' must be a number"],
+        ),
+        (
+            "/api/engine",
+            json!({"time_ms": 0, "seed": "x"}),
+            &["field 'seed' must be a number"],
+        ),
+        (
+            "/api/analyze",
+            json!({"houses": 13, "time_ms": "x"}),
+            &["field 'time_ms' must be a number"],
+        ),
+        (
+            "/api/record/export",
+            json!({"moves": [7], "south": 5}),
+            &["field 'south' must be a string"],
+        ),
+    ] {
+        assert_error(
+            &post(&app, path, body.clone()).await,
+            StatusCode::BAD_REQUEST,
+            words,
+        );
+    }
+    // Then the values: the game's, then the endpoint's own.
+    assert_error(
+        &post(&app, "/api/engine", json!({"moves": [7], "time_ms": 0})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["there is no house 7"],
+    );
+    assert_error(
+        &post(&app, "/api/engine", json!({"time_ms": 0, "seed": -1})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["field 'time_ms' must be a whole number from 1 to"],
+    );
+}
