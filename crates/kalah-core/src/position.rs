@@ -86,6 +86,13 @@ impl Phase {
             Phase::Normal => None,
         }
     }
+
+    /// The phase whose [`Phase::tag`] is `tag` (`opening`, `first-turn`, `pie`), if any.
+    pub fn from_tag(tag: &str) -> Option<Phase> {
+        [Phase::Opening, Phase::FirstTurn, Phase::PieChoice]
+            .into_iter()
+            .find(|p| p.tag() == Some(tag))
+    }
 }
 
 /// Why the game ended.
@@ -1110,17 +1117,10 @@ impl FromStr for Position {
             });
         }
         if let Some((at, w)) = it.next() {
-            phase = match w {
-                "opening" => Phase::Opening,
-                "first-turn" => Phase::FirstTurn,
-                "pie" => Phase::PieChoice,
-                _ => {
-                    return Err(ParsePositionError::Trailing {
-                        at,
-                        text: w.to_string(),
-                    })
-                }
-            };
+            phase = Phase::from_tag(w).ok_or_else(|| ParsePositionError::Trailing {
+                at,
+                text: w.to_string(),
+            })?;
         }
         if let Some((at, w)) = it.next() {
             return Err(ParsePositionError::Trailing {

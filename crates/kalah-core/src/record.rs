@@ -35,6 +35,11 @@ use crate::rules::Rules;
 /// A record that cannot be read or does not replay. `line` is 1-based.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RecordError {
+    /// The text holds nothing but white space (and a byte-order mark): most likely the wrong
+    /// file or field, so it is refused rather than read as a game of no moves from the default
+    /// start.
+    #[error("the text is empty (a record holds its moves, after an optional [Start \"...\"] tag)")]
+    Empty,
     /// A line of the text form is malformed.
     #[error("line {line}: {message}")]
     Syntax {
@@ -302,8 +307,12 @@ impl GameRecord {
     /// form. A UTF-8 byte-order mark at the start (as some editors save files) is skipped.
     ///
     /// # Errors
-    /// As [`GameRecord::parse_json`] or [`GameRecord::parse_text`].
+    /// [`RecordError::Empty`] for a text of nothing but white space and byte-order marks; else as
+    /// [`GameRecord::parse_json`] or [`GameRecord::parse_text`].
     pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
+        if text.trim_start_matches('\u{feff}').trim().is_empty() {
+            return Err(RecordError::Empty);
+        }
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if text.trim_start().starts_with('{') {
             GameRecord::parse_json(text)
@@ -594,6 +603,19 @@ mod tests {
             // Regression: a record saved with a BOM (Notepad) read as "move \u{feff}[Rules".
             let bom = format!("\u{feff}{text}");
             assert_eq!(GameRecord::parse(&bom).unwrap().moves(), r.moves());
+        }
+        // Nothing but white space (after the mark) is no record.
+        for empty in [
+            "",
+            " \n\t\n",
+            "\u{feff}",
+            "\u{feff}\n \n",
+            "\u{feff}\u{feff} \r\n",
+        ] {
+            assert!(
+                matches!(GameRecord::parse(empty), Err(RecordError::Empty)),
+                "{empty:?}"
+            );
         }
         // Only at the start: elsewhere it is text like any other.
         assert!(GameRecord::parse(&format!("{}\u{feff}", r.to_text())).is_err());

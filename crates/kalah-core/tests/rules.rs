@@ -604,3 +604,13 @@ fn phase_tags_belong_to_their_opening_rules() {
         }
     }
 }
+
+#[test]
+fn phase_tags_read_back() {
+    for p in [Phase::Opening, Phase::FirstTurn, Phase::PieChoice] {
+        assert_eq!(Phase::from_tag(p.tag().unwrap()), Some(p));
+    }
+    for other in ["", "normal", "Pie", "first_turn", "S"] {
+        assert_eq!(Phase::from_tag(other), None, "{other}");
+    }
+}

@@ -23,8 +23,8 @@
 //! * **Threads**: solvers made by [`Solver::with_shared_table`] share one transposition table
 //!   (entries are 64- or 128-bit atomics: a race can lose an entry, never give a wrong value);
 //!   [`Solver::solve_parallel`] solves one position on several threads (one MTD(f) each,
-//!   sharing the work of each test by simplified ABDADA), [`analyze_moves_parallel`] and [`analyze_turns_parallel`] share
-//!   the actions or turns of an analysis out between threads.
+//!   sharing the work of each test by simplified ABDADA), [`analyze_moves_parallel`] and
+//!   [`analyze_turns_parallel`] share the actions or turns of an analysis out between threads.
 //! * **Control**: a stop flag ([`Solver::set_stop_flag`]), time and node [`SearchLimits`], and a
 //!   progress callback ([`Solver::set_progress`]) reporting the bounds proven so far.
 //!

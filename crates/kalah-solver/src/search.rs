@@ -1123,10 +1123,9 @@ impl Solver {
     /// positions of 16 seeds or more in the houses, a thread tells the others which child it is
     /// searching, and a thread that reaches a child another is searching (other than the first
     /// child of its position) puts it off until it has searched the rest, when the child's value
-    /// is usually in the table. (Before, the helpers tested other bounds from other first
-    /// guesses; on Kalah(6,4) two threads now search about 20 % fewer nodes in all: see
-    /// docs/BENCHMARKS.md.) The first thread to finish gives the value; this solver then finds the best actions and
-    /// the principal variation alone. The result is the same as [`Solver::solve`]'s (the principal
+    /// is usually in the table (docs/BENCHMARKS.md, "Two threads share each test"). The first
+    /// thread to finish gives the value; this solver then finds the best actions and the
+    /// principal variation alone. The result is the same as [`Solver::solve`]'s (the principal
     /// variation may be another one of the same value); `stats.nodes` and `stats.tt_hits` count
     /// every thread's work. Helpers get this solver's stop flag and limits (a node limit applies
     /// to each thread); progress is reported by this thread, with the helpers' nodes.

@@ -446,16 +446,8 @@ pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
         .take_str("text")?
         .ok_or_else(|| ApiError::BadRequest("field 'text' is missing: the game record".into()))?;
     body.finish()?;
-    // As `kalah play --load`: an empty text is refused (most likely the wrong file or field),
-    // though a record of no moves and no Start tag would read as the default start. A
-    // byte-order mark (some editors write one into an empty file) and blank lines are empty.
-    if text.trim_start_matches('\u{feff}').trim().is_empty() {
-        return Err(ApiError::Unprocessable(
-            "bad game record: the text is empty (a record holds its moves, after an optional \
-             [Start \"...\"] tag; see POST /api/record/export)"
-                .into(),
-        ));
-    }
+    // An empty text is one of these errors (kalah-core's `RecordError::Empty`), as in `kalah
+    // play --load`.
     let record = GameRecord::parse(&text)
         .map_err(|e| ApiError::Unprocessable(format!("bad game record: {e}")))?;
     // As `kalah play --load`: a start phase tag needs its opening rules.

@@ -388,14 +388,15 @@ pub(crate) fn rayon_threads() -> usize {
 /// and a parallel solve's extra threads search extra nodes (Kalah(5,4) on 256 threads took about
 /// 7 times as long as on 2, on a 2-core machine).
 pub(crate) fn threads_for(requested: Option<usize>) -> usize {
-    let cores = rayon_threads();
-    let Some(n) = requested else {
-        return cores;
-    };
-    if let Some(warning) = oversubscribed(n, cores) {
+    requested.map_or_else(rayon_threads, checked_threads)
+}
+
+/// `threads` as asked, with the warning of [`threads_for`] if they are more than the cores.
+fn checked_threads(threads: usize) -> usize {
+    if let Some(warning) = oversubscribed(threads, rayon_threads()) {
         eprintln!("kalah: warning: {warning}");
     }
-    n
+    threads
 }
 
 /// The warning for `threads` threads on `cores` cores, if they are more.
@@ -597,6 +598,14 @@ fn layer_files(dir: &Path) -> Vec<u32> {
     ks
 }
 
+/// The layer files of `db`'s set past the first missing layer (which ends the layers opened):
+/// on disk, but used neither by the solver nor by `verify`.
+fn layers_past_gap(db: &Egdb) -> Vec<u32> {
+    let mut ks = layer_files(db.dir());
+    ks.retain(|&k| k > db.max_seeds());
+    ks
+}
+
 /// The command that builds layers 0..=`max_seeds` of Kalah(`m`,·) under `rules` (only the rule
 /// flags that differ from the defaults) into the root `given` by `--egdb-dir` (`None`: the
 /// default root).
@@ -685,11 +694,12 @@ fn open(dir: &DirArgs, rules_args: &RuleArgs, m: usize) -> Result<Egdb> {
     if opened.is_none() {
         // Layers without layer 0 (tester 12: "no databases" though the files are there).
         let set = root.join(kalah_egdb::file::set_dir_name(m, &rules));
-        if let Some(&top) = layer_files(&set).last() {
+        let files = layer_files(&set);
+        if let Some(&top) = files.last() {
             bail!(
                 "{}: layer 0 is missing, so its {} cannot be used; `{}` fills the gap",
                 set.display(),
-                layers_text(&layer_files(&set)),
+                layers_text(&files),
                 build_command(m, &rules, top, dir.egdb_dir.as_deref())
             );
         }
@@ -716,10 +726,7 @@ fn verify(a: VerifyArgs) -> Result<()> {
     )?;
     // Layers past a missing one are not opened: neither the solver nor this check sees them.
     // Not damage (exit code 0), but said, since the set was built further.
-    let unused: Vec<u32> = layer_files(db.dir())
-        .into_iter()
-        .filter(|&k| k > db.max_seeds() + 1)
-        .collect();
+    let unused = layers_past_gap(&db);
     if let Some(&top) = unused.last() {
         let root = a.dir.egdb_dir.as_deref();
         outln!(
@@ -734,7 +741,7 @@ fn verify(a: VerifyArgs) -> Result<()> {
     let stop = stop_on_ctrl_c();
     let bar = ProgressBar::new(total);
     bar.set_style(bar_style(terminal_width(), total, false));
-    let threads = a.threads.map(|n| threads_for(Some(n)));
+    let threads = a.threads.map(checked_threads);
     let report = db.verify(threads, &stop, &|done, _| bar.set_position(done));
     bar.finish_and_clear();
     let report = match report {
@@ -774,12 +781,13 @@ fn probe(a: ProbeArgs) -> Result<()> {
     };
     if k > db.max_seeds() {
         // Layer files past a gap are not used: say so, as `info` and `verify` do.
-        let gap = if layer_files(db.dir()).iter().any(|&f| f > db.max_seeds()) {
-            format!(" (layer {} is missing)", db.max_seeds() + 1)
-        } else {
+        let unused = layers_past_gap(&db);
+        let gap = if unused.is_empty() {
             String::new()
+        } else {
+            format!(" (layer {} is missing)", db.max_seeds() + 1)
         };
-        let top = layer_files(db.dir()).last().copied().unwrap_or(0).max(k);
+        let top = unused.last().copied().unwrap_or(0).max(k);
         bail!(
             "{k} seeds in the houses, the databases go up to {}{gap}: `{}` builds the layers needed",
             db.max_seeds(),

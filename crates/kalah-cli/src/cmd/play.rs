@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use kalah_core::{
-    GameRecord, Move, MoveError, Outcome, Phase, Position, Rules, Side, Turn, TurnEnd, TurnError,
+    GameRecord, Move, MoveError, Outcome, Phase, Position, RecordError, Rules, Side, Turn, TurnEnd,
+    TurnError,
 };
 use kalah_egdb::Egdb;
 use kalah_engine::{Engine, Level, Limits};
@@ -684,15 +685,14 @@ pub fn load_record(path: &Path) -> Result<GameRecord> {
             e.utf8_error().valid_up_to()
         )
     })?;
-    // A byte-order mark alone (some editors write one into an empty file) is empty too.
-    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+    let parsed = GameRecord::parse(&text);
+    if let Err(RecordError::Empty) = parsed {
         bail!(
             "'{}' is not a game record: it is empty (a record holds its moves, after an \
              optional [Start \"...\"] tag; see 'save FILE' in kalah play)",
             path.display()
         );
     }
-    let parsed = GameRecord::parse(&text);
     let record = parsed
         .with_context(|| format!("'{}' is not a game record that replays", path.display()))?;
     // A start with a phase tag of the opening rules needs them, as a POSITION on the command

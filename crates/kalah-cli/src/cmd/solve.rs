@@ -541,9 +541,9 @@ pub(crate) fn bounds_text(pos: &Position, lower: i32, upper: i32) -> String {
     }
 }
 
-/// The text of `pos` in the outputs of `solve`, `analyze`, `show` and `perft`: kalah-core's notation
-/// (`Display`), which writes no side letter once the game is over, followed for a finished game
-/// by the letter of the side that would have moved. A value is given from that side's view
+/// The text of `pos` in the outputs of `solve`, `analyze`, `show` and `perft`: kalah-core's
+/// notation (`Display`), which writes no side letter once the game is over, followed for a
+/// finished game by the letter of the side that would have moved. A value is given from that side's view
 /// (final store difference, its store minus the other's), so the text must keep it: written
 /// without it, `0,0,0,0,0,0,20,0,0,0,0,0,0,28` read back (`S` assumed) is worth -8, not the +8
 /// printed for North. Read back by any command, the text gives the same finished position with

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use indicatif::ProgressBar;
-use kalah_core::{Position, Rules};
+use kalah_core::{Phase, Position, Rules};
 use kalah_egdb::Egdb;
 use kalah_solver::{Progress, SolveError, Solver};
 use serde_json::{json, Value};
@@ -75,7 +75,7 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
     // both. (A phase tag the position refuses, `S pie`, is left to the position's parser.)
     if !numeric
         && words.len() >= 2
-        && !["opening", "first-turn", "pie"].contains(&last)
+        && Phase::from_tag(last).is_none()
         && text.parse::<Position>().is_err()
         && words[..words.len() - 1]
             .join(" ")
