@@ -19,7 +19,11 @@ const POLL_MASK: u64 = 0x3FF;
 /// Positions with fewer seeds in the houses are searched without the table.
 const TT_MIN_SEEDS: i32 = 4;
 /// Enhanced transposition cut-off only at nodes with at least this many seeds in the houses.
-const ETC_MIN_SEEDS: i32 = 12;
+/// The cut-off probes wait on the children's table entries right after prefetching them, so
+/// they pay only where a subtree saved is large: from 26 seeds, Kalah(6,4) takes 7–13 % less
+/// time on one thread than from 12 (with 1.8 times the nodes); see docs/BENCHMARKS.md ("Cut-off
+/// probes only near the root").
+const ETC_MIN_SEEDS: i32 = 26;
 /// Seeds in the houses from which the threads of a parallel solve tell each other which
 /// positions they are searching (see [`Solver::solve_parallel`]); below, subtrees are too small
 /// to be worth the bookkeeping.
