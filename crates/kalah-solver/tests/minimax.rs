@@ -129,6 +129,29 @@ fn random_positions_agree_with_minimax_under_every_rule() {
     assert!(checked >= 3000);
 }
 
+/// The solver's defaults probe the table from 4 seeds in the houses and make enhanced
+/// transposition cut-offs from 26, so the positions above (at most 10 seeds) never reach the
+/// cut-off code. Here both run at every node, on the same kind of positions.
+#[test]
+fn cut_off_probes_at_every_node_agree_with_minimax() {
+    let mut rng = StdRng::seed_from_u64(0x6574_63);
+    let mut checked = 0;
+    for rules in all_rules() {
+        let mut solver = Solver::new(rules, 1);
+        solver.tune(1, 1, 24);
+        for i in 0..60 {
+            let m = 1 + i % 4;
+            let seeds = rng.gen_range(1..=(if m <= 2 { 10 } else { 9 }));
+            let pos = random_position(&mut rng, m, seeds, Phase::Normal);
+            let expect = minimax_value(&pos, &rules);
+            let got = solver.value(&pos).unwrap();
+            assert_eq!(got, expect, "{pos} under {rules}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1200);
+}
+
 #[test]
 fn pie_and_manchester_roots_agree_with_minimax() {
     let mut rng = StdRng::seed_from_u64(7);
