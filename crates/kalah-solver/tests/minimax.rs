@@ -134,7 +134,7 @@ fn random_positions_agree_with_minimax_under_every_rule() {
 /// cut-off code. Here both run at every node, on the same kind of positions.
 #[test]
 fn cut_off_probes_at_every_node_agree_with_minimax() {
-    let mut rng = StdRng::seed_from_u64(0x6574_63);
+    let mut rng = StdRng::seed_from_u64(0x0065_7463);
     let mut checked = 0;
     for rules in all_rules() {
         let mut solver = Solver::new(rules, 1);
