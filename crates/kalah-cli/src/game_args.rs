@@ -24,7 +24,7 @@ pub struct RuleArgs {
     )]
     pub layout: Option<Layout>,
     /// With --layout: North's row mirrors South's, so facing houses hold the same count.
-    #[arg(long, requires = "layout")]
+    #[arg(long, requires = "layout", conflicts_with = "seeds")]
     pub mirrored: bool,
     /// Capture rule: standard (opposite house must hold seeds) or empty (lone seed captured too).
     #[arg(long, value_name = "RULE", default_value = "standard", value_parser = parse_capture)]
@@ -126,6 +126,9 @@ impl RuleArgs {
 
     /// The starting layout from --houses, --seeds, --layout, --mirrored.
     pub fn start(&self) -> Result<Start> {
+        if self.mirrored && self.layout.is_none() {
+            bail!("--mirrored needs --layout: it mirrors a custom layout");
+        }
         if let Some(Layout(counts)) = &self.layout {
             if let Some(m) = self.houses {
                 if m != counts.len() {

@@ -125,6 +125,16 @@ fn bad_rule_flags() {
         "cannot be used with",
     );
     fails_with(&["show", "--mirrored"], "--layout");
+    // --seeds without --layout used to hide the missing --layout (clap: the layout conflicts
+    // with --seeds), and the plain start was shown.
+    for cmd in ["show", "perft", "solve", "analyze"] {
+        let mut args = vec![cmd];
+        if cmd == "perft" {
+            args.push("1");
+        }
+        args.extend(["--mirrored", "--seeds", "2", "--houses", "3"]);
+        fails_with(&args, "'--mirrored' cannot be used with '--seeds <N>'");
+    }
     fails_with(&["show", "--capture", "greedy"], "--capture");
     fails_with(&["show", "--end", "never"], "--end");
     fails_with(&["show", "--leftovers", "me"], "--leftovers");
