@@ -141,7 +141,7 @@ pub enum MoveError {
     #[error("swap is only allowed as North's first action under the pie rule")]
     SwapNotAllowed,
     /// A move text that is neither a house number nor `swap`.
-    #[error("'{0}' is not a move: expected a house number or 'swap'")]
+    #[error("'{0}' is not a move: expected a house number (plain digits) or 'swap'")]
     Parse(String),
 }
 

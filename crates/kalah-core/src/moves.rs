@@ -27,13 +27,25 @@ impl fmt::Display for Move {
     }
 }
 
-/// A house number (`3`) or `swap`. Range is checked against a position, not here.
+/// A house number in plain digits (`3`: no sign, no leading zero) or `swap` (any case),
+/// surrounding white space ignored. The house is checked against a position, not here.
+///
+/// # Errors
+/// [`MoveError::Parse`] for anything else, `+3`, `03` and numbers above 255 included: every
+/// front end (`kalah show --moves`, `kalah play`, game records, the web API) reads moves here,
+/// so they all accept the same spellings.
 impl FromStr for Move {
     type Err = MoveError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim();
         if t.eq_ignore_ascii_case("swap") {
             return Ok(Move::Swap);
+        }
+        let plain = !t.is_empty()
+            && t.bytes().all(|b| b.is_ascii_digit())
+            && (t == "0" || !t.starts_with('0'));
+        if !plain {
+            return Err(MoveError::Parse(t.to_string()));
         }
         match t.parse::<u8>() {
             Ok(h) => Ok(Move::Sow(h)),

@@ -328,6 +328,17 @@ fn move_errors() {
     assert_eq!(unswept.play(&r, Move::Sow(1)), Err(MoveError::GameOver));
     assert_eq!("x".parse::<Move>(), Err(MoveError::Parse("x".into())));
     assert_eq!("256".parse::<Move>(), Err(MoveError::Parse("256".into())));
+    // Plain digits only, as every front end reads them.
+    for bad in ["+3", "03", "-3", "3.0", "0x3", "٣"] {
+        assert_eq!(
+            bad.parse::<Move>(),
+            Err(MoveError::Parse(bad.into())),
+            "{bad}"
+        );
+    }
+    assert_eq!("0".parse::<Move>(), Ok(Move::Sow(0)));
+    assert_eq!(" 12 ".parse::<Move>(), Ok(Move::Sow(12)));
+    assert_eq!("SWAP".parse::<Move>(), Ok(Move::Swap));
     assert_eq!(" SWAP ".parse::<Move>(), Ok(Move::Swap));
     assert_eq!("3".parse::<Move>(), Ok(Move::Sow(3)));
     assert_eq!(

@@ -423,8 +423,10 @@ fn parse_command(line: &str) -> Result<Command, String> {
                     "one action a line, please: '{line}' (type a house number, or a whole turn joined by dashes or commas, e.g. 3-6)"
                 ));
             }
-            match word.parse::<u8>() {
-                Ok(h) => Ok(Command::Action(Move::Sow(h))),
+            // kalah-core reads a move as every front end does: plain digits, no leading zero.
+            match word.parse::<Move>() {
+                Ok(mv) => Ok(Command::Action(mv)),
+                Err(e) if word.starts_with('0') => Err(e.to_string()),
                 Err(_) => Ok(Command::NoHouse(word.to_string())),
             }
         }

@@ -263,7 +263,7 @@ mod tests {
         assert!(err("3 -6").starts_with("--moves item 2 ('-6'): an empty action"));
         assert_eq!(
             err("3-x"),
-            "--moves item 1 ('3-x'): 'x' is not a move: expected a house number or 'swap'"
+            "--moves item 1 ('3-x'): 'x' is not a move: expected a house number (plain digits) or 'swap'"
         );
     }
 
