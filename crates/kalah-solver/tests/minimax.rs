@@ -110,13 +110,16 @@ fn random_position(rng: &mut StdRng, m: usize, seeds: u32, phase: Phase) -> Posi
     .expect("valid setup")
 }
 
-#[test]
-fn random_positions_agree_with_minimax_under_every_rule() {
-    let mut rng = StdRng::seed_from_u64(0x6b61_6c61);
+/// Solves `per_rule` random normal-phase positions (1 to 4 houses, at most 10 seeds in the
+/// houses) under every rule with a 1 MiB solver, set up by `setup`, and checks each value
+/// against the plain minimax. Returns how many were checked.
+fn random_positions_agree(seed: u64, per_rule: usize, setup: impl Fn(&mut Solver)) -> usize {
+    let mut rng = StdRng::seed_from_u64(seed);
     let mut checked = 0;
     for rules in all_rules() {
         let mut solver = Solver::new(rules, 1);
-        for i in 0..150 {
+        setup(&mut solver);
+        for i in 0..per_rule {
             let m = 1 + i % 4;
             let seeds = rng.gen_range(1..=(if m <= 2 { 10 } else { 9 }));
             let pos = random_position(&mut rng, m, seeds, Phase::Normal);
@@ -126,7 +129,12 @@ fn random_positions_agree_with_minimax_under_every_rule() {
             checked += 1;
         }
     }
-    assert!(checked >= 3000);
+    checked
+}
+
+#[test]
+fn random_positions_agree_with_minimax_under_every_rule() {
+    assert!(random_positions_agree(0x6b61_6c61, 150, |_| {}) >= 3000);
 }
 
 /// The solver's defaults probe the table from 4 seeds in the houses and make enhanced
@@ -134,22 +142,7 @@ fn random_positions_agree_with_minimax_under_every_rule() {
 /// cut-off code. Here both run at every node, on the same kind of positions.
 #[test]
 fn cut_off_probes_at_every_node_agree_with_minimax() {
-    let mut rng = StdRng::seed_from_u64(0x0065_7463);
-    let mut checked = 0;
-    for rules in all_rules() {
-        let mut solver = Solver::new(rules, 1);
-        solver.tune(1, 1, 24);
-        for i in 0..60 {
-            let m = 1 + i % 4;
-            let seeds = rng.gen_range(1..=(if m <= 2 { 10 } else { 9 }));
-            let pos = random_position(&mut rng, m, seeds, Phase::Normal);
-            let expect = minimax_value(&pos, &rules);
-            let got = solver.value(&pos).unwrap();
-            assert_eq!(got, expect, "{pos} under {rules}");
-            checked += 1;
-        }
-    }
-    assert!(checked >= 1200);
+    assert!(random_positions_agree(0x0065_7463, 60, |s| s.tune(1, 1, 24)) >= 1200);
 }
 
 #[test]
