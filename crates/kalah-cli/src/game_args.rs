@@ -126,9 +126,6 @@ impl RuleArgs {
 
     /// The starting layout from --houses, --seeds, --layout, --mirrored.
     pub fn start(&self) -> Result<Start> {
-        if self.mirrored && self.layout.is_none() {
-            bail!("--mirrored needs --layout: it mirrors a custom layout");
-        }
         if let Some(Layout(counts)) = &self.layout {
             if let Some(m) = self.houses {
                 if m != counts.len() {

@@ -476,22 +476,20 @@ impl TurnText {
     }
 }
 
-/// One action: a house number written in plain digits (no sign, no leading zero) or `swap`.
+/// One action: kalah-core's [`Move`] (a house number in plain digits, or `swap`), or plain
+/// digits above 255, kept as a number that is no house (refused when its action comes up).
 fn parse_action(t: &str, what: &str) -> Result<Action, ApiError> {
     let t = t.trim();
-    if t.eq_ignore_ascii_case("swap") {
-        return Ok(Action::Move(Move::Swap));
+    match t.parse::<Move>() {
+        Ok(mv) => Ok(Action::Move(mv)),
+        // Plain digits the parse refused can only be too large for a house: too many for a
+        // u64 are a whole number above it.
+        Err(_) if !t.is_empty() && !t.starts_with('0') && t.bytes().all(|b| b.is_ascii_digit()) => {
+            let n = t.parse::<u64>().map_or(Whole::Above, Whole::Value);
+            Ok(Action::house(n, t))
+        }
+        Err(e) => Err(bad(format!("{what}: {e}"))),
     }
-    let plain =
-        !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) && (t == "0" || !t.starts_with('0'));
-    if !plain {
-        return Err(bad(format!(
-            "{what}: '{t}' is not a move: expected a house number (plain digits) or 'swap'"
-        )));
-    }
-    // Plain digits too many for a u64 are a whole number above it.
-    let n = t.parse::<u64>().map_or(Whole::Above, Whole::Value);
-    Ok(Action::house(n, t))
 }
 
 fn parse_move_token(tok: &str, what: &str) -> Result<TurnText, ApiError> {
