@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Move, Phase, Position, Rules, Turn};
 
+use crate::search::{guess_budget, GUESS_NODES};
 use crate::{MoveScore, Progress, SolveError, Solver, Stats, TurnScore};
 
 /// Progress of a parallel analysis, summed over every thread.
@@ -63,6 +64,12 @@ impl std::fmt::Debug for ParallelOptions {
 /// Depth in plies of the search that orders the jobs: on Kalah(6,4) the ten first turns take
 /// about 2 ms each and come out in nearly the order of their exact values.
 const ORDER_DEPTH: u32 = 8;
+
+/// The most jobs that are ordered by estimate. With more, each job is a small share of the
+/// whole and the queue's end stays balanced without an order, while the ordering searches, run
+/// one after another before the threads start, would take longer than the jobs: on
+/// `6,5,4,3,2,1,0,1,1,1,1,1,1,0 S` (912 turns) they made two threads slower than one.
+const ORDER_MAX_JOBS: usize = 64;
 
 /// One position to value: the action's (or turn's) value from the view of the side to move
 /// before it is `sign * V(pos)`, `V` the value of `pos` for its own side to move.
@@ -174,10 +181,11 @@ fn run(
     for solver in solvers.iter_mut() {
         solver.set_stop_flag(stop.clone());
     }
+    let budget = guess_budget(jobs.len(), GUESS_NODES);
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     // Work of the ordering searches, counted in the statistics.
     let mut ordering = Stats::default();
-    if solvers.len() > 1 && jobs.len() > 1 {
+    if solvers.len() > 1 && (2..=ORDER_MAX_JOBS).contains(&jobs.len()) {
         // Most expensive first, by the estimate; ties keep the legal order. (One thread keeps
         // the legal order of the sequential analysis, and so its table's history.)
         let estimates: Vec<i32> = jobs
@@ -237,7 +245,7 @@ fn run(
                         let k = next.fetch_add(1, Ordering::SeqCst);
                         let Some(&j) = order.get(k) else { break };
                         let job = jobs[j].1;
-                        let result = solver.value(&job.pos);
+                        let result = solver.value_with_guess(&job.pos, budget);
                         let stats = match &result {
                             Ok(_) => solver.last_stats(),
                             Err(SolveError::Stopped { stats, .. }) => *stats,

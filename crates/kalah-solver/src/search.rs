@@ -933,7 +933,26 @@ fn kid_move(mv: u8) -> Move {
 }
 
 /// Nodes spent on iterative deepening for MTD(f)'s first guess.
-const GUESS_NODES: u64 = 200_000;
+pub(crate) const GUESS_NODES: u64 = 200_000;
+
+/// Nodes an analysis spends on first guesses in all, shared among the positions it solves (see
+/// [`guess_budget`]).
+const ANALYSIS_GUESS_NODES: u64 = 2_000_000;
+
+/// The smallest first-guess budget of a position an analysis solves.
+const MIN_GUESS_NODES: u64 = 1_000;
+
+/// The first-guess budget of each of the `jobs` positions an analysis solves: at most `cap`, and
+/// less when there are many, so that the guesses of the whole analysis take about
+/// [`ANALYSIS_GUESS_NODES`] (at least [`MIN_GUESS_NODES`] each). A position with hundreds of whole
+/// turns (long chains of extra turns) leaves small positions after them, which MTD(f) proves in
+/// fewer nodes than a full guess would take: `6,5,4,3,2,1,0,1,1,1,1,1,1,0 S` has 912 turns, and
+/// `kalah analyze --turns --threads 1` on it took 3.7 s with 50 000 nodes a guess and 0.85 s
+/// with this budget (docs/BENCHMARKS.md). Start positions have a few dozen turns at most and keep
+/// `cap`.
+pub(crate) fn guess_budget(jobs: usize, cap: u64) -> u64 {
+    (ANALYSIS_GUESS_NODES / jobs.max(1) as u64).clamp(MIN_GUESS_NODES.min(cap), cap)
+}
 
 impl Solver {
     fn stopped_error(&self, pos: &Position, lo: i32, hi: i32) -> SolveError {
@@ -1059,12 +1078,21 @@ impl Solver {
     /// [`SolveError::Stopped`] with the bounds proven so far if the stop flag or a limit ends the
     /// search.
     pub fn value(&mut self, pos: &Position) -> Result<i32, SolveError> {
+        self.value_with_guess(pos, GUESS_NODES)
+    }
+
+    /// [`Solver::value`] with `budget` nodes for MTD(f)'s first guess instead of the default.
+    pub(crate) fn value_with_guess(
+        &mut self,
+        pos: &Position,
+        budget: u64,
+    ) -> Result<i32, SolveError> {
         let pos = self.settled(pos);
         self.begin(&pos);
         if pos.is_over() {
             return Ok(pos.store_diff(pos.side()));
         }
-        let g = self.exact_gain(&pos, GUESS_NODES)?;
+        let g = self.exact_gain(&pos, budget)?;
         Ok(value_of(&pos, g))
     }
 
@@ -1316,11 +1344,14 @@ impl Solver {
         self.begin(&pos);
         let mover = pos.side();
         let mut out = Vec::new();
-        for (turn, end) in Turn::all(&pos, &self.rules) {
+        let turns = Turn::all(&pos, &self.rules);
+        let searched = turns.iter().filter(|(_, end)| !end.is_over()).count();
+        let budget = guess_budget(searched, GUESS_NODES / 4);
+        for (turn, end) in turns {
             let value = if end.is_over() {
                 end.store_diff(mover)
             } else {
-                -value_of(&end, self.exact_gain(&end, GUESS_NODES / 4)?)
+                -value_of(&end, self.exact_gain(&end, budget)?)
             };
             out.push(TurnScore { turn, value });
         }
@@ -1477,5 +1508,25 @@ impl Solver {
         }
         result.stats = self.stats();
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::guess_budget;
+
+    #[test]
+    fn guess_budget_is_shared_among_many_positions_only() {
+        // Up to 10 positions (a start position's turns) keep the default of the parallel
+        // analysis, up to 40 the sequential one's.
+        assert_eq!(guess_budget(10, 200_000), 200_000);
+        assert_eq!(guess_budget(40, 50_000), 50_000);
+        assert_eq!(guess_budget(0, 50_000), 50_000);
+        // 2 000 000 nodes shared by 912 turns.
+        assert_eq!(guess_budget(912, 50_000), 2_192);
+        assert_eq!(guess_budget(912, 200_000), 2_192);
+        // Never below 1 000, nor above the cap.
+        assert_eq!(guess_budget(1_000_000, 50_000), 1_000);
+        assert_eq!(guess_budget(1_000_000, 500), 500);
     }
 }

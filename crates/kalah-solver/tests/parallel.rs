@@ -87,6 +87,19 @@ fn start_positions_agree_under_both_capture_rules() {
 }
 
 #[test]
+fn hundreds_of_turns_agree_and_the_best_is_the_value() {
+    // Chains of extra turns give 912 whole turns: more jobs than the parallel analysis orders by
+    // estimate, and so many that each gets a first-guess budget far below the default.
+    let rules = Rules::default();
+    let pos: Position = "6,5,4,3,2,1,0,1,1,1,1,1,1,0 S".parse().unwrap();
+    check(rules, &pos);
+    let turns = Solver::new(rules, 4).analyze_turns(&pos).unwrap();
+    assert_eq!(turns.len(), 912);
+    let best = turns.iter().map(|t| t.value).max().unwrap();
+    assert_eq!(best, Solver::new(rules, 16).value(&pos).unwrap());
+}
+
+#[test]
 fn pie_rule_roots_agree_and_list_swap() {
     let rules = Rules {
         pie: true,
