@@ -189,7 +189,7 @@ fn an_open_turn_leaves_the_same_side_to_move() {
 
 #[test]
 fn a_turn_of_the_wrong_shape_is_refused_naming_its_item() {
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 10] = [
         // House 6 (5 seeds) ends in North's house 4: the turn is over before North's 1. After
         // South's 2 (no extra turn), North's 3-6 is the same turn on North's side.
         (
@@ -235,6 +235,12 @@ fn a_turn_of_the_wrong_shape_is_refused_naming_its_item() {
             &["--moves", "+3"],
             "kalah: error: --moves item 1 ('+3'): '+3' is not a move: expected a house number \
              (plain digits) or 'swap'",
+        ),
+        // Plain digits too large for any board: no house, as play and the web API say.
+        (
+            &["--moves", "256"],
+            "kalah: error: --moves item 1 ('256'): there is no house 256: a side has at most 12 \
+             houses",
         ),
         // A dash with nothing before it (a space inside a turn, or two dashes).
         (

@@ -143,6 +143,10 @@ pub enum MoveError {
     /// A move text that is neither a house number nor `swap`.
     #[error("'{0}' is not a move: expected a house number (plain digits) or 'swap'")]
     Parse(String),
+    /// A house number in plain digits above 255, which no board has (a side has at most
+    /// [`MAX_HOUSES`](crate::MAX_HOUSES) houses); the text as written.
+    #[error("there is no house {0}: a side has at most {max} houses", max = crate::MAX_HOUSES)]
+    HouseTooLarge(String),
 }
 
 /// A turn (`3-6`) that cannot be played, or a written turn that does not end where the mover's

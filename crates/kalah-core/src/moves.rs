@@ -31,9 +31,9 @@ impl fmt::Display for Move {
 /// surrounding white space ignored. The house is checked against a position, not here.
 ///
 /// # Errors
-/// [`MoveError::Parse`] for anything else, `+3`, `03` and numbers above 255 included: every
-/// front end (`kalah show --moves`, `kalah play`, game records, the web API) reads moves here,
-/// so they all accept the same spellings.
+/// [`MoveError::HouseTooLarge`] for plain digits above 255; [`MoveError::Parse`] for anything
+/// else, `+3` and `03` included: every front end (`kalah show --moves`, `kalah play`, game
+/// records, the web API) reads moves here, so they all accept the same spellings.
 impl FromStr for Move {
     type Err = MoveError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -47,10 +47,10 @@ impl FromStr for Move {
         if !plain {
             return Err(MoveError::Parse(t.to_string()));
         }
-        match t.parse::<u8>() {
-            Ok(h) => Ok(Move::Sow(h)),
-            Err(_) => Err(MoveError::Parse(t.to_string())),
-        }
+        // Plain digits that do not fit a u8 can only be too large.
+        t.parse::<u8>()
+            .map(Move::Sow)
+            .map_err(|_| MoveError::HouseTooLarge(t.to_string()))
     }
 }
 

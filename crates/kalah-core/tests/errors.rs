@@ -327,7 +327,19 @@ fn move_errors() {
     let mut unswept: Position = "0,0,0,0,0,0,24,1,0,0,0,0,0,23 S".parse().unwrap();
     assert_eq!(unswept.play(&r, Move::Sow(1)), Err(MoveError::GameOver));
     assert_eq!("x".parse::<Move>(), Err(MoveError::Parse("x".into())));
-    assert_eq!("256".parse::<Move>(), Err(MoveError::Parse("256".into())));
+    assert_eq!(
+        "256".parse::<Move>(),
+        Err(MoveError::HouseTooLarge("256".into()))
+    );
+    let huge = "99999999999999999999999";
+    assert_eq!(
+        huge.parse::<Move>(),
+        Err(MoveError::HouseTooLarge(huge.into()))
+    );
+    assert_eq!(
+        MoveError::HouseTooLarge("256".into()).to_string(),
+        "there is no house 256: a side has at most 12 houses"
+    );
     // Plain digits only, as every front end reads them.
     for bad in ["+3", "03", "-3", "3.0", "0x3", "٣"] {
         assert_eq!(

@@ -482,9 +482,8 @@ fn parse_action(t: &str, what: &str) -> Result<Action, ApiError> {
     let t = t.trim();
     match t.parse::<Move>() {
         Ok(mv) => Ok(Action::Move(mv)),
-        // Plain digits the parse refused can only be too large for a house: too many for a
-        // u64 are a whole number above it.
-        Err(_) if !t.is_empty() && !t.starts_with('0') && t.bytes().all(|b| b.is_ascii_digit()) => {
+        // Too many digits for a u64 are a whole number above it.
+        Err(MoveError::HouseTooLarge(_)) => {
             let n = t.parse::<u64>().map_or(Whole::Above, Whole::Value);
             Ok(Action::house(n, t))
         }

@@ -426,8 +426,9 @@ fn parse_command(line: &str) -> Result<Command, String> {
             // kalah-core reads a move as every front end does: plain digits, no leading zero.
             match word.parse::<Move>() {
                 Ok(mv) => Ok(Command::Action(mv)),
-                Err(e) if word.starts_with('0') => Err(e.to_string()),
-                Err(_) => Ok(Command::NoHouse(word.to_string())),
+                // Told with the board's own count of houses when it comes up.
+                Err(MoveError::HouseTooLarge(_)) => Ok(Command::NoHouse(word.to_string())),
+                Err(e) => Err(e.to_string()),
             }
         }
         _ if word.contains(['-', ','])
