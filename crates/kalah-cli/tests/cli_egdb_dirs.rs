@@ -532,3 +532,61 @@ fn a_probe_past_the_layers_gives_the_build_command() {
         "6 seeds in the houses, the databases go up to 4 (layer 5 is missing): {cmd}"
     ));
 }
+
+/// A probe past layers that cannot be built here says so instead of giving a build command the
+/// build would refuse (tester 16: `--max-seeds 48` for Kalah(6,4) needs 1.40 TB); a board
+/// without databases names the directory in its build command.
+#[test]
+fn a_probe_past_layers_out_of_reach_points_to_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "2", &["--quiet"]);
+    let out = kalah()
+        .args([
+            "egdb",
+            "build",
+            "--houses",
+            "6",
+            "--max-seeds",
+            "1",
+            "--quiet",
+        ])
+        .arg("--egdb-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let probe = |pos: &str, want: &str| {
+        one_line_error(
+            kalah()
+                .args(["egdb", "probe", pos, "--egdb-dir"])
+                .arg(dir.path()),
+            1,
+            want,
+        )
+    };
+    // Beyond the largest layer any build makes (120 seeds).
+    probe(
+        "120,0,0,0,1,0,0,0 S",
+        "121 seeds in the houses, the databases go up to 2, and layers 0..=121 cannot be built \
+         here (no databases for 3 houses a side up to 121 seeds",
+    );
+    probe(
+        "120,0,0,0,1,0,0,0 S",
+        "`kalah solve` finds the value by search",
+    );
+    // Kalah(6,4): 1.40 TB, more than any machine this runs on.
+    probe(
+        "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S",
+        "48 seeds in the houses, the databases go up to 1, and layers 0..=48 cannot be built \
+         here (they need 1.40 TB of memory during the build; this machine has ",
+    );
+    probe(
+        "1,1,0,1,1,0 S",
+        &format!(
+            "no databases for Kalah(2,·) capture=standard end=row-empty leftovers=owner under {0} \
+             (build them with `kalah egdb build --houses 2 --max-seeds K --egdb-dir {0}`, K the \
+             most seeds to cover)",
+            dir.path().display()
+        ),
+    );
+}

@@ -199,18 +199,11 @@ fn build(a: BuildArgs) -> Result<()> {
         threads: a.threads,
     };
     let total = plan.total_positions()?;
-    // Every layer stays in memory until the build ends (one byte a position): a build bigger
-    // than the machine's memory would only end in swapping or the OOM killer, after hours.
-    if let Some(mib) = crate::cmd::solve::memory_mib() {
-        let have = mib as u64 * 1024 * 1024;
-        if total > have {
-            bail!(
-                "layers 0..={} of Kalah({m},·) hold {total} positions and need {} of memory during the build; this machine has {}: choose a smaller --max-seeds",
-                a.max_seeds,
-                human_bytes(total),
-                human_bytes(have)
-            );
-        }
+    if let Some(need) = too_big_to_build(total) {
+        bail!(
+            "layers 0..={} of Kalah({m},·) hold {total} positions and {need}: choose a smaller --max-seeds",
+            a.max_seeds,
+        );
     }
     // A second build of the same set is refused before the plan is printed.
     let lock = plan.lock()?;
@@ -606,13 +599,28 @@ fn layers_past_gap(db: &Egdb) -> Vec<u32> {
     ks
 }
 
+/// Why a build of `total` positions cannot run on this machine (`need N of memory during the
+/// build; this machine has M`), or `None` if it fits (or the memory is unknown). Every layer
+/// stays in memory until the build ends (one byte a position): a build bigger than the
+/// machine's memory would only end in swapping or the OOM killer, after hours.
+fn too_big_to_build(total: u64) -> Option<String> {
+    let have = crate::cmd::solve::memory_mib()? as u64 * 1024 * 1024;
+    (total > have).then(|| {
+        format!(
+            "need {} of memory during the build; this machine has {}",
+            human_bytes(total),
+            human_bytes(have)
+        )
+    })
+}
+
 /// The command that builds layers 0..=`max_seeds` of Kalah(`m`,·) under `rules` (only the rule
 /// flags that differ from the defaults) into the root `given` by `--egdb-dir` (`None`: the
 /// default root).
 fn build_command(
     m: usize,
     rules: &kalah_core::Rules,
-    max_seeds: u32,
+    max_seeds: impl std::fmt::Display,
     given: Option<&Path>,
 ) -> String {
     let default = kalah_core::Rules::default();
@@ -706,11 +714,12 @@ fn open(dir: &DirArgs, rules_args: &RuleArgs, m: usize) -> Result<Egdb> {
     }
     opened.with_context(|| {
         format!(
-            "no databases for Kalah({m},·) capture={} end={} leftovers={} under {} (build them with `kalah egdb build --houses {m} --max-seeds K` and the same rule flags)",
+            "no databases for Kalah({m},·) capture={} end={} leftovers={} under {} (build them with `{}`, K the most seeds to cover)",
             rules.capture,
             rules.end,
             rules.leftovers,
-            root.display()
+            root.display(),
+            build_command(m, &rules, "K", dir.egdb_dir.as_deref())
         )
     })
 }
@@ -788,6 +797,23 @@ fn probe(a: ProbeArgs) -> Result<()> {
             format!(" (layer {} is missing)", db.max_seeds() + 1)
         };
         let top = unused.last().copied().unwrap_or(0).max(k);
+        let plan = BuildPlan {
+            root: db.dir().to_path_buf(),
+            houses: m,
+            rules,
+            max_seeds: top,
+            threads: None,
+        };
+        let out_of_reach = match plan.total_positions() {
+            Ok(total) => too_big_to_build(total).map(|need| format!("they {need}")),
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(why) = out_of_reach {
+            bail!(
+                "{k} seeds in the houses, the databases go up to {}{gap}, and layers 0..={top} cannot be built here ({why}): `kalah solve` finds the value by search",
+                db.max_seeds()
+            );
+        }
         bail!(
             "{k} seeds in the houses, the databases go up to {}{gap}: `{}` builds the layers needed",
             db.max_seeds(),

@@ -448,8 +448,10 @@ fn parse_command(line: &str) -> Result<Command, String> {
             let moves: Vec<Move> = body
                 .split(['-', ','])
                 .map(|h| {
-                    h.parse::<Move>()
-                        .map_err(|_| format!("'{h}' in '{word}' is not a house number"))
+                    h.parse::<Move>().map_err(|e| match e {
+                        MoveError::HouseTooLarge(_) => format!("'{word}': {e}"),
+                        _ => format!("'{h}' in '{word}' is not a house number"),
+                    })
                 })
                 .collect::<Result<_, _>>()?;
             Ok(Command::Turn(Turn(moves), end))
@@ -1528,6 +1530,14 @@ mod tests {
         assert!(parse_command("undo now").is_err());
         assert!(parse_command("3 4").is_err());
         assert_eq!(parse_command("999"), Ok(Command::NoHouse("999".into())));
+        assert_eq!(
+            parse_command("3-999"),
+            Err("'3-999': there is no house 999: a side has at most 12 houses".into())
+        );
+        assert_eq!(
+            parse_command("3-x"),
+            Err("'x' in '3-x' is not a house number".into())
+        );
         assert!(parse_command("fly").is_err());
         assert_eq!(
             parse_command("3-6"),
