@@ -130,7 +130,8 @@ pub enum Status {
 pub struct Outcome {
     /// Seeds taken from the house (0 for a swap).
     pub sown: u8,
-    /// Bin index (bin order) where the last seed landed.
+    /// Bin index (bin order) where the last seed landed; `usize::MAX` after a swap, which sows
+    /// nothing.
     pub last_bin: usize,
     /// The mover moves again.
     pub extra_turn: bool,
@@ -437,8 +438,16 @@ impl Position {
     }
 
     /// Bin index of a side's house `h` (1..=m).
+    ///
+    /// # Panics
+    /// If `house` is not in 1..=m.
     #[inline]
     pub fn bin_of(&self, side: Side, house: usize) -> usize {
+        assert!(
+            (1..=self.houses()).contains(&house),
+            "no house {house}: houses are numbered 1 to {}",
+            self.houses()
+        );
         match side {
             Side::South => house - 1,
             Side::North => self.houses() + house,
@@ -460,7 +469,6 @@ impl Position {
     /// If `h` is not in 1..=m.
     #[inline]
     pub fn house(&self, side: Side, house: usize) -> u8 {
-        assert!((1..=self.houses()).contains(&house), "no house {house}");
         self.pits[self.bin_of(side, house)]
     }
 

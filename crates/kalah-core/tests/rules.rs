@@ -493,6 +493,11 @@ fn one_house_and_twelve_house_boards() {
     // North house 12 (bin 24) faces South house 1 (bin 0).
     assert_eq!(p.bin_of(Side::North, 12), 24);
     assert_eq!(p.store_bin(Side::North), 25);
+    // No house 0 or 13: a panic, as documented, not a bin of the other row or a store.
+    for bad in [0, 13] {
+        let r = std::panic::catch_unwind(|| p.bin_of(Side::South, bad));
+        assert!(r.is_err(), "house {bad}");
+    }
 }
 
 #[test]

@@ -101,6 +101,12 @@ impl Indexer {
     /// # Panics
     /// If `seeds` exceeds the tables' `max_seeds`.
     pub fn layer_size(&self, seeds: u32) -> u64 {
+        // The flat table would read the next row's entries past max_seeds.
+        assert!(
+            seeds as usize <= self.max_seeds,
+            "layer {seeds} is past the tables' {} seeds",
+            self.max_seeds
+        );
         self.c(0, seeds as usize)
     }
 
@@ -286,6 +292,10 @@ mod tests {
     #[test]
     fn too_large_is_refused() {
         assert!(Indexer::new(12, 250).is_err());
+        // Past the tables: a panic, as documented (it read the next row: 1, 3, 6, ...).
+        let ix = Indexer::new(2, 5).unwrap();
+        assert_eq!(ix.layer_size(5), 56);
+        assert!(std::panic::catch_unwind(|| ix.layer_size(6)).is_err());
         assert!(Indexer::new(0, 4).is_err());
     }
 }

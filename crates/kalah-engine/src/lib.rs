@@ -524,7 +524,7 @@ impl Engine {
         time: Duration,
         nodes: Option<u64>,
     ) -> Option<Found> {
-        let values = self.estimate_moves(pos, rules, profile.depth, time, nodes, false);
+        let (values, searched) = self.estimate_moves(pos, rules, profile.depth, time, nodes, false);
         let mut best: Option<(i32, MoveValue)> = None;
         for v in values {
             let noisy = v.value + self.rng.gen_range(-profile.noise..=profile.noise);
@@ -538,13 +538,13 @@ impl Engine {
             value: v.value,
             exact: v.exact,
             depth: profile.depth,
-            nodes: 0,
+            nodes: searched,
             pv: vec![v.mv],
         })
     }
 
     /// Heuristic value of every action: a search of `depth - 1` plies after it, within the time
-    /// (ignoring the stop flag if `grace`).
+    /// (ignoring the stop flag if `grace`); and the nodes searched.
     fn estimate_moves(
         &mut self,
         pos: &Position,
@@ -553,10 +553,11 @@ impl Engine {
         time: Duration,
         nodes: Option<u64>,
         grace: bool,
-    ) -> Vec<MoveValue> {
+    ) -> (Vec<MoveValue>, u64) {
         let Some(me) = pos.to_move() else {
-            return Vec::new();
+            return (Vec::new(), 0);
         };
+        let mut searched = 0;
         let legal = pos.legal_moves(rules);
         let start = Instant::now();
         let solver = self.solver(rules);
@@ -582,6 +583,7 @@ impl Engine {
                 nodes.map(|n| n / legal.len() as u64),
             ));
             let r = solver.iterative(&child, depth.saturating_sub(1).max(1));
+            searched += solver.last_stats().nodes;
             let v = if o.extra_turn { r.value } else { -r.value };
             out.push(MoveValue {
                 mv,
@@ -589,7 +591,7 @@ impl Engine {
                 exact: r.exact,
             });
         }
-        out
+        (out, searched)
     }
 
     /// The value of every legal action (exact where it can be proven within `limits`,
@@ -622,6 +624,7 @@ impl Engine {
         let grace = self.stop_requested();
         let left = if grace { left.min(STOP_GRACE) } else { left };
         self.estimate_moves(&p, rules, 200, left, limits.nodes, grace)
+            .0
     }
 
     /// The exact value of every legal action of `pos` (settled, not over) within `time` and

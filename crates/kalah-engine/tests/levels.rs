@@ -77,6 +77,8 @@ fn every_level_plays_legal_moves_and_weaker_levels_vary() {
             .unwrap();
         assert!(start.legal_moves(&rules).contains(&c.mv), "{level}");
         assert_eq!(c.pv.first(), Some(&c.mv), "{level}");
+        // A level that searches says how many nodes, the noisy ones too (they said 0).
+        assert_eq!(c.nodes > 0, c.depth > 0, "{level}: {c:?}");
     }
     // Same seed, same choices; the beginner is not deterministic across seeds.
     let choices = |seed| {
@@ -94,6 +96,26 @@ fn every_level_plays_legal_moves_and_weaker_levels_vary() {
     };
     assert_eq!(choices(1), choices(1));
     assert!((2..12).any(|s| choices(s) != choices(1)));
+}
+
+/// A node limit with a time too long to be an instant (the way to ask for nodes only, since no
+/// time means the level's default) panicked with "overflow when adding duration to instant".
+#[test]
+fn a_node_limit_with_the_longest_time_does_not_panic() {
+    let rules = Rules::default();
+    let start = Position::start(&Start::default(), &rules);
+    let limits = Limits {
+        time: Some(Duration::MAX),
+        nodes: Some(20_000),
+    };
+    for level in [Level::Easy, Level::Expert, Level::Perfect] {
+        let c = Engine::with_seed(level, 1)
+            .choose_with(&start, &rules, limits)
+            .unwrap();
+        assert!(start.legal_moves(&rules).contains(&c.mv), "{level}");
+    }
+    let hint = Engine::new(Level::Perfect).hint(&start, &rules, limits);
+    assert_eq!(hint.len(), 6);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! Exact and depth-limited Kalah search.
 //!
 //! * **Exact values**: the value of a position is the final store difference, side to move minus
-//!   opponent, with perfect play by both, under the position's [`Rules`] (every variant of
+//!   opponent, with perfect play by both, under the position's [`Rules`](kalah_core::Rules) (every variant of
 //!   `kalah-core`: both capture rules, both end rules, the three leftover rules, the majority end,
 //!   the pie rule and the Manchester first-move rule). [`Solver::solve`] gives the value, every
 //!   best move, a principal variation and statistics; [`Solver::analyze_moves`] and

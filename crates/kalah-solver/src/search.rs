@@ -86,10 +86,11 @@ pub struct SearchLimits {
 }
 
 impl SearchLimits {
-    /// Limits of `time` from now and `nodes` nodes.
+    /// Limits of `time` from now and `nodes` nodes. A time too long to be an instant (e.g.
+    /// `Duration::MAX`) is no time limit.
     pub fn new(time: Option<Duration>, nodes: Option<u64>) -> SearchLimits {
         SearchLimits {
-            deadline: time.map(|t| Instant::now() + t),
+            deadline: time.and_then(|t| Instant::now().checked_add(t)),
             nodes,
         }
     }

@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Address to listen on: an IP address (127.0.0.1: this machine only; 0.0.0.0: every
-    /// IPv4 interface; IPv6 as ::1 or [::1]) or a host name such as localhost, resolved by the
+    /// IPv4 interface; IPv6 as ::1, with or without brackets) or a host name such as localhost, resolved by the
     /// system and listened on at its first address that can be bound, IPv4 ones first.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
     pub bind: String,
