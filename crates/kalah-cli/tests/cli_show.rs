@@ -293,7 +293,7 @@ fn help_says_what_moves_accepts() {
 fn json_of_a_finished_game() {
     // South's row is empty: the game is over and North's 6 seeds are swept into its store.
     let j = json_of(&["show", "0,0,0,0,0,0,20,1,1,1,1,1,1,22 N"]);
-    // The side letter is kept (the side that would have moved): see `position_text`.
+    // The side letter is kept (the side that would have moved): see kalah-core's `Display`.
     assert_eq!(j["position"], "0,0,0,0,0,0,20,0,0,0,0,0,0,28 N");
     assert_eq!(j["to_move"], Value::Null);
     assert_eq!(j["over"], true);

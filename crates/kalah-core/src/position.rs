@@ -348,8 +348,12 @@ impl Position {
     /// # Errors
     /// [`SetupError`] when the pit count is not 2m+2 with 1 ≤ m ≤ 12, the board holds more than
     /// 255 seeds, a finished game has seeds in its houses, or the phase does not fit the side to
-    /// move. A board without any seed is a finished game (leftovers=nobody can remove them all,
-    /// and the stores may have been empty), with or without a side to move.
+    /// move. A board whose houses are all empty is a finished game, with or without a side to
+    /// move: a side given is kept as the side that would have moved ([`Position::side`], the
+    /// view of the value), so that a finished position's text (which names that side, see
+    /// `Display`) reads back the same; without one, South. A board without any seed is a
+    /// finished game too (leftovers=nobody can remove them all, and the stores may have been
+    /// empty).
     pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
         let n = setup.pits.len();
         if !(4..=MAX_PITS).contains(&n) || !n.is_multiple_of(2) {
@@ -362,10 +366,10 @@ impl Position {
         }
         let mut pits = [0u8; MAX_PITS];
         pits[..n].copy_from_slice(&setup.pits);
+        let houses_empty =
+            pits[..m].iter().all(|&x| x == 0) && pits[m + 1..2 * m + 1].iter().all(|&x| x == 0);
         let over = setup.to_move.is_none();
-        if over
-            && (pits[..m].iter().any(|&x| x > 0) || pits[m + 1..2 * m + 1].iter().any(|&x| x > 0))
-        {
+        if over && !houses_empty {
             return Err(SetupError::OverWithSeeds);
         }
         let to_move = setup.to_move.unwrap_or(Side::South);
@@ -391,12 +395,19 @@ impl Position {
             }
             _ => {}
         }
+        // Every house empty: no one can sow, so the game is over under every rule, and its
+        // phase no longer matters; a side given is the side that would have moved (the view of
+        // the position's value).
         let mut p = Position {
             pits,
             houses: m as u8,
             to_move,
-            over,
-            phase: setup.phase,
+            over: houses_empty,
+            phase: if houses_empty {
+                Phase::Normal
+            } else {
+                setup.phase
+            },
             rows: [0; 2],
         };
         p.recount();
@@ -1020,9 +1031,13 @@ impl fmt::Debug for Position {
     }
 }
 
-/// Bin-order counts joined by commas, then ` S` or ` N` unless the game is over, then the phase
-/// tag (`opening`, `first-turn`, `pie`) unless the phase is normal:
-/// `4,4,4,4,4,4,0,4,4,4,4,4,4,0 S`.
+/// Bin-order counts joined by commas, then ` S` or ` N`, then the phase tag (`opening`,
+/// `first-turn`, `pie`) unless the phase is normal: `4,4,4,4,4,4,0,4,4,4,4,4,4,0 S`.
+///
+/// A finished game keeps the letter of the side that would have moved ([`Position::side`]):
+/// `0,0,0,0,0,0,21,0,0,0,0,0,0,27 N`. Its value is given from that side's view (its store minus
+/// the other's), so the text must name the side to read back as the same position: without a
+/// letter, [`FromStr`] takes South, and the value would change sign.
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, p) in self.pits().iter().enumerate() {
@@ -1031,8 +1046,8 @@ impl fmt::Display for Position {
             }
             write!(f, "{p}")?;
         }
-        if let Some(side) = self.to_move() {
-            write!(f, " {}", side.letter())?;
+        write!(f, " {}", self.side().letter())?;
+        if !self.over {
             if let Some(tag) = self.phase.tag() {
                 write!(f, " {tag}")?;
             }

@@ -211,9 +211,11 @@ proptest! {
         prop_assert_eq!(back.pits(), pos.pits());
         prop_assert_eq!(back.to_move(), pos.to_move());
         prop_assert_eq!(back.phase(), pos.phase());
+        // A finished game keeps the side that would have moved (the view of its value).
+        prop_assert_eq!(back, pos);
+        prop_assert_eq!(back.side(), pos.side());
         if !pos.is_over() {
-            // A finished game does not record who would have moved; everything else is kept.
-            prop_assert_eq!(back, pos);
+            // A setup has no side for a finished game; everything else is kept.
             prop_assert_eq!(Position::from_setup(&pos.to_setup()).unwrap(), pos);
         }
         // JSON (serde) form of a position is its notation.

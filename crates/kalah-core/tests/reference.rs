@@ -27,8 +27,15 @@ fn every_rule_case_under_every_rule_set() {
                 .unwrap_or_else(|e| panic!("{id} {rules}: move {h}: {e}"));
         }
         let expect = &case["expect"];
+        // The reference writes a finished game without a side letter; ours names the side that
+        // would have moved (the view of the value), after the same counts.
+        let text = pos.to_string();
+        let text = match text.rsplit_once(' ') {
+            Some((counts, _)) if pos.is_over() => counts.to_string(),
+            _ => text,
+        };
         assert_eq!(
-            pos.to_string(),
+            text,
             expect["position"].as_str().unwrap(),
             "{id} under {rules}"
         );

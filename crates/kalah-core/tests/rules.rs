@@ -234,16 +234,26 @@ fn row_empty_ends_at_once_mover_blocked_waits_for_the_mover() {
     let start = "0,0,0,0,0,2,20,3,3,3,3,3,3,10 S";
     // Row-empty, leftovers to the owner: North's 4+3*5 = 19 go to North: 21-29.
     let p = play(&Rules::default(), start, &[6]);
-    assert_eq!(p.to_string(), "0,0,0,0,0,0,21,0,0,0,0,0,0,29");
+    assert_eq!(p.to_string(), "0,0,0,0,0,0,21,0,0,0,0,0,0,29 N");
     assert_eq!(p.status(&Rules::default()), Status::Over([21, 29]));
+    // The text names the side that would have moved, and reads back as the same finished game
+    // (its value, North's view, is +8; with South assumed it would be -8).
+    let back = pos("0,0,0,0,0,0,21,0,0,0,0,0,0,29 N");
+    assert_eq!(back, p);
+    assert!(back.is_over());
+    assert_eq!(
+        (back.side(), back.store_diff(back.side())),
+        (Side::North, 8)
+    );
+    assert_eq!(pos("0,0,0,0,0,0,21,0,0,0,0,0,0,29").side(), Side::South);
     let mut q = pos(start);
     let out = q.play(&Rules::default(), Move::Sow(6)).unwrap();
     assert_eq!(out.ended, Some(EndReason::RowEmpty(Side::South)));
     // Emptier: South emptied his row and takes North's 19: 40-10. Nobody: 21-10.
     let p = play(&rules("leftovers=emptier"), start, &[6]);
-    assert_eq!(p.to_string(), "0,0,0,0,0,0,40,0,0,0,0,0,0,10");
+    assert_eq!(p.to_string(), "0,0,0,0,0,0,40,0,0,0,0,0,0,10 N");
     let p = play(&rules("leftovers=nobody"), start, &[6]);
-    assert_eq!(p.to_string(), "0,0,0,0,0,0,21,0,0,0,0,0,0,10");
+    assert_eq!(p.to_string(), "0,0,0,0,0,0,21,0,0,0,0,0,0,10 N");
     assert_eq!(p.total_seeds(), 31);
     // Mover-blocked: North has seeds, the game goes on.
     let r = rules("end=mover-blocked");
@@ -254,16 +264,16 @@ fn row_empty_ends_at_once_mover_blocked_waits_for_the_mover() {
     let mut q = p;
     let out = q.play(&r, Move::Sow(1)).unwrap();
     assert_eq!(out.ended, Some(EndReason::MoverBlocked(Side::South)));
-    assert_eq!(q.to_string(), "0,0,0,0,0,0,21,0,0,0,0,0,0,29");
+    assert_eq!(q.to_string(), "0,0,0,0,0,0,21,0,0,0,0,0,0,29 S");
     // Emptier: South, blocked with an empty row, takes the 19: 40-10. Nobody: 21-10.
     let q = play(
         &rules("end=mover-blocked leftovers=emptier"),
         start,
         &[6, 1],
     );
-    assert_eq!(q.to_string(), "0,0,0,0,0,0,40,0,0,0,0,0,0,10");
+    assert_eq!(q.to_string(), "0,0,0,0,0,0,40,0,0,0,0,0,0,10 S");
     let q = play(&rules("end=mover-blocked leftovers=nobody"), start, &[6, 1]);
-    assert_eq!(q.to_string(), "0,0,0,0,0,0,21,0,0,0,0,0,0,10");
+    assert_eq!(q.to_string(), "0,0,0,0,0,0,21,0,0,0,0,0,0,10 S");
 }
 
 #[test]
@@ -275,7 +285,7 @@ fn mover_blocked_ends_when_the_mover_empties_his_row_with_an_extra_turn() {
         let mut p = pos("0,0,0,0,0,1,20,1,1,1,1,1,1,22 S");
         let out = p.play(&r, Move::Sow(6)).unwrap();
         assert!(out.extra_turn);
-        assert_eq!(p.to_string(), "0,0,0,0,0,0,21,0,0,0,0,0,0,28");
+        assert_eq!(p.to_string(), "0,0,0,0,0,0,21,0,0,0,0,0,0,28 S");
         assert!(out.ended.is_some());
     }
 }
@@ -288,9 +298,9 @@ fn leftovers_when_north_empties_his_row() {
     let p = play(&Rules::default(), start, &[6]);
     assert_eq!(p.status(&Rules::default()), Status::Over([17, 21]));
     let p = play(&rules("leftovers=emptier"), start, &[6]);
-    assert_eq!(p.to_string(), "0,0,0,0,0,0,10,0,0,0,0,0,0,28");
+    assert_eq!(p.to_string(), "0,0,0,0,0,0,10,0,0,0,0,0,0,28 S");
     let p = play(&rules("leftovers=nobody"), start, &[6]);
-    assert_eq!(p.to_string(), "0,0,0,0,0,0,10,0,0,0,0,0,0,21");
+    assert_eq!(p.to_string(), "0,0,0,0,0,0,10,0,0,0,0,0,0,21 S");
     // Mover-blocked: South to move with seeds: the game goes on.
     let p = play(&rules("end=mover-blocked"), start, &[6]);
     assert_eq!(p.to_string(), "2,1,1,1,1,1,10,0,0,0,0,0,0,21 S");
@@ -306,13 +316,13 @@ fn majority_end_with_each_leftover_rule() {
     let r = rules("majority-end=on");
     let out = p.play(&r, Move::Sow(6)).unwrap();
     assert_eq!(out.ended, Some(EndReason::Majority(Side::South)));
-    assert_eq!(p.to_string(), "0,0,0,0,0,0,27,0,0,0,0,0,0,17");
+    assert_eq!(p.to_string(), "0,0,0,0,0,0,27,0,0,0,0,0,0,17 N");
     // Emptier: nobody emptied a row, each keeps his own: the same.
     let p = play(&rules("majority-end=on leftovers=emptier"), start, &[6]);
-    assert_eq!(p.to_string(), "0,0,0,0,0,0,27,0,0,0,0,0,0,17");
+    assert_eq!(p.to_string(), "0,0,0,0,0,0,27,0,0,0,0,0,0,17 N");
     // Nobody: 23-10.
     let p = play(&rules("majority-end=on leftovers=nobody"), start, &[6]);
-    assert_eq!(p.to_string(), "0,0,0,0,0,0,23,0,0,0,0,0,0,10");
+    assert_eq!(p.to_string(), "0,0,0,0,0,0,23,0,0,0,0,0,0,10 N");
     // Without the majority end the game goes on.
     let p = play(&Rules::default(), start, &[6]);
     assert_eq!(p.to_string(), "1,1,1,1,0,0,23,2,1,1,1,1,1,10 N");
@@ -330,7 +340,7 @@ fn majority_end_with_an_empty_row_and_emptier() {
     let mut p = pos(start);
     let out = p.play(&r, Move::Sow(6)).unwrap();
     assert_eq!(out.ended, Some(EndReason::Majority(Side::South)));
-    assert_eq!(p.to_string(), "0,0,0,0,0,0,15,0,0,0,0,0,0,5");
+    assert_eq!(p.to_string(), "0,0,0,0,0,0,15,0,0,0,0,0,0,5 S");
 }
 
 #[test]
@@ -341,7 +351,7 @@ fn parsed_positions_that_are_over_settle() {
     assert_eq!(p.status(&r), Status::Over([20, 28]));
     assert_eq!(perft(&p, &r, 3), 0);
     assert_eq!(p.settle(&r), Some(EndReason::RowEmpty(Side::South)));
-    assert_eq!(p.to_string(), "0,0,0,0,0,0,20,0,0,0,0,0,0,28");
+    assert_eq!(p.to_string(), "0,0,0,0,0,0,20,0,0,0,0,0,0,28 S");
     assert_eq!(p.to_move(), None);
     assert_eq!(p.settle(&r), None);
     // Under mover-blocked, North's empty row does not end a game with South to move.
@@ -472,7 +482,7 @@ fn one_house_and_twelve_house_boards() {
     assert_eq!(p.to_string(), "3,0,3,0 S");
     let out = p.play(&r, Move::Sow(1)).unwrap();
     assert_eq!(out.captured, 5);
-    assert_eq!(p.to_string(), "0,6,0,0");
+    assert_eq!(p.to_string(), "0,6,0,0 N");
     assert_eq!(p.status(&r), Status::Over([6, 0]));
     // Kalah(12,10), 240 seeds: South house 12 (bin 11), 10 seeds: store (bin 12), North houses
     // 1..9 (bins 13..21).

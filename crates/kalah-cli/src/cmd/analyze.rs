@@ -14,7 +14,7 @@ use kalah_solver::{
 use serde_json::json;
 
 use crate::cmd::egdb::{parse_threads, threads_for};
-use crate::cmd::solve::{make_solvers, position_text, show_progress, stopped, Target};
+use crate::cmd::solve::{make_solvers, show_progress, stopped, Target};
 use crate::output::print;
 
 /// Arguments of `kalah analyze`.
@@ -141,14 +141,14 @@ fn report(args: &Args, pos: &Position, rows: &[(String, i32)], secs: f64) -> Res
             .collect();
         return print(&format!(
             "{}\n",
-            json!({"position": position_text(pos), "value": value, "moves": moves, "seconds": secs})
+            json!({"position": pos.to_string(), "value": value, "moves": moves, "seconds": secs})
         ));
     }
     let Some(side) = pos.to_move() else {
         return print(&format!(
             "position: {}\nthe game is over: final store difference {value:+} from {}'s view; \
              nothing to analyse\n",
-            position_text(pos),
+            pos.to_string(),
             pos.side()
         ));
     };

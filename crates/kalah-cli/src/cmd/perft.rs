@@ -6,7 +6,6 @@ use std::time::Instant;
 use anyhow::Result;
 use kalah_core::{divide, perft};
 
-use crate::cmd::solve::position_text;
 use crate::game_args::RuleArgs;
 use crate::output::print;
 
@@ -46,7 +45,7 @@ pub fn run(args: Args) -> Result<()> {
     let rules = args.rules.rules();
     let pos = args.rules.position(args.position.as_deref())?;
     let depth = args.depth;
-    print(&format!("perft {depth} of {}\n", position_text(&pos)))?;
+    print(&format!("perft {depth} of {}\n", pos.to_string()))?;
     let t0 = Instant::now();
     let count = if args.divide && depth > 0 {
         let split = divide(&pos, &rules, depth);

@@ -5,7 +5,6 @@ use kalah_core::{Move, Position, Rules, Turn, TurnEnd};
 use serde::Serialize;
 
 use crate::board::{self, BoardLabels, ColorChoice, Paint};
-use crate::cmd::solve::position_text;
 use crate::game_args::RuleArgs;
 use crate::output::print;
 
@@ -132,13 +131,13 @@ pub fn play_items(
                 Err(source) if item.turn.moves().len() == 1 => {
                     return Err(anyhow::Error::new(source).context(format!(
                         "--moves item {n} ('{mv}') cannot be played in {}",
-                        position_text(&before)
+                        before.to_string()
                     )));
                 }
                 Err(source) => bail!(
                     "--moves item {n}: {} (in {})",
                     item.turn.illegal_step(k, source),
-                    position_text(&before)
+                    before.to_string()
                 ),
             };
             item.turn
@@ -169,7 +168,7 @@ pub fn run(args: Args) -> Result<()> {
             })
             .collect();
         let j = ShowJson {
-            position: position_text(&pos),
+            position: pos.to_string(),
             to_move: pos.to_move().map(|s| s.letter().to_string()),
             over: pos.is_over(),
             score: pos.score(&rules),
@@ -199,7 +198,7 @@ pub fn run(args: Args) -> Result<()> {
     };
     s.push_str(&board::draw(&pos, &labels, paint));
     s.push('\n');
-    s.push_str(&format!("Position: {}\n", position_text(&pos)));
+    s.push_str(&format!("Position: {}\n", pos.to_string()));
     match pos.to_move() {
         Some(side) => s.push_str(&format!(
             "{side} to move; legal: {}\n",

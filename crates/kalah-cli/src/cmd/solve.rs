@@ -541,22 +541,6 @@ pub(crate) fn bounds_text(pos: &Position, lower: i32, upper: i32) -> String {
     }
 }
 
-/// The text of `pos` in the outputs of `solve`, `analyze`, `show` and `perft`: kalah-core's
-/// notation (`Display`), which writes no side letter once the game is over, followed for a
-/// finished game by the letter of the side that would have moved. A value is given from that side's view
-/// (final store difference, its store minus the other's), so the text must keep it: written
-/// without it, `0,0,0,0,0,0,20,0,0,0,0,0,0,28` read back (`S` assumed) is worth -8, not the +8
-/// printed for North. Read back by any command, the text gives the same finished position with
-/// the same side (the position flags sweep a row left empty), also a finished game without a seed
-/// (leftovers=nobody, empty stores).
-pub(crate) fn position_text(pos: &Position) -> String {
-    if pos.is_over() {
-        format!("{pos} {}", pos.side().letter())
-    } else {
-        pos.to_string()
-    }
-}
-
 /// Groups a sequence of actions into whole turns (`3-6 2 swap ...`), replaying it on `pos`.
 pub(crate) fn turns_text(pos: &Position, rules: &Rules, moves: &[Move]) -> String {
     let mut p = *pos;
@@ -620,7 +604,7 @@ pub(crate) fn check_best_turns(
         anyhow::bail!(
             "no turn of {} keeps the value {value:+} found for it: the endgame databases used \
              hold wrong values (check them with 'kalah egdb verify'); solve with --no-egdb",
-            position_text(pos)
+            pos.to_string()
         );
     }
     Ok(())
@@ -647,7 +631,7 @@ pub fn run(args: Args) -> Result<()> {
         print(&format!(
             "{}\n",
             json!({
-                "position": position_text(&pos),
+                "position": pos.to_string(),
                 "value": sol.value,
                 "best": best,
                 "pv": pv,
@@ -667,7 +651,7 @@ pub fn run(args: Args) -> Result<()> {
         print(&format!(
             "position: {}\nvalue:    {:+} ({who})\n\
              best:     {}\npv:       {}\nnodes:    {} ({} table hits) in {secs:.3} s, {:.2} M nodes/s\n",
-            position_text(&pos),
+            pos.to_string(),
             sol.value,
             if best.is_empty() { "-".to_string() } else { best.join(" ") },
             if pv.is_empty() { "-" } else { &pv },

@@ -75,8 +75,9 @@ impl Naive {
             .map(|p| p.to_string())
             .collect::<Vec<_>>()
             .join(",");
+        // A finished game keeps the side that would have moved, without a phase.
+        s.push_str(if self.to_move == 0 { " S" } else { " N" });
         if !self.over {
-            s.push_str(if self.to_move == 0 { " S" } else { " N" });
             match self.phase {
                 NPhase::Opening => s.push_str(" opening"),
                 NPhase::FirstTurn => s.push_str(" first-turn"),

@@ -23,8 +23,7 @@ use kalah_solver::{Progress, SolveError, Solver};
 use serde_json::{json, Value};
 
 use super::{
-    default_tt_for, position_text, progress_message, show_progress, solver_parts, turns_text, Args,
-    SolverParts,
+    default_tt_for, progress_message, show_progress, solver_parts, turns_text, Args, SolverParts,
 };
 use crate::input::{read_line, LineRead};
 use crate::output::print;
@@ -325,7 +324,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 let secs = t0.elapsed().as_secs_f64();
                 if args.json {
                     let mut row = json!({
-                        "line": n, "position": position_text(&pos), "stopped": true,
+                        "line": n, "position": pos.to_string(), "stopped": true,
                         "lower": lower, "upper": upper, "nodes": stats.nodes, "seconds": secs,
                     });
                     if lower == upper {
@@ -335,7 +334,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 } else {
                     print(&format!(
                         "line {n}  {}  stopped after {} nodes and {secs:.2} s: {}\n",
-                        position_text(&pos),
+                        pos.to_string(),
                         stats.nodes,
                         super::bounds_text(&pos, lower, upper)
                     ))?;
@@ -361,7 +360,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         if args.json {
             let mut row = json!({
                 "line": n,
-                "position": position_text(&pos),
+                "position": pos.to_string(),
                 "value": sol.value,
                 "best": best,
                 "pv": turns_text(&pos, &rules, &sol.pv),
@@ -382,7 +381,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             };
             print(&format!(
                 "line {n}  {}  value {:+}  best {}  nodes {}  {secs:.3} s{check}\n",
-                position_text(&pos),
+                pos.to_string(),
                 sol.value,
                 if best.is_empty() {
                     "-".to_string()
