@@ -148,7 +148,7 @@ fn report(args: &Args, pos: &Position, rows: &[(String, i32)], secs: f64) -> Res
         return print(&format!(
             "position: {}\nthe game is over: final store difference {value:+} from {}'s view; \
              nothing to analyse\n",
-            pos.to_string(),
+            pos,
             pos.side()
         ));
     };

@@ -45,7 +45,7 @@ pub fn run(args: Args) -> Result<()> {
     let rules = args.rules.rules();
     let pos = args.rules.position(args.position.as_deref())?;
     let depth = args.depth;
-    print(&format!("perft {depth} of {}\n", pos.to_string()))?;
+    print(&format!("perft {depth} of {}\n", pos))?;
     let t0 = Instant::now();
     let count = if args.divide && depth > 0 {
         let split = divide(&pos, &rules, depth);

@@ -131,13 +131,13 @@ pub fn play_items(
                 Err(source) if item.turn.moves().len() == 1 => {
                     return Err(anyhow::Error::new(source).context(format!(
                         "--moves item {n} ('{mv}') cannot be played in {}",
-                        before.to_string()
+                        before
                     )));
                 }
                 Err(source) => bail!(
                     "--moves item {n}: {} (in {})",
                     item.turn.illegal_step(k, source),
-                    before.to_string()
+                    before
                 ),
             };
             item.turn
@@ -198,7 +198,7 @@ pub fn run(args: Args) -> Result<()> {
     };
     s.push_str(&board::draw(&pos, &labels, paint));
     s.push('\n');
-    s.push_str(&format!("Position: {}\n", pos.to_string()));
+    s.push_str(&format!("Position: {}\n", pos));
     match pos.to_move() {
         Some(side) => s.push_str(&format!(
             "{side} to move; legal: {}\n",

@@ -604,7 +604,7 @@ pub(crate) fn check_best_turns(
         anyhow::bail!(
             "no turn of {} keeps the value {value:+} found for it: the endgame databases used \
              hold wrong values (check them with 'kalah egdb verify'); solve with --no-egdb",
-            pos.to_string()
+            pos
         );
     }
     Ok(())
@@ -651,7 +651,7 @@ pub fn run(args: Args) -> Result<()> {
         print(&format!(
             "position: {}\nvalue:    {:+} ({who})\n\
              best:     {}\npv:       {}\nnodes:    {} ({} table hits) in {secs:.3} s, {:.2} M nodes/s\n",
-            pos.to_string(),
+            pos,
             sol.value,
             if best.is_empty() { "-".to_string() } else { best.join(" ") },
             if pv.is_empty() { "-" } else { &pv },

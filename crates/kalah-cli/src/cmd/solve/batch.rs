@@ -334,7 +334,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 } else {
                     print(&format!(
                         "line {n}  {}  stopped after {} nodes and {secs:.2} s: {}\n",
-                        pos.to_string(),
+                        pos,
                         stats.nodes,
                         super::bounds_text(&pos, lower, upper)
                     ))?;
@@ -381,7 +381,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             };
             print(&format!(
                 "line {n}  {}  value {:+}  best {}  nodes {}  {secs:.3} s{check}\n",
-                pos.to_string(),
+                pos,
                 sol.value,
                 if best.is_empty() {
                     "-".to_string()
