@@ -53,6 +53,15 @@ struct DirArgs {
 }
 
 #[derive(clap::Args, Debug)]
+// The start options of the shared rule flags (--seeds, --layout, --mirrored) and the majority
+// end (which has no databases) are refused with a message that says why, but not offered in
+// the help.
+#[command(
+    mut_arg("seeds", |a| a.hide(true)),
+    mut_arg("layout", |a| a.hide(true)),
+    mut_arg("mirrored", |a| a.hide(true)),
+    mut_arg("majority_end", |a| a.hide(true))
+)]
 struct BuildArgs {
     /// Build layers 0..=K (0 to 120): every arrangement of up to K seeds in the houses.
     #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = parse_max_seeds)]
@@ -70,6 +79,15 @@ struct BuildArgs {
 }
 
 #[derive(clap::Args, Debug)]
+// The start options of the shared rule flags (--seeds, --layout, --mirrored) and the majority
+// end (which has no databases) are refused with a message that says why, but not offered in
+// the help.
+#[command(
+    mut_arg("seeds", |a| a.hide(true)),
+    mut_arg("layout", |a| a.hide(true)),
+    mut_arg("mirrored", |a| a.hide(true)),
+    mut_arg("majority_end", |a| a.hide(true))
+)]
 struct VerifyArgs {
     /// Worker threads, 1 to 256 [default: every core].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_threads)]
@@ -81,6 +99,15 @@ struct VerifyArgs {
 }
 
 #[derive(clap::Args, Debug)]
+// The start options of the shared rule flags (--seeds, --layout, --mirrored) and the majority
+// end (which has no databases) are refused with a message that says why, but not offered in
+// the help.
+#[command(
+    mut_arg("seeds", |a| a.hide(true)),
+    mut_arg("layout", |a| a.hide(true)),
+    mut_arg("mirrored", |a| a.hide(true)),
+    mut_arg("majority_end", |a| a.hide(true))
+)]
 struct ProbeArgs {
     /// The position, e.g. `0,0,0,2,0,1,20,1,0,0,0,3,0,21 S`.
     position: String,
