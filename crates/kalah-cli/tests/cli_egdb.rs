@@ -492,3 +492,23 @@ fn verify_warns_about_more_threads_than_cores() {
         "stderr: {err}"
     );
 }
+
+/// The help of the database commands offers only the flags that choose a set (tester 16: the
+/// start options and the majority end were listed, though always refused).
+#[test]
+fn egdb_help_offers_no_flag_it_refuses() {
+    for cmd in ["build", "verify", "probe"] {
+        let out = kalah().args(["egdb", cmd, "--help"]).output().unwrap();
+        assert!(out.status.success(), "{cmd}");
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(help.contains("--capture"), "{cmd}: {help}");
+        // Option lines only: `--houses` says its default comes from a layout.
+        let options: Vec<&str> = help.lines().map(str::trim_start).collect();
+        for refused in ["--seeds", "--layout", "--mirrored", "--majority-end"] {
+            assert!(
+                !options.iter().any(|l| l.starts_with(refused)),
+                "{cmd} offers {refused}: {help}"
+            );
+        }
+    }
+}
