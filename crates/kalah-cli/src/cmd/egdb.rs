@@ -476,6 +476,11 @@ fn info(a: DirArgs) -> Result<()> {
             Err(problem) => {
                 bad += 1;
                 set.bad.extend(layer_of_file_name(&l.path));
+                if std::fs::File::open(&l.path)
+                    .is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied)
+                {
+                    set.unreadable.extend(layer_of_file_name(&l.path));
+                }
                 outln!("  bad file: {problem}")?
             }
         }
@@ -512,6 +517,8 @@ struct SetListing {
     dir: PathBuf,
     layers: Vec<u32>,
     bad: Vec<u32>,
+    /// The bad files this user may not read (their remedy is the permissions, not a rebuild).
+    unreadable: Vec<u32>,
     positions: u64,
     bytes: u64,
 }
@@ -540,7 +547,11 @@ impl SetListing {
         let gap = (0..).find(|k| !self.layers.contains(k)).unwrap_or(0);
         let above: Vec<u32> = self.layers.iter().copied().filter(|&k| k > gap).collect();
         let set = kalah_egdb::file::parse_set_dir_name(&name);
-        if self.bad.contains(&gap) {
+        if self.unreadable.contains(&gap) {
+            outln!(
+                "    layer {gap} cannot be read (permission denied, listed above): the set cannot be opened until this user may read that file"
+            )?;
+        } else if self.bad.contains(&gap) {
             outln!(
                 "    layer {gap} is a bad file (listed above): the set cannot be opened until that file is deleted and built again"
             )?;
