@@ -45,16 +45,7 @@ pub fn error_line(e: &anyhow::Error) -> String {
     }
     line.split_whitespace()
         .map(|word| {
-            let word: String = word
-                .chars()
-                .map(|c| {
-                    if c.is_control() {
-                        c.escape_default().to_string()
-                    } else {
-                        c.to_string()
-                    }
-                })
-                .collect();
+            let word = printable(word);
             let n = word.chars().count();
             if n > MAX_WORD {
                 let head: String = word.chars().take(MAX_WORD / 2).collect();
@@ -65,6 +56,30 @@ pub fn error_line(e: &anyhow::Error) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// `text` with control characters (escape sequences, NUL, ...) and invisible format characters
+/// (a byte-order mark, zero-width spaces and joiners, bidirectional overrides) written as
+/// `\u{..}` escapes: echoed input or a file's text never drives the terminal, and a message
+/// shows every character it quotes.
+pub(crate) fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let invisible = matches!(
+                c,
+                '\u{200B}'..='\u{200F}'
+                    | '\u{202A}'..='\u{202E}'
+                    | '\u{2060}'..='\u{2064}'
+                    | '\u{2066}'..='\u{2069}'
+                    | '\u{FEFF}'
+            );
+            if c.is_control() || invisible {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// The longest word [`error_line`] shows whole (paths are shorter).
@@ -102,6 +117,17 @@ mod tests {
         assert_eq!(shell_path(""), "''");
         assert_eq!(shell_path("-dash.txt"), "./-dash.txt");
         assert_eq!(shell_path("-my game"), "'./-my game'");
+    }
+
+    #[test]
+    fn printable_escapes_control_and_invisible_characters_only() {
+        // A byte-order mark in a batch file's line was printed raw (tester 16): the message
+        // read "'1' is not a seed count".
+        assert_eq!(printable("\u{feff}1,0 S"), "\\u{feff}1,0 S");
+        assert_eq!(printable("a\u{202e}b\u{200b}c"), "a\\u{202e}b\\u{200b}c");
+        assert_eq!(printable("t\tz\u{1b}[31m"), "t\\tz\\u{1b}[31m");
+        // Visible text, non-ASCII included, is kept.
+        assert_eq!(printable("Süd – ٣ 北"), "Süd – ٣ 北");
     }
 
     #[test]

@@ -24,7 +24,7 @@ use kalah_engine::{Engine, Level, Limits};
 
 use crate::board::{self, BoardLabels, ColorChoice, Paint};
 use crate::game_args::RuleArgs;
-use crate::output::print;
+use crate::output::{print, printable};
 
 /// Which side a player takes.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -337,20 +337,6 @@ enum Line {
     Text(String),
     /// A line longer than [`MAX_LINE`] bytes (its text is not kept).
     TooLong,
-}
-
-/// `text` with control characters (escape sequences, NUL, ...) written as `\u{..}` escapes, so
-/// echoing input never drives the terminal.
-fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }
 
 /// A command typed by a player.
