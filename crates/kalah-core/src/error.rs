@@ -107,6 +107,15 @@ pub enum ParsePositionError {
         /// The token.
         text: String,
     },
+    /// Punctuation other than a comma where a count ends (`4;4;4`), taken for neither a count
+    /// nor a side.
+    #[error("column {at}: '{text}' after a seed count: counts are separated by commas, e.g. '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'")]
+    BadSeparator {
+        /// Column of the character.
+        at: usize,
+        /// The character.
+        text: String,
+    },
     /// An unknown trailing token.
     #[error("column {at}: unexpected '{text}' (after the side only 'opening', 'first-turn' or 'pie' may follow)")]
     Trailing {

@@ -1109,6 +1109,8 @@ impl FromStr for Position {
         }
         // The words after the counts, with their columns.
         let (tail_at, tail_text) = tail;
+        // Something right after the last count's digits, with no space between (`4;4`).
+        let glued = tail_text.starts_with(|c: char| !c.is_whitespace());
         let mut words = Vec::new();
         let mut rest = tail_text;
         let mut off = tail_at;
@@ -1132,10 +1134,17 @@ impl FromStr for Position {
                 "S" | "s" => Side::South,
                 "N" | "n" => Side::North,
                 _ => {
+                    let first = w.chars().next().unwrap_or(' ');
+                    if glued && first.is_ascii_punctuation() {
+                        return Err(ParsePositionError::BadSeparator {
+                            at,
+                            text: first.to_string(),
+                        });
+                    }
                     return Err(ParsePositionError::BadSide {
                         at,
                         text: w.to_string(),
-                    })
+                    });
                 }
             });
         }

@@ -254,6 +254,20 @@ fn parse_position_errors_say_where() {
             text: "!".into()
         }
     );
+    // Another separator than the comma, right after a count (tester 16: it was told "';4;4' is
+    // not a side to move").
+    assert_eq!(
+        parse_err("4;4;4;4 S"),
+        ParsePositionError::BadSeparator {
+            at: 2,
+            text: ";".into()
+        }
+    );
+    assert_eq!(
+        parse_err("4,4,4.4 S").to_string(),
+        "column 6: '.' after a seed count: counts are separated by commas, e.g. \
+         '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'"
+    );
     assert_eq!(
         parse_err("4,4,4,4 S foo"),
         ParsePositionError::Trailing {
