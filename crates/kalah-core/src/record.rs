@@ -119,8 +119,14 @@ pub enum RecordError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     /// The rules.
+    ///
+    /// The moves were checked against these rules and `start` when they were added: changing
+    /// either afterwards leaves moves that may not replay (then [`GameRecord::position`] and the
+    /// other replays give a meaningless board, and [`GameRecord::to_text`] a record that does
+    /// not read back). Make a new record instead ([`GameRecord::from_moves`]).
     pub rules: Rules,
-    /// The starting position.
+    /// The starting position. Its phase tag is not checked against `rules` here: front ends
+    /// refuse one that [`Rules::allows_phase`] does not allow. See `rules` before changing it.
     pub start: Position,
     /// The player who starts as South. One line: the text form writes a line break as a space.
     pub south: String,
@@ -324,10 +330,12 @@ impl GameRecord {
     /// Reads the text form.
     ///
     /// # Errors
-    /// [`RecordError`] naming the line or turn at fault: malformed tags, a missing `Start` or
-    /// `Rules` (both default to Kalah(6,4) standard when absent), a tag given twice, a `Rules`
-    /// tag that does not parse (a rules key given twice included), illegal moves, a turn of the
-    /// wrong shape ([`RecordError::Turn`]), or a `Result` that the moves do not give.
+    /// [`RecordError`] naming the line or turn at fault: malformed tags, a tag given twice, a
+    /// `Rules` tag that does not parse (a rules key given twice included), a `Start` that does
+    /// not parse, illegal moves, a turn of the wrong shape ([`RecordError::Turn`]), or a
+    /// `Result` that the moves do not give. A missing `Start` or `Rules` is no error (both
+    /// default to Kalah(6,4) standard), nor is a `Start` phase tag that the rules do not allow
+    /// (see [`GameRecord::start`]).
     pub fn parse_text(text: &str) -> Result<GameRecord, RecordError> {
         let mut rules = Rules::default();
         let mut start: Option<(usize, String)> = None;

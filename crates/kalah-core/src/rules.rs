@@ -321,10 +321,15 @@ impl Start {
             .enumerate()
             .map(|(i, t)| {
                 let t = t.trim();
-                t.parse::<u8>().map_err(|_| ParseLayoutError::BadCount {
+                let bad = || ParseLayoutError::BadCount {
                     item: i + 1,
                     text: t.to_string(),
-                })
+                };
+                // Digits only, as in a position (`u8::from_str` would take `+4`).
+                if !t.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(bad());
+                }
+                t.parse::<u8>().map_err(|_| bad())
             })
             .collect()
     }

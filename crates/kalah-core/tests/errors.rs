@@ -35,6 +35,11 @@ fn layout_text() {
         bad("-1,4").to_string(),
         "item 1: '-1' is not a seed count (0 to 255)"
     );
+    // Digits only, as a position's counts (tester 15: '+4' was read as 4).
+    assert_eq!(
+        bad("4,+4").to_string(),
+        "item 2: '+4' is not a seed count (0 to 255)"
+    );
     assert_eq!(
         bad("4,,4").to_string(),
         "item 2: an empty item is not a seed count (0 to 255)"

@@ -81,7 +81,8 @@ pub struct Progress {
 pub struct SearchLimits {
     /// Stop at this instant.
     pub deadline: Option<Instant>,
-    /// Stop after this many nodes.
+    /// Stop after this many nodes. The count is checked every 1 024 nodes, so a search may go
+    /// up to 1 023 nodes past it.
     pub nodes: Option<u64>,
 }
 
@@ -1397,8 +1398,8 @@ impl Solver {
         self.stats()
     }
 
-    /// A depth-limited search of `pos` to `depth` plies (one sowing = one ply) with the heuristic
-    /// evaluation at the horizon.
+    /// A depth-limited search of `pos` to `depth` plies (one sowing = one ply; at least 1, so
+    /// `depth` 0 searches 1) with the heuristic evaluation at the horizon.
     ///
     /// # Errors
     /// [`SolveError::Stopped`] if stopped (bounds: the futility bounds).
