@@ -21,6 +21,24 @@
 //! numbers are optional when reading; if present they are checked. A turn must end where its
 //! player's turn ends ([`Turn::check_step`]); the last turn may end in `-` when the player still
 //! has an extra turn to play.
+//!
+//! ```
+//! use kalah_core::{GameRecord, Move, Position, Rules, Start};
+//!
+//! let rules = Rules::default();
+//! let start = Position::start(&Start::default(), &rules);
+//! // South's 3 ends in the store (an extra turn), then 6; North answers 1.
+//! let moves = [Move::Sow(3), Move::Sow(6), Move::Sow(1)];
+//! let mut record = GameRecord::from_moves(rules, start, &moves)?;
+//! record.south = "Alice".into();
+//! let text = record.to_text();
+//! assert!(text.contains("1. S 3-6\n2. N 1"));
+//! let back = GameRecord::parse(&text)?;
+//! assert_eq!(back, record);
+//! assert_eq!(back.position(), record.position());
+//! assert_eq!(back.result(), None); // the game goes on
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt::Write as _;
 

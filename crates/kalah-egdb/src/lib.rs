@@ -72,6 +72,32 @@
 //! opened through a memory map. Opening checks each header and file length only (cheap: a solve
 //! starts at once); the payload checksums are checked by `verify` and on request
 //! ([`Egdb::open_checked`], [`Egdb::check_checksums`]), and by a build before it resumes.
+//!
+//! ## Example
+//!
+//! Build the layers of up to 6 seeds of Kalah(3,·) under the standard rules, open them and probe
+//! a position (`kalah egdb build --houses 3 --max-seeds 6` and `kalah egdb probe` do the same):
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use kalah_core::{Position, Rules};
+//! use kalah_egdb::{BuildPlan, Egdb};
+//!
+//! let root = tempfile::tempdir()?;
+//! let rules = Rules::default();
+//! let plan = BuildPlan { root: root.path().to_path_buf(), houses: 3, rules, max_seeds: 6, threads: Some(1) };
+//! let report = plan.run(&AtomicBool::new(false), &|_event| {})?;
+//! println!("{report:?}");
+//! let db = Egdb::open(root.path(), 3, &rules)?.expect("layers 0..=6 were just built");
+//! assert_eq!(db.max_seeds(), 6);
+//!
+//! // South sows house 1 into its empty house 2 (North's house 2 opposite is empty: no capture),
+//! // or house 3 into the store and then house 1. Either way North's only move, house 3, ends in
+//! // its store and empties North's row: South sweeps 2 seeds, North has 1. Gain +1 for South.
+//! let pos: Position = "1,0,1,0,0,0,1,0 S".parse()?;
+//! assert_eq!(db.probe(&pos, &rules), Some(1));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![warn(missing_docs)]
 

@@ -20,6 +20,31 @@
 //! A front end can stop a search from another thread (a Ctrl-C handler, a "move now" button)
 //! with the engine's stop flag, [`Engine::stop_flag`] or [`Engine::set_stop_flag`]: `choose`
 //! then plays the best action found so far and `hint` returns estimates.
+//!
+//! ## Example
+//!
+//! Hints for South at the start of Kalah(4,3), then two `perfect` engines play it out: the game
+//! ends at the start position's value, +6 for South (Irving, Donkers & Uiterwijk 2000).
+//!
+//! ```
+//! use std::time::Duration;
+//! use kalah_core::{Position, Rules, Side, Start};
+//! use kalah_engine::{Engine, Level, Limits};
+//!
+//! let rules = Rules::default();
+//! let mut pos = Position::start(&Start::uniform(4, 3)?, &rules);
+//! let limits = Limits { time: Some(Duration::from_secs(5)), nodes: None };
+//! let mut engine = Engine::with_seed(Level::Perfect, 1);
+//! for hint in engine.hint(&pos, &rules, limits) {
+//!     println!("{}: {:+} (exact: {})", hint.mv, hint.value, hint.exact);
+//! }
+//! // One engine for both sides: it keeps its transposition table between moves.
+//! while let Some(choice) = engine.choose_with(&pos, &rules, limits) {
+//!     pos.play(&rules, choice.mv)?;
+//! }
+//! assert_eq!(pos.store_diff(Side::South), 6);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![warn(missing_docs)]
 

@@ -40,6 +40,36 @@
 //! let sol = solver.solve(&pos).unwrap();
 //! assert_eq!(sol.value, 8); // Irving, Donkers & Uiterwijk (2000), Kalah(4,3)
 //! ```
+//!
+//! Stopping a long search from another thread (a Ctrl-C handler, a "move now" button): the
+//! search returns [`SolveError::Stopped`] with the bounds it has proven, which always hold the
+//! value.
+//!
+//! ```
+//! use std::sync::atomic::{AtomicBool, Ordering};
+//! use std::sync::Arc;
+//! use std::time::Duration;
+//! use kalah_core::{Position, Rules, Start};
+//! use kalah_solver::{SolveError, Solver};
+//!
+//! let rules = Rules::default();
+//! let start = Position::start(&Start::uniform(6, 6).unwrap(), &rules); // open for decades
+//! let mut solver = Solver::new(rules, 16);
+//! let stop = Arc::new(AtomicBool::new(false));
+//! solver.set_stop_flag(stop.clone());
+//! let timer = std::thread::spawn(move || {
+//!     std::thread::sleep(Duration::from_millis(200));
+//!     stop.store(true, Ordering::Relaxed);
+//! });
+//! match solver.value(&start) {
+//!     Err(SolveError::Stopped { lower, upper, stats }) => {
+//!         assert!(lower <= upper);
+//!         println!("between {lower:+} and {upper:+} after {} nodes", stats.nodes);
+//!     }
+//!     Ok(v) => unreachable!("Kalah(6,6) solved in 200 ms: {v}"),
+//! }
+//! timer.join().unwrap();
+//! ```
 
 #![warn(missing_docs)]
 
