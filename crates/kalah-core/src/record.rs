@@ -562,7 +562,8 @@ impl GameRecord {
     pub fn parse_json(text: &str) -> Result<GameRecord, RecordError> {
         let j: JsonRecord =
             serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
-        // Re-use the text reader so both forms check the same things.
+        // Re-use the text reader so both forms check the same things; its errors are told by
+        // field and turn item, not by the lines of this text, which the user never saw.
         let mut t = String::new();
         let _ = writeln!(t, "[Rules \"{}\"]", j.rules);
         let _ = writeln!(t, "[Start \"{}\"]", j.start);
@@ -571,13 +572,24 @@ impl GameRecord {
         if let Some([a, b]) = j.result {
             let _ = writeln!(t, "[Result \"{a}-{b}\"]");
         }
-        for turn in &j.turns {
-            if turn.split_whitespace().count() != 1 {
-                return Err(RecordError::Json(format!("'{turn}' is not a turn")));
+        let first_turn_line = t.lines().count() + 1;
+        for (k, turn) in j.turns.iter().enumerate() {
+            // One turn token an item: not two, nor a tag or a comment of the text form.
+            if turn.split_whitespace().count() != 1 || turn.contains(['[', '#']) {
+                return Err(RecordError::Json(format!(
+                    "turns item {}: '{turn}' is not a turn",
+                    k + 1
+                )));
             }
             let _ = writeln!(t, "{turn}");
         }
-        GameRecord::parse_text(&t)
+        GameRecord::parse_text(&t).map_err(|e| match e {
+            RecordError::Syntax { line, message } if line >= first_turn_line => RecordError::Json(
+                format!("turns item {}: {message}", line - first_turn_line + 1),
+            ),
+            RecordError::Syntax { message, .. } => RecordError::Json(message),
+            other => other,
+        })
     }
 }
 

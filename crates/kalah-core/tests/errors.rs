@@ -559,6 +559,23 @@ fn record_errors() {
         GameRecord::parse_json(r#"{"rules": {"pie": "x"}, "start": "4,4,4,4 S"}"#),
         Err(RecordError::Json(_))
     ));
+    // Told by field and turn item, not by the lines of the text form it is read through
+    // (tester 15: "line 5: turn 1 is labelled N ...", and "#" was dropped as a comment).
+    let json_err = |j: &str| GameRecord::parse_json(j).unwrap_err().to_string();
+    assert_eq!(
+        json_err(
+            r#"{"rules": {}, "start": "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "turns": ["N", "3-6"]}"#
+        ),
+        "bad JSON game record: turns item 1: turn 1 is labelled N but South is to move"
+    );
+    for bad in ["#", "[Rules", "3#"] {
+        assert_eq!(
+            json_err(&format!(
+                r#"{{"rules": {{}}, "start": "4,4,4,4 S", "turns": ["1", "{bad}"]}}"#
+            )),
+            format!("bad JSON game record: turns item 2: '{bad}' is not a turn")
+        );
+    }
     // An unfinished turn may end a record with '-'; comments and other tags are ignored.
     let open =
         GameRecord::parse_text("[Event \"club # 3\"] # a comment\n1. S 3-   # South thinks\n")
