@@ -129,7 +129,11 @@ impl RuleArgs {
         if let Some(Layout(counts)) = &self.layout {
             if let Some(m) = self.houses {
                 if m != counts.len() {
-                    bail!("--houses {m} but --layout gives {} houses", counts.len());
+                    return Err(crate::output::UsageError(format!(
+                        "--houses {m} but --layout gives {} houses",
+                        counts.len()
+                    ))
+                    .into());
                 }
             }
             return Ok(Start::layout(counts, self.mirrored)?);
@@ -161,10 +165,11 @@ impl RuleArgs {
         if let Some(m) = self.houses {
             if m != pos.houses() {
                 let n = pos.houses();
-                bail!(
+                return Err(crate::output::UsageError(format!(
                     "--houses {m} but the position has {n} house{} a side",
                     if n == 1 { "" } else { "s" }
-                );
+                ))
+                .into());
             }
         }
         let rules = self.rules();
@@ -182,9 +187,11 @@ impl RuleArgs {
             }
         }
         if self.layout.is_some() || self.seeds.is_some() {
-            bail!(
+            return Err(crate::output::UsageError(
                 "--seeds and --layout set the start position; they cannot be used with a POSITION"
-            );
+                    .into(),
+            )
+            .into());
         }
         pos.settle(&rules);
         Ok(pos)

@@ -147,6 +147,7 @@ fn main() {
             std::process::exit(1);
         }
         eprintln!("kalah: error: {}", output::error_line(&e));
-        std::process::exit(1);
+        let usage = e.chain().any(|c| c.is::<output::UsageError>());
+        std::process::exit(if usage { 2 } else { 1 });
     }
 }

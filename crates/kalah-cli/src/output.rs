@@ -82,6 +82,20 @@ pub(crate) fn printable(text: &str) -> String {
         .collect()
 }
 
+/// A command line whose options contradict each other in a way clap cannot see (a start option
+/// with a POSITION, `--houses` against the position's count): exit code 2, as clap's own usage
+/// errors.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
 /// The longest word [`error_line`] shows whole (paths are shorter).
 pub const MAX_WORD: usize = 300;
 

@@ -70,14 +70,30 @@ fn bad_positions() {
     fails_with(&["show", ""], "empty position");
     fails_with(&["show", "1,1,1,1"], "needs a side to move");
     fails_with(&["perft", "2", "4,4,4"], "bad position");
-    fails_with(
-        &["show", "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "--houses", "4"],
-        "--houses 4",
-    );
-    fails_with(
-        &["show", "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "--seeds", "3"],
-        "cannot be used with a POSITION",
-    );
+    // Options that contradict the position or each other: a malformed command line, exit code 2
+    // as for clap's own conflicts (tester 16: these gave 1).
+    for (args, needle) in [
+        (
+            &["show", "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "--houses", "4"][..],
+            "--houses 4 but the position has 6 houses a side",
+        ),
+        (
+            &["show", "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "--seeds", "3"],
+            "cannot be used with a POSITION",
+        ),
+        (
+            &["solve", "4,4,4,4 S", "--layout", "4"],
+            "cannot be used with a POSITION",
+        ),
+        (
+            &["show", "--houses", "4", "--layout", "4,4,4"],
+            "--houses 4 but --layout gives 3 houses",
+        ),
+    ] {
+        let (line, code) = failure(args);
+        assert!(line.contains(needle), "{args:?}: {line}");
+        assert_eq!(code, 2, "{args:?}: {line}");
+    }
 }
 
 #[test]
