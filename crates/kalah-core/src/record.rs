@@ -152,7 +152,10 @@ pub struct GameRecord {
     pub north: String,
     /// The text form's other tags (`Event`, `Date`, `Site`, ...), name and value, in the order
     /// read; [`GameRecord::to_text`] writes them back after the standard ones, so a record loaded
-    /// and saved keeps them. The JSON form carries none.
+    /// and saved keeps them. The JSON form carries none. A name is one word: the text form writes
+    /// white space, control characters, `"`, `[` and `]` in a name as `_` (an empty name as `_`),
+    /// and leaves out a tag named like a standard one (`Rules`, `Start`, `South`, `North`,
+    /// `Result`), so that what it writes reads back.
     pub tags: Vec<(String, String)>,
     moves: Vec<Move>,
 }
@@ -311,7 +314,11 @@ impl GameRecord {
         };
         let _ = writeln!(s, "[Result \"{result}\"]");
         for (name, value) in &self.tags {
-            let _ = writeln!(s, "[{name} \"{}\"]", escape(value));
+            // One of the five written above would make the text unreadable (a tag given twice).
+            if KNOWN_TAGS.contains(&name.as_str()) {
+                continue;
+            }
+            let _ = writeln!(s, "[{} \"{}\"]", tag_name(name), escape(value));
         }
         s.push('\n');
         for (i, t) in self.turns().iter().enumerate() {
@@ -369,10 +376,13 @@ impl GameRecord {
             let trimmed = raw.trim();
             if let Some(inner) = trimmed.strip_prefix('[') {
                 // A tag: `[Key "value"]`, then optionally a `#` comment. The value may hold `#`.
-                let (key, rest) = inner.split_once(' ').ok_or_else(|| RecordError::Syntax {
-                    line,
-                    message: "a tag is [Key \"value\"]".into(),
-                })?;
+                let (key, rest) = inner
+                    .split_once(' ')
+                    .filter(|(key, _)| !key.is_empty())
+                    .ok_or_else(|| RecordError::Syntax {
+                        line,
+                        message: "a tag is [Key \"value\"]".into(),
+                    })?;
                 let (value, after) =
                     unquote_prefix(rest.trim_start()).ok_or_else(|| RecordError::Syntax {
                         line,
@@ -596,6 +606,23 @@ impl GameRecord {
 /// The tags the text form reads; each may be given once. Other tags are allowed (and may repeat):
 /// they are kept in [`GameRecord::tags`].
 const KNOWN_TAGS: [&str; 5] = ["Rules", "Start", "South", "North", "Result"];
+
+/// A tag name as the text form can read it back: one word, every white space, control character,
+/// `"`, `[` or `]` written `_` (`_` for an empty name).
+fn tag_name(name: &str) -> String {
+    if name.is_empty() {
+        return "_".into();
+    }
+    name.chars()
+        .map(|c| {
+            if c.is_whitespace() || c.is_control() || matches!(c, '"' | '[' | ']') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
 
 /// `s` with every control character (a line break, a tab, ...) a space.
 fn one_line(s: &str) -> String {

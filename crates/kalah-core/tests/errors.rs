@@ -576,6 +576,37 @@ fn record_errors() {
             format!("bad JSON game record: turns item 2: '{bad}' is not a turn")
         );
     }
+    // Tag names the text form cannot read back are written as one word; a tag named like a
+    // standard one is left out; an empty name does not read (tester 15).
+    let mut tagged = GameRecord::from_moves(
+        Rules::default(),
+        Position::start(&Start::default(), &Rules::default()),
+        &[Move::Sow(3)],
+    )
+    .unwrap();
+    tagged.tags = vec![
+        ("My Tag".into(), "v".into()),
+        ("Rules".into(), "pie=on".into()),
+        (String::new(), "x".into()),
+        ("Event".into(), "club".into()),
+    ];
+    let back = GameRecord::parse_text(&tagged.to_text()).unwrap();
+    assert_eq!(
+        back.tags,
+        vec![
+            ("My_Tag".to_string(), "v".to_string()),
+            ("_".to_string(), "x".to_string()),
+            ("Event".to_string(), "club".to_string()),
+        ]
+    );
+    assert_eq!(back.rules, Rules::default());
+    assert_eq!(
+        GameRecord::parse_text("[ \"x\"]\n1. S 3-").unwrap_err(),
+        RecordError::Syntax {
+            line: 1,
+            message: "a tag is [Key \"value\"]".into()
+        }
+    );
     // An unfinished turn may end a record with '-'; comments and other tags are ignored.
     let open =
         GameRecord::parse_text("[Event \"club # 3\"] # a comment\n1. S 3-   # South thinks\n")
