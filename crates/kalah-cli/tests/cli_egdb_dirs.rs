@@ -377,21 +377,30 @@ fn an_empty_layer_file_gets_the_same_expected_length_everywhere() {
             &want,
         );
     }
-    // A file too short for a header whose place names no layer: what was checked.
-    let stray = dir
-        .path()
-        .join("m3-standard-row-empty-owner")
-        .join("k4.egdb");
-    std::fs::write(&layer, b"").unwrap();
-    std::fs::rename(&layer, &stray).unwrap();
-    kalah()
+    // Names no build writes are no layers, as for the solver, which never opens them: not
+    // listed (tester 16: `k999.egdb`, `kfoo.egdb` and a directory `m6-foo` were reported as
+    // damaged layers and sets).
+    let set = dir.path().join("m3-standard-row-empty-owner");
+    std::fs::rename(&layer, set.join("k4.egdb")).unwrap();
+    for stray in ["k999.egdb", "kfoo.egdb", "k121.egdb"] {
+        std::fs::write(set.join(stray), b"abc").unwrap();
+    }
+    std::fs::create_dir(dir.path().join("m6-foo")).unwrap();
+    std::fs::write(dir.path().join("m6-foo").join("k000.egdb"), b"abc").unwrap();
+    let out = kalah()
         .args(["egdb", "info", "--egdb-dir"])
         .arg(dir.path())
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains(
-            "k4.egdb: truncated (0 bytes, expected 64)",
-        ));
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    for stray in ["k4.egdb", "k999", "kfoo", "k121", "m6-foo"] {
+        assert!(!stdout.contains(stray), "{stray} listed: {stdout}");
+    }
+    assert!(
+        stdout.contains("m3-standard-row-empty-owner: layers 0..=3 and 5..=6"),
+        "{stdout}"
+    );
 }
 
 /// `kalah ARGS` with the per-user data directory under `home` (no `--egdb-dir`).

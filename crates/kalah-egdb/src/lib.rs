@@ -645,7 +645,11 @@ pub struct LayerInfo {
 }
 
 /// Lists the layer files under a database root, by set directory then seeds, reading headers
-/// only (no payload checksum: use [`Egdb::open_checked`] or `verify` for that).
+/// only (no payload checksum: use [`Egdb::open_checked`] or `verify` for that). Only names the
+/// builds write count: set directories named as [`file::set_dir_name`] writes them
+/// (`m6-standard-row-empty-owner`) and in them layer files `k000.egdb` to `k120.egdb`
+/// ([`file::layer_file_name`], at most [`MAX_LAYER_SEEDS`]); other files and directories are
+/// not listed.
 ///
 /// # Errors
 /// [`EgdbError::Io`] if the root cannot be listed (a missing root gives an empty list).
@@ -662,14 +666,25 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
     };
     let mut dirs: Vec<PathBuf> = sets
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
+        .filter(|p| {
+            p.is_dir()
+                && p.file_name()
+                    .and_then(|n| n.to_str())
+                    .and_then(file::parse_set_dir_name)
+                    .is_some()
+        })
         .collect();
     dirs.sort();
     for d in dirs {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
             .map_err(|e| io(&d, e))?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "egdb"))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .and_then(file::parse_layer_file_name)
+                    .is_some_and(|k| k <= MAX_LAYER_SEEDS)
+            })
             .collect();
         files.sort();
         let set = d
