@@ -27,9 +27,23 @@ const RATE_PER_THREAD: f64 = 5.5e6;
 
 /// Arguments of `kalah egdb`.
 #[derive(clap::Args, Debug)]
+#[command(
+    mut_subcommand("build", hide_start_flags),
+    mut_subcommand("verify", hide_start_flags),
+    mut_subcommand("probe", hide_start_flags)
+)]
 pub struct Args {
     #[command(subcommand)]
     cmd: Cmd,
+}
+
+/// Hides the start options of the shared rule flags (`--seeds`, `--layout`, `--mirrored`) and
+/// the majority end (which has no databases) from a database command's help: the command
+/// refuses them with a message that says why, but does not offer them.
+fn hide_start_flags(cmd: clap::Command) -> clap::Command {
+    ["seeds", "layout", "mirrored", "majority_end"]
+        .into_iter()
+        .fold(cmd, |cmd, id| cmd.mut_arg(id, |a| a.hide(true)))
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -53,15 +67,6 @@ struct DirArgs {
 }
 
 #[derive(clap::Args, Debug)]
-// The start options of the shared rule flags (--seeds, --layout, --mirrored) and the majority
-// end (which has no databases) are refused with a message that says why, but not offered in
-// the help.
-#[command(
-    mut_arg("seeds", |a| a.hide(true)),
-    mut_arg("layout", |a| a.hide(true)),
-    mut_arg("mirrored", |a| a.hide(true)),
-    mut_arg("majority_end", |a| a.hide(true))
-)]
 struct BuildArgs {
     /// Build layers 0..=K (0 to 120): every arrangement of up to K seeds in the houses.
     #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = parse_max_seeds)]
@@ -79,15 +84,6 @@ struct BuildArgs {
 }
 
 #[derive(clap::Args, Debug)]
-// The start options of the shared rule flags (--seeds, --layout, --mirrored) and the majority
-// end (which has no databases) are refused with a message that says why, but not offered in
-// the help.
-#[command(
-    mut_arg("seeds", |a| a.hide(true)),
-    mut_arg("layout", |a| a.hide(true)),
-    mut_arg("mirrored", |a| a.hide(true)),
-    mut_arg("majority_end", |a| a.hide(true))
-)]
 struct VerifyArgs {
     /// Worker threads, 1 to 256 [default: every core].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_threads)]
@@ -99,15 +95,6 @@ struct VerifyArgs {
 }
 
 #[derive(clap::Args, Debug)]
-// The start options of the shared rule flags (--seeds, --layout, --mirrored) and the majority
-// end (which has no databases) are refused with a message that says why, but not offered in
-// the help.
-#[command(
-    mut_arg("seeds", |a| a.hide(true)),
-    mut_arg("layout", |a| a.hide(true)),
-    mut_arg("mirrored", |a| a.hide(true)),
-    mut_arg("majority_end", |a| a.hide(true))
-)]
 struct ProbeArgs {
     /// The position, e.g. `0,0,0,2,0,1,20,1,0,0,0,3,0,21 S`.
     position: String,
