@@ -27,6 +27,8 @@ const RATE_PER_THREAD: f64 = 5.5e6;
 
 /// Arguments of `kalah egdb`.
 #[derive(clap::Args, Debug)]
+// Clippy takes the three `mut_subcommand` calls with one function for a repeated attribute.
+#[allow(clippy::duplicated_attributes)]
 #[command(
     mut_subcommand("build", hide_start_flags),
     mut_subcommand("verify", hide_start_flags),
