@@ -143,13 +143,16 @@ pub struct Outcome {
     pub ended: Option<EndReason>,
 }
 
-/// An unchecked position: pit counts in bin order, the side to move (`None` for a finished game)
-/// and the opening phase. Turn it into a [`Position`] with [`Position::from_setup`].
+/// An unchecked position: pit counts in bin order, the side to move and the opening phase. Turn
+/// it into a [`Position`] with [`Position::from_setup`]. A board whose houses are all empty is
+/// a finished game; its side is the side that would have moved (the view of its value), or
+/// `None` for South.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Setup {
     /// Pit counts in bin order: South houses 1..m, South store, North houses 1..m, North store.
     pub pits: Vec<u8>,
-    /// Side to move, or `None` if the game is over.
+    /// Side to move; for a finished game (every house empty) the side that would have moved, or
+    /// `None` (South).
     pub to_move: Option<Side>,
     /// Opening phase.
     pub phase: Phase,
@@ -368,10 +371,12 @@ impl Position {
         pits[..n].copy_from_slice(&setup.pits);
         let houses_empty =
             pits[..m].iter().all(|&x| x == 0) && pits[m + 1..2 * m + 1].iter().all(|&x| x == 0);
-        let over = setup.to_move.is_none();
-        if over && !houses_empty {
+        if setup.to_move.is_none() && !houses_empty {
             return Err(SetupError::OverWithSeeds);
         }
+        // Every house empty: no one can sow, so the game is over under every rule and has no
+        // opening phase left.
+        let over = houses_empty;
         let to_move = setup.to_move.unwrap_or(Side::South);
         match (setup.phase, to_move, over) {
             (Phase::Normal, _, _) => {}
@@ -395,19 +400,14 @@ impl Position {
             }
             _ => {}
         }
-        // Every house empty: no one can sow, so the game is over under every rule, and its
-        // phase no longer matters; a side given is the side that would have moved (the view of
-        // the position's value).
+        // A side given to a finished game is the side that would have moved (the view of the
+        // position's value).
         let mut p = Position {
             pits,
             houses: m as u8,
             to_move,
-            over: houses_empty,
-            phase: if houses_empty {
-                Phase::Normal
-            } else {
-                setup.phase
-            },
+            over,
+            phase: setup.phase,
             rows: [0; 2],
         };
         p.recount();
@@ -421,11 +421,12 @@ impl Position {
         self.rows = [sum(&self.pits[..m]), sum(&self.pits[m + 1..2 * m + 1])];
     }
 
-    /// The unchecked form of this position.
+    /// The unchecked form of this position; [`Position::from_setup`] gives it back (a finished
+    /// game keeps the side that would have moved, so its value keeps its sign).
     pub fn to_setup(&self) -> Setup {
         Setup {
             pits: self.pits().to_vec(),
-            to_move: self.to_move(),
+            to_move: Some(self.to_move),
             phase: self.phase,
         }
     }

@@ -181,6 +181,24 @@ fn setup_errors() {
             needs: "a game that is not over"
         })
     );
+    // Every house empty is a finished game, with a side too: no phase tag (tester 17: the tag
+    // was dropped, so a 'pie' tag passed without the pie rule).
+    assert_eq!(
+        setup(&[0, 1, 0, 1], Some(Side::North), Phase::PieChoice),
+        Err(SetupError::Phase {
+            phase: "pie",
+            needs: "a game that is not over"
+        })
+    );
+    let over = Position::from_setup(&Setup {
+        pits: vec![0, 1, 0, 1],
+        to_move: Some(Side::North),
+        phase: Phase::Normal,
+    })
+    .unwrap();
+    assert!(over.is_over());
+    assert_eq!(over.side(), Side::North);
+    assert_eq!(Position::from_setup(&over.to_setup()).unwrap(), over);
     assert!(SetupError::PitCount(5).to_string().contains("not 5"));
 }
 

@@ -65,12 +65,21 @@ fn setup_strategy() -> impl Strategy<Value = Setup> {
             for b in seeds {
                 pits[b] += 1;
             }
-            let phase = [
-                Phase::Normal,
-                Phase::Opening,
-                Phase::FirstTurn,
-                Phase::PieChoice,
-            ][phase as usize];
+            // A board whose houses are all empty is a finished game: no opening phase.
+            let houses_empty = pits[..m]
+                .iter()
+                .chain(&pits[m + 1..2 * m + 1])
+                .all(|&x| x == 0);
+            let phase = if houses_empty {
+                Phase::Normal
+            } else {
+                [
+                    Phase::Normal,
+                    Phase::Opening,
+                    Phase::FirstTurn,
+                    Phase::PieChoice,
+                ][phase as usize]
+            };
             let to_move = match phase {
                 Phase::Opening | Phase::FirstTurn => Side::South,
                 Phase::PieChoice => Side::North,
@@ -211,13 +220,13 @@ proptest! {
         prop_assert_eq!(back.pits(), pos.pits());
         prop_assert_eq!(back.to_move(), pos.to_move());
         prop_assert_eq!(back.phase(), pos.phase());
-        // A finished game keeps the side that would have moved (the view of its value).
+        // A finished game keeps the side that would have moved (the view of its value), in the
+        // text and in the setup.
         prop_assert_eq!(back, pos);
         prop_assert_eq!(back.side(), pos.side());
-        if !pos.is_over() {
-            // A setup has no side for a finished game; everything else is kept.
-            prop_assert_eq!(Position::from_setup(&pos.to_setup()).unwrap(), pos);
-        }
+        let from_setup = Position::from_setup(&pos.to_setup()).unwrap();
+        prop_assert_eq!(from_setup, pos);
+        prop_assert_eq!(from_setup.side(), pos.side());
         // JSON (serde) form of a position is its notation.
         let json = serde_json::to_string(&pos).unwrap();
         prop_assert_eq!(json.clone(), format!("\"{text}\""));
