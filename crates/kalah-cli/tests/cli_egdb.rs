@@ -345,7 +345,12 @@ fn info_on_a_missing_egdb_dir_is_an_error() {
         .arg(dir.path())
         .assert()
         .success()
-        .stdout(predicate::str::contains("no layers"));
+        .stdout(predicate::str::contains("no layers"))
+        // The build command it suggests fills this directory (tester 17).
+        .stdout(predicate::str::contains(format!(
+            "`kalah egdb build --houses 6 --max-seeds K --egdb-dir {}`",
+            dir.path().display()
+        )));
 }
 
 #[test]

@@ -401,6 +401,27 @@ fn an_empty_layer_file_gets_the_same_expected_length_everywhere() {
         stdout.contains("m3-standard-row-empty-owner: layers 0..=3 and 5..=6"),
         "{stdout}"
     );
+    // Nor do verify and probe take them for layers past the gap (they suggested --max-seeds 999).
+    for args in [
+        vec!["egdb", "verify", "--houses", "3"],
+        vec!["egdb", "probe", "1,1,1,0,1,1,0,0 S"],
+    ] {
+        let out = kalah()
+            .args(&args)
+            .arg("--egdb-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(all.contains("--max-seeds 6"), "{args:?}: {all}");
+        for stray in ["999", "121"] {
+            assert!(!all.contains(stray), "{args:?}: {all}");
+        }
+    }
 }
 
 /// `kalah ARGS` with the per-user data directory under `home` (no `--egdb-dir`).

@@ -218,15 +218,16 @@ pub fn layer_file_name(seeds: u32) -> String {
     format!("k{seeds:03}.egdb")
 }
 
-/// The layer (seeds) a file name written by [`layer_file_name`] holds (`k005.egdb` → 5);
-/// `None` for any other name.
+/// The layer (seeds) a file name written by [`layer_file_name`] for a layer a build can make
+/// holds (`k005.egdb` → 5, up to `k120.egdb`, [`MAX_LAYER_SEEDS`](crate::MAX_LAYER_SEEDS));
+/// `None` for any other name (`k5.egdb`, `k999.egdb`), which no command takes for a layer.
 pub fn parse_layer_file_name(name: &str) -> Option<u32> {
     let k: u32 = name
         .strip_prefix('k')?
         .strip_suffix(".egdb")?
         .parse()
         .ok()?;
-    (layer_file_name(k) == name).then_some(k)
+    (layer_file_name(k) == name && k <= crate::MAX_LAYER_SEEDS).then_some(k)
 }
 
 /// The path of the layer file of `seeds` seeds under a database root.
@@ -385,10 +386,12 @@ mod tests {
 
     #[test]
     fn layer_file_names_read_back() {
-        for k in [0, 5, 30, 120, 999] {
+        for k in [0, 5, 30, 120] {
             assert_eq!(parse_layer_file_name(&layer_file_name(k)), Some(k));
         }
         for other in [
+            "k121.egdb",
+            "k999.egdb",
             "k5.egdb",
             "k0005.egdb",
             "k005.egd",

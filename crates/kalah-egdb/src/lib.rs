@@ -390,11 +390,7 @@ impl Egdb {
         std::fs::read_dir(&self.dir)
             .ok()?
             .filter_map(|e| e.ok())
-            .filter_map(|e| {
-                let name = e.file_name();
-                let k = name.to_str()?.strip_prefix('k')?.strip_suffix(".egdb")?;
-                k.parse::<u32>().ok()
-            })
+            .filter_map(|e| file::parse_layer_file_name(e.file_name().to_str()?))
             .filter(|&k| k > self.max_seeds + 1)
             .max()
     }
@@ -648,8 +644,7 @@ pub struct LayerInfo {
 /// only (no payload checksum: use [`Egdb::open_checked`] or `verify` for that). Only names the
 /// builds write count: set directories named as [`file::set_dir_name`] writes them
 /// (`m6-standard-row-empty-owner`) and in them layer files `k000.egdb` to `k120.egdb`
-/// ([`file::layer_file_name`], at most [`MAX_LAYER_SEEDS`]); other files and directories are
-/// not listed.
+/// ([`file::parse_layer_file_name`]); other files and directories are not listed.
 ///
 /// # Errors
 /// [`EgdbError::Io`] if the root cannot be listed (a missing root gives an empty list).
@@ -683,7 +678,7 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
                 p.file_name()
                     .and_then(|n| n.to_str())
                     .and_then(file::parse_layer_file_name)
-                    .is_some_and(|k| k <= MAX_LAYER_SEEDS)
+                    .is_some()
             })
             .collect();
         files.sort();

@@ -429,11 +429,12 @@ fn info(a: DirArgs) -> Result<()> {
         return Err(set_dir_given(&root));
     }
     outln!("database root: {}", root.display())?;
+    let given = a.egdb_dir.as_deref();
     if layers.is_empty() {
-        outln!("no layers (build some with `kalah egdb build --max-seeds K`)")?;
+        let cmd = build_command(6, &kalah_core::Rules::default(), "K", given);
+        outln!("no layers (build some with `{cmd}`, for another board or rules with their flags)")?;
         return Ok(());
     }
-    let given = a.egdb_dir.as_deref();
     // The set being listed: its line comes after its bad files' lines.
     let mut current: Option<SetListing> = None;
     let mut bad = 0u32;
