@@ -59,7 +59,8 @@ pub fn error_line(e: &anyhow::Error) -> String {
 }
 
 /// `text` with control characters (escape sequences, NUL, ...) and invisible format characters
-/// (a byte-order mark, zero-width spaces and joiners, bidirectional overrides) written as
+/// (a byte-order mark, a soft hyphen, zero-width spaces and joiners, bidirectional marks and
+/// overrides) written as
 /// `\u{..}` escapes: echoed input or a file's text never drives the terminal, and a message
 /// shows every character it quotes.
 pub(crate) fn printable(text: &str) -> String {
@@ -67,7 +68,10 @@ pub(crate) fn printable(text: &str) -> String {
         .map(|c| {
             let invisible = matches!(
                 c,
-                '\u{200B}'..='\u{200F}'
+                '\u{00AD}'
+                    | '\u{061C}'
+                    | '\u{180E}'
+                    | '\u{200B}'..='\u{200F}'
                     | '\u{202A}'..='\u{202E}'
                     | '\u{2060}'..='\u{2064}'
                     | '\u{2066}'..='\u{2069}'
@@ -139,6 +143,7 @@ mod tests {
         // read "'1' is not a seed count".
         assert_eq!(printable("\u{feff}1,0 S"), "\\u{feff}1,0 S");
         assert_eq!(printable("a\u{202e}b\u{200b}c"), "a\\u{202e}b\\u{200b}c");
+        assert_eq!(printable("a\u{ad}b\u{61c}c"), "a\\u{ad}b\\u{61c}c");
         assert_eq!(printable("t\tz\u{1b}[31m"), "t\\tz\\u{1b}[31m");
         // Visible text, non-ASCII included, is kept.
         assert_eq!(printable("Süd – ٣ 北"), "Süd – ٣ 北");

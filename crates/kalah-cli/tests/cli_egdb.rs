@@ -517,3 +517,28 @@ fn egdb_help_offers_no_flag_it_refuses() {
         }
     }
 }
+
+/// A start option with a database command is a malformed command line (exit code 2), for
+/// build and verify as for probe (tester 17: build and verify gave 1).
+#[test]
+fn start_options_are_usage_errors_for_every_egdb_command() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["egdb", "build", "--max-seeds", "2", "--seeds", "3"],
+        vec!["egdb", "verify", "--layout", "4,4"],
+        vec!["egdb", "probe", "1,1,0,1,1,0 S", "--seeds", "3"],
+    ] {
+        let out = kalah()
+            .args(&args)
+            .arg("--egdb-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("kalah: error: --seeds and --layout"),
+            "{args:?}: {err}"
+        );
+    }
+}

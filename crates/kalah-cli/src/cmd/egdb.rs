@@ -41,11 +41,18 @@ pub struct Args {
 
 /// Hides the start options of the shared rule flags (`--seeds`, `--layout`, `--mirrored`) and
 /// the majority end (which has no databases) from a database command's help: the command
-/// refuses them with a message that says why, but does not offer them.
+/// refuses them with a message that says why, but does not offer them. `--houses` then says
+/// its default without `--layout`.
 fn hide_start_flags(cmd: clap::Command) -> clap::Command {
+    let houses = if cmd.get_name() == "probe" {
+        "Houses a side, 1 to 12 [default: the position's count]"
+    } else {
+        "Houses a side, 1 to 12 [default: 6]"
+    };
     ["seeds", "layout", "mirrored", "majority_end"]
         .into_iter()
         .fold(cmd, |cmd, id| cmd.mut_arg(id, |a| a.hide(true)))
+        .mut_arg("houses", |a| a.help(houses))
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -146,7 +153,12 @@ pub fn run(args: Args) -> Result<()> {
 
 fn houses(rules: &RuleArgs) -> Result<usize> {
     if rules.seeds.is_some() || rules.layout.is_some() {
-        bail!("--seeds and --layout set a starting layout; databases depend only on --houses and the rules");
+        // A malformed command line (exit code 2), as the same flags with probe's POSITION.
+        return Err(crate::output::UsageError(
+            "--seeds and --layout set a starting layout; databases depend only on --houses and the rules"
+                .into(),
+        )
+        .into());
     }
     Ok(rules.houses.unwrap_or(6))
 }
