@@ -443,6 +443,8 @@ impl GameRecord {
         rec.tags = tags;
         let mut turn_no = 0usize;
         let mut pending_side: Option<(usize, Side)> = None;
+        // The line of a turn number or side label read since the last turn, if any.
+        let mut pending_label: Option<usize> = None;
         let mut open_allowed_done = false;
         for (line, tok) in tokens {
             if open_allowed_done {
@@ -450,6 +452,19 @@ impl GameRecord {
                     line,
                     message: format!("'{tok}' follows a turn that ended with '-'"),
                 });
+            }
+            let is_number = tok.ends_with('.');
+            if is_number || tok == "S" || tok == "N" {
+                // At most one number, then at most one label, before a turn (`1. S 3-6`).
+                if pending_side.is_some() || (is_number && pending_label.is_some()) {
+                    return Err(RecordError::Syntax {
+                        line,
+                        message: format!("'{tok}' where turn {} was expected", turn_no + 1),
+                    });
+                }
+                pending_label = Some(line);
+            } else {
+                pending_label = None;
             }
             if let Some(number) = tok.strip_suffix('.') {
                 // A turn number: it must be the number of the next turn.
@@ -532,6 +547,15 @@ impl GameRecord {
             if open {
                 open_allowed_done = true;
             }
+        }
+        if let Some(line) = pending_label {
+            return Err(RecordError::Syntax {
+                line,
+                message: format!(
+                    "a turn number or side label with no turn after it (turn {} was expected)",
+                    turn_no + 1
+                ),
+            });
         }
         if let Some(stated) = stated_result {
             let actual = match rec.result() {

@@ -594,6 +594,41 @@ fn record_errors() {
             format!("bad JSON game record: turns item 2: '{bad}' is not a turn")
         );
     }
+    // A number or label without its turn, or given twice, is refused, not dropped (tester 15:
+    // `1. 1. S 3-` and `S S 3-` read; tester 17: a trailing `2. S` was dropped).
+    for (text, line, message) in [
+        (
+            "1. S 3-6\n2. S",
+            2,
+            "a turn number or side label with no turn after it (turn 2 was expected)",
+        ),
+        (
+            "1. S 3-6\n2.",
+            2,
+            "a turn number or side label with no turn after it (turn 2 was expected)",
+        ),
+        ("1. 1. S 3-", 1, "'1.' where turn 1 was expected"),
+        ("S S 3-", 1, "'S' where turn 1 was expected"),
+        ("S 1. 3-", 1, "'1.' where turn 1 was expected"),
+    ] {
+        assert_eq!(
+            GameRecord::parse_text(text).unwrap_err(),
+            RecordError::Syntax {
+                line,
+                message: message.into()
+            },
+            "{text:?}"
+        );
+    }
+    assert_eq!(
+        GameRecord::parse_json(
+            r#"{"rules": {}, "start": "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "turns": ["3-6", "N"]}"#
+        )
+        .unwrap_err()
+        .to_string(),
+        "bad JSON game record: turns item 2: a turn number or side label with no turn after it \
+         (turn 2 was expected)"
+    );
     // Tag names the text form cannot read back are written as one word; a tag named like a
     // standard one is left out; an empty name does not read (tester 15).
     let mut tagged = GameRecord::from_moves(
