@@ -900,3 +900,15 @@ fn save_refuses_a_file_name_with_control_characters() {
     let saved = std::fs::read_to_string(&backslash).unwrap();
     assert!(saved.contains("3"), "{saved}");
 }
+
+/// A script that starts with a byte-order mark plays its first command (tester 17: it was
+/// refused as "not a command").
+#[test]
+fn a_byte_order_mark_before_the_first_command_is_skipped() {
+    let text = play(&["--opponent", "human"], "\u{feff}3\nquit\n");
+    assert!(
+        text.contains("South plays 3: sows 4 seeds, the last into the store: extra turn."),
+        "{text}"
+    );
+    assert!(!text.contains("not a command"), "{text}");
+}

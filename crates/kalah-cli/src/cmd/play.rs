@@ -1130,7 +1130,13 @@ impl Game {
             }
             return Ok(Some(Line::TooLong));
         }
-        let line = String::from_utf8_lossy(&buf).trim().to_string();
+        // A byte-order mark (the start of a script saved by some editors) is no part of the
+        // command, as in `solve --batch`.
+        let line = String::from_utf8_lossy(&buf)
+            .trim()
+            .trim_start_matches('\u{feff}')
+            .trim()
+            .to_string();
         if self.piped {
             print(&format!("{}\n", printable(&line)))?;
         }
