@@ -11,7 +11,7 @@ pub struct RuleArgs {
     #[arg(long, value_name = "M", allow_negative_numbers = true, value_parser = parse_houses)]
     pub houses: Option<usize>,
     /// Seeds in each house at the start [default: 4].
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_seeds)]
     pub seeds: Option<u32>,
     /// Custom starting counts of houses 1..m, e.g. 4,4,5,4,3,4 (each side the same in its own
     /// sowing order).
@@ -51,18 +51,20 @@ pub struct RuleArgs {
 /// Parses a whole number of `unit` (e.g. "threads") from `lo` to `hi` for a clap value parser
 /// (a refused value exits with code 2): `'x' is not a whole number of threads`, `use 1 to 256
 /// threads, not 0` (also for negative numbers and numbers too large for any integer type); an
-/// empty `unit` leaves the unit out (`use 0 to 65535, not -1`).
+/// empty `unit` leaves the unit out (`use 0 to 65535, not -1`). Plain digits only, as positions,
+/// moves and `--layout` are read: `+4` is not a whole number here.
 ///
 /// # Errors
 /// The message, when `s` is not such a number.
 pub(crate) fn whole_number(s: &str, lo: u64, hi: u64, unit: &str) -> Result<u64, String> {
     let t = s.trim();
+    let plain = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
     if let Ok(n) = t.parse::<u64>() {
-        if (lo..=hi).contains(&n) {
+        if plain && (lo..=hi).contains(&n) {
             return Ok(n);
         }
     }
-    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    let digits = t.strip_prefix('-').unwrap_or(t);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         if unit.is_empty() {
             return Err(format!("'{s}' is not a whole number"));
@@ -73,6 +75,13 @@ pub(crate) fn whole_number(s: &str, lo: u64, hi: u64, unit: &str) -> Result<u64,
         return Err(format!("use {lo} to {hi}, not {t}"));
     }
     Err(format!("use {lo} to {hi} {unit}, not {t}"))
+}
+
+/// Parses `--seeds`: 0 to 255, what a house can hold (the board's limits are checked with the
+/// rest of the start: `--seeds 0`, or more than 255 seeds on the board, is a bad start, exit
+/// code 1).
+fn parse_seeds(s: &str) -> Result<u32, String> {
+    whole_number(s, 0, u8::MAX.into(), "seeds").map(|n| n as u32)
 }
 
 /// Parses `--houses`: 1 to [`kalah_core::MAX_HOUSES`].

@@ -429,3 +429,35 @@ fn arguments_that_are_not_utf8_are_refused_without_a_panic() {
         assert!(stderr.starts_with("kalah: error: "), "{args:?}: {stderr}");
     }
 }
+
+/// Numbers on the command line are plain digits, as in positions, moves and --layout (tester
+/// 17: `--seeds +4`, `--houses +4` and `perft +2` were taken); a sign is a malformed command
+/// line (exit code 2).
+#[test]
+fn numeric_flags_take_plain_digits_only() {
+    for (args, want) in [
+        (
+            &["show", "--seeds", "+4"][..],
+            "'+4' is not a whole number of seeds",
+        ),
+        (
+            &["show", "--houses", "+4"],
+            "'+4' is not a whole number of houses",
+        ),
+        (&["perft", "+2"], "'+2' is not a whole number of plies"),
+        (
+            &["solve", "--threads", "+1"],
+            "'+1' is not a whole number of threads",
+        ),
+        (&["show", "--seeds", "-1"], "use 0 to 255 seeds, not -1"),
+        (&["show", "--seeds", "300"], "use 0 to 255 seeds, not 300"),
+    ] {
+        let (line, code) = failure(args);
+        assert!(line.contains(want), "{args:?}: {line}");
+        assert_eq!(code, 2, "{args:?}: {line}");
+    }
+    // In range for a house, too many for the board: a bad start (exit code 1), as before.
+    let (line, code) = failure(&["show", "--seeds", "30"]);
+    assert!(line.contains("at most 255 are supported"), "{line}");
+    assert_eq!(code, 1);
+}
