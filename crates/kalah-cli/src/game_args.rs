@@ -138,11 +138,10 @@ impl RuleArgs {
         if let Some(Layout(counts)) = &self.layout {
             if let Some(m) = self.houses {
                 if m != counts.len() {
-                    return Err(crate::output::UsageError(format!(
+                    crate::output::usage_bail!(
                         "--houses {m} but --layout gives {} houses",
                         counts.len()
-                    ))
-                    .into());
+                    );
                 }
             }
             return Ok(Start::layout(counts, self.mirrored)?);
@@ -174,11 +173,10 @@ impl RuleArgs {
         if let Some(m) = self.houses {
             if m != pos.houses() {
                 let n = pos.houses();
-                return Err(crate::output::UsageError(format!(
+                crate::output::usage_bail!(
                     "--houses {m} but the position has {n} house{} a side",
                     if n == 1 { "" } else { "s" }
-                ))
-                .into());
+                );
             }
         }
         let rules = self.rules();
@@ -196,11 +194,9 @@ impl RuleArgs {
             }
         }
         if self.layout.is_some() || self.seeds.is_some() {
-            return Err(crate::output::UsageError(
+            crate::output::usage_bail!(
                 "--seeds and --layout set the start position; they cannot be used with a POSITION"
-                    .into(),
-            )
-            .into());
+            );
         }
         pos.settle(&rules);
         Ok(pos)

@@ -100,6 +100,14 @@ impl std::fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
+/// Returns early with a [`UsageError`] (exit code 2): `usage_bail!("--houses {m} but ...")`.
+macro_rules! usage_bail {
+    ($($arg:tt)*) => {
+        return Err($crate::output::UsageError(format!($($arg)*)).into())
+    };
+}
+pub(crate) use usage_bail;
+
 /// The longest word [`error_line`] shows whole (paths are shorter).
 pub const MAX_WORD: usize = 300;
 

@@ -636,6 +636,9 @@ pub struct LayerInfo {
     pub path: PathBuf,
     /// Its header, or why it could not be read.
     pub header: Result<LayerHeader, String>,
+    /// Whether the header could not be read because this user may not read the file (the
+    /// remedy is its permissions, not a rebuild).
+    pub unreadable: bool,
     /// File length in bytes.
     pub bytes: u64,
 }
@@ -659,36 +662,34 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
         Err(e) => return Err(io(root, e)),
     };
-    let mut dirs: Vec<PathBuf> = sets
+    // A name's part (`m6-standard-row-empty-owner`, `k024.egdb`) as read by `parse`.
+    fn named<T>(p: &Path, parse: impl Fn(&str) -> Option<T>) -> Option<T> {
+        parse(p.file_name()?.to_str()?)
+    }
+    // Set directories with their board size, layer files with their seeds, in name order (the
+    // names are zero-padded, so layers come in increasing seeds).
+    let mut dirs: Vec<(PathBuf, usize)> = sets
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.is_dir()
-                && p.file_name()
-                    .and_then(|n| n.to_str())
-                    .and_then(file::parse_set_dir_name)
-                    .is_some()
-        })
+        .filter(|p| p.is_dir())
+        .filter_map(|p| named(&p, file::parse_set_dir_name).map(|(m, _)| (p, m)))
         .collect();
     dirs.sort();
-    for d in dirs {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
+    for (d, m) in dirs {
+        let mut files: Vec<(PathBuf, u32)> = std::fs::read_dir(&d)
             .map_err(|e| io(&d, e))?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .and_then(file::parse_layer_file_name)
-                    .is_some()
-            })
+            .filter_map(|p| named(&p, file::parse_layer_file_name).map(|k| (p, k)))
             .collect();
         files.sort();
-        let set = d
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(file::parse_set_dir_name);
-        for path in files {
+        for (path, k) in files {
             let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-            let header = file::read_header(&path).map_err(|e| match e {
+            let header = file::read_header(&path);
+            let unreadable = matches!(
+                &header,
+                Err(EgdbError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::PermissionDenied
+            );
+            let header = header.map_err(|e| match e {
                 // Too short for a header: the full length of the layer its place names (set
                 // directory and `kNNN.egdb`), as opening the set says it.
                 EgdbError::Truncated {
@@ -696,11 +697,8 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
                     expected,
                     found,
                 } => {
-                    let full = set.as_ref().and_then(|(m, _)| {
-                        let k = file::parse_layer_file_name(path.file_name()?.to_str()?)?;
-                        let count = index::Indexer::new(*m, k).ok()?.layer_size(k);
-                        Some(file::HEADER_LEN as u64 + count)
-                    });
+                    let full = index::Indexer::new(m, k)
+                        .map(|ix| file::HEADER_LEN as u64 + ix.layer_size(k));
                     EgdbError::Truncated {
                         path: p,
                         expected: full.unwrap_or(expected),
@@ -713,6 +711,7 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
             out.push(LayerInfo {
                 path,
                 header,
+                unreadable,
                 bytes,
             });
         }

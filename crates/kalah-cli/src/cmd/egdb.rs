@@ -154,11 +154,7 @@ pub fn run(args: Args) -> Result<()> {
 fn houses(rules: &RuleArgs) -> Result<usize> {
     if rules.seeds.is_some() || rules.layout.is_some() {
         // A malformed command line (exit code 2), as the same flags with probe's POSITION.
-        return Err(crate::output::UsageError(
-            "--seeds and --layout set a starting layout; databases depend only on --houses and the rules"
-                .into(),
-        )
-        .into());
+        crate::output::usage_bail!("--seeds and --layout set a starting layout; databases depend only on --houses and the rules");
     }
     Ok(rules.houses.unwrap_or(6))
 }
@@ -478,9 +474,7 @@ fn info(a: DirArgs) -> Result<()> {
             Err(problem) => {
                 bad += 1;
                 set.bad.extend(layer_of_file_name(&l.path));
-                if std::fs::File::open(&l.path)
-                    .is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied)
-                {
+                if l.unreadable {
                     set.unreadable.extend(layer_of_file_name(&l.path));
                 }
                 outln!("  bad file: {problem}")?

@@ -206,10 +206,9 @@ impl Totals {
 pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     let rule_args = &args.target.rules;
     if rule_args.seeds.is_some() || rule_args.layout.is_some() {
-        return Err(crate::output::UsageError(
-            "--seeds and --layout set the start position; they cannot be used with --batch".into(),
-        )
-        .into());
+        crate::output::usage_bail!(
+            "--seeds and --layout set the start position; they cannot be used with --batch"
+        );
     }
     let input: Box<dyn Read> = if path == Path::new("-") {
         Box::new(std::io::stdin())
