@@ -12,6 +12,13 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{GameRecord, Move};
 
+/// Held by every process start of this file's tests (which run on several threads). A process
+/// started by another thread inherits, until its `exec`, every pipe end open at that moment: the
+/// stdout of `a_closed_output_is_said_to_end_the_game_unsaved` most likely stayed open that way
+/// once in a fresh-clone CI run (the game exited 0: it never saw its output closed; not seen in
+/// 45 runs since).
+static SPAWN: Mutex<()> = Mutex::new(());
+
 /// A running `kalah play` (or `script` running it) with its output collected as it comes.
 struct Session {
     child: Child,
@@ -38,11 +45,13 @@ fn collect(mut from: impl Read + Send + 'static, into: &Arc<Mutex<String>>) {
 
 impl Session {
     fn start(mut cmd: Command) -> std::io::Result<Session> {
+        let spawning = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()?;
+        drop(spawning);
         let out = Arc::new(Mutex::new(String::new()));
         let err = Arc::new(Mutex::new(String::new()));
         collect(child.stdout.take().unwrap(), &out);
@@ -106,10 +115,12 @@ impl Session {
 
     /// SIGINT to the process, as Ctrl-C sends it.
     fn interrupt(&self) {
+        let spawning = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
         let killed = Command::new("kill")
             .args(["-INT", &self.child.id().to_string()])
             .status()
             .unwrap();
+        drop(spawning);
         assert!(killed.success());
     }
 
@@ -312,6 +323,9 @@ fn ctrl_c_twice_at_the_terminal_prompt_quits_with_130() {
 /// game with a line on stderr saying what became of it, not silently.
 #[test]
 fn a_closed_output_is_said_to_end_the_game_unsaved() {
+    // No other process may start between this one's start and the closing of its stdout's read
+    // end (see SPAWN).
+    let spawning = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("kalah"))
         .args(["play", "--no-egdb", "--opponent", "human"])
         .stdin(Stdio::piped())
@@ -320,6 +334,7 @@ fn a_closed_output_is_said_to_end_the_game_unsaved() {
         .spawn()
         .unwrap();
     drop(child.stdout.take());
+    drop(spawning);
     let mut stdin = child.stdin.take().unwrap();
     // The intro may already have failed to print; the writes below may then fail too.
     let _ = stdin.write_all(b"1\nboard\nboard\n");
