@@ -474,3 +474,33 @@ fn batch_input_limits_and_ctrl_c_while_waiting() {
     assert_eq!(status.code(), Some(130), "{rest}");
     assert!(rest.starts_with("1 position solved"), "{rest}");
 }
+
+/// `nodes` and `seconds` count the whole command: the value, the best actions and principal
+/// variation, and the best turns (the turns were left out; on Kalah(11,1) they are more than
+/// half the time). One thread with a given table is deterministic: the library's two searches
+/// on a fresh solver of that table add up to the command's nodes.
+#[test]
+fn solve_counts_the_nodes_of_the_best_turns_too() {
+    use kalah_core::{Position, Rules, Start};
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(5, 3).unwrap(), &rules);
+    let mut solver = kalah_solver::Solver::new(rules, 4);
+    let sol = solver.solve(&pos).unwrap();
+    let best = solver.best_turns(&pos, sol.value).unwrap();
+    let listing = solver.last_stats().nodes;
+    assert!(listing > 0 && !best.is_empty());
+    let v = json(&[
+        "solve",
+        "--houses",
+        "5",
+        "--seeds",
+        "3",
+        "--threads",
+        "1",
+        "--tt-mb",
+        "4",
+    ]);
+    assert_eq!(v["value"], sol.value);
+    assert_eq!(v["best"].as_array().unwrap().len(), best.len());
+    assert_eq!(v["nodes"].as_u64().unwrap(), sol.stats.nodes + listing);
+}

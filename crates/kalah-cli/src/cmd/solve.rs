@@ -98,17 +98,48 @@ const EGDB_REACH: u32 = 32;
 /// ([`kalah_solver::entry_bytes`]). From 40 to 48 seeds the table is 512 MiB of 8-byte entries
 /// (Kalah(6,4)), or 1 GiB when the entries are wider (many seeds in the stores, or more than 6
 /// houses a side): as many entries as 1 GiB of 16-byte ones, as before 8-byte entries existed.
-fn default_tt_mib(seeds: u32, top: Option<u32>, entry_bytes: impl Fn(usize) -> usize) -> usize {
+///
+/// Boards of more than 6 houses a side hold many more positions for their seeds: from 2^37
+/// ways to lay out those seeds on the board ([`board_bits`]) the table is at least 512 MiB,
+/// from 2^39 at least 1 GiB (`kalah solve`, two threads: Kalah(8,2), 2^39.5, took 18.0-18.2 s
+/// with 256 MiB by its 32 seeds and 13.8-14.2 s with 1 GiB; Kalah(11,1), 2^39.9, 59 s with
+/// 64 MiB by its 22 seeds and 38 s with 1 GiB). Kalah(6,4) is 2^38.0: no board of 6 houses or
+/// fewer gets more than its seeds give.
+fn default_tt_mib(
+    seeds: u32,
+    houses: usize,
+    top: Option<u32>,
+    entry_bytes: impl Fn(usize) -> usize,
+) -> usize {
     if egdb_reaches(seeds, top) {
         return EGDB_TT_MIB;
     }
-    match seeds.saturating_sub(top.map_or(0, |k| k * 2 / 3)) {
+    let seeds = seeds.saturating_sub(top.map_or(0, |k| k * 2 / 3));
+    let by_seeds = match seeds {
         0..=20 => 16,
         21..=30 => 64,
         31..=39 => 256,
         40..=48 if entry_bytes(512) == 8 => 512,
         _ => 1024,
-    }
+    };
+    let bits = board_bits(houses, seeds);
+    let by_board = if bits >= 39.0 {
+        1024
+    } else if bits >= 37.0 {
+        512
+    } else {
+        0
+    };
+    by_seeds.max(by_board)
+}
+
+/// log2 of the number of ways to lay out `seeds` seeds in the houses of a board of `houses`
+/// houses a side: C(seeds + 2·houses − 1, 2·houses − 1).
+fn board_bits(houses: usize, seeds: u32) -> f64 {
+    let n = (2 * houses).saturating_sub(1) as u64;
+    (1..=n)
+        .map(|i| ((u64::from(seeds) + i) as f64 / i as f64).log2())
+        .sum()
 }
 
 /// Whether databases whose largest layer is `top` reach within [`EGDB_REACH`] seeds of a
@@ -236,7 +267,7 @@ impl SolverParts {
 /// The default table size in MiB for `pos` under `rules`, with databases whose largest layer is
 /// `top` ([`default_tt_mib`]), at most half the machine's memory.
 fn default_tt_for(rules: &Rules, pos: &Position, top: Option<u32>) -> usize {
-    default_tt_mib(pos.seeds_in_houses(), top, |mib| {
+    default_tt_mib(pos.seeds_in_houses(), pos.houses(), top, |mib| {
         kalah_solver::entry_bytes(rules, pos.houses(), pos.total_seeds() as usize, mib)
     })
     .min(memory_mib().map_or(usize::MAX, |m| (m / 2).max(1)))
@@ -345,15 +376,15 @@ pub(crate) fn show_progress(bar: &ProgressBar, message: String) {
 /// The progress line of a long search, e.g. `solving: value in [-2, +6], 4853760 nodes, 1.9 M
 /// nodes/s (Ctrl-C stops)`.
 fn progress_message(what: &str, p: &Progress, root_bounds: bool) -> String {
-    // Until the first null-window pass ends the solver reports the placeholder [0, 0], which
-    // read as a proven value ("value in [+0, +0]" for seconds): show bounds only while they are
-    // a real interval.
+    // The solver's bounds are proven from its first report on; once they meet, the value is
+    // proven and the search goes on to find the best actions, the principal variation and the
+    // best turns (on wide boards whose turns tie, far longer than the value took).
     let bounds = if !root_bounds {
         String::new()
     } else if p.lower < p.upper {
         format!("value in [{:+}, {:+}], ", p.lower, p.upper)
     } else {
-        "no bounds proven yet, ".to_string()
+        format!("value {:+} proven, finding the best turns, ", p.lower)
     };
     format!(
         "{what}: {bounds}{} nodes, {:.1} M nodes/s (Ctrl-C stops)",
@@ -559,7 +590,9 @@ pub(crate) fn turns_text(pos: &Position, rules: &Rules, moves: &[Move]) -> Strin
     out
 }
 
-/// The solution of `pos` on `threads` threads, and every best whole turn.
+/// The solution of `pos` on `threads` threads, and every best whole turn (found on this
+/// thread). The solution's statistics count both searches: the value, best actions and
+/// principal variation, then the best turns.
 ///
 /// # Errors
 /// [`SolveError::Stopped`] with the bounds proven; when the stop came while the best turns were
@@ -570,17 +603,23 @@ pub(crate) fn solve_with_best_turns(
     pos: &Position,
     threads: usize,
 ) -> Result<(Vec<kalah_core::Turn>, kalah_solver::Solution), SolveError> {
-    let sol = solver.solve_parallel(pos, threads)?;
-    match solver.best_turns(pos, sol.value) {
+    let mut sol = solver.solve_parallel(pos, threads)?;
+    let listed = solver.best_turns(pos, sol.value);
+    let listing = match &listed {
+        Ok(_) => solver.last_stats(),
+        Err(SolveError::Stopped { stats, .. }) => *stats,
+    };
+    sol.stats = Stats {
+        nodes: sol.stats.nodes + listing.nodes,
+        tt_hits: sol.stats.tt_hits + listing.tt_hits,
+        elapsed: sol.stats.elapsed + listing.elapsed,
+    };
+    match listed {
         Ok(best) => Ok((best, sol)),
-        Err(SolveError::Stopped { stats, .. }) => Err(SolveError::Stopped {
-            lower: sol.value,
-            upper: sol.value,
-            stats: Stats {
-                nodes: sol.stats.nodes + stats.nodes,
-                tt_hits: sol.stats.tt_hits + stats.tt_hits,
-                elapsed: sol.stats.elapsed + stats.elapsed,
-            },
+        Err(SolveError::Stopped { lower, upper, .. }) => Err(SolveError::Stopped {
+            lower,
+            upper,
+            stats: sol.stats,
         }),
     }
 }
@@ -677,12 +716,12 @@ mod tests {
     }
 
     #[test]
-    fn the_progress_line_never_shows_the_placeholder_bounds_as_a_value() {
-        // `kalah solve --houses 5 --seeds 5` showed "value in [+0, +0]" for seconds, before any
-        // bound was proven (the value is not 0).
+    fn the_progress_line_tells_a_proven_value_from_bounds() {
+        // Kalah(8,2) is proven +0 in under a second; its best turns take 20 s more, which the
+        // line called "no bounds proven yet".
         assert_eq!(
             progress_message("solving", &progress(0, 0), true),
-            "solving: no bounds proven yet, 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
+            "solving: value +0 proven, finding the best turns, 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
         );
         assert_eq!(
             progress_message("solving", &progress(-2, 6), true),
@@ -748,22 +787,46 @@ mod tests {
     fn the_default_table_is_small_when_the_databases_reach_the_position() {
         let eight = |_| 8;
         // Kalah(6,4) and Kalah(6,5) with layers to 30, Kalah(6,4) with layers to 16.
-        assert_eq!(default_tt_mib(48, Some(30), eight), EGDB_TT_MIB);
-        assert_eq!(default_tt_mib(60, Some(30), eight), EGDB_TT_MIB);
-        assert_eq!(default_tt_mib(48, Some(16), eight), EGDB_TT_MIB);
+        assert_eq!(default_tt_mib(48, 6, Some(30), eight), EGDB_TT_MIB);
+        assert_eq!(default_tt_mib(60, 6, Some(30), eight), EGDB_TT_MIB);
+        assert_eq!(default_tt_mib(48, 6, Some(16), eight), EGDB_TT_MIB);
         // Just past the reach: sized by the seeds above two thirds of the largest layer.
-        assert_eq!(default_tt_mib(49, Some(16), eight), 256);
-        assert_eq!(default_tt_mib(72, Some(30), eight), 1024);
+        assert_eq!(default_tt_mib(49, 6, Some(16), eight), 256);
+        assert_eq!(default_tt_mib(72, 6, Some(30), eight), 1024);
         // Without databases: by the seeds in the houses.
-        assert_eq!(default_tt_mib(20, None, eight), 16);
-        assert_eq!(default_tt_mib(36, None, eight), 256);
+        assert_eq!(default_tt_mib(20, 6, None, eight), 16);
+        assert_eq!(default_tt_mib(36, 6, None, eight), 256);
         // Kalah(6,4): 512 MiB of 8-byte entries (as many as 1 GiB of 16-byte ones).
-        assert_eq!(default_tt_mib(48, None, eight), 512);
-        assert_eq!(default_tt_mib(49, None, eight), 1024);
+        assert_eq!(default_tt_mib(48, 6, None, eight), 512);
+        assert_eq!(default_tt_mib(49, 6, None, eight), 1024);
         // Wider entries from 40 to 48 seeds: 1 GiB.
-        assert_eq!(default_tt_mib(48, None, |_| 16), 1024);
-        assert_eq!(default_tt_mib(40, None, |_| 32), 1024);
-        assert_eq!(default_tt_mib(39, None, |_| 32), 256);
+        assert_eq!(default_tt_mib(48, 6, None, |_| 16), 1024);
+        assert_eq!(default_tt_mib(40, 6, None, |_| 32), 1024);
+        assert_eq!(default_tt_mib(39, 6, None, |_| 32), 256);
+    }
+
+    #[test]
+    fn wide_boards_get_a_table_for_their_many_layouts() {
+        assert_eq!(default_tt_mib(32, 8, None, |_| 16), 1024); // Kalah(8,2), 2^39.5
+        assert_eq!(default_tt_mib(22, 11, None, |_| 16), 1024); // Kalah(11,1), 2^39.9
+        assert_eq!(default_tt_mib(20, 10, None, |_| 16), 16); // Kalah(10,1), 2^36.0
+        assert_eq!(default_tt_mib(28, 7, None, |_| 16), 64); // Kalah(7,2), 2^34.0
+                                                             // Below the databases: the seeds above two thirds of the largest layer.
+        assert_eq!(default_tt_mib(32, 8, Some(24), |_| 16), EGDB_TT_MIB);
+        assert_eq!(default_tt_mib(46, 8, Some(12), |_| 16), 1024); // 38 seeds above 8: 2^41
+                                                                   // No board of 6 houses or fewer gets more than its seeds give.
+        for houses in 1..=6 {
+            for seeds in 0..=255 {
+                let by_seeds = default_tt_mib(seeds, 1, None, |_| 8);
+                assert_eq!(default_tt_mib(seeds, houses, None, |_| 8), by_seeds);
+            }
+        }
+        assert!(
+            (board_bits(6, 48) - 38.0).abs() < 0.05,
+            "{}",
+            board_bits(6, 48)
+        );
+        assert!((board_bits(1, 3) - 2.0).abs() < 1e-9); // C(4, 1) = 4
     }
 
     #[test]
@@ -771,7 +834,7 @@ mod tests {
         let rules = Rules::default();
         let mib = |bins: &str| {
             let pos: Position = bins.parse().unwrap();
-            default_tt_mib(pos.seeds_in_houses(), None, |mib| {
+            default_tt_mib(pos.seeds_in_houses(), pos.houses(), None, |mib| {
                 kalah_solver::entry_bytes(&rules, pos.houses(), pos.total_seeds() as usize, mib)
             })
         };
