@@ -83,6 +83,35 @@ fn build_info_verify_probe() {
     assert_eq!(v["gain"], gain);
     assert_eq!(v["value"], gain + 1);
     assert_eq!(v["seeds"], 4);
+    // A finished game is valued as `kalah solve` values it (it was an error): North's row is
+    // empty, South's 1 seed is swept to South, 7 - 6 from North's view is -1.
+    let over = "0,1,0,6,0,0,0,6 N";
+    for json in [false, true] {
+        let mut probe = kalah();
+        probe
+            .args(["egdb", "probe", over, "--egdb-dir"])
+            .arg(dir.path());
+        let solve = kalah()
+            .args(["solve", over, "--json", "--no-egdb"])
+            .output()
+            .unwrap();
+        let solved: serde_json::Value = serde_json::from_slice(&solve.stdout).unwrap();
+        assert_eq!(solved["value"], -1);
+        if json {
+            let out = probe.arg("--json").output().unwrap();
+            assert!(out.status.success());
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(v["value"], solved["value"]);
+            assert_eq!(
+                (v["gain"].as_i64(), v["over"].as_bool()),
+                (Some(0), Some(true))
+            );
+        } else {
+            probe.assert().success().stdout(predicate::str::contains(
+                "game over (North would move), final stores 7 (South) and 6 (North): value -1",
+            ));
+        }
+    }
 }
 
 #[test]

@@ -816,11 +816,20 @@ fn probe(a: ProbeArgs) -> Result<()> {
     let db = open(&a.dir, &a.rules, m)?;
     let k = pos.seeds_in_houses();
     let Some(side) = pos.to_move() else {
-        bail!(
-            "the game is over: final stores {} (South) and {} (North)",
-            pos.store(kalah_core::Side::South),
-            pos.store(kalah_core::Side::North)
-        );
+        // As `kalah solve` values it: the final store difference from the view of the side
+        // that would have moved, nothing left to gain.
+        let side = pos.side();
+        let value = pos.store_diff(side);
+        if a.json {
+            outln!("{{\"gain\": 0, \"value\": {value}, \"seeds\": 0, \"over\": true}}")?;
+        } else {
+            outln!(
+                "game over ({side} would move), final stores {} (South) and {} (North): value {value:+} ({side}'s view, future gain +0)",
+                pos.store(kalah_core::Side::South),
+                pos.store(kalah_core::Side::North)
+            )?;
+        }
+        return Ok(());
     };
     if k > db.max_seeds() {
         // Layer files past a gap are not used: say so, as `info` and `verify` do.
