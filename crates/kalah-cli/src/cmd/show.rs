@@ -149,15 +149,43 @@ pub fn play_items(
     Ok((pos, log))
 }
 
+/// Reads and plays the `--moves` list `text` from `pos` ([`parse_moves`], [`play_items`]).
+///
+/// # Errors
+/// The first problem in the list's order: the items before an unreadable one are played
+/// first, so `3,3,x` from the start is told that item 2 cannot be played (house 3 is empty
+/// after 3), not that item 3 is not a move.
+pub fn play_moves(pos: Position, rules: &Rules, text: &str) -> Result<(Position, Vec<Played>)> {
+    match parse_moves(text) {
+        Ok(items) => play_items(pos, rules, &items),
+        Err(unreadable) => {
+            // The items before the unreadable one (an empty item or one parse_item refuses).
+            let mut before = Vec::new();
+            'items: for piece in text.split(',') {
+                if piece.trim().is_empty() {
+                    break;
+                }
+                for word in piece.split_whitespace() {
+                    match parse_item(word, before.len() + 1) {
+                        Ok(item) => before.push(item),
+                        Err(_) => break 'items,
+                    }
+                }
+            }
+            play_items(pos, rules, &before)?;
+            Err(unreadable)
+        }
+    }
+}
+
 /// Runs `kalah show`.
 pub fn run(args: Args) -> Result<()> {
     let rules = args.rules.rules();
     let start = args.rules.position(args.position.as_deref())?;
-    let items = match &args.moves {
-        Some(text) => parse_moves(text)?,
-        None => Vec::new(),
+    let (pos, log) = match &args.moves {
+        Some(text) => play_moves(start, &rules, text)?,
+        None => (start, Vec::new()),
     };
-    let (pos, log) = play_items(start, &rules, &items)?;
     if args.json {
         let legal = pos
             .legal_moves(&rules)
@@ -264,6 +292,26 @@ mod tests {
             err("3-x"),
             "--moves item 1 ('3-x'): 'x' is not a move: expected a house number (plain digits) or 'swap'"
         );
+    }
+
+    #[test]
+    fn the_first_problem_in_the_list_is_reported() {
+        let rules = Rules::default();
+        let start = Position::start(&kalah_core::Start::uniform(6, 4).unwrap(), &rules);
+        let err = |t: &str| format!("{:#}", play_moves(start, &rules, t).unwrap_err());
+        // 3 earns an extra turn and leaves house 3 empty: item 2 is illegal, item 3 unreadable.
+        for text in ["3,3,x", "3,3,256", "3 3,,6", "3,3,-6"] {
+            assert!(
+                err(text).starts_with("--moves item 2 ('3') cannot be played"),
+                "{text}: {}",
+                err(text)
+            );
+        }
+        // Nothing illegal before it: the unreadable item itself.
+        assert!(err("3,6,x").starts_with("--moves item 3 ('x'): 'x' is not a move"));
+        assert!(err("3,,3,x").starts_with("--moves item 2: an empty item"));
+        assert!(err("x,3").starts_with("--moves item 1 ('x')"));
+        assert_eq!(play_moves(start, &rules, "3-6").unwrap().1.len(), 2);
     }
 
     #[test]
