@@ -100,11 +100,11 @@ const EGDB_REACH: u32 = 32;
 /// houses a side): as many entries as 1 GiB of 16-byte ones, as before 8-byte entries existed.
 ///
 /// Boards of more than 6 houses a side hold many more positions for their seeds: from 2^37
-/// ways to lay out those seeds on the board ([`board_bits`]) the table is at least 512 MiB,
-/// from 2^39 at least 1 GiB (`kalah solve`, two threads: Kalah(8,2), 2^39.5, took 18.0-18.2 s
-/// with 256 MiB by its 32 seeds and 13.8-14.2 s with 1 GiB; Kalah(11,1), 2^39.9, 59 s with
-/// 64 MiB by its 22 seeds and 38 s with 1 GiB). Kalah(6,4) is 2^38.0: no board of 6 houses or
-/// fewer gets more than its seeds give.
+/// ways to lay out those seeds on the board ([`board_bits`]) the table is at least 512 MiB
+/// (`kalah solve`, one thread: Kalah(8,2), 2^39.5, took 17.6 s with 256 MiB by its 32 seeds,
+/// 13.6 s with 512 MiB and 14.1 s with 1 GiB; Kalah(11,1), 2^39.9, 64.7 s with 64 MiB by its
+/// 22 seeds, 26.7 s with 512 MiB and 70.5 s with 1 GiB). Kalah(6,4) is 2^38.0: no board of 6
+/// houses or fewer gets more than its seeds give.
 fn default_tt_mib(
     seeds: u32,
     houses: usize,
@@ -122,10 +122,7 @@ fn default_tt_mib(
         40..=48 if entry_bytes(512) == 8 => 512,
         _ => 1024,
     };
-    let bits = board_bits(houses, seeds);
-    let by_board = if bits >= 39.0 {
-        1024
-    } else if bits >= 37.0 {
+    let by_board = if board_bits(houses, seeds) >= 37.0 {
         512
     } else {
         0
@@ -156,7 +153,8 @@ pub struct SearchArgs {
     /// 2 MiB with endgame databases whose largest layer is at most 32 seeds below the position's
     /// seeds in the houses; otherwise from those seeds above two thirds of the largest layer
     /// (all of them without databases), 16 MiB up to 20, 64 up to 30, 256 up to 39, 512 up
-    /// to 48 (1024 if its entries are wider than 8 bytes), 1024 beyond].
+    /// to 48 (1024 if its entries are wider than 8 bytes), 1024 beyond; at least 512 on boards
+    /// of more than 6 houses where those seeds can lie in 2^37 ways or more].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_tt_mb)]
     pub tt_mb: Option<usize>,
     /// Directory of the endgame databases [default: the per-user data directory].
@@ -313,11 +311,12 @@ pub(crate) fn make_solver(
     let bar = ProgressBar::hidden();
     let shown = bar.clone();
     let what = what.to_string();
+    let root = root_bounds.then_some(*pos);
     solver.set_progress(move |p: &Progress| {
         if p.elapsed < Duration::from_secs(1) {
             return;
         }
-        show_progress(&shown, progress_message(&what, p, root_bounds));
+        show_progress(&shown, progress_message(&what, p, root.as_ref()));
     });
     Ok((solver, bar))
 }
@@ -373,18 +372,21 @@ pub(crate) fn show_progress(bar: &ProgressBar, message: String) {
     bar.tick();
 }
 
-/// The progress line of a long search, e.g. `solving: value in [-2, +6], 4853760 nodes, 1.9 M
-/// nodes/s (Ctrl-C stops)`.
-fn progress_message(what: &str, p: &Progress, root_bounds: bool) -> String {
-    // The solver's bounds are proven from its first report on; once they meet, the value is
-    // proven and the search goes on to find the best actions, the principal variation and the
-    // best turns (on wide boards whose turns tie, far longer than the value took).
-    let bounds = if !root_bounds {
-        String::new()
-    } else if p.lower < p.upper {
-        format!("value in [{:+}, {:+}], ", p.lower, p.upper)
-    } else {
-        format!("value {:+} proven, finding the best turns, ", p.lower)
+/// The progress line of a long search of `root` (`None`: a per-move analysis, whose bounds are
+/// some move's, not shown), e.g. `solving: value in [-2, +6], 4853760 nodes, 1.9 M nodes/s
+/// (Ctrl-C stops)`. Bounds no tighter than the seeds in play give are `no bounds proven yet`,
+/// as [`bounds_text`] says when the search is stopped.
+pub(crate) fn progress_message(what: &str, p: &Progress, root: Option<&Position>) -> String {
+    // Once the bounds meet, the value is proven and the search goes on to find the best
+    // actions, the principal variation and the best turns (on wide boards whose turns tie, far
+    // longer than the value took).
+    let bounds = match root {
+        None => String::new(),
+        Some(_) if p.lower == p.upper => {
+            format!("value {:+} proven, finding the best turns, ", p.lower)
+        }
+        Some(pos) if nothing_proven(pos, p.lower, p.upper) => "no bounds proven yet, ".to_string(),
+        Some(_) => format!("value in [{:+}, {:+}], ", p.lower, p.upper),
     };
     format!(
         "{what}: {bounds}{} nodes, {:.1} M nodes/s (Ctrl-C stops)",
@@ -559,17 +561,23 @@ pub(crate) fn stopped(
 /// the best turns were not finished`; and when the bounds are no tighter than the seeds in play
 /// give (the store difference ± the seeds in the houses), `no bounds proven yet`.
 pub(crate) fn bounds_text(pos: &Position, lower: i32, upper: i32) -> String {
-    let d = pos.store_diff(pos.side());
-    let s = pos.seeds_in_houses() as i32;
     if lower == upper {
         format!("the value is {lower:+} (proven); the best turns were not finished")
-    } else if lower <= d - s && upper >= d + s {
+    } else if nothing_proven(pos, lower, upper) {
         format!(
             "no bounds proven yet (the seeds in play put the value between {lower:+} and {upper:+})"
         )
     } else {
         format!("the value lies between {lower:+} and {upper:+}")
     }
+}
+
+/// Whether `lower..=upper` is no tighter than the seeds in play bound the value of `pos` (its
+/// store difference ± the seeds in the houses).
+fn nothing_proven(pos: &Position, lower: i32, upper: i32) -> bool {
+    let d = pos.store_diff(pos.side());
+    let s = pos.seeds_in_houses() as i32;
+    lower <= d - s && upper >= d + s
 }
 
 /// Groups a sequence of actions into whole turns (`3-6 2 swap ...`), replaying it on `pos`.
@@ -719,17 +727,31 @@ mod tests {
     fn the_progress_line_tells_a_proven_value_from_bounds() {
         // Kalah(8,2) is proven +0 in under a second; its best turns take 20 s more, which the
         // line called "no bounds proven yet".
+        let root: Position = "2,2,1,2,1,1,3,0,0,0,1,0,0,1 S".parse().unwrap(); // +2 ± 10
+        let line = |lower, upper| progress_message("solving", &progress(lower, upper), Some(&root));
         assert_eq!(
-            progress_message("solving", &progress(0, 0), true),
+            line(0, 0),
             "solving: value +0 proven, finding the best turns, 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
         );
         assert_eq!(
-            progress_message("solving", &progress(-2, 6), true),
+            line(-2, 6),
             "solving: value in [-2, +6], 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
+        );
+        // Kalah(12,1) showed "value in [-24, +24]" for minutes: the seeds in play alone, as the
+        // Ctrl-C message said.
+        for (lower, upper) in [(-8, 12), (-9, 13)] {
+            assert_eq!(
+                line(lower, upper),
+                "solving: no bounds proven yet, 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
+            );
+        }
+        assert_eq!(
+            line(-7, 12),
+            "solving: value in [-7, +12], 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
         );
         // A per-move analysis: the bounds are some move's, from its opponent's view.
         assert_eq!(
-            progress_message("analysing", &progress(-2, 6), false),
+            progress_message("analysing", &progress(-2, 6), None),
             "analysing: 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
         );
     }
@@ -807,14 +829,15 @@ mod tests {
 
     #[test]
     fn wide_boards_get_a_table_for_their_many_layouts() {
-        assert_eq!(default_tt_mib(32, 8, None, |_| 16), 1024); // Kalah(8,2), 2^39.5
-        assert_eq!(default_tt_mib(22, 11, None, |_| 16), 1024); // Kalah(11,1), 2^39.9
+        assert_eq!(default_tt_mib(32, 8, None, |_| 16), 512); // Kalah(8,2), 2^39.5
+        assert_eq!(default_tt_mib(22, 11, None, |_| 16), 512); // Kalah(11,1), 2^39.9
+        assert_eq!(default_tt_mib(42, 7, None, |_| 16), 1024); // Kalah(7,3), by its seeds
         assert_eq!(default_tt_mib(20, 10, None, |_| 16), 16); // Kalah(10,1), 2^36.0
         assert_eq!(default_tt_mib(28, 7, None, |_| 16), 64); // Kalah(7,2), 2^34.0
                                                              // Below the databases: the seeds above two thirds of the largest layer.
         assert_eq!(default_tt_mib(32, 8, Some(24), |_| 16), EGDB_TT_MIB);
-        assert_eq!(default_tt_mib(46, 8, Some(12), |_| 16), 1024); // 38 seeds above 8: 2^41
-                                                                   // No board of 6 houses or fewer gets more than its seeds give.
+        assert_eq!(default_tt_mib(46, 8, Some(12), |_| 16), 512); // 38 seeds above 8: 2^41
+                                                                  // No board of 6 houses or fewer gets more than its seeds give.
         for houses in 1..=6 {
             for seeds in 0..=255 {
                 let by_seeds = default_tt_mib(seeds, 1, None, |_| 8);

@@ -244,7 +244,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             }
         });
     }
-    let line_no = Arc::new(AtomicU64::new(0));
+    let solving = Arc::new(Solving::default());
     // The progress display of the position being solved: a fresh (hidden) bar for each, as a
     // bar once finished draws nothing more.
     let bar = Arc::new(Mutex::new(ProgressBar::hidden()));
@@ -265,7 +265,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             break;
         }
         n += 1;
-        line_no.store(n, Ordering::Relaxed);
+        solving.line.store(n, Ordering::Relaxed);
         if read == LineRead::TooLong {
             shared.print_summary(args.json, start.elapsed())?;
             bail!(
@@ -302,6 +302,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 continue;
             }
         };
+        *lock(&solving.root) = Some(pos);
         let cur = solver_for(
             &mut solvers,
             &mut egdbs,
@@ -309,7 +310,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             &rules,
             &pos,
             &stop,
-            &line_no,
+            &solving,
             &bar,
         )?;
         *lock(&bar) = ProgressBar::hidden();
@@ -440,7 +441,7 @@ fn solver_for<'a>(
     rules: &Rules,
     pos: &Position,
     stop: &Arc<AtomicBool>,
-    line_no: &Arc<AtomicU64>,
+    solving: &Arc<Solving>,
     bar: &Arc<Mutex<ProgressBar>>,
 ) -> Result<&'a mut Current> {
     let search = &args.target.search;
@@ -464,7 +465,7 @@ fn solver_for<'a>(
                 // Drop the old table first: both at once could exceed the memory.
                 cur.solver = Solver::new(*rules, 1);
                 cur.parts.tt_mb = wanted;
-                cur.solver = with_progress(cur.parts.solver(rules, wanted), line_no, bar);
+                cur.solver = with_progress(cur.parts.solver(rules, wanted), solving, bar);
             }
         }
         return Ok(solvers.last_mut().expect("kept above"));
@@ -500,7 +501,7 @@ fn solver_for<'a>(
     }
     solvers.push(Current {
         houses,
-        solver: with_progress(parts.solver(rules, parts.tt_mb), line_no, bar),
+        solver: with_progress(parts.solver(rules, parts.tt_mb), solving, bar),
         parts,
     });
     Ok(solvers.last_mut().expect("pushed above"))
@@ -510,19 +511,27 @@ fn solver_for<'a>(
 /// the batch line.
 fn with_progress(
     mut solver: Solver,
-    line_no: &Arc<AtomicU64>,
+    solving: &Arc<Solving>,
     bar: &Arc<Mutex<ProgressBar>>,
 ) -> Solver {
-    let line_no = line_no.clone();
+    let solving = solving.clone();
     let bar = bar.clone();
     solver.set_progress(move |p: &Progress| {
         if p.elapsed < Duration::from_secs(1) {
             return;
         }
-        let what = format!("line {}", line_no.load(Ordering::Relaxed));
-        show_progress(&lock(&bar), progress_message(&what, p, true));
+        let what = format!("line {}", solving.line.load(Ordering::Relaxed));
+        let root = *lock(&solving.root);
+        show_progress(&lock(&bar), progress_message(&what, p, root.as_ref()));
     });
     solver
+}
+
+/// The line being solved and its position, for the progress line.
+#[derive(Default)]
+struct Solving {
+    line: AtomicU64,
+    root: Mutex<Option<Position>>,
 }
 
 /// A lock on `m`, even if a thread panicked holding it (the bar and the totals stay usable).
