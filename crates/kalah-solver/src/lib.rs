@@ -85,7 +85,8 @@ pub use parallel::{
 pub use tt::entry_bytes;
 
 pub use search::{
-    DepthResult, MoveScore, Progress, SearchLimits, Solution, SolveError, Solver, Stats, TurnScore,
+    seed_bounds, DepthResult, MoveScore, Progress, SearchLimits, Solution, SolveError, Solver,
+    Stats, TurnScore,
 };
 
 /// Default transposition table size in MiB.

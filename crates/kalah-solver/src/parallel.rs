@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use kalah_core::{Move, Phase, Position, Rules, Turn};
+use kalah_core::{Move, Position, Rules, Turn};
 
 use crate::search::{guess_budget, GUESS_NODES};
 use crate::{MoveScore, Progress, SolveError, Solver, Stats, TurnScore};
@@ -84,13 +84,7 @@ impl Job {
     /// `pos` lies within its store difference plus or minus the seeds in the houses; a pie-rule
     /// choice may also swap, which negates the store difference.
     fn futility(&self, rules: &Rules) -> (i32, i32) {
-        let d = self.pos.store_diff(self.pos.side());
-        let s = self.pos.seeds_in_houses() as i32;
-        let (lo, hi) = if rules.pie && self.pos.phase() != Phase::Normal {
-            (-d.abs() - s, d.abs() + s)
-        } else {
-            (d - s, d + s)
-        };
+        let (lo, hi) = crate::seed_bounds(rules, &self.pos);
         self.bounds(lo, hi)
     }
 

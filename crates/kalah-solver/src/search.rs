@@ -408,6 +408,20 @@ fn relation(parent_diff: i32, child: &Position, extra_turn: bool) -> (i32, i32) 
     (sign, sign * child.store_diff(child.side()) - parent_diff)
 }
 
+/// Bounds of the value of `pos` (final store difference for the side to move) that the seeds in
+/// play alone give, before any search: its store difference `d` plus or minus the `s` seeds in
+/// the houses; under the pie rule, before North's choice, a swap may turn `d` around, so
+/// `-|d| - s ..= |d| + s`. Bounds a search proves are these or tighter.
+pub fn seed_bounds(rules: &Rules, pos: &Position) -> (i32, i32) {
+    let d = pos.store_diff(pos.side());
+    let s = pos.seeds_in_houses() as i32;
+    if rules.pie && pos.phase() != Phase::Normal {
+        (-d.abs() - s, d.abs() + s)
+    } else {
+        (d - s, d + s)
+    }
+}
+
 /// The value (final store difference for the side to move) of a position whose future gain is
 /// `g`.
 #[inline]
@@ -1376,10 +1390,38 @@ impl Solver {
     pub fn best_turns(&mut self, pos: &Position, value: i32) -> Result<Vec<Turn>, SolveError> {
         let pos = self.settled(pos);
         self.begin(&pos);
+        self.list_best_turns(&pos, value)
+    }
+
+    /// [`Solver::solve_parallel`], then every best whole turn ([`Solver::best_turns`]) as one
+    /// search: the statistics and the progress reports count both (nodes and time go on from
+    /// the value's search to the listing; progress reports show the value as both bounds once
+    /// it is proven).
+    ///
+    /// # Errors
+    /// [`SolveError::Stopped`] as [`Solver::solve_parallel`] gives it, or, stopped while the
+    /// best turns are listed, with the value as both bounds and the work of both searches.
+    pub fn solve_with_best_turns(
+        &mut self,
+        pos: &Position,
+        threads: usize,
+    ) -> Result<(Solution, Vec<Turn>), SolveError> {
+        let mut sol = self.solve_parallel(pos, threads)?;
+        let pos = self.settled(pos);
+        // A fresh history, as `best_turns` starts with; the counters and clock go on.
+        self.history = [[0; 12]; 2];
+        self.stopped = false;
+        let best = self.list_best_turns(&pos, sol.value)?;
+        sol.stats = self.stats();
+        Ok((sol, best))
+    }
+
+    /// The turns of [`Solver::best_turns`] of `pos` (settled), on the counters as they stand.
+    fn list_best_turns(&mut self, pos: &Position, value: i32) -> Result<Vec<Turn>, SolveError> {
         self.root_bounds = (value, value);
         let mover = pos.side();
         let mut out = Vec::new();
-        for (turn, end) in Turn::all(&pos, &self.rules) {
+        for (turn, end) in Turn::all(pos, &self.rules) {
             let keeps = if end.is_over() {
                 end.store_diff(mover) >= value
             } else {

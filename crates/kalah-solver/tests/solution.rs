@@ -232,3 +232,50 @@ fn progress_bounds_always_contain_the_value() {
         assert!(lower <= 2 && 2 <= upper, "[{lower}, {upper}]");
     }
 }
+
+/// `solve_with_best_turns` is `solve` then `best_turns` as one search: the same answers, and its
+/// statistics count both (on one thread, deterministic: the two calls' nodes add up).
+#[test]
+fn solve_with_best_turns_counts_both_searches() {
+    let rules = Rules::default();
+    for (m, n) in [(4, 3), (5, 3), (3, 4)] {
+        let pos = Position::start(&Start::uniform(m, n).unwrap(), &rules);
+        let mut apart = Solver::new(rules, 4);
+        let sol = apart.solve(&pos).unwrap();
+        let best = apart.best_turns(&pos, sol.value).unwrap();
+        let listing = apart.last_stats().nodes;
+        let mut together = Solver::new(rules, 4);
+        let (sol2, best2) = together.solve_with_best_turns(&pos, 1).unwrap();
+        assert_eq!(
+            (sol2.value, &sol2.best, &best2),
+            (sol.value, &sol.best, &best)
+        );
+        assert!(listing > 0);
+        assert_eq!(
+            sol2.stats.nodes,
+            sol.stats.nodes + listing,
+            "Kalah({m},{n})"
+        );
+        assert_eq!(together.last_stats().nodes, sol2.stats.nodes);
+        // Stopped while listing (a node limit just past the value's search): the value as both
+        // bounds, and the work of both searches.
+        let mut stopped = Solver::new(rules, 4);
+        stopped.set_limits(kalah_solver::SearchLimits::new(
+            None,
+            Some(sol.stats.nodes + 1),
+        ));
+        if let Err(SolveError::Stopped {
+            lower,
+            upper,
+            stats,
+        }) = stopped.solve_with_best_turns(&pos, 1)
+        {
+            assert_eq!((lower, upper), (sol.value, sol.value), "Kalah({m},{n})");
+            assert!(stats.nodes > sol.stats.nodes);
+        } else if listing > 2048 {
+            panic!(
+                "Kalah({m},{n}): a limit 1 node past the value's search did not stop the listing"
+            );
+        }
+    }
+}

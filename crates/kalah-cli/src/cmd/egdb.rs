@@ -64,7 +64,8 @@ enum Cmd {
     Info(DirArgs),
     /// Check every layer's checksums and re-derive every entry from its children.
     Verify(VerifyArgs),
-    /// The future store gain and the value of a position from the databases.
+    /// The future store gain and the value of a position from the databases (a finished game:
+    /// its final store difference).
     Probe(ProbeArgs),
 }
 
@@ -107,7 +108,8 @@ struct VerifyArgs {
 struct ProbeArgs {
     /// The position, e.g. `0,0,0,2,0,1,20,1,0,0,0,3,0,21 S`.
     position: String,
-    /// Print JSON: {"gain": g, "value": v, "seeds": k}.
+    /// Print JSON: {"gain": g, "value": v, "seeds": k}; a finished game (nothing left to gain):
+    /// {"gain": 0, "value": v, "seeds": 0, "over": true}.
     #[arg(long)]
     json: bool,
     #[command(flatten)]

@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Move, Position, Rules};
 use kalah_egdb::Egdb;
-use kalah_solver::{Progress, SolveError, Solver, Stats};
+use kalah_solver::{Progress, SolveError, Solver};
 use serde_json::json;
 
 use crate::game_args::RuleArgs;
@@ -311,12 +311,13 @@ pub(crate) fn make_solver(
     let bar = ProgressBar::hidden();
     let shown = bar.clone();
     let what = what.to_string();
-    let root = root_bounds.then_some(*pos);
+    let root = root_bounds.then_some((*pos, *rules));
     solver.set_progress(move |p: &Progress| {
         if p.elapsed < Duration::from_secs(1) {
             return;
         }
-        show_progress(&shown, progress_message(&what, p, root.as_ref()));
+        let root = root.as_ref().map(|(pos, rules)| (pos, rules));
+        show_progress(&shown, progress_message(&what, p, root));
     });
     Ok((solver, bar))
 }
@@ -372,20 +373,26 @@ pub(crate) fn show_progress(bar: &ProgressBar, message: String) {
     bar.tick();
 }
 
-/// The progress line of a long search of `root` (`None`: a per-move analysis, whose bounds are
-/// some move's, not shown), e.g. `solving: value in [-2, +6], 4853760 nodes, 1.9 M nodes/s
-/// (Ctrl-C stops)`. Bounds no tighter than the seeds in play give are `no bounds proven yet`,
-/// as [`bounds_text`] says when the search is stopped.
-pub(crate) fn progress_message(what: &str, p: &Progress, root: Option<&Position>) -> String {
+/// The progress line of a long search of `root` under its rules (`None`: a per-move analysis,
+/// whose bounds are some move's, not shown), e.g. `solving: value in [-2, +6], 4853760 nodes,
+/// 1.9 M nodes/s (Ctrl-C stops)`. Bounds no tighter than the seeds in play give are `no bounds
+/// proven yet`, as [`bounds_text`] says when the search is stopped.
+pub(crate) fn progress_message(
+    what: &str,
+    p: &Progress,
+    root: Option<(&Position, &Rules)>,
+) -> String {
     // Once the bounds meet, the value is proven and the search goes on to find the best
     // actions, the principal variation and the best turns (on wide boards whose turns tie, far
     // longer than the value took).
     let bounds = match root {
         None => String::new(),
         Some(_) if p.lower == p.upper => {
-            format!("value {:+} proven, finding the best turns, ", p.lower)
+            format!("value {:+} proven, listing best turns, ", p.lower)
         }
-        Some(pos) if nothing_proven(pos, p.lower, p.upper) => "no bounds proven yet, ".to_string(),
+        Some((pos, rules)) if nothing_proven(pos, rules, p.lower, p.upper) => {
+            "no bounds proven yet, ".to_string()
+        }
         Some(_) => format!("value in [{:+}, {:+}], ", p.lower, p.upper),
     };
     format!(
@@ -506,7 +513,7 @@ pub(crate) fn stopped(
     e: SolveError,
     json_out: bool,
     bar: &ProgressBar,
-    root: Option<&Position>,
+    root: Option<(&Position, &Rules)>,
 ) -> Result<()> {
     bar.finish_and_clear();
     let SolveError::Stopped {
@@ -550,7 +557,7 @@ pub(crate) fn stopped(
             "stopped after {} nodes and {:.2} s: {}\n",
             stats.nodes,
             stats.elapsed.as_secs_f64(),
-            bounds_text(root, lower, upper)
+            bounds_text(root.0, root.1, lower, upper)
         ))?;
     }
     std::process::exit(130);
@@ -560,10 +567,10 @@ pub(crate) fn stopped(
 /// proven (the stop came while the best turns were being listed), `the value is +8 (proven);
 /// the best turns were not finished`; and when the bounds are no tighter than the seeds in play
 /// give (the store difference ± the seeds in the houses), `no bounds proven yet`.
-pub(crate) fn bounds_text(pos: &Position, lower: i32, upper: i32) -> String {
+pub(crate) fn bounds_text(pos: &Position, rules: &Rules, lower: i32, upper: i32) -> String {
     if lower == upper {
         format!("the value is {lower:+} (proven); the best turns were not finished")
-    } else if nothing_proven(pos, lower, upper) {
+    } else if nothing_proven(pos, rules, lower, upper) {
         format!(
             "no bounds proven yet (the seeds in play put the value between {lower:+} and {upper:+})"
         )
@@ -572,12 +579,11 @@ pub(crate) fn bounds_text(pos: &Position, lower: i32, upper: i32) -> String {
     }
 }
 
-/// Whether `lower..=upper` is no tighter than the seeds in play bound the value of `pos` (its
-/// store difference ± the seeds in the houses).
-fn nothing_proven(pos: &Position, lower: i32, upper: i32) -> bool {
-    let d = pos.store_diff(pos.side());
-    let s = pos.seeds_in_houses() as i32;
-    lower <= d - s && upper >= d + s
+/// Whether `lower..=upper` is no tighter than the seeds in play bound the value of `pos`
+/// ([`kalah_solver::seed_bounds`]).
+fn nothing_proven(pos: &Position, rules: &Rules, lower: i32, upper: i32) -> bool {
+    let (lo, hi) = kalah_solver::seed_bounds(rules, pos);
+    lower <= lo && upper >= hi
 }
 
 /// Groups a sequence of actions into whole turns (`3-6 2 swap ...`), replaying it on `pos`.
@@ -596,40 +602,6 @@ pub(crate) fn turns_text(pos: &Position, rules: &Rules, moves: &[Move]) -> Strin
         turn_open = o.extra_turn && o.ended.is_none();
     }
     out
-}
-
-/// The solution of `pos` on `threads` threads, and every best whole turn (found on this
-/// thread). The solution's statistics count both searches: the value, best actions and
-/// principal variation, then the best turns.
-///
-/// # Errors
-/// [`SolveError::Stopped`] with the bounds proven; when the stop came while the best turns were
-/// listed (the value proven), both bounds are the value and the statistics count that search's
-/// work too.
-pub(crate) fn solve_with_best_turns(
-    solver: &mut Solver,
-    pos: &Position,
-    threads: usize,
-) -> Result<(Vec<kalah_core::Turn>, kalah_solver::Solution), SolveError> {
-    let mut sol = solver.solve_parallel(pos, threads)?;
-    let listed = solver.best_turns(pos, sol.value);
-    let listing = match &listed {
-        Ok(_) => solver.last_stats(),
-        Err(SolveError::Stopped { stats, .. }) => *stats,
-    };
-    sol.stats = Stats {
-        nodes: sol.stats.nodes + listing.nodes,
-        tt_hits: sol.stats.tt_hits + listing.tt_hits,
-        elapsed: sol.stats.elapsed + listing.elapsed,
-    };
-    match listed {
-        Ok(best) => Ok((best, sol)),
-        Err(SolveError::Stopped { lower, upper, .. }) => Err(SolveError::Stopped {
-            lower,
-            upper,
-            stats: sol.stats,
-        }),
-    }
 }
 
 /// Checks that some turn keeps the value found for `pos` (a game not over has at least one).
@@ -664,9 +636,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     let (rules, pos, mut solver, bar) = args.target.setup("solving", true)?;
     let threads = crate::cmd::egdb::threads_for(args.threads);
-    let (best, sol) = match solve_with_best_turns(&mut solver, &pos, threads) {
+    let (sol, best) = match solver.solve_with_best_turns(&pos, threads) {
         Ok(x) => x,
-        Err(e) => return stopped(e, args.json, &bar, Some(&pos)),
+        Err(e) => return stopped(e, args.json, &bar, Some((&pos, &rules))),
     };
     bar.finish_and_clear();
     check_best_turns(&solver, &pos, sol.value, &best)?;
@@ -728,10 +700,13 @@ mod tests {
         // Kalah(8,2) is proven +0 in under a second; its best turns take 20 s more, which the
         // line called "no bounds proven yet".
         let root: Position = "2,2,1,2,1,1,3,0,0,0,1,0,0,1 S".parse().unwrap(); // +2 ± 10
-        let line = |lower, upper| progress_message("solving", &progress(lower, upper), Some(&root));
+        let rules = Rules::default();
+        let line = |lower, upper| {
+            progress_message("solving", &progress(lower, upper), Some((&root, &rules)))
+        };
         assert_eq!(
             line(0, 0),
-            "solving: value +0 proven, finding the best turns, 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
+            "solving: value +0 proven, listing best turns, 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
         );
         assert_eq!(
             line(-2, 6),
@@ -777,6 +752,8 @@ mod tests {
         // South 3 in its store against 1, 10 seeds in the houses: the seeds in play alone put
         // the value in [2 - 10, 2 + 10].
         let pos: Position = "2,2,1,2,1,1,3,0,0,0,1,0,0,1 S".parse().unwrap();
+        let rules = Rules::default();
+        let bounds_text = |pos: &Position, lower, upper| bounds_text(pos, &rules, lower, upper);
         assert_eq!(
             bounds_text(&pos, -8, 12),
             "no bounds proven yet (the seeds in play put the value between -8 and +12)"
@@ -789,6 +766,23 @@ mod tests {
         assert_eq!(
             bounds_text(&pos, 4, 4),
             "the value is +4 (proven); the best turns were not finished"
+        );
+        // North's pie choice, 1 against 5 in the stores, 9 seeds in the houses: a swap turns
+        // -4 into +4, so the seeds in play give -13..+13, and an upper bound of +10, above
+        // -4 + 9, is proven (tester 19: it was called "no bounds proven yet").
+        let pie = Rules {
+            pie: true,
+            ..Rules::default()
+        };
+        let choice: Position = "1,1,1,1,1,1,5,1,1,0,0,1,0,1 N pie".parse().unwrap();
+        assert_eq!(kalah_solver::seed_bounds(&pie, &choice), (-13, 13));
+        assert_eq!(
+            super::bounds_text(&choice, &pie, -13, 10),
+            "the value lies between -13 and +10"
+        );
+        assert_eq!(
+            super::bounds_text(&choice, &pie, -13, 13),
+            "no bounds proven yet (the seeds in play put the value between -13 and +13)"
         );
     }
 

@@ -315,9 +315,9 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         )?;
         *lock(&bar) = ProgressBar::hidden();
         let t0 = Instant::now();
-        let solved = super::solve_with_best_turns(&mut cur.solver, &pos, threads);
+        let solved = cur.solver.solve_with_best_turns(&pos, threads);
         lock(&bar).finish_and_clear();
-        let (best, sol) = match solved {
+        let (sol, best) = match solved {
             Ok(x) => x,
             Err(SolveError::Stopped {
                 lower,
@@ -339,7 +339,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                         "line {n}  {}  stopped after {} nodes and {secs:.2} s: {}\n",
                         pos,
                         stats.nodes,
-                        super::bounds_text(&pos, lower, upper)
+                        super::bounds_text(&pos, &rules, lower, upper)
                     ))?;
                 }
                 shared.print_summary(args.json, start.elapsed())?;
@@ -516,13 +516,15 @@ fn with_progress(
 ) -> Solver {
     let solving = solving.clone();
     let bar = bar.clone();
+    let rules = *solver.rules();
     solver.set_progress(move |p: &Progress| {
         if p.elapsed < Duration::from_secs(1) {
             return;
         }
         let what = format!("line {}", solving.line.load(Ordering::Relaxed));
         let root = *lock(&solving.root);
-        show_progress(&lock(&bar), progress_message(&what, p, root.as_ref()));
+        let root = root.as_ref().map(|pos| (pos, &rules));
+        show_progress(&lock(&bar), progress_message(&what, p, root));
     });
     solver
 }
