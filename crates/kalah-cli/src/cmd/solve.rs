@@ -566,7 +566,7 @@ pub(crate) fn stopped(
 /// What a stopped solve of `pos` proved: `the value lies between -2 and +6`; once the value is
 /// proven (the stop came while the best turns were being listed), `the value is +8 (proven);
 /// the best turns were not finished`; and when the bounds are no tighter than the seeds in play
-/// give (the store difference ± the seeds in the houses), `no bounds proven yet`.
+/// give ([`kalah_solver::seed_bounds`]), `no bounds proven yet`.
 pub(crate) fn bounds_text(pos: &Position, rules: &Rules, lower: i32, upper: i32) -> String {
     if lower == upper {
         format!("the value is {lower:+} (proven); the best turns were not finished")
@@ -823,15 +823,19 @@ mod tests {
 
     #[test]
     fn wide_boards_get_a_table_for_their_many_layouts() {
-        assert_eq!(default_tt_mib(32, 8, None, |_| 16), 512); // Kalah(8,2), 2^39.5
-        assert_eq!(default_tt_mib(22, 11, None, |_| 16), 512); // Kalah(11,1), 2^39.9
-        assert_eq!(default_tt_mib(42, 7, None, |_| 16), 1024); // Kalah(7,3), by its seeds
-        assert_eq!(default_tt_mib(20, 10, None, |_| 16), 16); // Kalah(10,1), 2^36.0
-        assert_eq!(default_tt_mib(28, 7, None, |_| 16), 64); // Kalah(7,2), 2^34.0
-                                                             // Below the databases: the seeds above two thirds of the largest layer.
+        // Kalah(8,2) (2^39.5 layouts) and Kalah(11,1) (2^39.9); Kalah(7,3) by its seeds.
+        assert_eq!(default_tt_mib(32, 8, None, |_| 16), 512);
+        assert_eq!(default_tt_mib(22, 11, None, |_| 16), 512);
+        assert_eq!(default_tt_mib(42, 7, None, |_| 16), 1024);
+        // Kalah(10,1) (2^36.0) and Kalah(7,2) (2^34.0): by their seeds.
+        assert_eq!(default_tt_mib(20, 10, None, |_| 16), 16);
+        assert_eq!(default_tt_mib(28, 7, None, |_| 16), 64);
+
+        // Below the databases: the seeds above two thirds of the largest layer (38 above 8).
         assert_eq!(default_tt_mib(32, 8, Some(24), |_| 16), EGDB_TT_MIB);
-        assert_eq!(default_tt_mib(46, 8, Some(12), |_| 16), 512); // 38 seeds above 8: 2^41
-                                                                  // No board of 6 houses or fewer gets more than its seeds give.
+        assert_eq!(default_tt_mib(46, 8, Some(12), |_| 16), 512);
+
+        // No board of 6 houses or fewer gets more than its seeds give.
         for houses in 1..=6 {
             for seeds in 0..=255 {
                 let by_seeds = default_tt_mib(seeds, 1, None, |_| 8);
