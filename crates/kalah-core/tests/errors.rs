@@ -190,6 +190,37 @@ fn setup_errors() {
             needs: "a game that is not over"
         })
     );
+    // The side to move has no seeds: over under every end rule, so no phase either (tester
+    // 19: `1,1,1,2,0,0,0,0 N pie` was read, then solved as a finished game); the other row
+    // empty is a game the mover-blocked end goes on with.
+    assert_eq!(
+        setup(
+            &[1, 1, 1, 2, 0, 0, 0, 0],
+            Some(Side::North),
+            Phase::PieChoice
+        ),
+        Err(SetupError::Phase {
+            phase: "pie",
+            needs: "a game that is not over"
+        })
+    );
+    assert_eq!(
+        setup(
+            &[0, 0, 0, 2, 1, 1, 1, 0],
+            Some(Side::South),
+            Phase::FirstTurn
+        ),
+        Err(SetupError::Phase {
+            phase: "first-turn",
+            needs: "a game that is not over"
+        })
+    );
+    assert!(setup(
+        &[0, 0, 0, 2, 1, 1, 1, 0],
+        Some(Side::North),
+        Phase::PieChoice
+    )
+    .is_ok());
     let over = Position::from_setup(&Setup {
         pits: vec![0, 1, 0, 1],
         to_move: Some(Side::North),

@@ -65,20 +65,20 @@ fn setup_strategy() -> impl Strategy<Value = Setup> {
             for b in seeds {
                 pits[b] += 1;
             }
-            // A board whose houses are all empty is a finished game: no opening phase.
-            let houses_empty = pits[..m]
-                .iter()
-                .chain(&pits[m + 1..2 * m + 1])
-                .all(|&x| x == 0);
-            let phase = if houses_empty {
-                Phase::Normal
-            } else {
-                [
-                    Phase::Normal,
-                    Phase::Opening,
-                    Phase::FirstTurn,
-                    Phase::PieChoice,
-                ][phase as usize]
+            // A side to move without seeds (all houses empty included) is a finished game: no
+            // opening phase. South moves in the opening phases but the pie choice, North there.
+            let south_empty = pits[..m].iter().all(|&x| x == 0);
+            let north_empty = pits[m + 1..2 * m + 1].iter().all(|&x| x == 0);
+            let phase = match [
+                Phase::Normal,
+                Phase::Opening,
+                Phase::FirstTurn,
+                Phase::PieChoice,
+            ][phase as usize]
+            {
+                Phase::PieChoice if north_empty => Phase::Normal,
+                Phase::Opening | Phase::FirstTurn if south_empty => Phase::Normal,
+                p => p,
             };
             let to_move = match phase {
                 Phase::Opening | Phase::FirstTurn => Side::South,

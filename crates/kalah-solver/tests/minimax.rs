@@ -102,6 +102,15 @@ fn random_position(rng: &mut StdRng, m: usize, seeds: u32, phase: Phase) -> Posi
         Phase::PieChoice => Some(Side::North),
         _ => Some(Side::South),
     };
+    // An opening phase needs a side to move with seeds to sow (without, the game is over).
+    let first = if to_move == Some(Side::North) {
+        m + 1
+    } else {
+        0
+    };
+    if phase != Phase::Normal && pits[first..first + m].iter().all(|&x| x == 0) {
+        pits[first] = 1;
+    }
     Position::from_setup(&Setup {
         pits,
         to_move,
