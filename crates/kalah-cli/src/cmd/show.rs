@@ -129,8 +129,10 @@ pub fn play_items(
             let out = match pos.play(rules, mv) {
                 Ok(out) => out,
                 Err(source) if item.turn.moves().len() == 1 => {
+                    // The item as written: `3-` says the turn goes on.
+                    let open = if item.end == TurnEnd::Open { "-" } else { "" };
                     return Err(anyhow::Error::new(source).context(format!(
-                        "--moves item {n} ('{mv}') cannot be played in {}",
+                        "--moves item {n} ('{mv}{open}') cannot be played in {}",
                         before
                     )));
                 }
@@ -311,6 +313,8 @@ mod tests {
         assert!(err("3,6,x").starts_with("--moves item 3 ('x'): 'x' is not a move"));
         assert!(err("3,,3,x").starts_with("--moves item 2: an empty item"));
         assert!(err("x,3").starts_with("--moves item 1 ('x')"));
+        // The item as written (tester 19: '3-' was quoted as '3').
+        assert!(err("3,3-").starts_with("--moves item 2 ('3-') cannot be played"));
         assert_eq!(play_moves(start, &rules, "3-6").unwrap().1.len(), 2);
     }
 
