@@ -557,12 +557,7 @@ fn start_options_are_usage_errors_for_every_egdb_command() {
         vec!["egdb", "verify", "--layout", "4,4"],
         vec!["egdb", "probe", "1,1,0,1,1,0 S", "--seeds", "3"],
     ] {
-        let out = kalah()
-            .args(&args)
-            .arg("--egdb-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let out = common::kalah_with_egdb_dir(&args, dir.path());
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(

@@ -8,6 +8,8 @@ use std::process::Command;
 use assert_cmd::prelude::*;
 use predicates::prelude::*;
 
+mod common;
+
 fn kalah() -> Command {
     Command::cargo_bin("kalah").unwrap()
 }
@@ -406,12 +408,7 @@ fn an_empty_layer_file_gets_the_same_expected_length_everywhere() {
         vec!["egdb", "verify", "--houses", "3"],
         vec!["egdb", "probe", "1,1,1,0,1,1,0,0 S"],
     ] {
-        let out = kalah()
-            .args(&args)
-            .arg("--egdb-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let out = common::kalah_with_egdb_dir(&args, dir.path());
         let all = format!(
             "{}{}",
             String::from_utf8_lossy(&out.stdout),

@@ -378,14 +378,15 @@ impl Position {
         // opening phase left.
         let over = houses_empty;
         let to_move = setup.to_move.unwrap_or(Side::South);
-        // A side to move without seeds cannot sow: the game is over under every end rule (the
-        // settling by the rules sweeps it), so it has no opening phase left either.
+        // A side to move without seeds (every house empty included) cannot sow: the game is
+        // over under every end rule (the settling by the rules sweeps it), so it has no opening
+        // phase left either.
         let mover_row = match to_move {
             Side::South => &pits[..m],
             Side::North => &pits[m + 1..2 * m + 1],
         };
         let blocked = mover_row.iter().all(|&x| x == 0);
-        match (setup.phase, to_move, over || blocked) {
+        match (setup.phase, to_move, blocked) {
             (Phase::Normal, _, _) => {}
             (_, _, true) => {
                 return Err(SetupError::Phase {

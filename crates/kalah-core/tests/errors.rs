@@ -193,28 +193,28 @@ fn setup_errors() {
     // The side to move has no seeds: over under every end rule, so no phase either (tester
     // 19: `1,1,1,2,0,0,0,0 N pie` was read, then solved as a finished game); the other row
     // empty is a game the mover-blocked end goes on with.
-    assert_eq!(
-        setup(
-            &[1, 1, 1, 2, 0, 0, 0, 0],
-            Some(Side::North),
-            Phase::PieChoice
+    for (pits, side, phase, tag) in [
+        (
+            [1, 1, 1, 2, 0, 0, 0, 0],
+            Side::North,
+            Phase::PieChoice,
+            "pie",
         ),
-        Err(SetupError::Phase {
-            phase: "pie",
-            needs: "a game that is not over"
-        })
-    );
-    assert_eq!(
-        setup(
-            &[0, 0, 0, 2, 1, 1, 1, 0],
-            Some(Side::South),
-            Phase::FirstTurn
+        (
+            [0, 0, 0, 2, 1, 1, 1, 0],
+            Side::South,
+            Phase::FirstTurn,
+            "first-turn",
         ),
-        Err(SetupError::Phase {
-            phase: "first-turn",
-            needs: "a game that is not over"
-        })
-    );
+    ] {
+        assert_eq!(
+            setup(&pits, Some(side), phase),
+            Err(SetupError::Phase {
+                phase: tag,
+                needs: "a game that is not over"
+            })
+        );
+    }
     assert!(setup(
         &[0, 0, 0, 2, 1, 1, 1, 0],
         Some(Side::North),

@@ -43,6 +43,19 @@ pub fn kalah_ok(args: &[&str]) -> Vec<u8> {
     kalah_ok_as_given(&args)
 }
 
+/// Runs `kalah ARGS --egdb-dir DIR` and returns its output, whatever its exit code.
+///
+/// # Panics
+/// If the binary cannot be run.
+pub fn kalah_with_egdb_dir(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(args)
+        .arg("--egdb-dir")
+        .arg(dir)
+        .output()
+        .expect("run kalah")
+}
+
 /// Runs `kalah ARGS` exactly as given (for commands without database flags, e.g. `show`),
 /// asserts that it succeeded and returns its standard output.
 ///
