@@ -258,7 +258,10 @@ fn undo_takes_back_the_engine_reply_too() {
         &["--seed", "5"],
         &format!("undo\n3\n6\nundo\nsave {fs}\nquit\n"),
     );
-    assert!(text.contains("! nothing to undo"), "{text}");
+    assert!(
+        text.contains("! nothing to undo: the game is at its start"),
+        "{text}"
+    );
     let took: usize = text
         .lines()
         .find_map(|l| l.strip_prefix("Took back "))
@@ -911,4 +914,130 @@ fn a_byte_order_mark_before_the_first_command_is_skipped() {
         "{text}"
     );
     assert!(!text.contains("not a command"), "{text}");
+}
+
+/// The `engine: ...` lines of `--engine-info`, without their indent.
+fn info_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(|l| l.trim_start().strip_prefix("engine: "))
+        .collect()
+}
+
+#[test]
+fn engine_info_reports_the_proven_value_of_the_position() {
+    // The engine (South, perfect) opens Kalah(4,3): its first report is the value of the start,
+    // proven, as `kalah solve` finds it.
+    let text = play(
+        &[
+            "--houses",
+            "4",
+            "--seeds",
+            "3",
+            "--side",
+            "north",
+            "--level",
+            "perfect",
+            "--engine-info",
+        ],
+        "quit\n",
+    );
+    let out = kalah()
+        .args(["solve", "--houses", "4", "--seeds", "3", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let solved: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let value = solved["value"].as_i64().expect("a value");
+    let first = info_lines(&text)[0];
+    assert!(
+        first.starts_with(&format!("{value:+} for South, proven; expects ")),
+        "{first} (solve: {value})"
+    );
+    // The line it expects starts with the action it played.
+    let played = text
+        .lines()
+        .find_map(|l| l.strip_prefix("South (engine, perfect) plays "))
+        .and_then(|r| r.split(':').next())
+        .expect("the engine played");
+    let expects = first.split("expects ").nth(1).unwrap();
+    assert!(
+        expects.starts_with(&format!("{played}-")) || expects.starts_with(&format!("{played} ")),
+        "{first} after playing {played}"
+    );
+    // Without the flag, no such line.
+    let plain = play(
+        &["--houses", "4", "--seeds", "3", "--side", "north"],
+        "quit\n",
+    );
+    assert!(info_lines(&plain).is_empty(), "{plain}");
+}
+
+#[test]
+fn a_node_limit_makes_a_seeded_game_repeat() {
+    let args = [
+        "--level",
+        "expert",
+        "--move-nodes",
+        "3000",
+        "--seed",
+        "1",
+        "--engine-info",
+        "--side",
+        "north",
+    ];
+    let input = all_houses(6, 12);
+    let first = play(&args, &input);
+    let infos = info_lines(&first);
+    assert!(infos.len() >= 5, "{first}");
+    for info in &infos {
+        // Nodes are counted, and the limit checked, every 1024 nodes.
+        let nodes: u64 = info
+            .rsplit_once(" (")
+            .and_then(|(_, r)| r.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no node count in {info}"));
+        assert!(nodes <= 3000 + 1024, "{info}");
+    }
+    // The same game again, times aside.
+    let without_times = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|l| match l.rsplit_once(" nodes, ") {
+                Some((head, _)) => head.to_string(),
+                None => l.to_string(),
+            })
+            .collect()
+    };
+    assert_eq!(without_times(&first), without_times(&play(&args, &input)));
+}
+
+#[test]
+fn move_nodes_refuses_zero_and_words() {
+    for bad in ["0", "-5", "many"] {
+        let out = kalah()
+            .args(["play", "--move-nodes", bad])
+            .write_stdin("quit\n")
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "--move-nodes {bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--move-nodes"), "{err}");
+    }
+}
+
+#[test]
+fn turn_errors_quote_the_turn_as_typed() {
+    let text = play(
+        &[
+            "--houses", "3", "--seeds", "3", "--pie", "--side", "north", "--seed", "1",
+        ],
+        "1,swap\n1-\nquit\n",
+    );
+    assert!(
+        text.contains("! '1,swap' goes on after action 1 (house 1), which ends the turn"),
+        "{text}"
+    );
+    assert!(
+        text.contains("! '1-' ends with '-', but action 1 (house 1) earns no extra turn"),
+        "{text}"
+    );
 }

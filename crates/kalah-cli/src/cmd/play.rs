@@ -91,9 +91,18 @@ pub struct Args {
         value_parser = crate::cmd::serve::parse_ms
     )]
     pub move_time_ms: Option<u64>,
+    /// Nodes the engine may search per action. Without --move-time-ms there is then no time
+    /// limit, so the engine's choices no longer depend on the machine's speed or load: with
+    /// --seed (one thread) the game repeats exactly.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_move_nodes)]
+    pub move_nodes: Option<u64>,
+    /// After each of the engine's actions, a line with what its search found: the value for
+    /// its side (proven, or an estimate and the depth), the line it expects, nodes and time.
+    #[arg(long)]
+    pub engine_info: bool,
     /// Threads of the engine's exact search and of `hint` [default: every core, or 1 with
-    /// --seed, so a seeded game repeats: with several threads the engine's choice among equally
-    /// good moves can differ from run to run].
+    /// --seed: with several threads the engine's choice among equally good moves can differ
+    /// from run to run].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cmd::egdb::parse_threads)]
     pub threads: Option<usize>,
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
@@ -448,9 +457,87 @@ fn parse_command(line: &str) -> Result<Command, String> {
     }
 }
 
+/// `e` quoting the turn as the player typed it (`1,swap`), not as kalah-core writes it
+/// (`1-swap`).
+fn as_typed(mut e: TurnError, typed: &str) -> TurnError {
+    match &mut e {
+        TurnError::Move { turn, .. }
+        | TurnError::Incomplete { turn, .. }
+        | TurnError::TooLong { turn, .. } => *turn = typed.to_string(),
+        // Its message writes the trailing '-' itself.
+        TurnError::OpenNoExtraTurn { turn, .. } => *turn = turn_body(typed).to_string(),
+        _ => {}
+    }
+    e
+}
+
 /// A typed turn without the one trailing `-` of an unfinished turn (`3-6-` is `3-6`).
 fn turn_body(word: &str) -> &str {
     word.strip_suffix('-').unwrap_or(word)
+}
+
+/// Most turns of the engine's expected line that `--engine-info` shows.
+const INFO_TURNS: usize = 8;
+
+/// The `--engine-info` line of the engine's `choice` in `pos` (before the action), found in
+/// `seconds`: `engine: +6 for North, proven; expects 2 5-1 3 (12345 nodes, 0.12 s)`, or `about
+/// +4 ... at depth 14` for an estimate, or `no search` for an action chosen without one (the only
+/// legal action, a lower level's random pick). The value is the final store difference of the
+/// side to move in `pos`; the line is in whole turns, from `pos`, cut after [`INFO_TURNS`].
+fn engine_info(
+    pos: &Position,
+    rules: &Rules,
+    choice: &kalah_engine::Choice,
+    seconds: f64,
+) -> String {
+    let side = pos.side();
+    let Some(value) = choice.value else {
+        let why = if pos.legal_moves(rules).len() == 1 {
+            "the only legal action"
+        } else {
+            "a random action, as the lower levels play now and then"
+        };
+        return format!("engine: no search: {why}");
+    };
+    let what = if choice.exact {
+        format!("{value:+} for {side}, proven")
+    } else {
+        format!("about {value:+} for {side} (depth {})", choice.depth)
+    };
+    let line = super::solve::turns_text(pos, rules, &choice.pv);
+    let mut turns: Vec<&str> = line.split(' ').filter(|t| !t.is_empty()).collect();
+    let more = turns.len() > INFO_TURNS;
+    turns.truncate(INFO_TURNS);
+    let expects = if turns.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; expects {}{}",
+            turns.join(" "),
+            if more { " ..." } else { "" }
+        )
+    };
+    format!(
+        "engine: {what}{expects} ({} nodes, {seconds:.2} s)",
+        choice.nodes
+    )
+}
+
+/// The engine's limits per action from `--move-time-ms` and `--move-nodes`: a node limit alone
+/// means no time limit (a time too long to be an instant, see `SearchLimits::new`); neither
+/// means the level's own time.
+pub(crate) fn engine_limits(time_ms: Option<u64>, nodes: Option<u64>) -> Limits {
+    let time = match (time_ms, nodes) {
+        (Some(ms), _) => Some(Duration::from_millis(ms)),
+        (None, Some(_)) => Some(Duration::MAX),
+        (None, None) => None,
+    };
+    Limits { time, nodes }
+}
+
+/// Parses `--move-nodes`: a whole number of nodes from 1 to 2^64 - 1.
+pub(crate) fn parse_move_nodes(s: &str) -> Result<u64, String> {
+    crate::game_args::whole_number(s, 1, u64::MAX, "nodes")
 }
 
 /// Parses `--seed`: any whole number from 0 to 2^64 - 1.
@@ -807,6 +894,8 @@ struct Game {
     threads: usize,
     level: Level,
     limits: Limits,
+    /// `--engine-info`: a line after each of the engine's actions with what its search found.
+    engine_info: bool,
     paint: Paint,
     /// stdin is not a terminal: echo the commands read, and stop when the game ends.
     piped: bool,
@@ -1083,24 +1172,30 @@ impl Game {
             .engine
             .as_mut()
             .context("no engine for the engine's side")?;
+        let started = Instant::now();
         let choice = {
             let _search = self.ctrl_c.search();
             engine.choose_with(&pos, &self.rules, self.limits)
         }
         .with_context(|| format!("the engine found no action in {pos}"))?;
+        let seconds = started.elapsed().as_secs_f64();
         if show_thinking {
             print("\x1b[2K\r")?;
         }
         if self.ctrl_c.stopped() {
             print("Ctrl-C: the engine moves now, with the best action it found so far.\n")?;
         }
-        match self.act(choice.mv)? {
-            Ok(()) => Ok(()),
-            Err(e) => bail!(
+        if let Err(e) = self.act(choice.mv)? {
+            bail!(
                 "the engine chose an illegal action {} in {pos}: {e}",
                 choice.mv
-            ),
+            );
         }
+        if self.engine_info {
+            let info = engine_info(&pos, &self.rules, &choice, seconds);
+            print(&format!("  {info}\n"))?;
+        }
+        Ok(())
     }
 
     fn prompt(&self, pos: &Position) -> String {
@@ -1226,7 +1321,11 @@ impl Game {
                 Command::Undo => {
                     let n = self.undo();
                     if n == 0 {
-                        self.complain("nothing to undo: no earlier turn of yours")?;
+                        self.complain(if self.record.moves().is_empty() {
+                            "nothing to undo: the game is at its start"
+                        } else {
+                            "nothing to undo: no earlier turn of yours"
+                        })?;
                     } else {
                         print(&format!(
                             "Took back {n} action{}.\n",
@@ -1245,7 +1344,11 @@ impl Game {
                     // go past its end; ending in `-`, it must stop before the end: kalah-core's
                     // check and wording.
                     let mut trial = pos;
-                    match turn.play_as(&mut trial, &self.rules, end) {
+                    // Messages quote the turn as typed (`1,swap`, not `1-swap`).
+                    match turn
+                        .play_as(&mut trial, &self.rules, end)
+                        .map_err(|e| as_typed(e, line.trim()))
+                    {
                         Ok(_) => {}
                         Err(e @ TurnError::Move { index, .. }) => {
                             // The legal actions where the illegal one was to be played.
@@ -1341,10 +1444,7 @@ pub fn run(args: Args) -> Result<()> {
         e.set_threads(threads);
         e
     });
-    let limits = Limits {
-        time: args.move_time_ms.map(Duration::from_millis),
-        nodes: None,
-    };
+    let limits = engine_limits(args.move_time_ms, args.move_nodes);
     let piped = !std::io::stdin().is_terminal();
     let ctrl_c = Arc::new(CtrlC::new(!piped));
     // A loaded game is in its file until an action is played or taken back.
@@ -1370,6 +1470,7 @@ pub fn run(args: Args) -> Result<()> {
         threads,
         level,
         limits,
+        engine_info: args.engine_info,
         paint: Paint::new(args.color.enabled()),
         piped,
         drawn_at: None,
