@@ -219,9 +219,60 @@ fn impossible_database_values_are_searched_instead_and_reported() {
         .arg(dir.path())
         .assert()
         .failure()
-        .stderr(predicate::str::contains(
-            "k007.egdb holds an impossible value",
-        ));
+        .stderr(
+            predicate::str::contains("no value for this position: ").and(predicate::str::contains(
+                "k007.egdb holds impossible values",
+            )),
+        );
+}
+
+/// Regression (tester 20): every value of a small layer set to 0, its checksums left stale,
+/// made `solve` print a wrong value (+4 for +2) without a word; only `verify` found it. Small
+/// layers are now checked when a set is opened: a layer that fails is not used.
+#[test]
+fn a_small_layer_failing_its_checksum_is_not_used() {
+    let dir = tempfile::tempdir().unwrap();
+    common::build_egdb(dir.path(), 3, 12);
+    let layer = dir
+        .path()
+        .join("m3-standard-row-empty-owner")
+        .join("k010.egdb");
+    let mut bytes = std::fs::read(&layer).unwrap();
+    let n = bytes.len();
+    // C(10 + 5, 5) = 3003 arrangements: every value 0 (possible: even, within ±10).
+    bytes[n - 3003..].fill(0);
+    std::fs::write(&layer, &bytes).unwrap();
+    let pos = "3,3,3,0,3,3,3,0 S";
+    let want = kalah()
+        .args(["solve", pos, "--no-egdb", "--json"])
+        .output()
+        .unwrap();
+    let want: serde_json::Value = serde_json::from_slice(&want.stdout).unwrap();
+    let out = kalah()
+        .args(["solve", pos, "--json", "--threads", "1", "--egdb-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(got["value"], want["value"]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("k010.egdb fails its checksum: the file is damaged"),
+        "{stderr}"
+    );
+    // A position of that layer: no value from it; of another layer: the value as before.
+    kalah()
+        .args(["egdb", "probe", "3,3,1,0,1,1,1,0 S", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("k010.egdb fails its checksum"));
+    kalah()
+        .args(["egdb", "probe", "3,3,1,0,1,1,0,0 S", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
 }
 
 /// Regression (second fresh-user tester): a damaged layer holding possible but wrong values
@@ -565,4 +616,73 @@ fn start_options_are_usage_errors_for_every_egdb_command() {
             "{args:?}: {err}"
         );
     }
+}
+
+/// Regression (tester 20): a truncated layer stopped `egdb build` ("delete it and rebuild"),
+/// though EGDB.md says running the build again resumes. A damaged layer (truncated, too long,
+/// failing its checksum) is now built again, with the layers above it, and says so.
+#[test]
+fn build_replaces_a_damaged_layer() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &[]);
+    let set = dir.path().join("m3-standard-row-empty-owner");
+    let good: Vec<Vec<u8>> = (0..=8)
+        .map(|k| std::fs::read(set.join(format!("k{k:03}.egdb"))).unwrap())
+        .collect();
+    type Damage = fn(&mut Vec<u8>);
+    let damage: [(&str, Damage); 3] = [
+        ("truncated (100 bytes, expected ", |b| b.truncate(100)),
+        ("corrupt (", |b| b.push(0)),
+        ("corrupt (payload checksum mismatch)", |b| {
+            let n = b.len();
+            b[n - 1] ^= 0x01
+        }),
+    ];
+    for (want, damage) in damage {
+        let layer = set.join("k006.egdb");
+        let mut bytes = good[6].clone();
+        damage(&mut bytes);
+        std::fs::write(&layer, &bytes).unwrap();
+        let out = kalah()
+            .args(["egdb", "build", "--houses", "3", "--max-seeds", "8"])
+            .arg("--egdb-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{text}");
+        assert!(
+            text.contains(&format!("layer 6: damaged, {want}")),
+            "{want}: {text}"
+        );
+        assert!(text.contains("layer 5: already built"), "{text}");
+        assert!(!text.contains("layer 7: already built"), "{text}");
+        for (k, good) in good.iter().enumerate() {
+            let now = std::fs::read(set.join(format!("k{k:03}.egdb"))).unwrap();
+            assert!(
+                &now == good,
+                "layer {k} differs from the first build ({want})"
+            );
+        }
+    }
+    // A layer of another set in its place is still the user's to move: refused, untouched.
+    let other = tempfile::tempdir().unwrap();
+    build(other.path(), &["--capture", "empty"]);
+    let foreign = std::fs::read(
+        other
+            .path()
+            .join("m3-empty-row-empty-owner")
+            .join("k006.egdb"),
+    )
+    .unwrap();
+    std::fs::write(set.join("k006.egdb"), &foreign).unwrap();
+    kalah()
+        .args(["egdb", "build", "--houses", "3", "--max-seeds", "8"])
+        .arg("--egdb-dir")
+        .arg(dir.path())
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("k006.egdb"));
+    assert!(std::fs::read(set.join("k006.egdb")).unwrap() == foreign);
 }

@@ -36,12 +36,20 @@ pub struct BuildPlan {
 }
 
 /// A report from a running build, passed to the build's callback.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum BuildEvent {
     /// Layer `seeds` was found complete and valid on disk and will not be rebuilt.
     Resumed {
         /// Seeds in the houses.
         seeds: u32,
+    },
+    /// Layer `seeds` is on disk but damaged (truncated, too long, or failing a checksum): it
+    /// and the layers above it are built again, each file replaced by rename once rebuilt.
+    Damaged {
+        /// Seeds in the houses.
+        seeds: u32,
+        /// What is wrong, without the file name: `truncated (100 bytes, expected 2066)`.
+        problem: String,
     },
     /// Work on layer `seeds` begins.
     LayerStarted {
@@ -209,7 +217,24 @@ impl BuildPlan {
         while k <= self.max_seeds {
             let path = file::layer_path(&self.root, m, &self.rules, k);
             let want = LayerHeader::expected(m, &self.rules, k, ix.layer_size(k));
-            match file::open_layer(&path, &want, true)? {
+            let opened = match file::open_layer(&path, &want, true) {
+                // A damaged layer is built again (the file is only replaced once the new one is
+                // complete); another version's or another set's file is the user's to move.
+                Err(EgdbError::Truncated {
+                    expected, found, ..
+                }) => {
+                    let problem = format!("truncated ({found} bytes, expected {expected})");
+                    on_event(&BuildEvent::Damaged { seeds: k, problem });
+                    None
+                }
+                Err(EgdbError::Corrupt { what, .. }) => {
+                    let problem = format!("corrupt ({what})");
+                    on_event(&BuildEvent::Damaged { seeds: k, problem });
+                    None
+                }
+                other => other?,
+            };
+            match opened {
                 Some(map) => {
                     let mut t = alloc(&path, map.len() - HEADER_LEN)?;
                     t.copy_from_slice(&map[HEADER_LEN..]);

@@ -253,9 +253,19 @@ pub struct Egdb {
     ix: Indexer,
     layers: Vec<Mmap>,
     dir: PathBuf,
-    /// One more than the first layer a probe found damaged (an impossible value), 0 if none.
+    /// Per layer: its payload failed the checksum checked when the set was opened (layers of
+    /// at most [`CHECKED_ON_OPEN`] bytes); such a layer answers no probe.
+    failed_checksum: Vec<bool>,
+    /// One more than the first layer a probe found damaged (an impossible value, or a layer
+    /// that failed its checksum), 0 if none.
     damaged: AtomicU32,
 }
+
+/// Layers whose values take at most this many bytes (4 MiB) have their payload checksum
+/// checked whenever a set is opened: a few milliseconds in all (the layers of Kalah(3,·) up to
+/// 52 seeds in the houses, Kalah(4,·) up to 25, Kalah(6,·) up to 13), so a damaged small layer
+/// is never used. Larger layers are checked by [`Egdb::open_checked`] and [`Egdb::verify`] only.
+pub const CHECKED_ON_OPEN: u64 = 4 << 20;
 
 /// The result of [`Egdb::verify`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -275,10 +285,13 @@ impl Egdb {
     /// rules cannot be databased (the majority end).
     ///
     /// Opening is cheap: every file's header (magic, version, header checksum, board, rules,
-    /// seeds, count) and length are checked, but the payload is not read; its CRC-32 is checked
-    /// by [`Egdb::check_checksums`], [`Egdb::open_checked`] and [`Egdb::verify`] (`kalah egdb
-    /// verify`). A truncated, foreign or differently versioned file is refused here; a flipped
-    /// byte inside the values is only found by those checks.
+    /// seeds, count) and length are checked, and the payload's CRC-32 of the layers of at most
+    /// [`CHECKED_ON_OPEN`] bytes; a small layer that fails it is not used (its probes give
+    /// `None`, and [`Egdb::damaged_layer`] names it once probed). The larger layers' payloads
+    /// are not read here: they are checked by [`Egdb::check_checksums`], [`Egdb::open_checked`]
+    /// and [`Egdb::verify`] (`kalah egdb verify`). A truncated, foreign or differently
+    /// versioned file is refused here; a flipped byte inside a large layer's values is only
+    /// found by those checks.
     ///
     /// # Errors
     /// [`EgdbError`] if a file is present but unreadable, truncated, has a corrupt header or is
@@ -341,17 +354,23 @@ impl Egdb {
         }
         let max_seeds = present - 1;
         let ix = Indexer::new(houses, max_seeds)?;
-        let layers: Vec<Mmap> = (0..present)
+        let opened: Vec<(Mmap, bool)> = (0..present)
             .into_par_iter()
             .map(|k| {
                 let path = file::layer_path(dir, houses, rules, k);
                 let want = LayerHeader::expected(houses, rules, k, ix.layer_size(k));
-                file::open_layer(&path, &want, check_payload)?.ok_or_else(|| EgdbError::Io {
-                    path: path.display().to_string(),
-                    source: std::io::Error::from(std::io::ErrorKind::NotFound),
-                })
+                let map = file::open_layer(&path, &want, check_payload)?.ok_or_else(|| {
+                    EgdbError::Io {
+                        path: path.display().to_string(),
+                        source: std::io::Error::from(std::io::ErrorKind::NotFound),
+                    }
+                })?;
+                let small = ix.layer_size(k) <= CHECKED_ON_OPEN;
+                let failed = !check_payload && small && file::check_payload(&path, &map).is_err();
+                Ok((map, failed))
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, EgdbError>>()?;
+        let (layers, failed_checksum) = opened.into_iter().unzip();
         Ok(Some(Egdb {
             houses,
             rules: *rules,
@@ -359,6 +378,7 @@ impl Egdb {
             ix,
             layers,
             dir: dir.join(file::set_dir_name(houses, rules)),
+            failed_checksum,
             damaged: AtomicU32::new(0),
         }))
     }
@@ -426,8 +446,9 @@ impl Egdb {
     /// board size or rules, more seeds in the houses than [`Egdb::max_seeds`], a game already
     /// over, or an opening phase).
     ///
-    /// Opening a set checks its headers, not its payloads (see [`Egdb::verify`]). A stored value
-    /// that cannot be right, a future gain larger than the seeds in the houses (or, when every
+    /// A layer that failed its checksum when the set was opened (see [`Egdb::open`]) answers
+    /// `None`. Opening a set does not read the payloads of large layers (see [`Egdb::verify`]);
+    /// a stored value that cannot be right, a future gain larger than the seeds in the houses (or, when every
     /// seed ends in a store, of the wrong parity: gain ≡ seeds mod 2), is not returned: the
     /// probe gives `None`, so a search finds the value itself, and [`Egdb::damaged_layer`]
     /// names the layer from then on. A damaged byte that still holds a possible value is not
@@ -436,7 +457,10 @@ impl Egdb {
         let (k, r) = self.locate(pos, rules)?;
         let v = self.layers[k as usize][HEADER_LEN + r as usize] as i8 as i32;
         let parity = self.rules.leftovers != LeftoverRule::Nobody;
-        if v.unsigned_abs() > k || (parity && (v - k as i32) % 2 != 0) {
+        if self.failed_checksum[k as usize]
+            || v.unsigned_abs() > k
+            || (parity && (v - k as i32) % 2 != 0)
+        {
             let _ = self
                 .damaged
                 .compare_exchange(0, k + 1, Ordering::Relaxed, Ordering::Relaxed);
@@ -445,22 +469,37 @@ impl Egdb {
         Some(v)
     }
 
-    /// The first layer (seeds in the houses) in which [`Egdb::probe`] found an impossible value,
-    /// if any: its file is damaged (`kalah egdb verify` confirms it; delete it and build again).
+    /// The first layer (seeds in the houses) in which [`Egdb::probe`] found an impossible value
+    /// or which failed its checksum when the set was opened, if any: its file is damaged (`kalah egdb verify` confirms it; delete it and build again).
     pub fn damaged_layer(&self) -> Option<u32> {
         self.damaged.load(Ordering::Relaxed).checked_sub(1)
     }
 
-    /// The warning for a damaged layer ([`Egdb::damaged_layer`]), if any, for front ends to
-    /// print after their own prefix: `DIR/kNNN.egdb holds impossible values: the file is damaged
-    /// (those positions were searched instead); check it with 'kalah egdb verify', delete it and
-    /// build it again`.
-    pub fn damage_warning(&self) -> Option<String> {
+    /// What is wrong with the damaged layer ([`Egdb::damaged_layer`]), if any:
+    /// `DIR/kNNN.egdb holds impossible values: the file is damaged` (`fails its checksum` for a
+    /// layer that failed it when the set was opened).
+    pub fn damage(&self) -> Option<String> {
         let k = self.damaged_layer()?;
+        let what = if self.failed_checksum[k as usize] {
+            "fails its checksum"
+        } else {
+            "holds impossible values"
+        };
         Some(format!(
-            "{} holds impossible values: the file is damaged (those positions were searched \
-             instead); check it with 'kalah egdb verify', delete it and build it again",
+            "{} {what}: the file is damaged",
             self.layer_path(k).display()
+        ))
+    }
+
+    /// The warning for a damaged layer ([`Egdb::damage`]), if any, for front ends to print
+    /// after their own prefix once a search is done: `DIR/kNNN.egdb holds impossible values: the
+    /// file is damaged (those positions were searched instead); check it with 'kalah egdb
+    /// verify' and build it again ('kalah egdb build' replaces it)`.
+    pub fn damage_warning(&self) -> Option<String> {
+        Some(format!(
+            "{} (those positions were searched instead); check it with 'kalah egdb verify' and \
+             build it again ('kalah egdb build' replaces it)",
+            self.damage()?
         ))
     }
 

@@ -38,11 +38,22 @@ fn corrupted_payload_is_refused() {
     let mut bytes = fs::read(&path).unwrap();
     bytes[HEADER_LEN + 17] ^= 0x01;
     fs::write(&path, &bytes).unwrap();
-    // Opening reads headers only; the checked open, the checksum check and verify read the
-    // payload and refuse it.
+    // A plain open checks small layers' payloads too, and does not use one that fails: its
+    // positions get no value (a search finds them), other layers answer. The checked open, the
+    // checksum check and verify refuse the set.
     let db = Egdb::open(dir.path(), 3, &Rules::default())
         .unwrap()
         .unwrap();
+    let in_6: kalah_core::Position = "1,2,1,0,1,1,0,4 S".parse().unwrap();
+    let in_5: kalah_core::Position = "1,2,0,0,1,1,0,4 S".parse().unwrap();
+    assert_eq!(db.damaged_layer(), None, "not yet probed");
+    assert_eq!(db.probe(&in_6, &Rules::default()), None);
+    assert_eq!(db.damaged_layer(), Some(6));
+    assert!(db
+        .damage()
+        .unwrap()
+        .contains("k006.egdb fails its checksum"));
+    assert!(db.probe(&in_5, &Rules::default()).is_some());
     let checks = [
         Egdb::open_checked(dir.path(), 3, &Rules::default()).unwrap_err(),
         db.check_checksums().unwrap_err(),
@@ -65,11 +76,25 @@ fn corrupted_payload_is_refused() {
         .unwrap();
     bytes[HEADER_LEN + 17] ^= 0x01;
     fs::write(&path, &bytes).unwrap();
-    // A build refuses to resume over it too.
-    let e = plan(dir.path(), 3, 8)
-        .run(&AtomicBool::new(false), &|_| {})
-        .unwrap_err();
-    assert!(matches!(e, EgdbError::Corrupt { .. }), "{e:?}");
+    // A build does not resume over it: it says so and builds it (and the layers above) again.
+    let damaged = std::sync::Mutex::new(Vec::new());
+    let report = plan(dir.path(), 3, 8)
+        .run(&AtomicBool::new(false), &|e| {
+            if let BuildEvent::Damaged { seeds, problem } = e {
+                damaged.lock().unwrap().push((*seeds, problem.clone()));
+            }
+        })
+        .unwrap();
+    assert_eq!(
+        damaged.into_inner().unwrap(),
+        [(6, "corrupt (payload checksum mismatch)".to_string())]
+    );
+    assert_eq!((report.resumed_layers, report.built_layers), (6, 3));
+    bytes[HEADER_LEN + 17] ^= 0x01;
+    assert!(fs::read(&path).unwrap() == bytes, "layer 6 as first built");
+    Egdb::open_checked(dir.path(), 3, &Rules::default())
+        .unwrap()
+        .unwrap();
 }
 
 #[test]
@@ -237,11 +262,14 @@ fn impossible_values_are_not_returned_and_name_the_layer() {
     assert_eq!(db.damaged_layer(), None);
     drop(db);
     let path = layer_path(dir.path(), 3, &rules, 9);
+    let header = kalah_egdb::file::read_header(&path).unwrap();
     let mut bytes = fs::read(&path).unwrap();
+    // The values damaged behind matching checksums, as the checksums of a large layer are not
+    // checked on open (a small layer's would be caught there).
     for b in &mut bytes[HEADER_LEN..] {
         *b = 40;
     }
-    fs::write(&path, &bytes).unwrap();
+    kalah_egdb::file::write_layer(&path, &header, &bytes[HEADER_LEN..]).unwrap();
     let db = Egdb::open(dir.path(), 3, &rules).unwrap().unwrap();
     assert_eq!(
         db.probe(&pos, &rules),
@@ -258,7 +286,7 @@ fn impossible_values_are_not_returned_and_name_the_layer() {
     for b in &mut bytes[HEADER_LEN..] {
         *b = 2;
     }
-    fs::write(&path, &bytes).unwrap();
+    kalah_egdb::file::write_layer(&path, &header, &bytes[HEADER_LEN..]).unwrap();
     let db = Egdb::open(dir.path(), 3, &rules).unwrap().unwrap();
     assert_eq!(db.probe(&pos, &rules), None);
     assert_eq!(db.damaged_layer(), Some(9));

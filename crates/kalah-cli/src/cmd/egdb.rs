@@ -275,6 +275,9 @@ fn build(a: BuildArgs) -> Result<()> {
     };
     let result = lock.run(&stop, &|e| match *e {
         BuildEvent::Progress { done, .. } => bar.set_position(done),
+        BuildEvent::Damaged { seeds, ref problem } => say(format!(
+            "layer {seeds}: damaged, {problem}: building it again (and the layers above it)"
+        )),
         BuildEvent::LayerStarted { seeds, .. } => {
             // A terminal resized since the last layer gets the style that fits it.
             if !bar.is_hidden() {
@@ -866,11 +869,10 @@ fn probe(a: ProbeArgs) -> Result<()> {
         );
     }
     let Some(gain) = db.probe(&pos, &rules) else {
-        if let Some(k) = db.damaged_layer() {
+        if let Some(damage) = db.damage() {
             bail!(
-                "{} holds an impossible value for this position: the file is damaged; check it \
-                 with 'kalah egdb verify', delete it and build it again",
-                db.layer_path(k).display()
+                "no value for this position: {damage}; check it with 'kalah egdb verify' and \
+                 build it again ('kalah egdb build' replaces it)"
             );
         }
         bail!("the databases do not cover this position (opening phase: positions before the first turn ends are not stored)");

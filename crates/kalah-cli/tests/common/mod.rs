@@ -94,14 +94,17 @@ pub fn build_egdb(dir: &Path, houses: u32, max_seeds: u32) {
 }
 
 /// Overwrites every value of the layer file `path` (the last `arrangements` bytes: one byte for
-/// each arrangement of the layer's seeds) with `value`, its header left intact.
+/// each arrangement of the layer's seeds) with `value`, and rewrites the header's checksums to
+/// match: a damage the checksums miss, as in a layer too large to be checked when a set is
+/// opened (see `kalah_egdb::CHECKED_ON_OPEN`).
 ///
 /// # Panics
 /// If the file cannot be read or written, or is shorter than that.
 pub fn overwrite_layer(path: &Path, arrangements: usize, value: u8) {
-    let mut bytes = std::fs::read(path).unwrap();
+    let bytes = std::fs::read(path).unwrap();
     let n = bytes.len();
     assert!(n > arrangements, "{}: {n} bytes", path.display());
-    bytes[n - arrangements..].fill(value);
-    std::fs::write(path, &bytes).unwrap();
+    let header = kalah_egdb::file::read_header(path).unwrap();
+    let payload = vec![value; arrangements];
+    kalah_egdb::file::write_layer(path, &header, &payload).unwrap();
 }
