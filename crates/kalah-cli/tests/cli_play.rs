@@ -1041,3 +1041,25 @@ fn turn_errors_quote_the_turn_as_typed() {
         "{text}"
     );
 }
+
+/// Regression (tester 20): bytes that are not UTF-8 were shown as U+FFFD (`'��' is not a
+/// command`); they are now written `\xff`, and the line is refused as not being text.
+#[test]
+fn a_line_that_is_not_utf8_is_shown_with_escapes() {
+    let out = kalah()
+        .args(["play", "--opponent", "human"])
+        .write_stdin(b"a\xff\xfeb\nsave \xc3x.txt\n3\nquit\n".to_vec())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("the output is UTF-8");
+    assert!(!text.contains('\u{fffd}'), "{text}");
+    assert!(
+        text.contains("! 'a\\xff\\xfeb' is not UTF-8 text"),
+        "{text}"
+    );
+    // A file name that is not text saves nothing.
+    assert!(text.contains("! 'save \\xc3x.txt' is not UTF-8 text"), "{text}");
+    assert!(!text.contains("Saved"), "{text}");
+    assert!(text.contains("South plays 3: sows 4 seeds"), "{text}");
+}

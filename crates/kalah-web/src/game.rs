@@ -78,8 +78,13 @@ pub(crate) fn whole(n: &Number) -> Whole {
 /// 'houses' must be a whole number from 1 to 12, not 13`. `range` is `1 to 12`, with any note
 /// after it.
 pub(crate) fn out_of_range(key: &str, range: &str, n: &Number) -> ApiError {
+    // serde_json writes a negative zero `-0.0`, whichever way it was sent (`-0`, `-0.0`).
+    let shown = match n.as_f64() {
+        Some(f) if f == 0.0 && f.is_sign_negative() => "-0".to_string(),
+        _ => n.to_string(),
+    };
     ApiError::Unprocessable(format!(
-        "field '{key}' must be a whole number from {range}, not {n}"
+        "field '{key}' must be a whole number from {range}, not {shown}"
     ))
 }
 

@@ -1408,12 +1408,20 @@ async fn whole_number_fields_take_whole_numbers_however_written() {
         assert_eq!(a.status, StatusCode::OK, "{body}: {}", a.text);
         assert_eq!(a.body, plain.body, "{body}");
     }
-    // -0 is the whole number 0.
-    assert_error(
-        &send(&app, "POST", "/api/legal", r#"{"houses": -0}"#).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        &["field 'houses' must be a whole number from 1 to 12, not -0.0"],
-    );
+    // -0 is the whole number 0, quoted '-0' (tester 20: it was written '-0.0').
+    for zero in ["-0", "-0.0"] {
+        assert_error(
+            &send(
+                &app,
+                "POST",
+                "/api/legal",
+                &format!(r#"{{"houses": {zero}}}"#),
+            )
+            .await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["field 'houses' must be a whole number from 1 to 12, not -0"],
+        );
+    }
     // The engine's seed and thinking time too: seed 7.0 is seed 7.
     let ask = |seed: &str, time: &str| {
         format!(

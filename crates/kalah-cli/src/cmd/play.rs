@@ -346,6 +346,22 @@ enum Line {
     Text(String),
     /// A line longer than [`MAX_LINE`] bytes (its text is not kept).
     TooLong,
+    /// A line that is not UTF-8 text: what it holds, through [`printable`], with each byte
+    /// that is not part of a character written `\xff`.
+    NotUtf8(String),
+}
+
+/// `bytes` as text for a message: the UTF-8 characters through [`printable`], each byte that is
+/// not part of one as `\xNN` (`a\xffb`).
+fn show_bytes(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        out += &printable(chunk.valid());
+        for b in chunk.invalid() {
+            out += &format!("\\x{b:02x}");
+        }
+    }
+    out
 }
 
 /// A command typed by a player.
@@ -1225,9 +1241,16 @@ impl Game {
             }
             return Ok(Some(Line::TooLong));
         }
+        let Ok(text) = std::str::from_utf8(&buf) else {
+            let shown = show_bytes(buf.trim_ascii());
+            if self.piped {
+                print(&format!("{shown}\n"))?;
+            }
+            return Ok(Some(Line::NotUtf8(shown)));
+        };
         // A byte-order mark (the start of a script saved by some editors) is no part of the
         // command, as in `solve --batch`.
-        let line = String::from_utf8_lossy(&buf)
+        let line = text
             .trim()
             .trim_start_matches('\u{feff}')
             .trim()
@@ -1286,6 +1309,13 @@ impl Game {
                 Line::TooLong => {
                     self.complain(&format!(
                         "that line is too long (over {MAX_LINE} bytes): type a house number, or help"
+                    ))?;
+                    continue;
+                }
+                Line::NotUtf8(shown) => {
+                    self.complain(&format!(
+                        "'{shown}' is not UTF-8 text (\\xNN: a byte that is not part of a \
+                         character): type a house number, or help"
                     ))?;
                     continue;
                 }
