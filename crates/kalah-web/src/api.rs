@@ -295,6 +295,22 @@ async fn run_engine<T: Send + 'static>(
     }
 }
 
+/// The engine's seed for a request's `seed` in `pos`: the seed mixed with the position's text
+/// (bin order, side to move, phase tag), so the same request always gets the same answer, while
+/// the successive positions of a game (one request each, one fresh engine each) get different
+/// random draws. With the seed alone, the lower levels made the same draws at every move of a
+/// game (tester 21). FNV-1a over the text, then splitmix64's finaliser: stable across releases
+/// and platforms, unlike `std`'s hasher.
+fn request_seed(seed: u64, pos: &kalah_core::Position) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325_u64 ^ seed;
+    for b in pos.to_string().bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
+}
+
 const ENGINE_FIELDS: &[&str] = &[
     "rules", "position", "houses", "seeds", "layout", "mirrored", "moves", "level", "time_ms",
     "seed",
@@ -323,7 +339,7 @@ pub(crate) async fn engine(State(state): State<AppState>, body: ReqBody) -> ApiR
     let st = state.clone();
     let choice = run_engine(&state, time, move || {
         let mut engine = match seed {
-            Some(s) => Engine::with_seed(level, s),
+            Some(s) => Engine::with_seed(level, request_seed(s, &pos)),
             None => Engine::new(level),
         };
         engine.set_egdb(st.egdb(pos.houses(), &rules));
@@ -514,6 +530,26 @@ mod tests {
 
     use super::*;
     use crate::Config;
+
+    /// The seed of `/api/engine` is mixed with the position: one request always gets the same
+    /// engine seed; the positions of a game get different ones (with the raw seed, the lower
+    /// levels drew the same random numbers at every move; tester 21).
+    #[test]
+    fn request_seeds_differ_by_position_and_repeat() {
+        let rules = kalah_core::Rules::default();
+        let mut pos =
+            kalah_core::Position::start(&kalah_core::Start::uniform(6, 4).unwrap(), &rules);
+        let mut seen = std::collections::HashSet::new();
+        while !pos.legal_moves(&rules).is_empty() {
+            let s = request_seed(7, &pos);
+            assert_eq!(s, request_seed(7, &pos));
+            assert_ne!(s, request_seed(8, &pos));
+            assert!(seen.insert(s), "a repeated seed in {pos}");
+            let mv = pos.legal_moves(&rules)[0];
+            pos.play(&rules, mv).unwrap();
+        }
+        assert!(seen.len() >= 8, "{}", seen.len());
+    }
 
     fn state(slots: usize) -> AppState {
         let config = Config {
