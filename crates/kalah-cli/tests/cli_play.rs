@@ -1059,7 +1059,10 @@ fn a_line_that_is_not_utf8_is_shown_with_escapes() {
         "{text}"
     );
     // A file name that is not text saves nothing.
-    assert!(text.contains("! 'save \\xc3x.txt' is not UTF-8 text"), "{text}");
+    assert!(
+        text.contains("! 'save \\xc3x.txt' is not UTF-8 text"),
+        "{text}"
+    );
     assert!(!text.contains("Saved"), "{text}");
     assert!(text.contains("South plays 3: sows 4 seeds"), "{text}");
 }

@@ -64,6 +64,20 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+/// A seed derived from `seed` and `salt`: for one seed that gives many engines or random
+/// streams their own (a match's games, a web request's position). Equal inputs give equal
+/// seeds on every platform and release; nearby inputs give unrelated seeds. SplitMix64's
+/// finaliser (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
+/// OOPSLA 2014) applied to the seed, then to it mixed with the salt.
+pub fn derive_seed(seed: u64, salt: u64) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    mix(mix(seed) ^ salt.wrapping_add(0x9e37_79b9_7f4a_7c15))
+}
+
 /// Engine strength, weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

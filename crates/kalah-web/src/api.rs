@@ -296,19 +296,16 @@ async fn run_engine<T: Send + 'static>(
 }
 
 /// The engine's seed for a request's `seed` in `pos`: the seed mixed with the position's text
-/// (bin order, side to move, phase tag), so the same request always gets the same answer, while
-/// the successive positions of a game (one request each, one fresh engine each) get different
-/// random draws. With the seed alone, the lower levels made the same draws at every move of a
-/// game (tester 21). FNV-1a over the text, then splitmix64's finaliser: stable across releases
-/// and platforms, unlike `std`'s hasher.
+/// (bin order, side to move, phase tag; FNV-1a), so the same request always gets the same
+/// answer, while the successive positions of a game (one request each, one fresh engine each)
+/// get different random draws. With the seed alone, the lower levels made the same draws at
+/// every move of a game (tester 21).
 fn request_seed(seed: u64, pos: &kalah_core::Position) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325_u64 ^ seed;
-    for b in pos.to_string().bytes() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    h ^ (h >> 31)
+    let text = pos.to_string();
+    let fnv = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    kalah_engine::derive_seed(seed, fnv)
 }
 
 const ENGINE_FIELDS: &[&str] = &[
