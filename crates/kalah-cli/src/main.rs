@@ -25,6 +25,8 @@ struct Cli {
 enum Command {
     /// Play a game in the terminal (default: you are South against the engine, Kalah(6,4)).
     Play(cmd::play::Args),
+    /// Engine against engine: a match of games between two levels, colours swapped in pairs.
+    Match(cmd::match_::Args),
     /// Show a position, optionally after some moves.
     Show(cmd::show::Args),
     /// Count move sequences of a given length (perft), optionally split by first move.
@@ -133,6 +135,7 @@ fn main() {
     let cli = parse_cli();
     let result = match cli.command {
         Command::Play(a) => cmd::play::run(a),
+        Command::Match(a) => cmd::match_::run(a),
         Command::Show(a) => cmd::show::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Solve(a) => cmd::solve::run(a),

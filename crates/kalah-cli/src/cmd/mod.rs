@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod egdb;
+pub mod match_;
 pub mod perft;
 pub mod play;
 pub mod serve;
