@@ -181,6 +181,25 @@ fn corrupt_and_truncated_layers_are_refused() {
         .stderr(predicate::str::contains("truncated"));
 }
 
+/// Solves `pos` with the databases under `dir` and without: asserts the same value, and returns
+/// the first run's stderr.
+fn solve_agrees_without_the_databases(dir: &Path, pos: &str) -> String {
+    let want = kalah()
+        .args(["solve", pos, "--no-egdb", "--json"])
+        .output()
+        .unwrap();
+    let want: serde_json::Value = serde_json::from_slice(&want.stdout).unwrap();
+    let out = kalah()
+        .args(["solve", pos, "--json", "--threads", "1", "--egdb-dir"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(got["value"], want["value"], "{pos}");
+    String::from_utf8(out.stderr).unwrap()
+}
+
 /// Regression (fresh-user tester): a layer whose payload was overwritten, header intact, gave
 /// impossible values to `solve` and `probe`. Those values are now refused: `solve` searches the
 /// positions itself (the right value) and warns, `probe` says the file is damaged.
@@ -196,20 +215,7 @@ fn impossible_database_values_are_searched_instead_and_reported() {
     // arrangements of 7 seeds in 6 houses): +40, a future gain of 40 with 7 seeds in the houses.
     common::overwrite_layer(&layer, 792, 40);
     let pos = "1,0,1,5,0,2,3,4 S"; // 7 seeds in the houses
-    let want = kalah()
-        .args(["solve", pos, "--no-egdb", "--json"])
-        .output()
-        .unwrap();
-    let want: serde_json::Value = serde_json::from_slice(&want.stdout).unwrap();
-    let out = kalah()
-        .args(["solve", pos, "--json", "--egdb-dir"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(got["value"], want["value"]);
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let stderr = solve_agrees_without_the_databases(dir.path(), pos);
     assert!(
         stderr.contains("k007.egdb holds impossible values") && stderr.contains("egdb verify"),
         "{stderr}"
@@ -242,21 +248,7 @@ fn a_small_layer_failing_its_checksum_is_not_used() {
     // C(10 + 5, 5) = 3003 arrangements: every value 0 (possible: even, within ±10).
     bytes[n - 3003..].fill(0);
     std::fs::write(&layer, &bytes).unwrap();
-    let pos = "3,3,3,0,3,3,3,0 S";
-    let want = kalah()
-        .args(["solve", pos, "--no-egdb", "--json"])
-        .output()
-        .unwrap();
-    let want: serde_json::Value = serde_json::from_slice(&want.stdout).unwrap();
-    let out = kalah()
-        .args(["solve", pos, "--json", "--threads", "1", "--egdb-dir"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(got["value"], want["value"]);
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let stderr = solve_agrees_without_the_databases(dir.path(), "3,3,3,0,3,3,3,0 S");
     assert!(
         stderr.contains("k010.egdb fails its checksum: the file is damaged"),
         "{stderr}"

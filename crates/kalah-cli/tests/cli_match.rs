@@ -148,19 +148,30 @@ fn check_match(v: &Value, rules: &[&str], a: &str, b: &str, games: usize, seeds:
     diffs
 }
 
+/// `LEVEL_A LEVEL_B`, then `rules`, then `extra`: the arguments of `kalah match`.
+fn level_args<'a>(a: &'a str, b: &'a str, rules: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![a, b];
+    args.extend_from_slice(rules);
+    args.extend_from_slice(extra);
+    args
+}
+
 #[test]
 fn a_node_limited_match_repeats_and_its_games_replay() {
     let rules = ["--houses", "4", "--seeds", "3"];
-    let mut args = vec!["medium", "easy"];
-    args.extend_from_slice(&rules);
-    args.extend_from_slice(&[
-        "--games",
-        "4",
-        "--opening-plies",
-        "2",
-        "--move-nodes",
-        "3000",
-    ]);
+    let args = level_args(
+        "medium",
+        "easy",
+        &rules,
+        &[
+            "--games",
+            "4",
+            "--opening-plies",
+            "2",
+            "--move-nodes",
+            "3000",
+        ],
+    );
     let mut seeded = args.clone();
     seeded.extend_from_slice(&["--seed", "11"]);
     let (first, v) = match_json(&seeded);
@@ -195,18 +206,21 @@ fn the_pie_rule_and_an_odd_game_count() {
             break;
         }
         let seed = seed.to_string();
-        let mut args = vec!["medium", "beginner"];
-        args.extend_from_slice(&rules);
-        args.extend_from_slice(&[
-            "--games",
-            "3",
-            "--opening-plies",
-            "2",
-            "--move-nodes",
-            "3000",
-            "--seed",
-            &seed,
-        ]);
+        let args = level_args(
+            "medium",
+            "beginner",
+            &rules,
+            &[
+                "--games",
+                "3",
+                "--opening-plies",
+                "2",
+                "--move-nodes",
+                "3000",
+                "--seed",
+                &seed,
+            ],
+        );
         let (_, v) = match_json(&args);
         check_match(&v, &rules, "medium", "beginner", 3, 24);
         assert_eq!(v["rules"]["pie"], true);
@@ -219,18 +233,21 @@ fn the_pie_rule_and_an_odd_game_count() {
 #[test]
 fn perfect_never_gives_away_a_proven_value() {
     let rules = ["--houses", "4", "--seeds", "3"];
-    let mut args = vec!["perfect", "beginner"];
-    args.extend_from_slice(&rules);
-    args.extend_from_slice(&[
-        "--games",
-        "4",
-        "--opening-plies",
-        "2",
-        "--move-nodes",
-        "5000000",
-        "--seed",
-        "5",
-    ]);
+    let args = level_args(
+        "perfect",
+        "beginner",
+        &rules,
+        &[
+            "--games",
+            "4",
+            "--opening-plies",
+            "2",
+            "--move-nodes",
+            "5000000",
+            "--seed",
+            "5",
+        ],
+    );
     let (_, v) = match_json(&args);
     let diffs = check_match(&v, &rules, "perfect", "beginner", 4, 24);
     for (g, diff) in v["games"].as_array().unwrap().iter().zip(diffs) {
