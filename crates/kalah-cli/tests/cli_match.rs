@@ -400,3 +400,42 @@ fn ctrl_c_prints_the_games_finished_and_exits_130() {
     assert!(games < 1000);
     assert_eq!(u(&v["a_wins"]) + u(&v["draws"]) + u(&v["b_wins"]), games);
 }
+
+/// Tester 22: a one-game match's summary said "1 games".
+#[test]
+fn a_one_game_summary_says_game() {
+    let text = ok(&match_args(&[
+        "easy", "easy", "--houses", "3", "--seeds", "2", "--games", "1",
+    ]));
+    assert!(text.contains("\nmatch over: 1 game\n"), "{text}");
+}
+
+/// Tester 22: `kalah match ... | head -1` ended with exit 1 and nothing on stderr; a match now
+/// says how far it got, as `kalah play` says what became of its game.
+#[test]
+fn a_closed_output_is_said_to_stop_the_match() {
+    use std::io::{BufRead, BufReader};
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args(match_args(&[
+            "easy", "easy", "--houses", "3", "--seeds", "2", "--games", "100000",
+        ]))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("match: easy A against easy B"), "{first}");
+    // The reader is gone: the next game's line cannot be written.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("kalah: the output was closed (broken pipe): the match stopped after ")
+            && stderr.ends_with(" of 100000 games\n")
+            && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+}

@@ -28,6 +28,8 @@ use crate::output::print;
 
 /// Arguments of `kalah match`.
 #[derive(clap::Args, Debug)]
+// `match` takes no position: its --houses default is the layout's count or 6 only.
+#[command(mut_arg("houses", |a| a.help("Houses a side, 1 to 12 [default: 6, or the count of --layout]")))]
 pub struct Args {
     /// Level of engine A: beginner, easy, medium, hard, expert or perfect.
     #[arg(value_name = "LEVEL_A")]
@@ -438,7 +440,10 @@ impl Tally {
             if self.points == 1.0 { "" } else { "s" }
         );
         if let (Some(pct), Some(mean)) = (self.percent(), self.mean_diff()) {
-            s.push_str(&format!(" ({pct:.1} %), mean store difference {mean:+.2}"));
+            s.push_str(&format!(
+                " ({pct:.1} %), mean store difference {}",
+                signed_mean(mean)
+            ));
         }
         s
     }
@@ -454,17 +459,77 @@ struct Pairs {
 }
 
 impl Pairs {
-    fn of(results: &[GameResult]) -> Pairs {
-        let mut p = Pairs::default();
-        for pair in results.chunks_exact(2) {
-            p.played += 1;
-            match (pair[0].a_diff() > 0, pair[1].a_diff() > 0) {
-                (true, true) => p.won_both += 1,
-                _ if pair[0].a_diff() < 0 && pair[1].a_diff() < 0 => p.lost_both += 1,
-                _ => p.split += 1,
-            }
+    /// Counts the pair of games whose A store differences are `first` and `second`.
+    fn add(&mut self, first: i32, second: i32) {
+        self.played += 1;
+        if first > 0 && second > 0 {
+            self.won_both += 1;
+        } else if first < 0 && second < 0 {
+            self.lost_both += 1;
+        } else {
+            self.split += 1;
         }
-        p
+    }
+}
+
+/// What the summary needs of the games played so far, counted as they end: a long match in
+/// text mode keeps no game (a match of 4 294 967 295 games must not grow); `--json`, which
+/// lists every game at the end, keeps them in `games`.
+struct Totals {
+    all: Tally,
+    as_south: Tally,
+    as_north: Tally,
+    pairs: Pairs,
+    /// A's store difference in the first game of a pair whose second game is not played yet.
+    pending: Option<i32>,
+    /// Every game, with `--json` only.
+    games: Option<Vec<GameResult>>,
+}
+
+impl Totals {
+    fn new(keep_games: bool) -> Totals {
+        Totals {
+            all: Tally::default(),
+            as_south: Tally::default(),
+            as_north: Tally::default(),
+            pairs: Pairs::default(),
+            pending: None,
+            games: keep_games.then(Vec::new),
+        }
+    }
+
+    fn add(&mut self, g: GameResult) {
+        self.all.add(&g);
+        if g.a_south {
+            self.as_south.add(&g);
+        } else {
+            self.as_north.add(&g);
+        }
+        // Games 1 and 2 are a pair, 3 and 4, and so on.
+        if g.number % 2 == 1 {
+            self.pending = Some(g.a_diff());
+        } else if let Some(first) = self.pending.take() {
+            self.pairs.add(first, g.a_diff());
+        }
+        if let Some(games) = &mut self.games {
+            games.push(g);
+        }
+    }
+
+    /// Games finished.
+    fn played(&self) -> u64 {
+        self.all.games
+    }
+}
+
+/// `+1.25`, `-0.50`; a mean that rounds to zero is `+0.00`, whatever its sign (`-0.00` read
+/// as a loss).
+fn signed_mean(mean: f64) -> String {
+    let text = format!("{mean:+.2}");
+    if text == "-0.00" {
+        "+0.00".to_string()
+    } else {
+        text
     }
 }
 
@@ -537,21 +602,11 @@ struct MatchJson {
 }
 
 /// Prints the summary of the games played, as text or JSON.
-fn summary(m: &Match, results: &[GameResult], requested: u64, json_out: bool) -> Result<()> {
-    let mut all = Tally::default();
-    let mut as_south = Tally::default();
-    let mut as_north = Tally::default();
-    for g in results {
-        all.add(g);
-        if g.a_south {
-            as_south.add(g);
-        } else {
-            as_north.add(g);
-        }
-    }
-    let pairs = Pairs::of(results);
-    let interrupted = (results.len() as u64) < requested;
-    if json_out {
+fn summary(m: &Match, totals: &Totals, requested: u64) -> Result<()> {
+    let (all, as_south, as_north, pairs) =
+        (totals.all, totals.as_south, totals.as_north, totals.pairs);
+    let interrupted = totals.played() < requested;
+    if let Some(results) = &totals.games {
         let games = results
             .iter()
             .map(|g| {
@@ -604,10 +659,11 @@ fn summary(m: &Match, results: &[GameResult], requested: u64, json_out: bool) ->
     text.push_str(&if interrupted {
         format!(
             "\nmatch interrupted: {} of {requested} games finished\n",
-            results.len()
+            totals.played()
         )
     } else {
-        format!("\nmatch over: {} games\n", results.len())
+        let n = totals.played();
+        format!("\nmatch over: {n} game{}\n", if n == 1 { "" } else { "s" })
     });
     text.push_str(&format!(
         "{} {} win{}, {} draw{}, {} {} win{}\n",
@@ -622,8 +678,10 @@ fn summary(m: &Match, results: &[GameResult], requested: u64, json_out: bool) ->
     ));
     if let (Some(pct), Some(mean)) = (all.percent(), all.mean_diff()) {
         text.push_str(&format!(
-            "{a} scores {} of {} points ({pct:.1} %); mean store difference {mean:+.2}\n",
-            all.points, all.games
+            "{a} scores {} of {} points ({pct:.1} %); mean store difference {}\n",
+            all.points,
+            all.games,
+            signed_mean(mean)
         ));
     }
     text.push_str(&format!("{a} as South: {}\n", as_south.text()));
@@ -697,9 +755,8 @@ pub fn run(args: Args) -> Result<()> {
         print(&intro)?;
     }
     let bar = progress_bar(args.games);
-    let mut results: Vec<GameResult> = Vec::new();
-    let mut tally = Tally::default();
-    bar.set_message(m.score_text(&tally));
+    let mut totals = Totals::new(args.json);
+    bar.set_message(m.score_text(&totals.all));
     let mut current_opening = Vec::new();
     for number in 1..=args.games {
         if number % 2 == 1 {
@@ -710,13 +767,24 @@ pub fn run(args: Args) -> Result<()> {
         let Some(game) = m.play(number, &current_opening)? else {
             break;
         };
-        tally.add(&game);
         if !args.json {
             let line = m.game_line(&game);
-            bar.suspend(|| print(&format!("{line}\n")))?;
+            if let Err(e) = bar.suspend(|| print(&format!("{line}\n"))) {
+                bar.finish_and_clear();
+                if crate::output::is_broken_pipe(&e) {
+                    // Other commands end silently then; a match says how far it got.
+                    eprintln!(
+                        "kalah: the output was closed (broken pipe): the match stopped after \
+                         {} of {} games",
+                        totals.played() + 1,
+                        args.games
+                    );
+                }
+                return Err(e);
+            }
         }
-        results.push(game);
-        bar.set_message(m.score_text(&tally));
+        totals.add(game);
+        bar.set_message(m.score_text(&totals.all));
         bar.inc(1);
         if m.stopped() {
             break;
@@ -724,12 +792,12 @@ pub fn run(args: Args) -> Result<()> {
     }
     bar.finish_and_clear();
     super::solve::warn_if_damaged(m.egdb.as_deref());
-    summary(&m, &results, args.games, args.json)?;
-    if (results.len() as u64) < args.games {
+    summary(&m, &totals, args.games)?;
+    if totals.played() < args.games {
         eprintln!(
             "kalah: match interrupted (Ctrl-C) after {} of {} games; the game under way was \
              dropped",
-            results.len(),
+            totals.played(),
             args.games
         );
         std::process::exit(130);
@@ -741,6 +809,59 @@ pub fn run(args: Args) -> Result<()> {
 mod tests {
     use super::*;
     use kalah_core::Start;
+
+    /// A game numbered `number` in which A (South in odd games) ends with store difference `d`.
+    fn game(number: u64, d: i32) -> GameResult {
+        let a_south = number % 2 == 1;
+        let (a, b) = (24 + d / 2, 24 - d / 2);
+        let (a, b) = (a as u8, b as u8);
+        GameResult {
+            number,
+            a_south,
+            opening: Vec::new(),
+            moves: Vec::new(),
+            stores: if a_south { [a, b] } else { [b, a] },
+            swapped: false,
+        }
+    }
+
+    #[test]
+    fn totals_count_pairs_as_the_games_end_and_keep_games_only_for_json() {
+        let diffs = [4, 2, -2, -6, 2, -2, 0, 0, 8];
+        let mut text = Totals::new(false);
+        let mut json = Totals::new(true);
+        for (i, &d) in diffs.iter().enumerate() {
+            text.add(game(i as u64 + 1, d));
+            json.add(game(i as u64 + 1, d));
+        }
+        assert!(text.games.is_none());
+        assert_eq!(json.games.as_ref().map(Vec::len), Some(9));
+        // Pairs (4, 2) won both, (-2, -6) lost both, (2, -2) and (0, 0) split; game 9 waits.
+        for t in [&text, &json] {
+            assert_eq!(t.played(), 9);
+            assert_eq!(
+                (
+                    t.pairs.played,
+                    t.pairs.won_both,
+                    t.pairs.split,
+                    t.pairs.lost_both
+                ),
+                (4, 1, 2, 1)
+            );
+            assert_eq!((t.all.wins, t.all.draws, t.all.losses), (4, 2, 3));
+            assert_eq!((t.as_south.games, t.as_north.games), (5, 4));
+            assert_eq!(t.all.diff_sum, 6);
+        }
+    }
+
+    #[test]
+    fn a_mean_that_rounds_to_zero_has_no_minus_sign() {
+        assert_eq!(signed_mean(-0.0018), "+0.00");
+        assert_eq!(signed_mean(0.0), "+0.00");
+        assert_eq!(signed_mean(-0.005001), "-0.01");
+        assert_eq!(signed_mean(1.25), "+1.25");
+        assert_eq!(signed_mean(-0.5), "-0.50");
+    }
 
     #[test]
     fn openings_repeat_and_leave_the_game_going() {
