@@ -139,8 +139,9 @@ impl RuleArgs {
             if let Some(m) = self.houses {
                 if m != counts.len() {
                     crate::output::usage_bail!(
-                        "--houses {m} but --layout gives {} houses",
-                        counts.len()
+                        "--houses {m} but --layout gives {} house{}",
+                        counts.len(),
+                        if counts.len() == 1 { "" } else { "s" }
                     );
                 }
             }

@@ -94,6 +94,10 @@ fn bad_positions() {
         assert!(line.contains(needle), "{args:?}: {line}");
         assert_eq!(code, 2, "{args:?}: {line}");
     }
+    // Tester 22: "gives 1 houses".
+    let (line, code) = failure(&["show", "--houses", "4", "--layout", "4"]);
+    assert_eq!(line, "kalah: error: --houses 4 but --layout gives 1 house");
+    assert_eq!(code, 2);
 }
 
 #[test]

@@ -1058,9 +1058,17 @@ fn a_line_that_is_not_utf8_is_shown_with_escapes() {
         text.contains("! 'a\\xff\\xfeb' is not UTF-8 text"),
         "{text}"
     );
-    // A file name that is not text saves nothing.
+    // A file name that is not text saves nothing, and says so (tester 22: the hint was to type
+    // a house number).
     assert!(
-        text.contains("! 'save \\xc3x.txt' is not UTF-8 text"),
+        text.contains(
+            "! 'save \\xc3x.txt' is not UTF-8 text (\\xNN: a byte that is not part of a \
+             character): save takes a file name of UTF-8 text; the game goes on unsaved\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("! 'a\\xff\\xfeb' is not UTF-8 text (\\xNN: a byte that is not part of a character): type a house number, or help\n"),
         "{text}"
     );
     assert!(!text.contains("Saved"), "{text}");

@@ -1313,9 +1313,15 @@ impl Game {
                     continue;
                 }
                 Line::NotUtf8(shown) => {
+                    // `save` takes a file name typed as text; other lines are moves or commands.
+                    let hint = if shown.trim_start().starts_with("save ") {
+                        "save takes a file name of UTF-8 text; the game goes on unsaved"
+                    } else {
+                        "type a house number, or help"
+                    };
                     self.complain(&format!(
                         "'{shown}' is not UTF-8 text (\\xNN: a byte that is not part of a \
-                         character): type a house number, or help"
+                         character): {hint}"
                     ))?;
                     continue;
                 }
