@@ -9,6 +9,7 @@
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 
+use crate::output::plural;
 use kalah_core::{EndReason, LeftoverRule, Outcome, Position, Rules, Side};
 
 /// When to use colour (ANSI escapes) in the output.
@@ -242,14 +243,6 @@ pub fn legal_list(pos: &Position, rules: &Rules) -> String {
         .join(" ")
 }
 
-fn plural(n: u32, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
-
 /// What one action did, in a sentence, without the actor: `"sows 4 seeds from house 3; the last
 /// lands in the store: extra turn"`. `before` is the position before the action, `out` its
 /// outcome.
@@ -261,7 +254,7 @@ pub fn describe(before: &Position, rules: &Rules, out: &Outcome) -> String {
     }
     let mover = before.side();
     let m = before.houses();
-    let mut s = plural(out.sown as u32, "seed", "seeds");
+    let mut s = plural(out.sown.into(), "seed", "seeds");
     s.insert_str(0, "sows ");
     let store_bin = before.store_bin(mover);
     if out.last_bin == store_bin {
@@ -290,7 +283,7 @@ pub fn describe(before: &Position, rules: &Rules, out: &Outcome) -> String {
                 s,
                 ", the last into empty house {landing}: captures {} ({} from {}'s house {facing} \
                  and the landing seed)",
-                plural(out.captured as u32, "seed", "seeds"),
+                plural(out.captured.into(), "seed", "seeds"),
                 opposite,
                 mover.opposite()
             );

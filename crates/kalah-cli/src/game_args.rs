@@ -139,9 +139,8 @@ impl RuleArgs {
             if let Some(m) = self.houses {
                 if m != counts.len() {
                     crate::output::usage_bail!(
-                        "--houses {m} but --layout gives {} house{}",
-                        counts.len(),
-                        if counts.len() == 1 { "" } else { "s" }
+                        "--houses {m} but --layout gives {}",
+                        crate::output::plural(counts.len() as u64, "house", "houses")
                     );
                 }
             }

@@ -9,6 +9,15 @@ use anyhow::Result;
 /// # Errors
 /// The I/O error if stdout cannot be written (e.g. a closed pipe); `main` ends quietly on a
 /// broken pipe.
+/// `1 game`, `2 games`: the count and the word that fits it.
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 pub fn print(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;

@@ -148,10 +148,25 @@ fn check_match(v: &Value, rules: &[&str], a: &str, b: &str, games: usize, seeds:
     diffs
 }
 
-/// `LEVEL_A LEVEL_B`, then `rules`, then `extra`: the arguments of `kalah match`.
-fn level_args<'a>(a: &'a str, b: &'a str, rules: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+/// The arguments of `kalah match` for `games` games of `LEVEL_A LEVEL_B` under `rules`, from
+/// 2-action openings, with `nodes` nodes an action, then `extra`.
+fn level_args<'a>(
+    (a, b): (&'a str, &'a str),
+    rules: &[&'a str],
+    games: &'a str,
+    nodes: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
     let mut args = vec![a, b];
     args.extend_from_slice(rules);
+    args.extend_from_slice(&[
+        "--games",
+        games,
+        "--opening-plies",
+        "2",
+        "--move-nodes",
+        nodes,
+    ]);
     args.extend_from_slice(extra);
     args
 }
@@ -159,19 +174,7 @@ fn level_args<'a>(a: &'a str, b: &'a str, rules: &[&'a str], extra: &[&'a str]) 
 #[test]
 fn a_node_limited_match_repeats_and_its_games_replay() {
     let rules = ["--houses", "4", "--seeds", "3"];
-    let args = level_args(
-        "medium",
-        "easy",
-        &rules,
-        &[
-            "--games",
-            "4",
-            "--opening-plies",
-            "2",
-            "--move-nodes",
-            "3000",
-        ],
-    );
+    let args = level_args(("medium", "easy"), &rules, "4", "3000", &[]);
     let mut seeded = args.clone();
     seeded.extend_from_slice(&["--seed", "11"]);
     let (first, v) = match_json(&seeded);
@@ -207,19 +210,11 @@ fn the_pie_rule_and_an_odd_game_count() {
         }
         let seed = seed.to_string();
         let args = level_args(
-            "medium",
-            "beginner",
+            ("medium", "beginner"),
             &rules,
-            &[
-                "--games",
-                "3",
-                "--opening-plies",
-                "2",
-                "--move-nodes",
-                "3000",
-                "--seed",
-                &seed,
-            ],
+            "3",
+            "3000",
+            &["--seed", &seed],
         );
         let (_, v) = match_json(&args);
         check_match(&v, &rules, "medium", "beginner", 3, 24);
@@ -234,19 +229,11 @@ fn the_pie_rule_and_an_odd_game_count() {
 fn perfect_never_gives_away_a_proven_value() {
     let rules = ["--houses", "4", "--seeds", "3"];
     let args = level_args(
-        "perfect",
-        "beginner",
+        ("perfect", "beginner"),
         &rules,
-        &[
-            "--games",
-            "4",
-            "--opening-plies",
-            "2",
-            "--move-nodes",
-            "5000000",
-            "--seed",
-            "5",
-        ],
+        "4",
+        "5000000",
+        &["--seed", "5"],
     );
     let (_, v) = match_json(&args);
     let diffs = check_match(&v, &rules, "perfect", "beginner", 4, 24);

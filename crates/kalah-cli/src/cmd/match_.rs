@@ -24,7 +24,7 @@ use serde::Serialize;
 
 use crate::cmd::play::{engine_limits, parse_move_nodes};
 use crate::game_args::RuleArgs;
-use crate::output::print;
+use crate::output::{plural, print};
 
 /// Arguments of `kalah match`.
 #[derive(clap::Args, Debug)]
@@ -428,8 +428,6 @@ impl Tally {
 
     /// `2 games, 1 win, 1 draw, 0 losses, 1.5 points (75.0 %), mean store difference +4.50`.
     fn text(&self) -> String {
-        let plural =
-            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let mut s = format!(
             "{}, {}, {}, {}, {} point{}",
             plural(self.games, "game", "games"),
@@ -662,8 +660,10 @@ fn summary(m: &Match, totals: &Totals, requested: u64) -> Result<()> {
             totals.played()
         )
     } else {
-        let n = totals.played();
-        format!("\nmatch over: {n} game{}\n", if n == 1 { "" } else { "s" })
+        format!(
+            "\nmatch over: {}\n",
+            plural(totals.played(), "game", "games")
+        )
     });
     text.push_str(&format!(
         "{} {} win{}, {} draw{}, {} {} win{}\n",
@@ -767,8 +767,9 @@ pub fn run(args: Args) -> Result<()> {
         let Some(game) = m.play(number, &current_opening)? else {
             break;
         };
-        if !args.json {
-            let line = m.game_line(&game);
+        let line = (!args.json).then(|| m.game_line(&game));
+        totals.add(game);
+        if let Some(line) = line {
             if let Err(e) = bar.suspend(|| print(&format!("{line}\n"))) {
                 bar.finish_and_clear();
                 if crate::output::is_broken_pipe(&e) {
@@ -776,14 +777,13 @@ pub fn run(args: Args) -> Result<()> {
                     eprintln!(
                         "kalah: the output was closed (broken pipe): the match stopped after \
                          {} of {} games",
-                        totals.played() + 1,
+                        totals.played(),
                         args.games
                     );
                 }
                 return Err(e);
             }
         }
-        totals.add(game);
         bar.set_message(m.score_text(&totals.all));
         bar.inc(1);
         if m.stopped() {
