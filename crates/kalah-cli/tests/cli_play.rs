@@ -1074,3 +1074,120 @@ fn a_line_that_is_not_utf8_is_shown_with_escapes() {
     assert!(!text.contains("Saved"), "{text}");
     assert!(text.contains("South plays 3: sows 4 seeds"), "{text}");
 }
+
+/// `--save FILE`: a script that pipes its moves in gets the finished game in FILE (the lines
+/// after the end are not read, so a `save` command could not do it); the record replays to the
+/// final score printed.
+#[test]
+fn save_flag_keeps_the_finished_game_of_a_piped_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.txt");
+    let f = file.to_str().unwrap();
+    let args = [
+        "--houses", "4", "--seeds", "2", "--level", "beginner", "--seed", "3", "--save", f,
+    ];
+    let text = play(&args, &all_houses(4, 12));
+    assert!(
+        text.contains(&format!(
+            "The game is kept in '{f}', written after every action."
+        )),
+        "{text}"
+    );
+    let (s, n, _) = final_score(&text);
+    let record = kalah_core::GameRecord::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(record.south, "human");
+    assert_eq!(record.north, "kalah engine beginner");
+    let end = record.position();
+    assert!(end.is_over(), "{end}");
+    let rules = record.rules;
+    assert_eq!(
+        end.score(&rules).map(|[a, b]| [u32::from(a), u32::from(b)]),
+        Some([s, n])
+    );
+    // Nothing but the record is in the directory: each write went through a temporary file
+    // that was renamed into place.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    // The same file again is refused (it holds a game), and left as it was.
+    let before = std::fs::read(&file).unwrap();
+    let mut a = vec!["play"];
+    a.extend_from_slice(&args);
+    let out = kalah().args(&a).write_stdin("1\n").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let shell = f.to_string();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "kalah: error: --save: '{f}' exists, and --save does not replace a file: choose \
+             another name, or go on with the game it holds: kalah play --load {shell} --save \
+             {shell}\n"
+        )
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+}
+
+/// `--load FILE --save FILE` goes on with a game and keeps it where it was; an undo is kept
+/// too; and the file holds the game at every step, not only at the end.
+#[test]
+fn save_flag_with_load_goes_on_in_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.txt");
+    let f = file.to_str().unwrap();
+    let moves = |f: &str| {
+        let text = std::fs::read_to_string(f).unwrap();
+        kalah_core::GameRecord::parse(&text)
+            .unwrap()
+            .moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    // Two people; the session ends by the end of input, unfinished: the file has both actions
+    // (no `save` typed).
+    play(&["--opponent", "human", "--save", f], "3\n1\n");
+    assert_eq!(moves(f), "3,1");
+    play(&["--load", f, "--save", f], "6\n");
+    assert_eq!(moves(f), "3,1,6");
+    play(&["--load", f, "--save", f], "undo\nquit\n");
+    assert_eq!(moves(f), "3,1");
+    // Only the one file: no temporary file is left.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+/// `--save` names a file that can be written, or the game does not start: a clear message and
+/// exit code 1 before the first prompt.
+#[test]
+fn save_flag_refuses_what_it_cannot_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let missing = format!("{d}/no/such/dir/g.txt");
+    let link = dir.path().join("dangling");
+    std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).unwrap();
+    let cases = [
+        (d.to_string(), format!("--save: '{d}' is a directory")),
+        (
+            "/dev/null".to_string(),
+            "--save: '/dev/null' is not a regular file".to_string(),
+        ),
+        (
+            missing.clone(),
+            format!("--save: cannot keep the game in '{missing}'"),
+        ),
+        (
+            link.to_str().unwrap().to_string(),
+            "which does not exist".to_string(),
+        ),
+    ];
+    for (file, want) in cases {
+        let out = kalah()
+            .args(["play", "--save", &file])
+            .write_stdin("1\n")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{file}: {err}");
+        assert!(err.contains(&want), "{file}: {err}");
+        assert!(out.stdout.is_empty(), "{file}: the game started");
+    }
+    assert!(std::path::Path::new("/dev/null").exists());
+}

@@ -277,6 +277,27 @@ fn ctrl_c_after_a_save_names_the_file() {
     assert_eq!(err, "kalah: interrupted (Ctrl-C): the game was not saved\n");
 }
 
+/// With `--save FILE` every action is in the file: a Ctrl-C after one names the file.
+#[test]
+fn ctrl_c_with_the_save_flag_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("kept.txt");
+    let f = file.to_str().unwrap();
+    let mut s = Session::play(&["--no-egdb", "--opponent", "human", "--save", f]);
+    s.send("1\n2\n");
+    s.wait_for("North plays 2", 1);
+    std::thread::sleep(Duration::from_millis(200));
+    s.interrupt();
+    let (code, out, err) = s.finish();
+    assert_eq!(code, Some(130), "{out}\n{err}");
+    assert_eq!(
+        err,
+        format!("kalah: interrupted (Ctrl-C): the game as it stands is in '{f}'\n"),
+        "{out}"
+    );
+    assert_eq!(saved(&file).moves(), &[Move::Sow(1), Move::Sow(2)]);
+}
+
 /// On a terminal, Ctrl-C at the prompt warns and the game goes on: it can be saved.
 #[test]
 fn ctrl_c_at_the_terminal_prompt_warns_and_the_game_can_be_saved() {

@@ -82,6 +82,14 @@ pub struct Args {
         "majority_end", "pie", "no_first_move_extra_turn",
     ])]
     pub load: Option<PathBuf>,
+    /// Keep the game in FILE, a text game record written again (a temporary file, then a
+    /// rename) at the start and after every action and every undo: the file always holds the
+    /// game as it stands, however the session ends (game over, quit, the end of input, Ctrl-C,
+    /// a closed output), so a script that pipes its moves in gets the finished game. An
+    /// existing file is refused, not replaced, unless it is the --load file: `--load game.txt
+    /// --save game.txt` goes on with a game and keeps it where it was.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
     /// Thinking time of the engine per action, in milliseconds [default: the level's]. Also the
     /// time `hint` may take.
     #[arg(
@@ -921,6 +929,8 @@ struct Game {
     warned_damaged: bool,
     /// What Ctrl-C does; its stop flag is the engines'.
     ctrl_c: Arc<CtrlC>,
+    /// `--save FILE`: the file written after every change of the record.
+    keep: Option<PathBuf>,
 }
 
 /// The player (named by the side he started on) who owns board side `side` after `swapped`.
@@ -1034,6 +1044,7 @@ impl Game {
             line
         };
         print(&format!("{line}\n"))?;
+        self.keep()?;
         Ok(Ok(()))
     }
 
@@ -1137,7 +1148,9 @@ impl Game {
         print(&s)
     }
 
-    fn save(&mut self, file: &str) -> Result<()> {
+    /// Names this session's players in the record's South and North tags, as `save` writes
+    /// them.
+    fn name_players(&mut self) {
         // An empty tag, or one as `save` writes it (a loaded game, perhaps played on with
         // other --opponent/--side/--level), names this session's player; a hand-written name
         // is kept.
@@ -1154,6 +1167,34 @@ impl Game {
                 .name();
             }
         }
+    }
+
+    /// `--save FILE`: writes the record to FILE, silently. A failure is said and the game goes
+    /// on (the next change tries again).
+    ///
+    /// # Errors
+    /// Only when the message cannot be printed.
+    fn keep(&mut self) -> Result<()> {
+        let Some(path) = self.keep.clone() else {
+            return Ok(());
+        };
+        self.name_players();
+        let file = path.display().to_string();
+        match save_atomically(&path, &self.record.to_text()) {
+            Ok(()) => {
+                self.ctrl_c.kept_in(Some(&file));
+                Ok(())
+            }
+            Err(e) => self.complain(&format!(
+                "cannot keep the game in '{file}' (--save): {}; the game goes on, and the next \
+                 action tries again",
+                crate::output::error_line(&e)
+            )),
+        }
+    }
+
+    fn save(&mut self, file: &str) -> Result<()> {
+        self.name_players();
         let path = Path::new(file);
         match save_atomically(path, &self.record.to_text()) {
             Ok(()) => {
@@ -1367,6 +1408,7 @@ impl Game {
                             "Took back {n} action{}.\n",
                             if n == 1 { "" } else { "s" }
                         ))?;
+                        self.keep()?;
                         self.drawn_at = None;
                     }
                 }
@@ -1432,6 +1474,48 @@ impl Game {
             }
         }
     }
+}
+
+/// `--save FILE` may create FILE, or replace the game it continues (`--load FILE`), never
+/// another file.
+///
+/// # Errors
+/// When FILE is a directory, not a regular file or a dangling symbolic link, or exists and is
+/// not the `--load` file.
+fn check_save_target(path: &Path, load: Option<&Path>) -> Result<()> {
+    if std::fs::symlink_metadata(path).is_err() {
+        return Ok(());
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => bail!(
+            "--save: '{}' is a directory: name the file to keep the game in",
+            path.display()
+        ),
+        Ok(m) if !m.is_file() => bail!(
+            "--save: '{}' is not a regular file (a device, a pipe or a socket); games are saved \
+             to files",
+            path.display()
+        ),
+        Ok(_) => {}
+        Err(_) => bail!(
+            "--save: '{}' is a symbolic link to '{}', which does not exist",
+            path.display(),
+            std::fs::read_link(path).unwrap_or_default().display()
+        ),
+    }
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if load.is_some_and(|l| same(l, path)) {
+        return Ok(());
+    }
+    let arg = crate::output::shell_path(&path.display().to_string());
+    bail!(
+        "--save: '{}' exists, and --save does not replace a file: choose another name, or go on \
+         with the game it holds: kalah play --load {arg} --save {arg}",
+        path.display()
+    )
 }
 
 /// Runs `kalah play`.
@@ -1512,7 +1596,18 @@ pub fn run(args: Args) -> Result<()> {
         drawn_at: None,
         warned_damaged: false,
         ctrl_c,
+        keep: None,
     };
+    if let Some(path) = &args.save {
+        check_save_target(path, args.load.as_deref())?;
+        // Written once before the game, so a file that cannot be written is said now, with a
+        // non-zero exit, not after the first action.
+        game.name_players();
+        save_atomically(path, &game.record.to_text())
+            .with_context(|| format!("--save: cannot keep the game in '{}'", path.display()))?;
+        game.ctrl_c.kept_in(Some(&path.display().to_string()));
+        game.keep = Some(path.clone());
+    }
     let start = game.record.start;
     let m = start.houses();
     let pits = start.pits();
@@ -1542,6 +1637,12 @@ pub fn run(args: Args) -> Result<()> {
     }
     for note in &players.notes {
         intro.push_str(&format!("{note}\n"));
+    }
+    if let Some(path) = &args.save {
+        intro.push_str(&format!(
+            "The game is kept in '{}', written after every action.\n",
+            path.display()
+        ));
     }
     if game.vs_engine() {
         // After a swap (a loaded game) you own the other row: say both, as the two-person
