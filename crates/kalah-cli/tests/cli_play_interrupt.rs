@@ -244,57 +244,40 @@ fn ctrl_c_at_the_prompt_of_piped_input_quits_with_130() {
     );
 }
 
+/// Starts `kalah play ARGS` on piped input, sends `input`, waits for `wait` in the output and
+/// sends one Ctrl-C; asserts exit code 130 and returns stderr.
+fn ctrl_c_after(args: &[&str], input: &str, wait: &str) -> String {
+    let mut s = Session::play(args);
+    s.send(input);
+    s.wait_for(wait, 1);
+    std::thread::sleep(Duration::from_millis(200));
+    s.interrupt();
+    let (code, out, err) = s.finish();
+    assert_eq!(code, Some(130), "{out}\n{err}");
+    err
+}
+
 /// Ctrl-C right after a save, with nothing played since, names the file that holds the game
 /// instead of saying it was not saved; an action played after the save makes it unsaved again.
+/// With `--save FILE` every action is in the file: a Ctrl-C after one names the file.
 #[test]
 fn ctrl_c_after_a_save_names_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("game.txt");
-    let mut s = Session::play(&["--no-egdb", "--opponent", "human"]);
-    s.send(&format!("1\nsave {}\n", file.display()));
-    s.wait_for("Saved the game to", 1);
-    std::thread::sleep(Duration::from_millis(200));
-    s.interrupt();
-    let (code, out, err) = s.finish();
-    assert_eq!(code, Some(130), "{out}\n{err}");
-    assert_eq!(
-        err,
-        format!(
-            "kalah: interrupted (Ctrl-C): the game as it stands is in '{}'\n",
-            file.display()
-        ),
-        "{out}"
-    );
+    let f = file.to_str().unwrap();
+    let two = ["--no-egdb", "--opponent", "human"];
+    let in_file = format!("kalah: interrupted (Ctrl-C): the game as it stands is in '{f}'\n");
+    let err = ctrl_c_after(&two, &format!("1\nsave {f}\n"), "Saved the game to");
+    assert_eq!(err, in_file);
     assert_eq!(saved(&file).moves(), &[Move::Sow(1)]);
     // Saved, then one more action: not saved.
-    let mut s = Session::play(&["--no-egdb", "--opponent", "human"]);
-    s.send(&format!("1\nsave {}\n1\n", file.display()));
-    s.wait_for("North plays 1", 1);
-    std::thread::sleep(Duration::from_millis(200));
-    s.interrupt();
-    let (code, _, err) = s.finish();
-    assert_eq!(code, Some(130));
+    let err = ctrl_c_after(&two, &format!("1\nsave {f}\n1\n"), "North plays 1");
     assert_eq!(err, "kalah: interrupted (Ctrl-C): the game was not saved\n");
-}
-
-/// With `--save FILE` every action is in the file: a Ctrl-C after one names the file.
-#[test]
-fn ctrl_c_with_the_save_flag_names_the_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("kept.txt");
-    let f = file.to_str().unwrap();
-    let mut s = Session::play(&["--no-egdb", "--opponent", "human", "--save", f]);
-    s.send("1\n2\n");
-    s.wait_for("North plays 2", 1);
-    std::thread::sleep(Duration::from_millis(200));
-    s.interrupt();
-    let (code, out, err) = s.finish();
-    assert_eq!(code, Some(130), "{out}\n{err}");
-    assert_eq!(
-        err,
-        format!("kalah: interrupted (Ctrl-C): the game as it stands is in '{f}'\n"),
-        "{out}"
-    );
+    // --save: every action is kept.
+    std::fs::remove_file(&file).unwrap();
+    let kept = ["--no-egdb", "--opponent", "human", "--save", f];
+    let err = ctrl_c_after(&kept, "1\n2\n", "North plays 2");
+    assert_eq!(err, in_file);
     assert_eq!(saved(&file).moves(), &[Move::Sow(1), Move::Sow(2)]);
 }
 
