@@ -446,6 +446,19 @@ fn long_lines_and_control_characters() {
         "{text}"
     );
     assert!(text.contains("South plays 3"), "{text}");
+    // Within a turn: the board's count too, as `kalah show --moves 3-256` (tester 23: a side
+    // has at most 12 houses, said of a 6-house board), and the typed turn quoted.
+    let text = play(&["--opponent", "human"], "3-256\n03\nquit\n");
+    assert!(
+        text.contains("! '3-256': there is no house 256: houses are numbered 1 to 6\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "! '03' is not a move: expected a house number (digits, no leading zero) or 'swap'"
+        ),
+        "{text}"
+    );
 }
 
 /// Regression: a failed save named tempfile's random path; a save now replaces the file in one
@@ -1190,4 +1203,31 @@ fn save_flag_refuses_what_it_cannot_write() {
         assert!(out.stdout.is_empty(), "{file}: the game started");
     }
     assert!(std::path::Path::new("/dev/null").exists());
+}
+
+/// `--move-nodes` alone lifts the engine's time limit, not the hint's: `hint` still stops after
+/// its 2 s (Kalah(6,6) cannot be proven in that time, so it uses all of it). Before the fix it
+/// never ended (tester 23).
+#[test]
+fn hint_keeps_its_time_limit_under_move_nodes() {
+    let started = std::time::Instant::now();
+    let out = kalah()
+        .args([
+            "play",
+            "--seeds",
+            "6",
+            "--move-nodes",
+            "1000",
+            "--threads",
+            "1",
+            "--no-egdb",
+        ])
+        .write_stdin("hint\nquit\n")
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("Hint for South"), "{text}");
+    assert!(started.elapsed().as_secs() < 30, "{text}");
 }

@@ -189,7 +189,7 @@ fn an_open_turn_leaves_the_same_side_to_move() {
 
 #[test]
 fn a_turn_of_the_wrong_shape_is_refused_naming_its_item() {
-    let cases: [(&[&str], &str); 10] = [
+    let cases: [(&[&str], &str); 14] = [
         // House 6 (5 seeds) ends in North's house 4: the turn is over before North's 1. After
         // South's 2 (no extra turn), North's 3-6 is the same turn on North's side.
         (
@@ -228,19 +228,41 @@ fn a_turn_of_the_wrong_shape_is_refused_naming_its_item() {
         (
             &["--moves", "3-x"],
             "kalah: error: --moves item 1 ('3-x'): 'x' is not a move: expected a house number \
-             (plain digits) or 'swap'",
+             (digits, no leading zero) or 'swap'",
         ),
         // Plain digits only, as play, records and the web API read moves.
         (
             &["--moves", "+3"],
             "kalah: error: --moves item 1 ('+3'): '+3' is not a move: expected a house number \
-             (plain digits) or 'swap'",
+             (digits, no leading zero) or 'swap'",
         ),
-        // Plain digits too large for any board: no house, as play and the web API say.
+        // Plain digits too large for any board: no house, with the board's count as for 13
+        // (and as play and the web API say), after the items before it are played.
+        (
+            &["--moves", "13"],
+            "kalah: error: --moves item 1 ('13') cannot be played in 4,4,4,4,4,4,0,4,4,4,4,4,4,0 \
+             S: there is no house 13: houses are numbered 1 to 6",
+        ),
         (
             &["--moves", "256"],
-            "kalah: error: --moves item 1 ('256'): there is no house 256: a side has at most 12 \
-             houses",
+            "kalah: error: --moves item 1 ('256') cannot be played in 4,4,4,4,4,4,0,4,4,4,4,4,4,0 \
+             S: there is no house 256: houses are numbered 1 to 6",
+        ),
+        (
+            &["--moves", "1 99999999999999999999"],
+            "kalah: error: --moves item 2 ('99999999999999999999') cannot be played in \
+             0,5,5,5,5,4,0,4,4,4,4,4,4,0 N: there is no house 99999999999999999999: houses are \
+             numbered 1 to 6",
+        ),
+        (
+            &["--moves", "3-256"],
+            "kalah: error: --moves item 1 ('3-256'): there is no house 256: houses are numbered 1 \
+             to 6",
+        ),
+        (
+            &["--moves", "03"],
+            "kalah: error: --moves item 1 ('03'): '03' is not a move: expected a house number \
+             (digits, no leading zero) or 'swap'",
         ),
         // A dash with nothing before it (a space inside a turn, or two dashes).
         (

@@ -150,7 +150,7 @@ pub enum MoveError {
     #[error("swap is only allowed as North's first action under the pie rule")]
     SwapNotAllowed,
     /// A move text that is neither a house number nor `swap`.
-    #[error("'{0}' is not a move: expected a house number (plain digits) or 'swap'")]
+    #[error("'{0}' is not a move: expected a house number (digits, no leading zero) or 'swap'")]
     Parse(String),
     /// A house number in plain digits above 255, which no board has (a side has at most
     /// [`MAX_HOUSES`](crate::MAX_HOUSES) houses); the text as written.

@@ -1047,7 +1047,7 @@ mod tests {
         );
         assert_eq!(
             game(r#"{"houses": 3, "moves": "1 2-1.5"}"#).err().as_deref(),
-            Some("'moves' turn 2: '1.5' is not a move: expected a house number (plain digits) or 'swap'")
+            Some("'moves' turn 2: '1.5' is not a move: expected a house number (digits, no leading zero) or 'swap'")
         );
         assert_eq!(
             game(r#"{"houses": 3, "seeds": 1, "moves": ["3-", -2]}"#)
@@ -1059,7 +1059,7 @@ mod tests {
         // as written.
         assert_eq!(
             game(r#"{"moves": ["3-0300"]}"#).err().as_deref(),
-            Some("'moves' item 1: '0300' is not a move: expected a house number (plain digits) or 'swap'")
+            Some("'moves' item 1: '0300' is not a move: expected a house number (digits, no leading zero) or 'swap'")
         );
         assert_eq!(
             game(r#"{"moves": ["3-300-"]}"#).err().as_deref(),

@@ -382,8 +382,9 @@ enum Command {
     /// must earn an extra turn, as the web API reads it), else [`TurnEnd::Prefix`] (it may stop
     /// anywhere within the turn).
     Turn(Turn, TurnEnd),
-    /// A number too large to be a house (it does not fit a `u8`).
-    NoHouse(String),
+    /// A number too large to be a house (it does not fit a `u8`): the number, and the turn it
+    /// is part of, if typed in one (`3-999`).
+    NoHouse(String, Option<String>),
     Undo,
     Hint,
     Save(String),
@@ -446,7 +447,7 @@ fn parse_command(line: &str) -> Result<Command, String> {
             match word.parse::<Move>() {
                 Ok(mv) => Ok(Command::Action(mv)),
                 // Told with the board's own count of houses when it comes up.
-                Err(MoveError::HouseTooLarge(_)) => Ok(Command::NoHouse(word.to_string())),
+                Err(MoveError::HouseTooLarge(_)) => Ok(Command::NoHouse(word.to_string(), None)),
                 Err(e) => Err(e.to_string()),
             }
         }
@@ -464,15 +465,17 @@ fn parse_command(line: &str) -> Result<Command, String> {
             } else {
                 TurnEnd::Prefix
             };
-            let moves: Vec<Move> = body
-                .split(['-', ','])
-                .map(|h| {
-                    h.parse::<Move>().map_err(|e| match e {
-                        MoveError::HouseTooLarge(_) => format!("'{word}': {e}"),
-                        _ => format!("'{h}' in '{word}' is not a house number"),
-                    })
-                })
-                .collect::<Result<_, _>>()?;
+            let mut moves = Vec::new();
+            for h in body.split(['-', ',']) {
+                match h.parse::<Move>() {
+                    Ok(mv) => moves.push(mv),
+                    // Told with the board's own count of houses, as `999` alone.
+                    Err(MoveError::HouseTooLarge(_)) => {
+                        return Ok(Command::NoHouse(h.to_string(), Some(word.to_string())))
+                    }
+                    Err(_) => return Err(format!("'{h}' in '{word}' is not a house number")),
+                }
+            }
             Ok(Command::Turn(Turn(moves), end))
         }
         _ => Err(format!(
@@ -1105,7 +1108,12 @@ impl Game {
             return print("The game is over: there is nothing to hint.\n");
         };
         let limits = Limits {
-            time: Some(self.limits.time.unwrap_or(DEFAULT_HINT_TIME)),
+            // --move-time-ms, else 2 s: --move-nodes alone lifts the engine's time limit
+            // (Duration::MAX), not the hint's (tester 23: such a hint never ended).
+            time: Some(match self.limits.time {
+                Some(t) if t != Duration::MAX => t,
+                _ => DEFAULT_HINT_TIME,
+            }),
             nodes: None,
         };
         let engine = self.hint_engine.get_or_insert_with(|| {
@@ -1377,12 +1385,17 @@ impl Game {
             };
             match cmd {
                 Command::Empty => {}
-                Command::NoHouse(word) => {
+                Command::NoHouse(word, turn) => {
                     let mut msg = format!(
                         "there is no house {word}: houses are numbered 1 to {}",
                         pos.houses()
                     );
-                    if !over {
+                    if let Some(turn) = &turn {
+                        msg = format!("'{turn}': {msg}");
+                    }
+                    // The legal actions are those of the turn's first action: said for an
+                    // action alone.
+                    if !over && turn.is_none() {
                         msg.push_str(&format!(
                             "; legal: {}",
                             board::legal_list(&pos, &self.rules)
@@ -1759,10 +1772,13 @@ mod tests {
         );
         assert!(parse_command("undo now").is_err());
         assert!(parse_command("3 4").is_err());
-        assert_eq!(parse_command("999"), Ok(Command::NoHouse("999".into())));
+        assert_eq!(
+            parse_command("999"),
+            Ok(Command::NoHouse("999".into(), None))
+        );
         assert_eq!(
             parse_command("3-999"),
-            Err("'3-999': there is no house 999: a side has at most 12 houses".into())
+            Ok(Command::NoHouse("999".into(), Some("3-999".into())))
         );
         assert_eq!(
             parse_command("3-x"),

@@ -1,7 +1,7 @@
 //! `kalah show`: a position, optionally after some actions, as a board or as JSON.
 
 use anyhow::{bail, Context, Result};
-use kalah_core::{Move, Position, Rules, Turn, TurnEnd};
+use kalah_core::{Move, MoveError, Position, Rules, Turn, TurnEnd};
 use serde::Serialize;
 
 use crate::board::{self, BoardLabels, ColorChoice, Paint};
@@ -163,6 +163,7 @@ pub fn play_moves(pos: Position, rules: &Rules, text: &str) -> Result<(Position,
         Err(unreadable) => {
             // The items before the unreadable one (an empty item or one parse_item refuses).
             let mut before = Vec::new();
+            let mut refused = None;
             'items: for piece in text.split(',') {
                 if piece.trim().is_empty() {
                     break;
@@ -170,11 +171,27 @@ pub fn play_moves(pos: Position, rules: &Rules, text: &str) -> Result<(Position,
                 for word in piece.split_whitespace() {
                     match parse_item(word, before.len() + 1) {
                         Ok(item) => before.push(item),
-                        Err(_) => break 'items,
+                        Err(_) => {
+                            refused = Some(word);
+                            break 'items;
+                        }
                     }
                 }
             }
-            play_items(pos, rules, &before)?;
+            let (at, _) = play_items(pos, rules, &before)?;
+            // A house number above 255 is told as any other house the board lacks (`13` on
+            // six houses): with the board's own count (tester 23).
+            if let (Some(word), Some(MoveError::HouseTooLarge(house))) =
+                (refused, unreadable.downcast_ref::<MoveError>())
+            {
+                let n = before.len() + 1;
+                let m = at.houses();
+                let what = format!("there is no house {house}: houses are numbered 1 to {m}");
+                if word.contains('-') {
+                    bail!("--moves item {n} ('{word}'): {what}");
+                }
+                bail!("--moves item {n} ('{word}') cannot be played in {at}: {what}");
+            }
             Err(unreadable)
         }
     }
@@ -292,7 +309,7 @@ mod tests {
         assert!(err("3 -6").starts_with("--moves item 2 ('-6'): an empty action"));
         assert_eq!(
             err("3-x"),
-            "--moves item 1 ('3-x'): 'x' is not a move: expected a house number (plain digits) or 'swap'"
+            "--moves item 1 ('3-x'): 'x' is not a move: expected a house number (digits, no leading zero) or 'swap'"
         );
     }
 
