@@ -77,6 +77,17 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The keys of the text form (`capture=empty pie=on`, see the [`FromStr`] impl), in the
+    /// order [`Display`](std::fmt::Display) writes them.
+    pub const KEYS: [&'static str; 6] = [
+        "capture",
+        "end",
+        "leftovers",
+        "majority-end",
+        "pie",
+        "first-move-extra-turn",
+    ];
+
     /// Standard Kalah: standard capture, row-empty end, leftovers to the owner, no majority end,
     /// no pie rule, extra turn on the first move.
     pub const STANDARD: Rules = Rules {
@@ -241,14 +252,7 @@ impl fmt::Display for Rules {
 impl FromStr for Rules {
     type Err = RulesError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        const KEYS: [&str; 6] = [
-            "capture",
-            "end",
-            "leftovers",
-            "majority-end",
-            "pie",
-            "first-move-extra-turn",
-        ];
+        const KEYS: [&str; 6] = Rules::KEYS;
         let mut seen = [false; KEYS.len()];
         let mut rules = Rules::default();
         for item in s

@@ -18,6 +18,9 @@ const STANDARD_RULES = {
 
 const queue = new EngineQueue();
 let levels = ['beginner', 'easy', 'medium', 'hard', 'expert', 'perfect'];
+// The most seeds a board may hold (GET /api/info's max_seeds): a house of m houses a side holds
+// at most max_seeds / 2m at the start.
+let maxSeeds = 255;
 
 // Saved state (localStorage).
 let S = null;
@@ -522,10 +525,18 @@ function fillNewDialog() {
   f.elements.pie.checked = !!S.rules.pie;
   f.elements['first-move-extra-turn'].checked = !!S.rules['first-move-extra-turn'];
   f.elements.opponent.value = S.opponent;
+  limitSeeds();
   f.elements.level.value = S.level;
   f.elements.time.value = String(S.time);
   f.elements.side.value = S.humanSide;
   $('new-error').textContent = '';
+}
+
+/** Sets the New game form's largest seeds a house for its houses a side (21 for 6 houses). */
+function limitSeeds() {
+  const f = $('new-form').elements;
+  const m = Math.max(1, Math.min(12, Math.trunc(Number(f.houses.value)) || 1));
+  f.seeds.max = String(Math.max(1, Math.floor(maxSeeds / (2 * m))));
 }
 
 function readNewDialog() {
@@ -815,6 +826,7 @@ function wire() {
   $('nav-last').addEventListener('click', () => jump(S.moves.length));
   $('speed').addEventListener('change', (e) => { S.speed = e.target.value; save(); });
   $('hint-time').addEventListener('change', (e) => { S.hintTime = Number(e.target.value); save(); });
+  $('new-form').elements.houses.addEventListener('input', limitSeeds);
   $('new-form').addEventListener('submit', async (e) => {
     if (e.submitter && e.submitter.value !== 'start') return;
     e.preventDefault();
@@ -882,6 +894,7 @@ async function boot() {
   try {
     const i = await info();
     if (i && i.levels) levels = i.levels;
+    if (i && Number.isInteger(i.max_seeds)) maxSeeds = i.max_seeds;
   } catch {
     /* keep the built-in list */
   }

@@ -146,6 +146,27 @@ async fn legal_moves_of_starts_positions_and_games() {
     assert_eq!(a.body["to_move"], "S");
     assert_eq!(a.body["over"], false);
     assert_eq!(a.body["score"], Value::Null);
+    // A body that starts with a byte-order mark reads as without it (tester 23: a 400); one
+    // mark only, and only at the start.
+    let a = send(
+        &app,
+        "POST",
+        "/api/legal",
+        "\u{feff}{\"houses\": 3, \"seeds\": 1}",
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["position"], "1,1,1,0,1,1,1,0 S");
+    let a = send(&app, "POST", "/api/legal", "\u{feff}").await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["position"], "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S");
+    for body in ["\u{feff}\u{feff}{}", " \u{feff}{}"] {
+        assert_error(
+            &send(&app, "POST", "/api/legal", body).await,
+            StatusCode::BAD_REQUEST,
+            &["the request body is not valid JSON"],
+        );
+    }
     // Board size, seeds and moves (as an array of numbers and turns, or one string).
     let a = post(
         &app,
@@ -234,6 +255,17 @@ async fn malformed_requests_are_4xx_with_a_message() {
             r#"{"rules": {"pie": "yes", "colour": 1}}"#,
             StatusCode::BAD_REQUEST,
             &["rules"],
+        ),
+        // An unknown key is named whatever its value's type (tester 23).
+        (
+            r#"{"rules": {"bogus": 1}}"#,
+            StatusCode::BAD_REQUEST,
+            &["field 'rules': unknown rules key 'bogus' (known: capture,"],
+        ),
+        (
+            r#"{"rules": {"a b": "on"}}"#,
+            StatusCode::BAD_REQUEST,
+            &["field 'rules': unknown rules key 'a b'"],
         ),
         (
             r#"{"rules": 3}"#,

@@ -119,6 +119,22 @@ test('undo takes back a move and the engine reply; redo and jumping replay them'
 test('a game with other rules: 5 houses, 3 seeds, empty capture, pie rule, two players, swap', async () => {
   const page = await openApp(browser.context);
   await setSpeed(page, 'instant');
+  // The form allows as many seeds a house as the board may hold (255 in all): 21 for 6 houses,
+  // 127 for 1 (tester 23: 127 for every board, then a 422 from the server).
+  await page.click('#btn-new');
+  await page.waitForSelector('#dlg-new[open]');
+  const maxSeeds = async (houses) => {
+    await page.fill('#new-form input[name=houses]', String(houses));
+    return page.getAttribute('#new-form input[name=seeds]', 'max');
+  };
+  assert.equal(await maxSeeds(6), '21');
+  assert.equal(await maxSeeds(1), '127');
+  assert.equal(await maxSeeds(12), '10');
+  await maxSeeds(6);
+  await page.fill('#new-form input[name=seeds]', '22');
+  assert.equal(await page.$eval('#new-form', (f) => f.checkValidity()), false);
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
   await newGame(page, {
     houses: 5, seeds: 3, capture: 'empty', pie: true, leftovers: 'nobody', opponent: 'human', shot: 'new-game.png',
   });
