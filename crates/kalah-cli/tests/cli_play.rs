@@ -448,7 +448,11 @@ fn long_lines_and_control_characters() {
     assert!(text.contains("South plays 3"), "{text}");
     // Within a turn: the board's count too, as `kalah show --moves 3-256` (tester 23: a side
     // has at most 12 houses, said of a 6-house board), and the typed turn quoted.
-    let text = play(&["--opponent", "human"], "3-256\n03\nquit\n");
+    let text = play(&["--opponent", "human"], "3-256\n03\n3-03\nquit\n");
+    assert!(
+        text.contains("! '03' in '3-03' is not a house number (digits, no leading zero)"),
+        "{text}"
+    );
     assert!(
         text.contains("! '3-256': there is no house 256: houses are numbered 1 to 6\n"),
         "{text}"
@@ -866,6 +870,11 @@ fn side_and_level_against_a_person_are_said_to_have_no_effect() {
             &["--side", "north", "--level", "easy", "--seed", "7"],
             Some("so --side, --level and --seed have no effect."),
         ),
+        // The engine's other flags too (tester 24).
+        (
+            &["--move-nodes", "100", "--engine-info"],
+            Some("so --move-nodes and --engine-info have no effect."),
+        ),
         (&[], None),
     ] {
         let mut args = vec!["--opponent", "human", "--houses", "2", "--seeds", "1"];
@@ -1165,6 +1174,45 @@ fn save_flag_with_load_goes_on_in_the_same_file() {
     assert_eq!(moves(f), "3,1");
     // Only the one file: no temporary file is left.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+
+    // The loaded file is left as it is until the game changes (tester 24: its comments were
+    // lost at once), and is then written in the form it was read in: JSON stays JSON.
+    let hand = dir.path().join("hand.txt");
+    let h = hand.to_str().unwrap();
+    let text = "# club night\n[Event \"x\"] # note\n\n1. S 3-6\n";
+    std::fs::write(&hand, text).unwrap();
+    play(&["--load", h, "--save", h, "--opponent", "human"], "quit\n");
+    assert_eq!(std::fs::read_to_string(&hand).unwrap(), text);
+    let json = dir.path().join("g.json");
+    let j = json.to_str().unwrap();
+    std::fs::write(
+        &json,
+        r#"{"rules": {}, "start": "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "turns": ["3-6"]}"#,
+    )
+    .unwrap();
+    play(&["--load", j, "--save", j, "--opponent", "human"], "1\n");
+    let back: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(back["turns"], serde_json::json!(["3-6", "1"]));
+    // The same file by another name (a hard link, another spelling) is the --load file too.
+    let link = dir.path().join("link.json");
+    std::fs::hard_link(&json, &link).unwrap();
+    let dotted = format!("{}/./g.json", dir.path().display());
+    play(
+        &[
+            "--load",
+            j,
+            "--save",
+            link.to_str().unwrap(),
+            "--opponent",
+            "human",
+        ],
+        "quit\n",
+    );
+    play(
+        &["--load", j, "--save", &dotted, "--opponent", "human"],
+        "quit\n",
+    );
 }
 
 /// `--save` names a file that can be written, or the game does not start: a clear message and

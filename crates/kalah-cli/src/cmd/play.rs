@@ -87,7 +87,9 @@ pub struct Args {
     /// game as it stands, however the session ends (game over, quit, the end of input, Ctrl-C,
     /// a closed output), so a script that pipes its moves in gets the finished game. An
     /// existing file is refused, not replaced, unless it is the --load file: `--load game.txt
-    /// --save game.txt` goes on with a game and keeps it where it was.
+    /// --save game.txt` goes on with a game and keeps it where it was (untouched until the game
+    /// changes, then in the form it was read in). A session that ends while the file holds an
+    /// earlier state (a write failed) exits with code 1.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
     /// Thinking time of the engine per action, in milliseconds [default: the level's]. Also the
@@ -240,6 +242,10 @@ struct CtrlC {
     /// The file that holds the game as it stands (just saved, or loaded with nothing played
     /// since), if any: then quitting loses nothing, and the messages say so.
     kept: Mutex<Option<String>>,
+    /// Held by the game's thread from a change of the record until `--save`'s file holds it,
+    /// so that a Ctrl-C that quits waits for the file to be written (no temporary file left
+    /// behind, and the message says where the game is).
+    saving: Mutex<()>,
 }
 
 impl CtrlC {
@@ -251,6 +257,7 @@ impl CtrlC {
             times: Mutex::new(CtrlCTimes::default()),
             prompt: Mutex::new(String::new()),
             kept: Mutex::new(None),
+            saving: Mutex::new(()),
         }
     }
 
@@ -299,6 +306,8 @@ impl CtrlC {
                 let _ = print(&format!("\n{warning}\n{prompt}"));
             }
             OnCtrlC::Exit => {
+                // A change of the record being written to `--save`'s file is finished first.
+                let _saving = self.saving.lock();
                 // Off the prompt's line, wherever stdout goes.
                 let _ = print("\n");
                 eprintln!("kalah: interrupted (Ctrl-C): {}", self.fate());
@@ -473,7 +482,11 @@ fn parse_command(line: &str) -> Result<Command, String> {
                     Err(MoveError::HouseTooLarge(_)) => {
                         return Ok(Command::NoHouse(h.to_string(), Some(word.to_string())))
                     }
-                    Err(_) => return Err(format!("'{h}' in '{word}' is not a house number")),
+                    Err(_) => {
+                        return Err(format!(
+                            "'{h}' in '{word}' is not a house number (digits, no leading zero)"
+                        ))
+                    }
                 }
             }
             Ok(Command::Turn(Turn(moves), end))
@@ -626,13 +639,14 @@ fn quoted_tag(tag: &str) -> String {
 /// The players of the game: each of `opponent`, `side` and `level` given on the command line
 /// wins; those not given come from `record` (a loaded game) when its South and North tags are
 /// a pair `save` writes (two people, or a person and the engine); else the defaults (the engine
-/// at `medium`, you South). `--side` or `--level` alone asks for the engine. `seed`: whether
-/// `--seed` was given (it means nothing between two people either).
+/// at `medium`, you South). `--side` or `--level` alone asks for the engine. `engine_flags`:
+/// the other flags given that only the engine uses (`--seed`, `--move-nodes`, `--engine-info`:
+/// they mean nothing between two people either).
 fn players(
     opponent: Option<Opponent>,
     side: Option<SideArg>,
     level: Option<Level>,
-    seed: bool,
+    engine_flags: &[&'static str],
     record: Option<&GameRecord>,
 ) -> Players {
     use RecordedPlayer::{Engine as E, Human as H};
@@ -672,17 +686,14 @@ fn players(
     };
     let engine_side = recorded.flatten();
     let vs_engine = opponent == Opponent::Engine;
-    // --side, --level and --seed given for a game between two people: said, not silently
-    // dropped.
-    let unused: Vec<&str> = [
-        (side.is_some(), "--side"),
-        (level.is_some(), "--level"),
-        (seed, "--seed"),
-    ]
-    .iter()
-    .filter(|&&(given, _)| given && !vs_engine)
-    .map(|&(_, flag)| flag)
-    .collect();
+    // --side, --level and the engine's own flags given for a game between two people: said,
+    // not silently dropped.
+    let mut unused: Vec<&str> = Vec::new();
+    if !vs_engine {
+        unused.extend(side.is_some().then_some("--side"));
+        unused.extend(level.is_some().then_some("--level"));
+        unused.extend(engine_flags);
+    }
     let side = match (side, engine_side) {
         (Some(s), _) => Side::from(s),
         (None, Some((s, _))) => {
@@ -766,11 +777,12 @@ fn players(
 /// The largest game record `--load` reads (a whole game is a few KiB; `/dev/zero` is endless).
 const MAX_RECORD_BYTES: u64 = 4 << 20;
 
-/// Reads a text or JSON game record from `path`.
+/// Reads a text or JSON game record from `path`; `true` with it when it is in the JSON form
+/// (see [`GameRecord::parse`]).
 ///
 /// # Errors
 /// When the file cannot be read, is not text, is empty, or is not a game record that replays.
-pub fn load_record(path: &Path) -> Result<GameRecord> {
+pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_RECORD_BYTES + 1).read_to_end(&mut bytes))
@@ -816,33 +828,44 @@ pub fn load_record(path: &Path) -> Result<GameRecord> {
             );
         }
     }
-    Ok(record)
+    let json = text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('{');
+    Ok((record, json))
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory, flushed to disk and
-/// then renamed into place, so a crash or a full disk never leaves a half-written file: `path`
-/// holds either its old content or the new one. A symbolic link is followed (its target is
-/// replaced); an existing file keeps its permissions. Only a regular file that the user may
-/// write is replaced.
+/// Where [`save_atomically`] writes `path`: the file the rename replaces (a symbolic link
+/// followed) and the directory its temporary file goes in, as the messages name it (as typed,
+/// unless a link led elsewhere).
 ///
 /// # Errors
-/// When the directory cannot take the temporary file, the disk is full, `path` is a directory,
-/// a device, a pipe, a socket, a broken symbolic link or a file the user may not write, or the
-/// rename fails.
-pub fn save_atomically(path: &Path, text: &str) -> Result<()> {
+/// When `path` is a directory, a device, a pipe, a socket, a symbolic link that cannot be
+/// followed, or a file the user may not write.
+fn save_target(path: &Path) -> Result<(PathBuf, PathBuf)> {
     // Follow a symbolic link, so the link stays and its target gets the game.
-    let target = match std::fs::canonicalize(path) {
+    let (target, linked) = match std::fs::canonicalize(path) {
         Ok(p) if p.is_dir() => bail!("'{}' is a directory", path.display()),
-        Ok(p) => p,
-        Err(_) => {
+        Ok(p) => {
+            let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+            (p, linked)
+        }
+        Err(e) => {
             if let Ok(link) = std::fs::read_link(path) {
+                if e.kind() == std::io::ErrorKind::NotFound {
+                    bail!(
+                        "'{}' is a symbolic link to '{}', which does not exist",
+                        path.display(),
+                        link.display()
+                    );
+                }
                 bail!(
-                    "'{}' is a symbolic link to '{}', which does not exist",
+                    "'{}' is a symbolic link to '{}', which cannot be followed: {e}",
                     path.display(),
                     link.display()
                 );
             }
-            path.to_path_buf()
+            (path.to_path_buf(), false)
         }
     };
     if let Ok(m) = std::fs::metadata(&target) {
@@ -859,41 +882,81 @@ pub fn save_atomically(path: &Path, text: &str) -> Result<()> {
             bail!("cannot write '{}': {e}", path.display());
         }
     }
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
+    let shown = if linked { target.as_path() } else { path };
+    let dir = match shown.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
     };
+    Ok((target, dir))
+}
+
+/// A fresh temporary file next to `target` (in `dir`), created by the kernel with the user's
+/// umask (as any new file).
+///
+/// # Errors
+/// When the directory cannot take it (not writable, missing, full).
+fn temp_beside(target: &Path, dir: &Path) -> Result<(PathBuf, std::fs::File)> {
     let name = target
         .file_name()
         .map(|n| n.to_string_lossy().chars().take(40).collect::<String>())
         .unwrap_or_else(|| "game".to_string());
-    // A fresh file next to the target, created by the kernel with the user's umask (as any new
-    // file), or with the permissions of the file it replaces.
-    let mut tmp = None;
+    let real_dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
     for n in 0..100u32 {
-        let candidate = dir.join(format!(".{name}.kalah-{}-{n}.tmp", std::process::id()));
+        let candidate = real_dir.join(format!(".{name}.kalah-{}-{n}.tmp", std::process::id()));
         match std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&candidate)
         {
-            Ok(f) => {
-                tmp = Some((candidate, f));
-                break;
-            }
+            Ok(f) => return Ok((candidate, f)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => bail!("cannot write in '{}': {e}", dir.display()),
         }
     }
-    let Some((tmp_path, mut file)) = tmp else {
-        bail!(
-            "cannot write in '{}': no free temporary name",
-            dir.display()
-        );
-    };
+    bail!(
+        "cannot write in '{}': no free temporary name",
+        dir.display()
+    )
+}
+
+/// Checks that [`save_atomically`] could write `path` now, without changing it: the checks of
+/// the target, and a temporary file made in its directory and removed.
+///
+/// # Errors
+/// As [`save_atomically`], except a full disk.
+pub fn check_replaceable(path: &Path) -> Result<()> {
+    let (target, dir) = save_target(path)?;
+    let (tmp, file) = temp_beside(&target, &dir)?;
+    drop(file);
+    let _ = std::fs::remove_file(&tmp);
+    Ok(())
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory, flushed to disk and
+/// then renamed into place, so a crash or a full disk never leaves a half-written file: `path`
+/// holds either its old content or the new one. A symbolic link is followed (its target is
+/// replaced); an existing file keeps its permissions, and its owner and group where the user
+/// may set them (root may). Only a regular file that the user may write, in a directory the
+/// user may write, is replaced. The file is replaced, not written in place: another hard link
+/// to it keeps the old content.
+///
+/// # Errors
+/// When the directory cannot take the temporary file, the disk is full, `path` is a directory,
+/// a device, a pipe, a socket, a symbolic link that cannot be followed or a file the user may
+/// not write, or the rename fails.
+pub fn save_atomically(path: &Path, text: &str) -> Result<()> {
+    let (target, dir) = save_target(path)?;
+    let (tmp_path, mut file) = temp_beside(&target, &dir)?;
     let written = (|| -> std::io::Result<()> {
         if let Ok(m) = std::fs::metadata(&target) {
+            use std::os::unix::fs::MetadataExt;
             file.set_permissions(m.permissions())?;
+            // Only root may give a file to another user; for others this keeps their own
+            // user and group, or fails harmlessly.
+            let _ = std::os::unix::fs::fchown(&file, Some(m.uid()), Some(m.gid()));
         }
         file.write_all(text.as_bytes())?;
         file.flush()?;
@@ -934,6 +997,11 @@ struct Game {
     ctrl_c: Arc<CtrlC>,
     /// `--save FILE`: the file written after every change of the record.
     keep: Option<PathBuf>,
+    /// `--save` writes the JSON form (the file was loaded in that form with `--load`).
+    keep_json: bool,
+    /// Why the latest write of `--save`'s file failed, if it did: the file then holds an
+    /// earlier state of the game.
+    keep_error: Option<String>,
 }
 
 /// The player (named by the side he started on) who owns board side `side` after `swapped`.
@@ -1024,10 +1092,17 @@ impl Game {
             Ok(o) => o,
             Err(e) => return Ok(Err(e)),
         };
-        if let Err(e) = self.record.push(mv) {
-            bail!("the game record refused a legal action {mv}: {e}");
-        }
-        self.ctrl_c.kept_in(None);
+        let failed = {
+            let ctrl_c = Arc::clone(&self.ctrl_c);
+            let _saving = ctrl_c.saving.lock();
+            if let Err(e) = self.record.push(mv) {
+                bail!("the game record refused a legal action {mv}: {e}");
+            }
+            self.ctrl_c.kept_in(None);
+            // Written before the action's line is printed: a closed output (the print fails)
+            // must not lose it.
+            self.write_kept()
+        };
         let who = self.who(before.side(), swapped_before);
         let line = match mv {
             Move::Sow(h) => {
@@ -1047,7 +1122,7 @@ impl Game {
             line
         };
         print(&format!("{line}\n"))?;
-        self.keep()?;
+        self.tell_kept(failed)?;
         Ok(Ok(()))
     }
 
@@ -1072,8 +1147,9 @@ impl Game {
     }
 
     /// Takes back to the start of the latest earlier turn of a person. Returns how many actions
-    /// were taken back (0: nothing to undo).
-    fn undo(&mut self) -> usize {
+    /// were taken back (0: nothing to undo), and a failure of `--save`'s write to tell
+    /// ([`Self::tell_kept`]).
+    fn undo(&mut self) -> (usize, Option<String>) {
         let moves = self.record.moves().to_vec();
         let positions = self.record.positions();
         let n = moves.len();
@@ -1092,13 +1168,16 @@ impl Game {
         });
         match target {
             Some(k) => {
+                let ctrl_c = Arc::clone(&self.ctrl_c);
+                let _saving = ctrl_c.saving.lock();
                 for _ in k..n {
                     self.record.pop();
                 }
                 self.ctrl_c.kept_in(None);
-                n - k
+                let failed = self.write_kept();
+                (n - k, failed)
             }
-            None => 0,
+            None => (0, None),
         }
     }
 
@@ -1177,27 +1256,44 @@ impl Game {
         }
     }
 
-    /// `--save FILE`: writes the record to FILE, silently. A failure is said and the game goes
-    /// on (the next change tries again).
-    ///
-    /// # Errors
-    /// Only when the message cannot be printed.
-    fn keep(&mut self) -> Result<()> {
-        let Some(path) = self.keep.clone() else {
-            return Ok(());
-        };
+    /// `--save FILE`: writes the record to FILE (in the form it was loaded in), silently.
+    /// Returns the failure to tell, if this write failed and the one before did not; the
+    /// caller prints it ([`Self::tell_kept`]) once any lock is released.
+    fn write_kept(&mut self) -> Option<String> {
+        let path = self.keep.clone()?;
         self.name_players();
+        let text = if self.keep_json {
+            self.record.to_json()
+        } else {
+            self.record.to_text()
+        };
         let file = path.display().to_string();
-        match save_atomically(&path, &self.record.to_text()) {
+        match save_atomically(&path, &text) {
             Ok(()) => {
                 self.ctrl_c.kept_in(Some(&file));
-                Ok(())
+                self.keep_error = None;
+                None
             }
-            Err(e) => self.complain(&format!(
-                "cannot keep the game in '{file}' (--save): {}; the game goes on, and the next \
-                 action tries again",
-                crate::output::error_line(&e)
-            )),
+            Err(e) => {
+                let first = self.keep_error.is_none();
+                let why = crate::output::error_line(&e);
+                self.keep_error = Some(why.clone());
+                first.then(|| {
+                    format!(
+                        "cannot keep the game in '{file}' (--save): {why}; the file, if it is \
+                         still there, holds an earlier state of the game; each later action or \
+                         undo tries again (or type save FILE to keep it elsewhere)"
+                    )
+                })
+            }
+        }
+    }
+
+    /// Prints what [`Self::write_kept`] returned, if anything.
+    fn tell_kept(&self, failed: Option<String>) -> Result<()> {
+        match failed {
+            Some(msg) => self.complain(&msg),
+            None => Ok(()),
         }
     }
 
@@ -1409,7 +1505,7 @@ impl Game {
                 Command::Hint => self.hint()?,
                 Command::Save(file) => self.save(&file)?,
                 Command::Undo => {
-                    let n = self.undo();
+                    let (n, failed) = self.undo();
                     if n == 0 {
                         self.complain(if self.record.moves().is_empty() {
                             "nothing to undo: the game is at its start"
@@ -1421,7 +1517,7 @@ impl Game {
                             "Took back {n} action{}.\n",
                             if n == 1 { "" } else { "s" }
                         ))?;
-                        self.keep()?;
+                        self.tell_kept(failed)?;
                         self.drawn_at = None;
                     }
                 }
@@ -1489,17 +1585,18 @@ impl Game {
     }
 }
 
-/// `--save FILE` may create FILE, or replace the game it continues (`--load FILE`), never
-/// another file.
+/// `--save FILE` may create FILE, or replace the game it continues (`--load FILE`, the same
+/// file by any name: a link, another spelling), never another file. Returns whether FILE is
+/// the `--load` file.
 ///
 /// # Errors
-/// When FILE is a directory, not a regular file or a dangling symbolic link, or exists and is
-/// not the `--load` file.
-fn check_save_target(path: &Path, load: Option<&Path>) -> Result<()> {
+/// When FILE is a directory, not a regular file or a symbolic link that cannot be followed, or
+/// exists and is not the `--load` file.
+fn check_save_target(path: &Path, load: Option<&Path>) -> Result<bool> {
     if std::fs::symlink_metadata(path).is_err() {
-        return Ok(());
+        return Ok(false);
     }
-    match std::fs::metadata(path) {
+    let m = match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => bail!(
             "--save: '{}' is a directory: name the file to keep the game in",
             path.display()
@@ -1509,19 +1606,16 @@ fn check_save_target(path: &Path, load: Option<&Path>) -> Result<()> {
              to files",
             path.display()
         ),
-        Ok(_) => {}
-        Err(_) => bail!(
-            "--save: '{}' is a symbolic link to '{}', which does not exist",
-            path.display(),
-            std::fs::read_link(path).unwrap_or_default().display()
-        ),
-    }
-    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
+        Ok(m) => m,
+        // A symbolic link that leads nowhere, or round in a loop: save_target says which.
+        Err(_) => return save_target(path).map(|_| false).context("--save"),
     };
-    if load.is_some_and(|l| same(l, path)) {
-        return Ok(());
+    use std::os::unix::fs::MetadataExt;
+    let same = load
+        .and_then(|l| std::fs::metadata(l).ok())
+        .is_some_and(|l| l.dev() == m.dev() && l.ino() == m.ino());
+    if same {
+        return Ok(true);
     }
     let arg = crate::output::shell_path(&path.display().to_string());
     bail!(
@@ -1533,15 +1627,26 @@ fn check_save_target(path: &Path, load: Option<&Path>) -> Result<()> {
 
 /// Runs `kalah play`.
 pub fn run(args: Args) -> Result<()> {
-    let record = match &args.load {
+    let (record, loaded_json) = match &args.load {
         Some(path) => load_record(path)?,
-        None => GameRecord::new(args.rules.rules(), args.rules.start_position()?),
+        None => (
+            GameRecord::new(args.rules.rules(), args.rules.start_position()?),
+            false,
+        ),
     };
     let players = players(
         args.opponent,
         args.side,
         args.level,
-        args.seed.is_some(),
+        &[
+            (args.seed.is_some(), "--seed"),
+            (args.move_nodes.is_some(), "--move-nodes"),
+            (args.engine_info, "--engine-info"),
+        ]
+        .iter()
+        .filter(|&&(given, _)| given)
+        .map(|&(_, flag)| flag)
+        .collect::<Vec<_>>(),
         args.load.is_some().then_some(&record),
     );
     let me = players.side;
@@ -1610,14 +1715,23 @@ pub fn run(args: Args) -> Result<()> {
         warned_damaged: false,
         ctrl_c,
         keep: None,
+        keep_json: false,
+        keep_error: None,
     };
     if let Some(path) = &args.save {
-        check_save_target(path, args.load.as_deref())?;
-        // Written once before the game, so a file that cannot be written is said now, with a
-        // non-zero exit, not after the first action.
-        game.name_players();
-        save_atomically(path, &game.record.to_text())
-            .with_context(|| format!("--save: cannot keep the game in '{}'", path.display()))?;
+        let context = || format!("--save: cannot keep the game in '{}'", path.display());
+        if check_save_target(path, args.load.as_deref())? {
+            // The loaded file already holds the game: it is left as it is (its comments, its
+            // layout, its form) until the game changes, then written in the form it was read
+            // in. Whether it could be written is checked now.
+            check_replaceable(path).with_context(context)?;
+            game.keep_json = loaded_json;
+        } else {
+            // Written once before the game, so a file that cannot be written is said now,
+            // with a non-zero exit, not after the first action.
+            game.name_players();
+            save_atomically(path, &game.record.to_text()).with_context(context)?;
+        }
         game.ctrl_c.kept_in(Some(&path.display().to_string()));
         game.keep = Some(path.clone());
     }
@@ -1676,7 +1790,20 @@ pub fn run(args: Args) -> Result<()> {
     }
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    let result = print(&intro).and_then(|()| game.run(&mut input));
+    let mut result = print(&intro).and_then(|()| game.run(&mut input));
+    // A session that ends (quit, the end of input, a piped game over) while `--save`'s file
+    // holds an earlier state tries once more, then fails: a script must not take that file for
+    // the game (tester 24: exit 0 with the last move missing).
+    if result.is_ok() && game.keep_error.is_some() {
+        let _ = game.write_kept();
+        if let (Some(why), Some(path)) = (&game.keep_error, &game.keep) {
+            result = Err(anyhow::anyhow!(
+                "--save: '{}' does not hold the game as it stands: the last write failed ({why}); \
+                 the file, if it is still there, holds an earlier state of the game",
+                path.display()
+            ));
+        }
+    }
     if let Err(e) = &result {
         // The reader of stdout went away (`kalah play | tee log`, then Ctrl-C ends `tee`): the
         // game cannot go on. Other commands end silently then; a game says what became of it.
@@ -1782,7 +1909,7 @@ mod tests {
         );
         assert_eq!(
             parse_command("3-x"),
-            Err("'x' in '3-x' is not a house number".into())
+            Err("'x' in '3-x' is not a house number (digits, no leading zero)".into())
         );
         assert!(parse_command("fly").is_err());
         assert_eq!(
