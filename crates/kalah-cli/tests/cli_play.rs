@@ -1279,3 +1279,28 @@ fn hint_keeps_its_time_limit_under_move_nodes() {
     assert!(text.contains("Hint for South"), "{text}");
     assert!(started.elapsed().as_secs() < 30, "{text}");
 }
+
+/// A replaced record keeps its owner and group where the user may set them (root may; tester
+/// 24: `--load F --save F` as root gave another user's game to root). Skipped unless the test
+/// may give a file away (root).
+#[test]
+fn a_saved_record_keeps_its_owner() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("theirs.txt");
+    std::fs::write(&file, "1. S 3-6\n").unwrap();
+    if std::os::unix::fs::chown(&file, Some(65534), Some(65534)).is_err() {
+        eprintln!("skipped: this user may not give a file away");
+        return;
+    }
+    let f = file.to_str().unwrap();
+    play(&["--load", f, "--save", f, "--opponent", "human"], "1\n");
+    play(
+        &["--load", f, "--opponent", "human"],
+        &format!("2\nsave {f}\n"),
+    );
+    let m = std::fs::metadata(&file).unwrap();
+    assert_eq!((m.uid(), m.gid()), (65534, 65534));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("1. S 3-6\n2. N 1\n3. S 2"), "{text}");
+}

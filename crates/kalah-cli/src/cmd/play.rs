@@ -1300,7 +1300,12 @@ impl Game {
     fn save(&mut self, file: &str) -> Result<()> {
         self.name_players();
         let path = Path::new(file);
-        match save_atomically(path, &self.record.to_text()) {
+        // A Ctrl-C that quits waits for the write (see CtrlC::saving).
+        let written = {
+            let _saving = self.ctrl_c.saving.lock();
+            save_atomically(path, &self.record.to_text())
+        };
+        match written {
             Ok(()) => {
                 self.ctrl_c.kept_in(Some(file));
                 let arg = crate::output::shell_path(file);
