@@ -449,29 +449,30 @@ fn the_save_flag_s_failed_write_fails_the_session() {
     let sub = dir.path().join("sub");
     let file = sub.join("g.txt");
     let f = file.to_str().unwrap();
-    let args = ["--no-egdb", "--opponent", "human", "--save", f];
-    // The directory goes away after the first action and comes back before the end: the last
-    // try at the end writes the whole game.
+    // A session whose directory goes away after South's first action; `back`: it comes back
+    // before the end.
+    let session = |back: bool| {
+        let mut s = Session::play(&["--no-egdb", "--opponent", "human", "--save", f]);
+        s.send("1\n");
+        s.wait_for("South plays 1", 1);
+        std::fs::remove_dir_all(&sub).unwrap();
+        s.send("1\n2\n");
+        s.wait_for("South plays 2", 1);
+        if back {
+            std::fs::create_dir(&sub).unwrap();
+        }
+        s.send("quit\n");
+        s
+    };
+    // Back: the last try at the end writes the whole game.
     std::fs::create_dir(&sub).unwrap();
-    let mut s = Session::play(&args);
-    s.send("1\n");
-    s.wait_for("South plays 1", 1);
-    std::fs::remove_dir_all(&sub).unwrap();
-    s.send("1\n2\n");
-    s.wait_for("South plays 2", 1);
-    std::fs::create_dir(&sub).unwrap();
-    s.send("quit\n");
-    let (code, out, err) = s.finish();
+    let (code, out, err) = session(true).finish();
     assert_eq!(code, Some(0), "{out}\n{err}");
     assert_eq!(out.matches("! cannot keep the game in").count(), 1, "{out}");
     assert_eq!(saved(&file).moves().len(), 3);
     // It stays away: the session fails.
     std::fs::remove_file(&file).unwrap();
-    let mut s = Session::play(&args);
-    s.send("1\n");
-    s.wait_for("South plays 1", 1);
-    std::fs::remove_dir_all(&sub).unwrap();
-    s.send("1\nquit\n");
+    let s = session(false);
     let (code, out, err) = s.finish();
     assert_eq!(code, Some(1), "{out}\n{err}");
     assert!(out.contains("! cannot keep the game in"), "{out}");
