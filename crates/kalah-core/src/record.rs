@@ -171,7 +171,10 @@ pub struct RecordedTurn {
     pub open: bool,
 }
 
+/// The JSON form's fields. An unknown field is refused: a misspelt one (`"turn"`) would
+/// otherwise read as a game without moves (tester 24).
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct JsonRecord {
     rules: Rules,
     start: Position,
@@ -739,6 +742,16 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "turn 1: '3-6-' ends with '-', but action 2 (house 6) earns no extra turn"
+        );
+        // A misspelt or unknown field is refused, not dropped (`turn` would give a game
+        // without moves).
+        let e = GameRecord::parse_json(
+            r#"{"rules": {}, "start": "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "turn": ["3-6"]}"#,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&e, RecordError::Json(m) if m.contains("unknown field `turn`")),
+            "{e}"
         );
         // The JSON form checks the same.
         let e = GameRecord::parse_json(
