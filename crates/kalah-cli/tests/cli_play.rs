@@ -1111,7 +1111,7 @@ fn save_flag_keeps_the_finished_game_of_a_piped_session() {
     let text = play(&args, &all_houses(4, 12));
     assert!(
         text.contains(&format!(
-            "The game is kept in '{f}', written after every action."
+            "The game is kept in '{f}', written after every action and undo."
         )),
         "{text}"
     );
@@ -1140,7 +1140,7 @@ fn save_flag_keeps_the_finished_game_of_a_piped_session() {
         String::from_utf8_lossy(&out.stderr),
         format!(
             "kalah: error: --save: '{f}' exists, and --save does not replace a file: choose \
-             another name, or go on with the game it holds: kalah play --load {shell} --save \
+             another name, or, if it holds a game, go on with it: kalah play --load {shell} --save \
              {shell}\n"
         )
     );
@@ -1226,6 +1226,11 @@ fn save_flag_refuses_what_it_cannot_write() {
     std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).unwrap();
     let cases = [
         (d.to_string(), format!("--save: '{d}' is a directory")),
+        // A name that cannot be typed back, as `save` refuses one (tester 25).
+        (
+            format!("{d}/red\x1b[31m.txt"),
+            "--save: a file name with control characters is refused:".to_string(),
+        ),
         (
             "/dev/null".to_string(),
             "--save: '/dev/null' is not a regular file".to_string(),

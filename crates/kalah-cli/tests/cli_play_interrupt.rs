@@ -459,17 +459,25 @@ fn the_save_flag_s_failed_write_fails_the_session() {
         s.send("1\n2\n");
         s.wait_for("South plays 2", 1);
         if back {
+            // The next action writes the file again, and says so.
             std::fs::create_dir(&sub).unwrap();
+            s.send("3\n");
+            s.wait_for("South plays 3", 1);
         }
         s.send("quit\n");
         s
     };
-    // Back: the last try at the end writes the whole game.
     std::fs::create_dir(&sub).unwrap();
     let (code, out, err) = session(true).finish();
     assert_eq!(code, Some(0), "{out}\n{err}");
     assert_eq!(out.matches("! cannot keep the game in").count(), 1, "{out}");
-    assert_eq!(saved(&file).moves().len(), 3);
+    assert!(
+        out.contains(&format!(
+            "South plays 3: sows 6 seeds.\nThe game is kept in '{f}' again.\n"
+        )),
+        "{out}"
+    );
+    assert_eq!(saved(&file).moves().len(), 4);
     // It stays away: the session fails.
     std::fs::remove_file(&file).unwrap();
     let s = session(false);

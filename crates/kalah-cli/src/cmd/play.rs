@@ -82,14 +82,16 @@ pub struct Args {
         "majority_end", "pie", "no_first_move_extra_turn",
     ])]
     pub load: Option<PathBuf>,
-    /// Keep the game in FILE, a text game record written again (a temporary file, then a
-    /// rename) at the start and after every action and every undo: the file always holds the
-    /// game as it stands, however the session ends (game over, quit, the end of input, Ctrl-C,
-    /// a closed output), so a script that pipes its moves in gets the finished game. An
-    /// existing file is refused, not replaced, unless it is the --load file: `--load game.txt
-    /// --save game.txt` goes on with a game and keeps it where it was (untouched until the game
-    /// changes, then in the form it was read in). A session that ends while the file holds an
-    /// earlier state (a write failed) exits with code 1.
+    /// Keep the game in FILE, written after every action and undo.
+    ///
+    /// The record is written at the start and after every action and every undo (a temporary
+    /// file, then a rename), so FILE holds the game as it stands however the session ends
+    /// (game over, quit, the end of input, Ctrl-C, a closed output): a script that pipes its
+    /// moves in gets the finished game. An existing file is refused, not replaced, unless it is
+    /// the --load file: `--load game.txt --save game.txt` goes on with a game and keeps it
+    /// there (untouched until the game changes, then in the form it was read in, text or
+    /// JSON). A session that ends while FILE holds an earlier state (a write failed) exits
+    /// with code 1.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
     /// Thinking time of the engine per action, in milliseconds [default: the level's]. Also the
@@ -246,6 +248,9 @@ struct CtrlC {
     /// so that a Ctrl-C that quits waits for the file to be written (no temporary file left
     /// behind, and the message says where the game is).
     saving: Mutex<()>,
+    /// `--save`'s file and the record text it should hold, when the latest write failed: a
+    /// Ctrl-C that quits tries once more.
+    pending: Mutex<Option<(PathBuf, String)>>,
 }
 
 impl CtrlC {
@@ -258,6 +263,7 @@ impl CtrlC {
             prompt: Mutex::new(String::new()),
             kept: Mutex::new(None),
             saving: Mutex::new(()),
+            pending: Mutex::new(None),
         }
     }
 
@@ -278,7 +284,24 @@ impl CtrlC {
     fn fate(&self) -> String {
         match self.kept() {
             Some(file) => format!("the game as it stands is in '{file}'"),
-            None => "the game was not saved".to_string(),
+            None => match &*self.pending.lock().unwrap_or_else(|e| e.into_inner()) {
+                Some((path, _)) => format!(
+                    "'{}' holds an earlier state of the game (the last write failed)",
+                    path.display()
+                ),
+                None => "the game was not saved".to_string(),
+            },
+        }
+    }
+
+    /// A write of `--save`'s file that failed, tried once more (the caller holds `saving`).
+    fn retry_pending(&self) {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((path, text)) = &*pending {
+            if save_atomically(path, text).is_ok() {
+                self.kept_in(Some(&path.display().to_string()));
+                *pending = None;
+            }
         }
     }
 
@@ -306,8 +329,10 @@ impl CtrlC {
                 let _ = print(&format!("\n{warning}\n{prompt}"));
             }
             OnCtrlC::Exit => {
-                // A change of the record being written to `--save`'s file is finished first.
+                // A change of the record being written to `--save`'s file is finished first,
+                // and a write that failed is tried once more.
                 let _saving = self.saving.lock();
+                self.retry_pending();
                 // Off the prompt's line, wherever stdout goes.
                 let _ = print("\n");
                 eprintln!("kalah: interrupted (Ctrl-C): {}", self.fate());
@@ -928,10 +953,29 @@ fn temp_beside(target: &Path, dir: &Path) -> Result<(PathBuf, std::fs::File)> {
 /// # Errors
 /// As [`save_atomically`], except a full disk.
 pub fn check_replaceable(path: &Path) -> Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let (target, dir) = save_target(path)?;
     let (tmp, file) = temp_beside(&target, &dir)?;
+    // The temporary file is the user's own: its owner is who this process writes as.
+    let me = file.metadata().map(|m| m.uid()).ok();
     drop(file);
     let _ = std::fs::remove_file(&tmp);
+    // In a sticky directory (mode 1777, as /tmp) only a file's owner, the directory's owner
+    // or root may rename over it (tester 25: the game started, then every write failed).
+    let parent = target.parent().filter(|p| !p.as_os_str().is_empty());
+    if let (Some(me), Ok(t), Ok(d)) = (
+        me,
+        std::fs::metadata(&target),
+        std::fs::metadata(parent.unwrap_or(Path::new("."))),
+    ) {
+        if d.permissions().mode() & 0o1000 != 0 && me != 0 && me != t.uid() && me != d.uid() {
+            bail!(
+                "cannot replace '{}': it belongs to another user, in a directory where only a \
+                 file's owner may replace it (sticky, as /tmp)",
+                path.display()
+            );
+        }
+    }
     Ok(())
 }
 
@@ -948,6 +992,21 @@ pub fn check_replaceable(path: &Path) -> Result<()> {
 /// a device, a pipe, a socket, a symbolic link that cannot be followed or a file the user may
 /// not write, or the rename fails.
 pub fn save_atomically(path: &Path, text: &str) -> Result<()> {
+    write_via_temp(path, text, true)
+}
+
+/// As [`save_atomically`], but only if `path` does not exist: the new file is linked into
+/// place, which fails if another program made one meanwhile (two `kalah play --save F`
+/// started together: one of them is refused).
+///
+/// # Errors
+/// As [`save_atomically`], and when `path` exists.
+pub fn save_new_atomically(path: &Path, text: &str) -> Result<()> {
+    write_via_temp(path, text, false)
+}
+
+/// [`save_atomically`] (`replace`) or [`save_new_atomically`].
+fn write_via_temp(path: &Path, text: &str, replace: bool) -> Result<()> {
     let (target, dir) = save_target(path)?;
     let (tmp_path, mut file) = temp_beside(&target, &dir)?;
     let written = (|| -> std::io::Result<()> {
@@ -962,10 +1021,25 @@ pub fn save_atomically(path: &Path, text: &str) -> Result<()> {
         file.flush()?;
         file.sync_all()?;
         drop(file);
-        std::fs::rename(&tmp_path, &target)
+        if replace {
+            std::fs::rename(&tmp_path, &target)
+        } else {
+            std::fs::hard_link(&tmp_path, &target).map(|()| {
+                let _ = std::fs::remove_file(&tmp_path);
+            })
+        }
     })();
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp_path);
+        if !replace && e.kind() == std::io::ErrorKind::AlreadyExists {
+            bail!(
+                "'{}' exists: another program made it meanwhile",
+                path.display()
+            );
+        }
+        if replace && matches!(e.raw_os_error(), Some(1 | 13)) {
+            bail!("cannot replace '{}': {e}", path.display());
+        }
         bail!("{e}");
     }
     Ok(())
@@ -1147,9 +1221,9 @@ impl Game {
     }
 
     /// Takes back to the start of the latest earlier turn of a person. Returns how many actions
-    /// were taken back (0: nothing to undo), and a failure of `--save`'s write to tell
+    /// were taken back (0: nothing to undo), and what `--save`'s write has to tell
     /// ([`Self::tell_kept`]).
-    fn undo(&mut self) -> (usize, Option<String>) {
+    fn undo(&mut self) -> (usize, Option<Result<String, String>>) {
         let moves = self.record.moves().to_vec();
         let positions = self.record.positions();
         let n = moves.len();
@@ -1256,10 +1330,12 @@ impl Game {
         }
     }
 
-    /// `--save FILE`: writes the record to FILE (in the form it was loaded in), silently.
-    /// Returns the failure to tell, if this write failed and the one before did not; the
-    /// caller prints it ([`Self::tell_kept`]) once any lock is released.
-    fn write_kept(&mut self) -> Option<String> {
+    /// `--save FILE`: writes the record to FILE (in the form it was loaded in), silently,
+    /// unless the file holds it already (an undo and the same action again).
+    /// Returns what to tell, if anything: `Err` the first failure of a run of them, `Ok` the
+    /// write that ends such a run. The caller prints it ([`Self::tell_kept`]) once any lock is
+    /// released. A failed write's text is left to a quitting Ctrl-C to try again.
+    fn write_kept(&mut self) -> Option<Result<String, String>> {
         let path = self.keep.clone()?;
         self.name_players();
         let text = if self.keep_json {
@@ -1268,31 +1344,48 @@ impl Game {
             self.record.to_text()
         };
         let file = path.display().to_string();
-        match save_atomically(&path, &text) {
+        // The file may hold it already (an undo and the same action again, after a failed
+        // write: tester 25); read back, not remembered, as the file may have gone meanwhile.
+        let holds = std::fs::read(&path).is_ok_and(|b| b == text.as_bytes());
+        let written = if holds {
+            Ok(())
+        } else {
+            save_atomically(&path, &text)
+        };
+        let mut pending = self
+            .ctrl_c
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        match written {
             Ok(()) => {
+                *pending = None;
                 self.ctrl_c.kept_in(Some(&file));
-                self.keep_error = None;
-                None
+                self.keep_error
+                    .take()
+                    .map(|_| Ok(format!("The game is kept in '{file}' again.")))
             }
             Err(e) => {
+                *pending = Some((path.clone(), text));
                 let first = self.keep_error.is_none();
                 let why = crate::output::error_line(&e);
                 self.keep_error = Some(why.clone());
                 first.then(|| {
-                    format!(
+                    Err(format!(
                         "cannot keep the game in '{file}' (--save): {why}; the file, if it is \
                          still there, holds an earlier state of the game; each later action or \
                          undo tries again (or type save FILE to keep it elsewhere)"
-                    )
+                    ))
                 })
             }
         }
     }
 
     /// Prints what [`Self::write_kept`] returned, if anything.
-    fn tell_kept(&self, failed: Option<String>) -> Result<()> {
-        match failed {
-            Some(msg) => self.complain(&msg),
+    fn tell_kept(&self, told: Option<Result<String, String>>) -> Result<()> {
+        match told {
+            Some(Err(msg)) => self.complain(&msg),
+            Some(Ok(msg)) => print(&format!("{msg}\n")),
             None => Ok(()),
         }
     }
@@ -1300,6 +1393,24 @@ impl Game {
     fn save(&mut self, file: &str) -> Result<()> {
         self.name_players();
         let path = Path::new(file);
+        // `save` to `--save`'s own file writes it as `--save` does (a JSON record stays JSON).
+        if self.keep_json && self.keep.as_deref().is_some_and(|k| same_file(k, path)) {
+            let ctrl_c = Arc::clone(&self.ctrl_c);
+            let told = {
+                let _saving = ctrl_c.saving.lock();
+                self.write_kept()
+            };
+            self.tell_kept(told)?;
+            if self.keep_error.is_none() {
+                let n = self.record.moves().len();
+                let arg = crate::output::shell_path(file);
+                print(&format!(
+                    "Saved the game to '{file}' ({n} action{}); continue it with: kalah play --load {arg}\n",
+                    if n == 1 { "" } else { "s" }
+                ))?;
+            }
+            return Ok(());
+        }
         // A Ctrl-C that quits waits for the write (see CtrlC::saving).
         let written = {
             let _saving = self.ctrl_c.saving.lock();
@@ -1598,10 +1709,18 @@ impl Game {
 /// When FILE is a directory, not a regular file or a symbolic link that cannot be followed, or
 /// exists and is not the `--load` file.
 fn check_save_target(path: &Path, load: Option<&Path>) -> Result<bool> {
+    let name = path.to_string_lossy();
+    if name.chars().any(char::is_control) {
+        // As `save FILE` refuses one: a name that cannot be typed back (tester 25).
+        bail!(
+            "--save: a file name with control characters is refused: '{}'",
+            printable(&name)
+        );
+    }
     if std::fs::symlink_metadata(path).is_err() {
         return Ok(false);
     }
-    let m = match std::fs::metadata(path) {
+    match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => bail!(
             "--save: '{}' is a directory: name the file to keep the game in",
             path.display()
@@ -1611,23 +1730,29 @@ fn check_save_target(path: &Path, load: Option<&Path>) -> Result<bool> {
              to files",
             path.display()
         ),
-        Ok(m) => m,
+        Ok(_) => {}
         // A symbolic link that leads nowhere, or round in a loop: save_target says which.
         Err(_) => return save_target(path).map(|_| false).context("--save"),
-    };
-    use std::os::unix::fs::MetadataExt;
-    let same = load
-        .and_then(|l| std::fs::metadata(l).ok())
-        .is_some_and(|l| l.dev() == m.dev() && l.ino() == m.ino());
-    if same {
+    }
+    if load.is_some_and(|l| same_file(l, path)) {
         return Ok(true);
     }
     let arg = crate::output::shell_path(&path.display().to_string());
     bail!(
-        "--save: '{}' exists, and --save does not replace a file: choose another name, or go on \
-         with the game it holds: kalah play --load {arg} --save {arg}",
+        "--save: '{}' exists, and --save does not replace a file: choose another name, or, if it \
+         holds a game, go on with it: kalah play --load {arg} --save {arg}",
         path.display()
     )
+}
+
+/// Whether `a` and `b` name the same existing file (device and inode: links and spellings
+/// included).
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
 }
 
 /// Runs `kalah play`.
@@ -1725,6 +1850,9 @@ pub fn run(args: Args) -> Result<()> {
     };
     if let Some(path) = &args.save {
         let context = || format!("--save: cannot keep the game in '{}'", path.display());
+        // A quitting Ctrl-C waits for the first write (or the check) too.
+        let ctrl_c = Arc::clone(&game.ctrl_c);
+        let _saving = ctrl_c.saving.lock();
         if check_save_target(path, args.load.as_deref())? {
             // The loaded file already holds the game: it is left as it is (its comments, its
             // layout, its form) until the game changes, then written in the form it was read
@@ -1735,7 +1863,7 @@ pub fn run(args: Args) -> Result<()> {
             // Written once before the game, so a file that cannot be written is said now,
             // with a non-zero exit, not after the first action.
             game.name_players();
-            save_atomically(path, &game.record.to_text()).with_context(context)?;
+            save_new_atomically(path, &game.record.to_text()).with_context(context)?;
         }
         game.ctrl_c.kept_in(Some(&path.display().to_string()));
         game.keep = Some(path.clone());
@@ -1772,7 +1900,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some(path) = &args.save {
         intro.push_str(&format!(
-            "The game is kept in '{}', written after every action.\n",
+            "The game is kept in '{}', written after every action and undo.\n",
             path.display()
         ));
     }
@@ -1796,12 +1924,15 @@ pub fn run(args: Args) -> Result<()> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut result = print(&intro).and_then(|()| game.run(&mut input));
-    // A session that ends (quit, the end of input, a piped game over) while `--save`'s file
-    // holds an earlier state tries once more, then fails: a script must not take that file for
-    // the game (tester 24: exit 0 with the last move missing).
-    if result.is_ok() && game.keep_error.is_some() {
+    // A session that ends (quit, the end of input, a piped game over, a closed output) while
+    // `--save`'s file holds an earlier state tries once more (under the lock a quitting Ctrl-C
+    // waits on), then fails: a script must not take that file for the game (tester 24: exit 0
+    // with the last move missing).
+    if game.keep_error.is_some() {
+        let ctrl_c = Arc::clone(&game.ctrl_c);
+        let _saving = ctrl_c.saving.lock();
         let _ = game.write_kept();
-        if let (Some(why), Some(path)) = (&game.keep_error, &game.keep) {
+        if let (Some(why), Some(path), true) = (&game.keep_error, &game.keep, result.is_ok()) {
             result = Err(anyhow::anyhow!(
                 "--save: '{}' does not hold the game as it stands: the last write failed ({why}); \
                  the file, if it is still there, holds an earlier state of the game",
@@ -1870,6 +2001,27 @@ mod tests {
         assert_eq!(t.on_signal(at(900), false, true), OnCtrlC::Same);
         assert_eq!(t.on_signal(at(1200), false, true), OnCtrlC::Warn);
         assert_eq!(t.on_signal(at(1500), false, true), OnCtrlC::Exit);
+    }
+
+    /// The first write of `--save` makes the file only if it is not there (two sessions
+    /// started together: tester 25 saw both take the file); nothing is left behind.
+    #[test]
+    fn a_new_save_never_replaces_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("g.txt");
+        save_new_atomically(&f, "first\n").unwrap();
+        let e = save_new_atomically(&f, "second\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "'{}' exists: another program made it meanwhile",
+                f.display()
+            )
+        );
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "first\n");
+        save_atomically(&f, "third\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "third\n");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]
