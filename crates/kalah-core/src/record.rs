@@ -414,6 +414,16 @@ impl GameRecord {
                         });
                     }
                 }
+                if let Some(known) = misspelt_tag(key) {
+                    return Err(RecordError::Syntax {
+                        line,
+                        message: format!(
+                            "tag {key} looks like a misspelt {known}, which would be left out: \
+                             write {known} (a tag of your own needs a name two letters or more \
+                             away from Rules, Start, South, North and Result)"
+                        ),
+                    });
+                }
                 match key {
                     "Rules" => {
                         rules = value
@@ -634,6 +644,38 @@ impl GameRecord {
 /// they are kept in [`GameRecord::tags`].
 const KNOWN_TAGS: [&str; 5] = ["Rules", "Start", "South", "North", "Result"];
 
+/// The tag the text form reads that `key` is most likely a slip for: another case of it
+/// (`rules`), or one letter added, left out or changed (`Rule`, `Strt`, `Sooth`). Such a tag
+/// would be kept as another tag, and the game read without it: a standard-rules game from the
+/// default start where the record meant another (tester 24).
+fn misspelt_tag(key: &str) -> Option<&'static str> {
+    if KNOWN_TAGS.contains(&key) {
+        return None;
+    }
+    let k: Vec<char> = key.to_lowercase().chars().collect();
+    KNOWN_TAGS.iter().copied().find(|t| {
+        let t: Vec<char> = t.to_lowercase().chars().collect();
+        within_one_edit(&k, &t)
+    })
+}
+
+/// Whether `a` and `b` differ by at most one letter added, left out or changed.
+fn within_one_edit(a: &[char], b: &[char]) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if long.len() - short.len() > 1 {
+        return false;
+    }
+    let first = short.iter().zip(long).take_while(|(x, y)| x == y).count();
+    if short.len() == long.len() {
+        short[first..]
+            .iter()
+            .skip(1)
+            .eq(long[first..].iter().skip(1))
+    } else {
+        short[first..] == long[first + 1..]
+    }
+}
+
 /// A tag name as the text form can read it back: one word, every white space, control character,
 /// `"`, `[` or `]` written `_` (`_` for an empty name).
 fn tag_name(name: &str) -> String {
@@ -768,6 +810,40 @@ mod tests {
             ),
             "{e}"
         );
+    }
+
+    /// A tag one slip away from one the text form reads is refused, not kept as another tag
+    /// (the game would be read without it); other tags are kept.
+    #[test]
+    fn a_misspelt_tag_is_refused() {
+        for (tag, known) in [
+            ("Rule", "Rules"),
+            ("rules", "Rules"),
+            ("Strt", "Start"),
+            ("Starts", "Start"),
+            ("Sooth", "South"),
+            ("NORTH", "North"),
+            ("Reslt", "Result"),
+        ] {
+            let text = format!("[{tag} \"x\"]\n\n1. S 3-6\n");
+            let e = GameRecord::parse_text(&text).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "line 1: tag {tag} looks like a misspelt {known}, which would be left out: \
+                     write {known} (a tag of your own needs a name two letters or more away \
+                     from Rules, Start, South, North and Result)"
+                ),
+                "{tag}"
+            );
+        }
+        for tag in ["Event", "Date", "Site", "Round", "Note", "Stage", "Ru"] {
+            let text = format!("[{tag} \"x\"]\n\n1. S 3-6\n");
+            let r = GameRecord::parse_text(&text).unwrap_or_else(|e| panic!("{tag}: {e}"));
+            assert_eq!(r.tags, vec![(tag.to_string(), "x".to_string())]);
+        }
+        assert!(within_one_edit(&['a', 'b'], &['a', 'b']));
+        assert!(!within_one_edit(&['a', 'b', 'c'], &['c', 'b', 'a']));
     }
 
     #[test]
