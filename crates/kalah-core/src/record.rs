@@ -348,11 +348,18 @@ impl GameRecord {
             return Err(RecordError::Empty);
         }
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        if text.trim_start().starts_with('{') {
+        if GameRecord::is_json_form(text) {
             GameRecord::parse_json(text)
         } else {
             GameRecord::parse_text(text)
         }
+    }
+
+    /// Whether [`GameRecord::parse`] reads `text` as the JSON form: it opens with `{` (after
+    /// a byte-order mark and white space).
+    pub fn is_json_form(text: &str) -> bool {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        text.trim_start().starts_with('{')
     }
 
     /// Reads the text form.

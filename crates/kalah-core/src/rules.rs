@@ -252,8 +252,7 @@ impl fmt::Display for Rules {
 impl FromStr for Rules {
     type Err = RulesError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        const KEYS: [&str; 6] = Rules::KEYS;
-        let mut seen = [false; KEYS.len()];
+        let mut seen = [false; Rules::KEYS.len()];
         let mut rules = Rules::default();
         for item in s
             .split(|c: char| c.is_whitespace() || c == ',')
@@ -262,7 +261,7 @@ impl FromStr for Rules {
             let (key, value) = item
                 .split_once('=')
                 .ok_or_else(|| RulesError::NotKeyValue(item.into()))?;
-            let k = KEYS
+            let k = Rules::KEYS
                 .iter()
                 .position(|&known| known == key)
                 .ok_or_else(|| RulesError::UnknownKey(key.into()))?;

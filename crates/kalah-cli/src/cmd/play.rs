@@ -853,11 +853,7 @@ pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
             );
         }
     }
-    let json = text
-        .trim_start_matches('\u{feff}')
-        .trim_start()
-        .starts_with('{');
-    Ok((record, json))
+    Ok((record, GameRecord::is_json_form(&text)))
 }
 
 /// Where [`save_atomically`] writes `path`: the file the rename replaces (a symbolic link
@@ -1037,7 +1033,7 @@ fn write_via_temp(path: &Path, text: &str, replace: bool) -> Result<()> {
                 path.display()
             );
         }
-        if replace && matches!(e.raw_os_error(), Some(1 | 13)) {
+        if replace && e.kind() == std::io::ErrorKind::PermissionDenied {
             bail!("cannot replace '{}': {e}", path.display());
         }
         bail!("{e}");
@@ -1166,17 +1162,16 @@ impl Game {
             Ok(o) => o,
             Err(e) => return Ok(Err(e)),
         };
-        let failed = {
-            let ctrl_c = Arc::clone(&self.ctrl_c);
-            let _saving = ctrl_c.saving.lock();
-            if let Err(e) = self.record.push(mv) {
-                bail!("the game record refused a legal action {mv}: {e}");
-            }
-            self.ctrl_c.kept_in(None);
+        let failed = self.saving(|g| {
+            g.record.push(mv)?;
+            g.ctrl_c.kept_in(None);
             // Written before the action's line is printed: a closed output (the print fails)
             // must not lose it.
-            self.write_kept()
-        };
+            Ok(g.write_kept())
+        });
+        let failed = failed.map_err(|e: RecordError| {
+            anyhow::anyhow!("the game record refused a legal action {mv}: {e}")
+        })?;
         let who = self.who(before.side(), swapped_before);
         let line = match mv {
             Move::Sow(h) => {
@@ -1241,16 +1236,13 @@ impl Game {
             turn_starts && self.human[player_at[k].index()]
         });
         match target {
-            Some(k) => {
-                let ctrl_c = Arc::clone(&self.ctrl_c);
-                let _saving = ctrl_c.saving.lock();
+            Some(k) => self.saving(|g| {
                 for _ in k..n {
-                    self.record.pop();
+                    g.record.pop();
                 }
-                self.ctrl_c.kept_in(None);
-                let failed = self.write_kept();
-                (n - k, failed)
-            }
+                g.ctrl_c.kept_in(None);
+                (n - k, g.write_kept())
+            }),
             None => (0, None),
         }
     }
@@ -1309,6 +1301,14 @@ impl Game {
         print(&s)
     }
 
+    /// Runs `f` holding [`CtrlC::saving`]: a Ctrl-C that quits meanwhile waits until it is
+    /// done, so a change of the record and the write of a file that keeps it happen as one.
+    fn saving<R>(&mut self, f: impl FnOnce(&mut Game) -> R) -> R {
+        let ctrl_c = Arc::clone(&self.ctrl_c);
+        let _saving = ctrl_c.saving.lock();
+        f(self)
+    }
+
     /// Names this session's players in the record's South and North tags, as `save` writes
     /// them.
     fn name_players(&mut self) {
@@ -1344,9 +1344,11 @@ impl Game {
             self.record.to_text()
         };
         let file = path.display().to_string();
-        // The file may hold it already (an undo and the same action again, after a failed
-        // write: tester 25); read back, not remembered, as the file may have gone meanwhile.
-        let holds = std::fs::read(&path).is_ok_and(|b| b == text.as_bytes());
+        // After a failed write the file may hold it already (an undo and the same action
+        // again: tester 25); read back, not remembered, as the file may have gone meanwhile.
+        // Otherwise it holds the record before this change.
+        let holds =
+            self.keep_error.is_some() && std::fs::read(&path).is_ok_and(|b| b == text.as_bytes());
         let written = if holds {
             Ok(())
         } else {
@@ -1393,44 +1395,31 @@ impl Game {
     fn save(&mut self, file: &str) -> Result<()> {
         self.name_players();
         let path = Path::new(file);
-        // `save` to `--save`'s own file writes it as `--save` does (a JSON record stays JSON).
         if self.keep_json && self.keep.as_deref().is_some_and(|k| same_file(k, path)) {
-            let ctrl_c = Arc::clone(&self.ctrl_c);
-            let told = {
-                let _saving = ctrl_c.saving.lock();
-                self.write_kept()
-            };
+            // `save` to `--save`'s own file writes it as `--save` does (a JSON record stays
+            // JSON).
+            let told = self.saving(Game::write_kept);
             self.tell_kept(told)?;
-            if self.keep_error.is_none() {
-                let n = self.record.moves().len();
-                let arg = crate::output::shell_path(file);
-                print(&format!(
-                    "Saved the game to '{file}' ({n} action{}); continue it with: kalah play --load {arg}\n",
-                    if n == 1 { "" } else { "s" }
-                ))?;
+            if self.keep_error.is_some() {
+                return Ok(());
             }
-            return Ok(());
-        }
-        // A Ctrl-C that quits waits for the write (see CtrlC::saving).
-        let written = {
-            let _saving = self.ctrl_c.saving.lock();
-            save_atomically(path, &self.record.to_text())
-        };
-        match written {
-            Ok(()) => {
-                self.ctrl_c.kept_in(Some(file));
-                let arg = crate::output::shell_path(file);
-                let n = self.record.moves().len();
-                print(&format!(
-                    "Saved the game to '{file}' ({n} action{}); continue it with: kalah play --load {arg}\n",
-                    if n == 1 { "" } else { "s" }
-                ))
+        } else {
+            // A Ctrl-C that quits waits for the write (see CtrlC::saving).
+            let text = self.record.to_text();
+            if let Err(e) = self.saving(|_| save_atomically(path, &text)) {
+                return self.complain(&format!(
+                    "cannot save to '{file}': {}; the game goes on",
+                    crate::output::error_line(&e)
+                ));
             }
-            Err(e) => self.complain(&format!(
-                "cannot save to '{file}': {}; the game goes on",
-                crate::output::error_line(&e)
-            )),
+            self.ctrl_c.kept_in(Some(file));
         }
+        let arg = crate::output::shell_path(file);
+        let n = self.record.moves().len();
+        print(&format!(
+            "Saved the game to '{file}' ({n} action{}); continue it with: kalah play --load {arg}\n",
+            if n == 1 { "" } else { "s" }
+        ))
     }
 
     fn complain(&self, msg: &str) -> Result<()> {
@@ -1706,8 +1695,8 @@ impl Game {
 /// the `--load` file.
 ///
 /// # Errors
-/// When FILE is a directory, not a regular file or a symbolic link that cannot be followed, or
-/// exists and is not the `--load` file.
+/// When FILE has a control character, or exists and cannot be written (see [`save_target`]) or
+/// is not the `--load` file.
 fn check_save_target(path: &Path, load: Option<&Path>) -> Result<bool> {
     let name = path.to_string_lossy();
     if name.chars().any(char::is_control) {
@@ -1720,20 +1709,8 @@ fn check_save_target(path: &Path, load: Option<&Path>) -> Result<bool> {
     if std::fs::symlink_metadata(path).is_err() {
         return Ok(false);
     }
-    match std::fs::metadata(path) {
-        Ok(m) if m.is_dir() => bail!(
-            "--save: '{}' is a directory: name the file to keep the game in",
-            path.display()
-        ),
-        Ok(m) if !m.is_file() => bail!(
-            "--save: '{}' is not a regular file (a device, a pipe or a socket); games are saved \
-             to files",
-            path.display()
-        ),
-        Ok(_) => {}
-        // A symbolic link that leads nowhere, or round in a loop: save_target says which.
-        Err(_) => return save_target(path).map(|_| false).context("--save"),
-    }
+    // A directory, a device, a link that cannot be followed, a file the user may not write.
+    save_target(path).context("--save")?;
     if load.is_some_and(|l| same_file(l, path)) {
         return Ok(true);
     }
@@ -1851,22 +1828,23 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(path) = &args.save {
         let context = || format!("--save: cannot keep the game in '{}'", path.display());
         // A quitting Ctrl-C waits for the first write (or the check) too.
-        let ctrl_c = Arc::clone(&game.ctrl_c);
-        let _saving = ctrl_c.saving.lock();
-        if check_save_target(path, args.load.as_deref())? {
-            // The loaded file already holds the game: it is left as it is (its comments, its
-            // layout, its form) until the game changes, then written in the form it was read
-            // in. Whether it could be written is checked now.
-            check_replaceable(path).with_context(context)?;
-            game.keep_json = loaded_json;
-        } else {
-            // Written once before the game, so a file that cannot be written is said now,
-            // with a non-zero exit, not after the first action.
-            game.name_players();
-            save_new_atomically(path, &game.record.to_text()).with_context(context)?;
-        }
-        game.ctrl_c.kept_in(Some(&path.display().to_string()));
-        game.keep = Some(path.clone());
+        game.saving(|g| -> Result<()> {
+            if check_save_target(path, args.load.as_deref())? {
+                // The loaded file already holds the game: it is left as it is (its comments,
+                // its layout, its form) until the game changes, then written in the form it was
+                // read in. Whether it could be written is checked now.
+                check_replaceable(path).with_context(context)?;
+                g.keep_json = loaded_json;
+            } else {
+                // Written once before the game, so a file that cannot be written is said now,
+                // with a non-zero exit, not after the first action.
+                g.name_players();
+                save_new_atomically(path, &g.record.to_text()).with_context(context)?;
+            }
+            g.ctrl_c.kept_in(Some(&path.display().to_string()));
+            g.keep = Some(path.clone());
+            Ok(())
+        })?;
     }
     let start = game.record.start;
     let m = start.houses();
@@ -1929,9 +1907,7 @@ pub fn run(args: Args) -> Result<()> {
     // waits on), then fails: a script must not take that file for the game (tester 24: exit 0
     // with the last move missing).
     if game.keep_error.is_some() {
-        let ctrl_c = Arc::clone(&game.ctrl_c);
-        let _saving = ctrl_c.saving.lock();
-        let _ = game.write_kept();
+        let _ = game.saving(Game::write_kept);
         if let (Some(why), Some(path), true) = (&game.keep_error, &game.keep, result.is_ok()) {
             result = Err(anyhow::anyhow!(
                 "--save: '{}' does not hold the game as it stands: the last write failed ({why}); \
