@@ -74,25 +74,24 @@ impl Target {
     }
 }
 
-/// Default table size in MiB when endgame databases reach within [`EGDB_REACH`] seeds of the
-/// position (see `solver_parts`).
+/// Default table size in MiB when endgame databases reach the position ([`egdb_reaches`]; see
+/// `solver_parts`).
 const EGDB_TT_MIB: usize = 2;
-/// Seeds in the houses above the databases' largest layer up to which [`EGDB_TT_MIB`] is the
-/// default (set by the Kalah(6,5) turns, 29-30 above layers to 30; the largest measured: 32,
-/// Kalah(6,4) with layers to 16).
+/// Seeds in the houses above the databases' largest layer up to which [`EGDB_TT_MIB`] can be
+/// the default (set by the Kalah(6,5) turns, 29-30 above layers to 30).
 const EGDB_REACH: u32 = 32;
 
 /// The default table size in MiB for a position with `seeds` seeds in the houses, searched with
 /// databases whose largest layer is `top` (`None`: without databases).
 ///
-/// With databases that reach within [`EGDB_REACH`] seeds of the position, the search's nodes
-/// are database probes and positions a few seeds above the largest layer: a table of a few
-/// MiB, which stays within the processor's caches and TLB reach, beat every larger one with
-/// databases to 20 seeds or more, from Kalah(6,4) (layers to 20-30) to the Kalah(6,5) turns
-/// with layers to 30 (29-30 seeds above them, 500-700 M nodes, 20 % less time than 1 GiB);
-/// with lower databases it was close either way (Kalah(6,4) empty with layers to 16: 2 MiB
-/// best; standard with layers to 18: 64 MiB 7 % faster). See docs/BENCHMARKS.md, "Table size
-/// with databases". Otherwise the table must hold the transpositions of the whole search: sized
+/// With databases that reach the position ([`egdb_reaches`]), the search's nodes are database
+/// probes and positions a few seeds above the largest layer: a table of a few MiB, which stays
+/// within the processor's caches and TLB reach, beat every larger one, from Kalah(6,4) (layers
+/// to 22-30) to the Kalah(6,5) turns with layers to 30 (29-30 seeds above them, 500-700 M nodes,
+/// 20 % less time than 1 GiB). With lower databases the small table multiplies the nodes:
+/// Kalah(6,4) standard with layers to 20, 18 and 16 took 1.1, 1.3 and 2.5 times as long with
+/// 2 MiB as with 256 MiB (1 Dec 2026). See docs/BENCHMARKS.md, "Table size with databases" and
+/// "Low databases get a large table". Otherwise the table must hold the transpositions of the whole search: sized
 /// by the seeds in the houses above two thirds of the largest layer (all of them without
 /// databases). `entry_bytes(mib)`: bytes per entry of a table of `mib` MiB for the position
 /// ([`kalah_solver::entry_bytes`]). From 40 to 48 seeds the table is 512 MiB of 8-byte entries
@@ -139,10 +138,12 @@ fn board_bits(houses: usize, seeds: u32) -> f64 {
         .sum()
 }
 
-/// Whether databases whose largest layer is `top` reach within [`EGDB_REACH`] seeds of a
-/// position with `seeds` seeds in the houses (then the default table is [`EGDB_TT_MIB`]).
+/// Whether databases whose largest layer is `top` reach a position with `seeds` seeds in the
+/// houses, so that the default table is [`EGDB_TT_MIB`]: the layer is at most [`EGDB_REACH`]
+/// seeds below them and holds at least 45 % as many (Kalah(6,4), 48 seeds: layers to 22 or
+/// more; the Kalah(6,5) turns, 53-59 seeds: layers to 30).
 fn egdb_reaches(seeds: u32, top: Option<u32>) -> bool {
-    top.is_some_and(|k| seeds <= k + EGDB_REACH)
+    top.is_some_and(|k| seeds <= k + EGDB_REACH && 9 * seeds <= 20 * k)
 }
 
 /// Solver flags shared by `solve` and `analyze`.
@@ -151,7 +152,7 @@ pub struct SearchArgs {
     /// Transposition table size in MiB, at least 1 and at most this machine's memory; the table
     /// takes the largest power of two of MiB not above it (5 gives 4) [default:
     /// 2 MiB with endgame databases whose largest layer is at most 32 seeds below the position's
-    /// seeds in the houses; otherwise from those seeds above two thirds of the largest layer
+    /// seeds in the houses and holds at least 45 % as many; otherwise from those seeds above two thirds of the largest layer
     /// (all of them without databases), 16 MiB up to 20, 64 up to 30, 256 up to 39, 512 up
     /// to 48 (1024 if its entries are wider than 8 bytes), 1024 beyond; at least 512 on boards
     /// of more than 6 houses where those seeds can lie in 2^37 ways or more].
@@ -802,12 +803,18 @@ mod tests {
     #[test]
     fn the_default_table_is_small_when_the_databases_reach_the_position() {
         let eight = |_| 8;
-        // Kalah(6,4) and Kalah(6,5) with layers to 30, Kalah(6,4) with layers to 16.
+        // Kalah(6,4) and Kalah(6,5) with layers to 30, Kalah(6,4) with layers to 22.
         assert_eq!(default_tt_mib(48, 6, Some(30), eight), EGDB_TT_MIB);
         assert_eq!(default_tt_mib(60, 6, Some(30), eight), EGDB_TT_MIB);
-        assert_eq!(default_tt_mib(48, 6, Some(16), eight), EGDB_TT_MIB);
-        // Just past the reach: sized by the seeds above two thirds of the largest layer.
-        assert_eq!(default_tt_mib(49, 6, Some(16), eight), 256);
+        assert_eq!(default_tt_mib(59, 6, Some(30), eight), EGDB_TT_MIB);
+        assert_eq!(default_tt_mib(48, 6, Some(22), eight), EGDB_TT_MIB);
+        // Past the reach: sized by the seeds above two thirds of the largest layer. Layers
+        // below 45 % of the seeds (Kalah(6,4) with layers to 20, 18, 16), or more than 32
+        // seeds below them.
+        assert_eq!(default_tt_mib(48, 6, Some(21), eight), 256);
+        assert_eq!(default_tt_mib(48, 6, Some(20), eight), 256);
+        assert_eq!(default_tt_mib(48, 6, Some(16), eight), 256);
+        assert_eq!(default_tt_mib(63, 6, Some(30), eight), 512);
         assert_eq!(default_tt_mib(72, 6, Some(30), eight), 1024);
         // Without databases: by the seeds in the houses.
         assert_eq!(default_tt_mib(20, 6, None, eight), 16);
