@@ -520,6 +520,18 @@ fn a_set_without_layer_zero_is_named_with_the_fix() {
             &want,
         );
     }
+    // solve and analyze search without them, with the same sentence as a note (tester 26:
+    // they said there were no databases for the board in the directory).
+    for cmd in ["solve", "analyze"] {
+        kalah()
+            .args([cmd, "1,1,1,0,1,1,0,0 S", "--threads", "1", "--egdb-dir"])
+            .arg(dir.path())
+            .assert()
+            .success()
+            .stderr(format!(
+                "kalah: note: {want}; searching without databases\n"
+            ));
+    }
     // The command given fills the gap.
     build(dir.path(), "5", &["--quiet"]);
     assert!(kalah()

@@ -26,7 +26,7 @@ pub struct Args {
     /// single action.
     #[arg(long)]
     pub turns: bool,
-    /// Print JSON: {"position", "moves": [{"move": "3-6", "value": 10}, ...], "seconds"}.
+    /// Print JSON: {"position", "value", "moves": [{"move": "3-6", "value": 10}, ...], "seconds"}.
     #[arg(long)]
     pub json: bool,
     /// Threads, 1 to 256 [default: every core]: each solves whole actions (or turns), all

@@ -719,6 +719,26 @@ fn layer_problem(l: &kalah_egdb::LayerInfo, h: &kalah_egdb::file::LayerHeader) -
     None
 }
 
+/// When the set of `m` houses and `rules` under `root` holds layer files but no layer 0 (so
+/// [`Egdb::open`] finds no databases), the sentence saying so and naming the build that fills
+/// the gap (`given`: the `--egdb-dir` to repeat in it); `None` otherwise.
+pub(crate) fn no_layer_zero(
+    root: &Path,
+    m: usize,
+    rules: &kalah_core::Rules,
+    given: Option<&Path>,
+) -> Option<String> {
+    let set = root.join(kalah_egdb::file::set_dir_name(m, rules));
+    let files = layer_files(&set);
+    let &top = files.last()?;
+    Some(format!(
+        "{}: layer 0 is missing, so its {} cannot be used; `{}` fills the gap",
+        set.display(),
+        layers_text(&files),
+        build_command(m, rules, top, given)
+    ))
+}
+
 /// Whether `dir` itself holds layer files (`*.egdb`): a set's directory given as the root.
 pub(crate) fn holds_layer_files(dir: &std::path::Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|entries| {
@@ -740,15 +760,8 @@ fn open(dir: &DirArgs, rules_args: &RuleArgs, m: usize) -> Result<Egdb> {
     let opened = Egdb::open(&root, m, &rules)?;
     if opened.is_none() {
         // Layers without layer 0 (tester 12: "no databases" though the files are there).
-        let set = root.join(kalah_egdb::file::set_dir_name(m, &rules));
-        let files = layer_files(&set);
-        if let Some(&top) = files.last() {
-            bail!(
-                "{}: layer 0 is missing, so its {} cannot be used; `{}` fills the gap",
-                set.display(),
-                layers_text(&files),
-                build_command(m, &rules, top, dir.egdb_dir.as_deref())
-            );
+        if let Some(why) = no_layer_zero(&root, m, &rules, dir.egdb_dir.as_deref()) {
+            bail!("{why}");
         }
     }
     opened.with_context(|| {

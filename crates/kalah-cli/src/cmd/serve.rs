@@ -16,18 +16,18 @@ pub struct Args {
     /// Port to listen on (0: any free port; the address is printed).
     #[arg(long, value_name = "PORT", default_value_t = 8080, allow_negative_numbers = true, value_parser = parse_port)]
     pub port: u16,
-    /// Most engine searches at once, at least 1; more get "503 busy" at once [default: one per
+    /// Most engine searches at once, 1 to 1024; more get "503 busy" at once [default: one per
     /// core].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_slots)]
     pub engine_slots: Option<usize>,
-    /// Most thinking time of one engine request, in milliseconds (at least 1).
+    /// Most thinking time of one engine request, in milliseconds (1 to 86400000).
     #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 10_000, value_parser = parse_ms)]
     pub max_time_ms: u64,
-    /// Thinking time of an engine request that does not ask for one, in milliseconds (at least
-    /// 1; at most --max-time-ms, to which a larger value is lowered).
+    /// Thinking time of an engine request that does not ask for one, in milliseconds (1 to
+    /// 86400000, at most --max-time-ms, to which a larger value is lowered).
     #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 1_000, value_parser = parse_ms)]
     pub default_time_ms: u64,
-    /// Longest wait for a request, in milliseconds (at least 1): a connection that sends no
+    /// Longest wait for a request, in milliseconds (1 to 86400000): a connection that sends no
     /// whole request head this long after it opened or after its last answer is closed, and a
     /// body not received whole this long after its head gets 408. Engine work does not count.
     #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 20_000, value_parser = parse_ms)]

@@ -462,6 +462,12 @@ pub(crate) fn open_egdb_dir(
             );
         }
     }
+    if db.is_none() {
+        if let Some(why) = crate::cmd::egdb::no_layer_zero(&path, houses, rules, dir) {
+            eprintln!("kalah: note: {why}; searching without databases");
+            return Ok(None);
+        }
+    }
     if db.is_none() && dir.is_some() {
         // A directory named on the command line that holds nothing for these rules is most
         // likely a mistake (another rule set, or a set's own directory given as the root).
