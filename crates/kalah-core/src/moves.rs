@@ -235,7 +235,25 @@ impl fmt::Display for Turn {
     }
 }
 
-/// `3-6`, `5`, `swap`. Also accepts `,` between the moves.
+impl Turn {
+    /// Reads a turn as game records and the web API write it: `3-6`, `5`, `swap` (a whole
+    /// turn: [`TurnEnd::Whole`]) or with a trailing `-`, `3-`, `3-6-` (a turn still going on:
+    /// [`TurnEnd::Open`]), for [`Turn::play_as`]. The actions are read as by `Turn`'s
+    /// [`FromStr`]; the claim is checked only when played.
+    ///
+    /// # Errors
+    /// [`MoveError::Parse`] naming the first item that is not an action (`3--6`: an empty one).
+    pub fn parse_written(text: &str) -> Result<(Turn, TurnEnd), MoveError> {
+        let t = text.trim();
+        match t.strip_suffix('-') {
+            Some(body) => Ok((body.parse()?, TurnEnd::Open)),
+            None => Ok((t.parse()?, TurnEnd::Whole)),
+        }
+    }
+}
+
+/// `3-6`, `5`, `swap`. Also accepts `,` between the moves. A trailing `-` (an unfinished turn,
+/// `3-`) is refused here: [`Turn::parse_written`] reads it.
 impl FromStr for Turn {
     type Err = MoveError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -266,6 +284,36 @@ impl<'de> Deserialize<'de> for Turn {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_written_turn_says_whether_it_goes_on() {
+        let t = |v: &[u8]| Turn(v.iter().map(|&h| Move::Sow(h)).collect());
+        assert_eq!(
+            Turn::parse_written("3-6").unwrap(),
+            (t(&[3, 6]), TurnEnd::Whole)
+        );
+        assert_eq!(
+            Turn::parse_written(" 3- ").unwrap(),
+            (t(&[3]), TurnEnd::Open)
+        );
+        assert_eq!(
+            Turn::parse_written("3-6-").unwrap(),
+            (t(&[3, 6]), TurnEnd::Open)
+        );
+        assert_eq!(
+            Turn::parse_written("swap").unwrap(),
+            (Turn(vec![Move::Swap]), TurnEnd::Whole)
+        );
+        for bad in ["", "-", "3--", "3--6", "-3", "x-"] {
+            assert!(Turn::parse_written(bad).is_err(), "{bad}");
+        }
+        // The written form of an open turn reads back, and plays as the record's.
+        let r = Rules::default();
+        let mut pos: Position = START.parse().unwrap();
+        let (turn, end) = Turn::parse_written("3-").unwrap();
+        assert!(turn.play_as(&mut pos, &r, end).is_ok());
+        assert_eq!(pos.side(), crate::Side::South);
+    }
 
     /// Plays `turn` on `pos` action by action, checking each step as `end` says: the first
     /// refusal, or the position after the turn.

@@ -774,7 +774,12 @@ impl Position {
         }
     }
 
-    /// Plays a legal action, settling an unswept end first.
+    /// Plays a legal action.
+    ///
+    /// A position whose game is over under `rules` but not yet swept (as written by hand or
+    /// parsed: `0,0,0,5,1,1,1,0 S`, South's row empty) has no legal action: it gives
+    /// [`MoveError::GameOver`] and is left as it is; [`Position::settle`] sweeps it, and
+    /// [`Position::status`] gives its final score either way.
     ///
     /// # Errors
     /// [`MoveError`] if the action is illegal; the position is then unchanged.
@@ -1067,6 +1072,13 @@ impl fmt::Display for Position {
 
 /// Parses the notation written by `Display`. White space around the commas is allowed; the side
 /// letter may be lower case. Error columns count characters from 1.
+///
+/// The text carries no rules, so the phase tag is read whatever the rules of the game will be:
+/// check it with [`Rules::allows_phase`] (a `pie` tag under rules without the pie rule is a
+/// position of no such game). The other way round, a position without a tag is in the normal
+/// phase, past the opening: under the pie rule, `4,4,4,4,4,4,0,4,4,4,4,4,4,0 S` is a position
+/// reached in the middle of a game, where North may not swap; the start of a pie-rule game is
+/// written `... S opening` (as [`Position::start`] makes it and `Display` writes it).
 impl FromStr for Position {
     type Err = ParsePositionError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {

@@ -140,8 +140,9 @@ pub struct GameRecord {
     ///
     /// The moves were checked against these rules and `start` when they were added: changing
     /// either afterwards leaves moves that may not replay (then [`GameRecord::position`] and the
-    /// other replays give a meaningless board, and [`GameRecord::to_text`] a record that does
-    /// not read back). Make a new record instead ([`GameRecord::from_moves`]).
+    /// other replays stop before the first action that is no longer legal, and
+    /// [`GameRecord::to_text`] writes only the actions up to there). Make a new record instead
+    /// ([`GameRecord::from_moves`]).
     pub rules: Rules,
     /// The starting position. Its phase tag is not checked against `rules` here: front ends
     /// refuse one that [`Rules::allows_phase`] does not allow. See `rules` before changing it.
@@ -248,14 +249,17 @@ impl GameRecord {
         self.turns().last().is_none_or(|t| !t.open)
     }
 
-    /// Every position from the start to now (`moves().len() + 1` of them).
+    /// Every position from the start to now (`moves().len() + 1` of them; fewer when `rules` or
+    /// `start` were changed after the moves, see [`GameRecord::rules`]).
     pub fn positions(&self) -> Vec<Position> {
         let mut pos = self.start;
         pos.settle(&self.rules);
         let mut v = Vec::with_capacity(self.moves.len() + 1);
         v.push(pos);
         for &mv in &self.moves {
-            pos.play_unchecked(&self.rules, mv);
+            if pos.play(&self.rules, mv).is_err() {
+                break;
+            }
             v.push(pos);
         }
         v
@@ -266,7 +270,9 @@ impl GameRecord {
         let mut pos = self.start;
         pos.settle(&self.rules);
         for &mv in &self.moves {
-            pos.play_unchecked(&self.rules, mv);
+            if pos.play(&self.rules, mv).is_err() {
+                break;
+            }
         }
         pos
     }
@@ -287,7 +293,9 @@ impl GameRecord {
         let mut open = false;
         for &mv in &self.moves {
             let side = pos.side();
-            let o = pos.play_unchecked(&self.rules, mv);
+            let Ok(o) = pos.play(&self.rules, mv) else {
+                break;
+            };
             if open {
                 let t = turns.last_mut().expect("open turn");
                 t.turn.0.push(mv);
@@ -515,16 +523,11 @@ impl GameRecord {
                     });
                 }
             }
-            let (body, open) = match tok.strip_suffix('-') {
-                Some(b) => (b, true),
-                None => (tok.as_str(), false),
-            };
-            let turn: Turn = body.parse().map_err(|source| RecordError::Illegal {
+            let (turn, end) = Turn::parse_written(&tok).map_err(|source| RecordError::Illegal {
                 turn: turn_no,
-                mv: body.to_string(),
+                mv: tok.strip_suffix('-').unwrap_or(&tok).to_string(),
                 source,
             })?;
-            let end = if open { TurnEnd::Open } else { TurnEnd::Whole };
             for (k, &mv) in turn.0.iter().enumerate() {
                 let mut p = rec.position();
                 let o = match p.play(&rec.rules, mv) {
@@ -564,7 +567,7 @@ impl GameRecord {
                         source,
                     })?;
             }
-            if open {
+            if end == TurnEnd::Open {
                 open_allowed_done = true;
             }
         }
@@ -730,6 +733,30 @@ fn unquote_prefix(s: &str) -> Option<(String, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_record_whose_start_was_changed_replays_up_to_its_first_illegal_action() {
+        // Library tester: debug builds panicked in the replay ("assertion failed: !src.over").
+        let rules = Rules::default();
+        let start = Position::start(&crate::Start::uniform(6, 4).unwrap(), &rules);
+        let mut r = GameRecord::new(rules, start);
+        for mv in [3, 6, 1, 2] {
+            r.push(Move::Sow(mv)).unwrap();
+        }
+        // South's house 3 empty: the first action no longer applies.
+        r.start = "4,4,0,4,4,4,0,4,4,4,4,4,4,4 S".parse().unwrap();
+        assert_eq!(r.position(), r.start);
+        assert_eq!(r.positions(), vec![r.start]);
+        assert!(r.turns().is_empty());
+        // Legal up to the fourth action: 3-6 and North's 1 replay, South's 2 does not (house 2
+        // empty, and nothing sown into it).
+        r.start = "4,0,4,4,4,4,4,4,4,4,4,4,4,0 S".parse().unwrap();
+        assert_eq!(r.positions().len(), 4);
+        assert_eq!(r.turns().len(), 2);
+        let back = GameRecord::parse(&r.to_text()).unwrap();
+        assert_eq!(back.moves(), &r.moves()[..3]);
+        assert_eq!(back.position(), r.position());
+    }
 
     #[test]
     fn parse_reads_either_form_and_skips_a_byte_order_mark() {

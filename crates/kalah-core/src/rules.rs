@@ -288,10 +288,32 @@ impl FromStr for Rules {
 /// North's house `h` gets `layout[h-1]` too (each player sees the same row from his own side),
 /// unless `mirrored`, in which case North's house `h` gets `layout[m-h]`, so that facing houses
 /// hold the same count. Both stores start empty.
+///
+/// Serialized as `{"layout": [4, 4, 5, 4, 3, 4], "mirrored": false}`; deserializing checks the
+/// layout as [`Start::layout`] does (a layout of 0 or more than 12 houses, no seed or more than
+/// 255 seeds on the board is an error naming the problem).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "StartFields")]
 pub struct Start {
     layout: Vec<u8>,
     mirrored: bool,
+}
+
+/// The serialized fields of a [`Start`], checked by [`Start::layout`] when deserialized.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StartFields {
+    layout: Vec<u8>,
+    #[serde(default)]
+    mirrored: bool,
+}
+
+impl TryFrom<StartFields> for Start {
+    type Error = RulesError;
+
+    fn try_from(f: StartFields) -> Result<Start, RulesError> {
+        Start::layout(&f.layout, f.mirrored)
+    }
 }
 
 impl Start {
@@ -406,6 +428,33 @@ impl Default for Start {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deserialized_start_is_checked_as_start_layout() {
+        let ok: Start =
+            serde_json::from_str(r#"{"layout":[4,4,5,4,3,4],"mirrored":true}"#).unwrap();
+        assert_eq!(ok, Start::layout(&[4, 4, 5, 4, 3, 4], true).unwrap());
+        let plain: Start = serde_json::from_str(r#"{"layout":[3,3,3]}"#).unwrap();
+        assert_eq!(plain, Start::uniform(3, 3).unwrap());
+        // A round trip keeps it.
+        let text = serde_json::to_string(&ok).unwrap();
+        assert_eq!(serde_json::from_str::<Start>(&text).unwrap(), ok);
+        // Library tester: these were accepted and panicked later (13 houses: a slice past the
+        // board; 800 seeds: an index past the solver's tables).
+        for (json, want) in [
+            (
+                r#"{"layout":[1,1,1,1,1,1,1,1,1,1,1,1,1],"mirrored":false}"#,
+                "13",
+            ),
+            (r#"{"layout":[200,200],"mirrored":false}"#, "800"),
+            (r#"{"layout":[],"mirrored":false}"#, "0"),
+            (r#"{"layout":[0,0],"mirrored":false}"#, "no seed"),
+        ] {
+            let e = serde_json::from_str::<Start>(json).unwrap_err().to_string();
+            assert!(e.contains(want), "{json}: {e}");
+        }
+        assert!(serde_json::from_str::<Start>(r#"{"layout":[4],"mirored":true}"#).is_err());
+    }
 
     #[test]
     fn a_rules_key_given_twice_is_refused() {

@@ -31,7 +31,8 @@ pub struct BuildPlan {
     pub rules: Rules,
     /// Build layers 0..=max_seeds (seeds in the houses).
     pub max_seeds: u32,
-    /// Worker threads; `None` uses every core.
+    /// Worker threads; `None` uses every core; 0 counts as 1; more than
+    /// [`MAX_THREADS`](crate::MAX_THREADS) is refused ([`EgdbError::Threads`]).
     pub threads: Option<usize>,
 }
 
@@ -109,13 +110,7 @@ impl BuildLock<'_> {
         on_event: &(dyn Fn(&BuildEvent) + Sync),
     ) -> Result<BuildReport, EgdbError> {
         let plan = self.plan;
-        let mut pool = rayon::ThreadPoolBuilder::new();
-        if let Some(n) = plan.threads {
-            pool = pool.num_threads(n.max(1));
-        }
-        let pool = pool
-            .build()
-            .map_err(|e| EgdbError::Threads(e.to_string()))?;
+        let pool = crate::worker_pool(plan.threads)?;
         pool.install(|| plan.run_in_pool(&self.ix, stop, on_event))
     }
 }
@@ -125,9 +120,16 @@ impl BuildPlan {
     ///
     /// # Errors
     /// [`EgdbError::StoreDependentRules`] for the majority end; [`EgdbError::TooLarge`] for more
-    /// than [`MAX_LAYER_SEEDS`] seeds or layers that cannot be indexed.
+    /// than [`MAX_LAYER_SEEDS`] seeds or layers that cannot be indexed; [`EgdbError::Threads`]
+    /// for more than [`MAX_THREADS`](crate::MAX_THREADS) threads.
     pub fn check(&self) -> Result<Indexer, EgdbError> {
         check_rules(&self.rules)?;
+        if let Some(n) = self.threads.filter(|&n| n > crate::MAX_THREADS) {
+            return Err(EgdbError::Threads(format!(
+                "{n} threads asked for, at most {}",
+                crate::MAX_THREADS
+            )));
+        }
         if self.max_seeds > MAX_LAYER_SEEDS {
             return Err(EgdbError::TooLarge {
                 houses: self.houses,

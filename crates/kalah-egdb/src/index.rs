@@ -35,10 +35,11 @@ impl Indexer {
     /// Tables for boards of `houses` houses a side and layers of at most `max_seeds` seeds.
     ///
     /// # Errors
-    /// [`EgdbError::TooLarge`] if a layer would have 2^63 or more arrangements, or if `houses` is
-    /// not in 1..=12.
+    /// [`EgdbError::TooLarge`] if a layer would have 2^63 or more arrangements, if `houses` is
+    /// not in 1..=12, or if `max_seeds` is above [`MAX_LAYER_SEEDS`](crate::MAX_LAYER_SEEDS)
+    /// (checked first: the tables grow with `max_seeds`).
     pub fn new(houses: usize, max_seeds: u32) -> Result<Indexer, EgdbError> {
-        if !(1..=MAX_HOUSES).contains(&houses) {
+        if !(1..=MAX_HOUSES).contains(&houses) || max_seeds > crate::MAX_LAYER_SEEDS {
             return Err(EgdbError::TooLarge {
                 houses,
                 seeds: max_seeds,
@@ -297,5 +298,13 @@ mod tests {
         assert_eq!(ix.layer_size(5), 56);
         assert!(std::panic::catch_unwind(|| ix.layer_size(6)).is_err());
         assert!(Indexer::new(0, 4).is_err());
+        // Library tester: these allocated tables for 4 billion seeds and aborted the process.
+        for (m, k) in [(1, u32::MAX), (12, u32::MAX), (6, 10_000_000), (1, 121)] {
+            assert!(matches!(
+                Indexer::new(m, k),
+                Err(EgdbError::TooLarge { houses, seeds }) if houses == m && seeds == k
+            ));
+        }
+        assert_eq!(Indexer::new(1, 120).unwrap().layer_size(120), 121);
     }
 }

@@ -148,6 +148,28 @@ use crate::solve::{Expanded, Finished, Solver};
 /// Largest layer (seeds in the houses) a database may have: values must fit a signed byte.
 pub const MAX_LAYER_SEEDS: u32 = 120;
 
+/// The most worker threads of a build or a verify ([`BuildPlan::threads`],
+/// [`Egdb::verify`]): more are refused with [`EgdbError::Threads`] before any work (tens of
+/// thousands take minutes to fail to start, and past the cores they only slow the work down).
+pub const MAX_THREADS: usize = 256;
+
+/// A pool of `threads` worker threads (`None`: one per core; 0 counts as 1).
+///
+/// # Errors
+/// [`EgdbError::Threads`] for more than [`MAX_THREADS`] threads, or if they cannot be started.
+pub(crate) fn worker_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, EgdbError> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        if n > MAX_THREADS {
+            return Err(EgdbError::Threads(format!(
+                "{n} threads asked for, at most {MAX_THREADS}"
+            )));
+        }
+        pool = pool.num_threads(n.max(1));
+    }
+    pool.build().map_err(|e| EgdbError::Threads(e.to_string()))
+}
+
 /// Errors opening, building or verifying databases.
 #[derive(Debug, thiserror::Error)]
 pub enum EgdbError {
@@ -281,8 +303,12 @@ pub struct VerifyReport {
 impl Egdb {
     /// Opens the layers present under the database root `dir` (the layers live in its
     /// subdirectory [`file::set_dir_name`]) for `houses` houses a side under `rules`: layers
-    /// 0, 1, 2, … as long as they are present. `Ok(None)` if there is no layer 0, or if the
-    /// rules cannot be databased (the majority end).
+    /// 0, 1, 2, … as long as they are present. `Ok(None)` if there is no layer 0 there (`dir`
+    /// missing or not a directory, no set for this board and these rules, a set whose layer 0
+    /// is missing, or a board of no or more than 12 houses, which no set can hold), or if the
+    /// rules cannot be databased (the majority end). A front end that was given `dir` should
+    /// tell these cases apart for its user (`kalah` checks that `dir` is a directory and names
+    /// a set without layer 0).
     ///
     /// Opening is cheap: every file's header (magic, version, header checksum, board, rules,
     /// seeds, count) and length are checked, and the payload's CRC-32 of the layers of at most
@@ -428,6 +454,11 @@ impl Egdb {
     /// # Panics
     /// If `seeds` > [`Egdb::max_seeds`].
     pub fn layer_values(&self, seeds: u32) -> &[u8] {
+        assert!(
+            seeds <= self.max_seeds,
+            "layer {seeds} is past the databases' largest layer, {}",
+            self.max_seeds
+        );
         &self.layers[seeds as usize][HEADER_LEN..]
     }
 
@@ -555,20 +586,15 @@ impl Egdb {
     ///
     /// # Errors
     /// [`EgdbError::Corrupt`] for a payload checksum mismatch; [`EgdbError::Interrupted`] if
-    /// `stop` was set; [`EgdbError::Threads`].
+    /// `stop` was set; [`EgdbError::Threads`] for more than [`MAX_THREADS`] threads, or if they
+    /// cannot be started.
     pub fn verify(
         &self,
         threads: Option<usize>,
         stop: &AtomicBool,
         on_progress: &(dyn Fn(u64, u64) + Sync),
     ) -> Result<VerifyReport, EgdbError> {
-        let mut pool = rayon::ThreadPoolBuilder::new();
-        if let Some(n) = threads {
-            pool = pool.num_threads(n.max(1));
-        }
-        let pool = pool
-            .build()
-            .map_err(|e| EgdbError::Threads(e.to_string()))?;
+        let pool = worker_pool(threads)?;
         pool.install(|| {
             self.check_checksums()?;
             self.verify_in_pool(stop, on_progress)

@@ -359,3 +359,35 @@ fn set_directory_names_read_back() {
         assert_eq!(parse_set_dir_name(name), None, "{name}");
     }
 }
+
+/// More worker threads than `MAX_THREADS` are refused before any work, by the plan's check,
+/// the build and the verify (library tester: 100 000 threads ran 532 s before failing); the
+/// cap itself is accepted.
+#[test]
+fn too_many_threads_are_refused_at_once() {
+    let dir = built(2, 3);
+    let mut p = plan(dir.path(), 2, 3);
+    p.threads = Some(kalah_egdb::MAX_THREADS + 1);
+    let want = format!(
+        "{} threads asked for, at most 256",
+        kalah_egdb::MAX_THREADS + 1
+    );
+    for e in [
+        p.check().unwrap_err(),
+        p.run(&AtomicBool::new(false), &|_| {}).unwrap_err(),
+        Egdb::open(dir.path(), 2, &Rules::default())
+            .unwrap()
+            .unwrap()
+            .verify(Some(100_000), &AtomicBool::new(false), &|_, _| {})
+            .unwrap_err(),
+    ] {
+        assert!(matches!(e, EgdbError::Threads(_)), "{e}");
+        let text = e.to_string();
+        assert!(text.contains("at most 256"), "{text}");
+        if text.contains(&(kalah_egdb::MAX_THREADS + 1).to_string()) {
+            assert!(text.contains(&want), "{text}");
+        }
+    }
+    p.threads = Some(kalah_egdb::MAX_THREADS);
+    assert!(p.check().is_ok());
+}

@@ -141,7 +141,9 @@ impl FromStr for Level {
     }
 }
 
-/// Limits on one move's thinking. `None` means the level's default.
+/// Limits on one move's thinking. `None` means the level's default for [`Engine::choose`] and
+/// [`Engine::choose_with`]; for [`Engine::hint`], which does not depend on the level, 1 s and
+/// no node limit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Wall-clock time for the move.
@@ -155,12 +157,15 @@ pub struct Limits {
 pub struct Choice {
     /// The action to play.
     pub mv: Move,
-    /// Value of the position for the side to move (final store difference) if known or
-    /// estimated.
+    /// Value for the side to move (final store difference) of playing `mv`, if known or
+    /// estimated: the value of the position when `mv` is a best action; at the levels with
+    /// randomness (`beginner`, `easy`), the un-noised value of the action they picked, which
+    /// may be worse than the best.
     pub value: Option<i32>,
     /// Whether `value` is proven exact.
     pub exact: bool,
-    /// Depth of the search that chose the move (plies), 0 for a random or greedy choice.
+    /// Depth of the search that chose the move (plies); for a proven action (`perfect`), the
+    /// length of the principal variation [`Choice::pv`]; 0 for a random or greedy choice.
     pub depth: u32,
     /// Nodes searched (by every thread, see [`Engine::set_threads`]).
     pub nodes: u64,
@@ -269,6 +274,8 @@ pub struct Engine {
     egdb: Option<Arc<Egdb>>,
     /// Threads of the exact attempts (at least 1).
     threads: usize,
+    /// Transposition table size in MiB, if set ([`Engine::set_table_mib`]); else the level's.
+    tt_mib: Option<usize>,
     /// The stop flag, installed in the engine's solver at every search (see
     /// [`Engine::set_stop_flag`]).
     stop: Arc<AtomicBool>,
@@ -302,6 +309,7 @@ impl Engine {
             solver: None,
             egdb: None,
             threads: 1,
+            tt_mib: None,
             stop: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -315,6 +323,7 @@ impl Engine {
             solver: None,
             egdb: None,
             threads: 1,
+            tt_mib: None,
             stop: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -333,8 +342,9 @@ impl Engine {
         self.level
     }
 
-    /// Sets the number of threads of the engine's exact attempts (0 counts as 1; the default is
-    /// 1, one search at a time on the calling thread).
+    /// Sets the number of threads of the engine's exact attempts (0 counts as 1, more than
+    /// [`kalah_solver::MAX_THREADS`] as that many; the default is 1, one search at a time on the
+    /// calling thread).
     ///
     /// With `threads` > 1:
     /// * the `perfect` level proves its move with [`Solver::solve_parallel`]: `threads` MTD(f)
@@ -363,7 +373,7 @@ impl Engine {
     /// Each search call starts its threads and joins them before it returns (scoped threads);
     /// nothing runs between calls.
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+        self.threads = threads.clamp(1, kalah_solver::MAX_THREADS);
     }
 
     /// The number of threads of the exact attempts (see [`Engine::set_threads`]), at least 1.
@@ -407,9 +417,26 @@ impl Engine {
         self.stop.load(Ordering::SeqCst)
     }
 
-    /// A fresh solver of the level's table size for `rules`, with the engine's databases.
+    /// Sets the size of the exact search's transposition table, in MiB (0 counts as 1; see
+    /// [`Solver::new`] for a size the system cannot grant). The default is the level's: 1 MiB
+    /// (`beginner`, `easy`) to 64 MiB (`perfect`, [`kalah_solver::DEFAULT_TT_MIB`]). A larger
+    /// table lets `perfect` prove larger positions within its time (Kalah(6,4) without
+    /// databases wants about 512 MiB, see `kalah solve`'s default). The table is made anew,
+    /// empty, at the next search: what the engine's table held is dropped.
+    pub fn set_table_mib(&mut self, mib: usize) {
+        self.tt_mib = Some(mib.max(1));
+        self.solver = None;
+    }
+
+    /// The size of the exact search's transposition table in MiB (see
+    /// [`Engine::set_table_mib`]).
+    pub fn table_mib(&self) -> usize {
+        self.tt_mib.unwrap_or(self.level.profile().tt_mib)
+    }
+
+    /// A fresh solver of the engine's table size for `rules`, with the engine's databases.
     fn new_solver(&self, rules: &Rules) -> Solver {
-        let mut s = Solver::new(*rules, self.level.profile().tt_mib);
+        let mut s = Solver::new(*rules, self.table_mib());
         s.set_egdb(self.egdb.clone());
         s
     }
@@ -635,6 +662,10 @@ impl Engine {
 
     /// The value of every legal action (exact where it can be proven within `limits`,
     /// estimated otherwise), in legal-move order. Empty if the game is over.
+    ///
+    /// The hint does not depend on the engine's level: it spends 70 % of the time (`limits.time`,
+    /// 1 s if `None`) trying to prove every action's value exactly, and if that does not finish,
+    /// the rest on depth-limited estimates of each action.
     ///
     /// The stop flag ([`Engine::set_stop_flag`]) ends the search early: the values are then
     /// estimates, exact only where proven.

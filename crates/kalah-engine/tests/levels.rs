@@ -154,3 +154,31 @@ fn level_names_round_trip() {
     }
     assert!("grandmaster".parse::<Level>().is_err());
 }
+
+/// The table size can be set (library tester: it was fixed by the level); a table of another
+/// size gives the same proven values.
+#[test]
+fn the_table_size_can_be_set_and_proofs_stay_the_same() {
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(4, 3).unwrap(), &rules);
+    let want = Solver::new(rules, 1).value(&pos).unwrap();
+    let limits = Limits {
+        time: None,
+        nodes: None,
+    };
+    let mut e = Engine::with_seed(Level::Perfect, 1);
+    assert_eq!(e.table_mib(), kalah_solver::DEFAULT_TT_MIB);
+    let before = e.choose_with(&pos, &rules, limits).unwrap();
+    for mib in [0, 1, 256] {
+        e.set_table_mib(mib);
+        assert_eq!(e.table_mib(), mib.max(1));
+        let c = e.choose_with(&pos, &rules, limits).unwrap();
+        assert!(c.exact, "{mib} MiB");
+        assert_eq!(
+            (c.value, before.value),
+            (Some(want), Some(want)),
+            "{mib} MiB"
+        );
+    }
+    assert_eq!(Engine::new(Level::Beginner).table_mib(), 1);
+}

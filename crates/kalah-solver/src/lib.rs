@@ -86,7 +86,7 @@ pub use tt::entry_bytes;
 
 pub use search::{
     seed_bounds, DepthResult, MoveScore, Progress, SearchLimits, Solution, SolveError, Solver,
-    Stats, TurnScore,
+    Stats, TurnScore, MAX_DEPTH, MAX_THREADS,
 };
 
 /// Default transposition table size in MiB.

@@ -82,7 +82,7 @@ pub struct SearchLimits {
     /// Stop at this instant.
     pub deadline: Option<Instant>,
     /// Stop after this many nodes. The count is checked every 1 024 nodes, so a search may go
-    /// up to 1 023 nodes past it.
+    /// up to 1 024 nodes past it (a limit of 0 still searches 1 024).
     pub nodes: Option<u64>,
 }
 
@@ -242,7 +242,11 @@ impl Solver {
     /// A solver for `rules` with a transposition table of about `tt_mib` MiB (at least 1). The
     /// table memory is allocated zeroed, so pages are only committed when used. If the system
     /// refuses that much memory, the table is halved until it is granted:
-    /// [`Solver::table_bytes`] says what was obtained.
+    /// [`Solver::table_bytes`] says what was obtained. The system may grant more address space
+    /// than it has memory (Linux lets a 16 GiB table be allocated on a 23 GiB machine whatever
+    /// was asked, and overcommits): a table larger than the free memory fills it as the search
+    /// goes, until the system runs out. Ask for at most the memory you can spare (`kalah solve`
+    /// refuses a `--tt-mb` above the machine's memory).
     ///
     /// # Panics
     /// Aborts (the allocation error handler) only if not even a 512 KiB table can be allocated.
@@ -364,8 +368,9 @@ impl Solver {
         self.limits = limits;
     }
 
-    /// A callback called about twice a second during long searches and whenever the root bounds
-    /// improve, with the bounds proven so far.
+    /// A callback called with the bounds proven so far during searches longer than a second:
+    /// from the first second on, about twice a second and whenever the root bounds improve (a
+    /// search that ends within its first second makes no call).
     pub fn set_progress(&mut self, f: impl FnMut(&Progress) + Send + Sync + 'static) {
         self.progress = Some(Box::new(f));
     }
@@ -940,6 +945,16 @@ fn evaluate(_pos: &Position) -> i32 {
     0
 }
 
+/// The most threads of one parallel solve ([`Solver::solve_parallel`]); more are lowered to it
+/// (each thread is an operating-system thread with its own stack; tens of thousands fail to
+/// start, and past the cores they only slow the search down).
+pub const MAX_THREADS: usize = 256;
+
+/// The deepest depth-limited search, in plies ([`Solver::search_depth`]): far beyond any
+/// search that finishes (a depth of a few dozen plies takes seconds on Kalah(6,4)), and small
+/// enough for the depth arithmetic.
+pub const MAX_DEPTH: u32 = 10_000;
+
 fn kid_move(mv: u8) -> Move {
     if mv == SWAP {
         Move::Swap
@@ -1166,7 +1181,7 @@ impl Solver {
     }
 
     /// [`Solver::solve`] on `threads` threads sharing this solver's transposition table (at
-    /// least one: this thread). Every thread runs its own MTD(f) on `pos` from the same first
+    /// least one: this thread; at most [`MAX_THREADS`], to which more are lowered). Every thread runs its own MTD(f) on `pos` from the same first
     /// guess, so they test the same bounds, and each finds what the others proved in the table.
     /// They share the work of each test by simplified ABDADA (Weill 1996, "The ABDADA
     /// distributed minimax search algorithm"; the variant without counters in the table): at
@@ -1189,6 +1204,7 @@ impl Solver {
         pos: &Position,
         threads: usize,
     ) -> Result<Solution, SolveError> {
+        let threads = threads.min(MAX_THREADS);
         let pos = self.settled(pos);
         self.begin(&pos);
         if pos.is_over() || threads <= 1 {
@@ -1380,6 +1396,10 @@ impl Solver {
     /// [`Solver::solve`]), in [`Turn::all`] order. Empty if the game is over. Progress reports
     /// show `value` as both bounds.
     ///
+    /// `value` is taken as given, not checked (that would cost a solve): each turn is tested
+    /// for "worth at least `value`", so a `value` above the position's value gives no turn, and
+    /// one below it gives every turn worth at least `value`, whatever their values.
+    ///
     /// This can take far longer than the value: each best turn needs a proof of its own that
     /// the opponent gets no more after it, where the value needed one (Kalah(11,1), value 0,
     /// has 15 best turns; `kalah solve --threads 1` took 27 s for the value and the best actions
@@ -1456,14 +1476,15 @@ impl Solver {
     }
 
     /// A depth-limited search of `pos` to `depth` plies (one sowing = one ply; at least 1, so
-    /// `depth` 0 searches 1) with the heuristic evaluation at the horizon.
+    /// `depth` 0 searches 1, and at most [`MAX_DEPTH`], to which a larger `depth` is lowered)
+    /// with the heuristic evaluation at the horizon. The result's `depth` is the depth searched.
     ///
     /// # Errors
     /// [`SolveError::Stopped`] if stopped (bounds: the futility bounds).
     pub fn search_depth(&mut self, pos: &Position, depth: u32) -> Result<DepthResult, SolveError> {
         let pos = self.settled(pos);
         self.begin(&pos);
-        self.depth_iteration(&pos, depth.max(1) as i32, NO_MOVE)
+        self.depth_iteration(&pos, depth.clamp(1, MAX_DEPTH) as i32, NO_MOVE)
     }
 
     fn depth_iteration(
@@ -1573,6 +1594,22 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::guess_budget;
+
+    #[test]
+    fn a_depth_past_the_maximum_is_searched_as_the_maximum() {
+        use kalah_core::{Position, Rules, Start};
+        let rules = Rules::default();
+        let pos = Position::start(&Start::uniform(2, 2).unwrap(), &rules);
+        let mut solver = super::Solver::new(rules, 1);
+        let exact = solver.value(&pos).unwrap();
+        // Library tester: u32::MAX wrapped to -1 (value +1 from one ply, "depth 4294967295"),
+        // 2^31 overflowed.
+        for depth in [u32::MAX, 1 << 31, super::MAX_DEPTH] {
+            let r = solver.search_depth(&pos, depth).unwrap();
+            assert_eq!(r.depth, super::MAX_DEPTH);
+            assert_eq!(r.value, exact, "depth {depth}");
+        }
+    }
 
     #[test]
     fn guess_budget_is_shared_among_many_positions_only() {

@@ -183,6 +183,20 @@ fn many_more_threads_than_cores_on_a_wide_board() {
 }
 
 #[test]
+fn a_thread_count_past_the_maximum_is_lowered_to_it() {
+    // Library tester: 20 000 threads panicked ("failed to spawn thread") where they could not
+    // all start. Now at most MAX_THREADS start, and the answer is the one-thread answer.
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(3, 3).unwrap(), &rules);
+    let want = Solver::new(rules, 1).solve(&pos).unwrap();
+    let got = Solver::new(rules, 1)
+        .solve_parallel(&pos, usize::MAX)
+        .unwrap();
+    assert_eq!((got.value, &got.best), (want.value, &want.best));
+    assert_eq!(kalah_solver::MAX_THREADS, 256);
+}
+
+#[test]
 fn a_stopped_parallel_solve_gives_bounds_of_the_value() {
     let rules = Rules::default();
     let pos = Position::start(&Start::uniform(5, 4).unwrap(), &rules);
