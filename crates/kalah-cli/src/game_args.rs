@@ -192,6 +192,12 @@ impl RuleArgs {
                      or leave the tag out"
                 );
             }
+            if let Some(why) = pos.tag_on_finished_game(&rules) {
+                bail!(
+                    "the position's phase tag '{tag}' needs a game that is not over ({why} \
+                     under these rules): leave the tag out"
+                );
+            }
         }
         if self.layout.is_some() || self.seeds.is_some() {
             crate::output::usage_bail!(

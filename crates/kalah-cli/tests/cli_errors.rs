@@ -401,6 +401,36 @@ fn phase_tag_needs_its_rule() {
     }
 }
 
+/// A phase tag on a position whose game is over under the rules given is refused, as the parse
+/// refuses one where the side to move has no seeds (web tester, 2 Dec 2026: South's row empty
+/// under the standard end was accepted and swept); under `--end mover-blocked` that game goes
+/// on, and the tag is fine.
+#[test]
+fn a_phase_tag_needs_a_game_that_is_not_over_under_the_rules() {
+    let pos = "0,0,0,0,0,0,1,0,0,0,0,0,1,0 N pie";
+    fails_with(
+        &["show", pos, "--pie"],
+        "the position's phase tag 'pie' needs a game that is not over (South's row is empty \
+         under these rules): leave the tag out",
+    );
+    let out = kalah()
+        .args(["show", pos, "--pie", "--end", "mover-blocked", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("g.txt");
+    std::fs::write(&rec, format!("[Rules \"pie=on\"]\n[Start \"{pos}\"]\n")).unwrap();
+    fails_with(
+        &["play", "--load", rec.to_str().unwrap()],
+        "phase tag 'pie' needs a game that is not over (South's row is empty under its rules)",
+    );
+}
+
 /// Regression: "the position has 1 houses a side".
 #[test]
 fn one_house_is_singular() {

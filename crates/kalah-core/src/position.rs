@@ -567,6 +567,19 @@ impl Position {
         self.end_reason_with(rules, self.rows[0] == 0, self.rows[1] == 0)
     }
 
+    /// Why the game is over under `rules` although the position carries an opening phase tag
+    /// (`opening`, `first-turn`, `pie`): a tag belongs to a game going on. The parse refuses a
+    /// tag only where the game is over under every rule (the side to move has no seeds); front
+    /// ends that know the rules refuse these too (`0,1,1,0 N pie`: South's row is empty, which
+    /// ends the game under the standard end rule but not under `mover-blocked`). `None` if the
+    /// position has no tag or its game goes on.
+    pub fn tag_on_finished_game(&self, rules: &Rules) -> Option<EndReason> {
+        if self.phase == Phase::Normal {
+            return None;
+        }
+        self.end_reason(rules)
+    }
+
     /// Ends and sweeps the game after a sowing if it is over; the rare path of
     /// [`Position::sow_unchecked`].
     #[cold]

@@ -29,6 +29,10 @@ let G = null;
 let busy = false; // animating or waiting for the engine
 let generation = 0; // bumps on every new game/import, to drop stale answers
 let lastEvent = '';
+// The engine's failed attempt to move, {gen, cursor, length, message}: the page waits for the
+// Retry button (or another position) instead of asking again at once, which would repeat the
+// failure in a loop (a stopped server, a refused request).
+let stalled = null;
 
 function defaultState() {
   return {
@@ -41,6 +45,74 @@ function defaultState() {
     values: {}, // position string -> {v (South's view), exact, moves: [{move, value, exact}], value}
     analysis: null, // {pits: [...], toMove}
   };
+}
+
+/** `saved` (from localStorage, any JSON) as a state: every field checked, a bad one replaced by
+ * its default, so that a damaged or outdated entry cannot break the page. */
+function sanitize(saved) {
+  const d = defaultState();
+  if (!saved || typeof saved !== 'object' || saved.v !== 1) return d;
+  const pick = (v, ok, def) => (ok(v) ? v : def);
+  const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const whole = (lo, hi) => (v) => Number.isInteger(v) && v >= lo && v <= hi;
+  const oneOf = (...xs) => (v) => xs.includes(v);
+  const r = isObj(saved.rules) ? saved.rules : {};
+  const rules = {
+    capture: pick(r.capture, oneOf('standard', 'empty'), d.rules.capture),
+    end: pick(r.end, oneOf('row-empty', 'mover-blocked'), d.rules.end),
+    leftovers: pick(r.leftovers, oneOf('owner', 'emptier', 'nobody'), d.rules.leftovers),
+    'majority-end': pick(r['majority-end'], oneOf(true, false), false),
+    pie: pick(r.pie, oneOf(true, false), false),
+    'first-move-extra-turn': pick(r['first-move-extra-turn'], oneOf(true, false), true),
+  };
+  const b = isObj(saved.board) ? saved.board : {};
+  const board = {
+    kind: pick(b.kind, oneOf('uniform', 'layout'), 'uniform'),
+    houses: pick(b.houses, whole(1, 12), d.board.houses),
+    seeds: pick(b.seeds, whole(1, 255), d.board.seeds),
+    layout: pick(b.layout, (v) => typeof v === 'string', ''),
+    mirrored: pick(b.mirrored, oneOf(true, false), false),
+  };
+  if (board.kind === 'layout' && !board.layout) board.kind = 'uniform';
+  const moves = Array.isArray(saved.moves) && saved.moves.every((m) => typeof m === 'string') ? saved.moves : [];
+  const start = typeof saved.start === 'string' && saved.start ? saved.start : null;
+  const a = saved.analysis;
+  const analysis = isObj(a) && Array.isArray(a.pits) && a.pits.every(whole(0, 255))
+    && a.pits.length >= 4 && a.pits.length <= 26 && a.pits.length % 2 === 0 && oneOf('S', 'N')(a.toMove)
+    ? { pits: a.pits, toMove: a.toMove, phase: pick(a.phase, oneOf('opening', 'first-turn', 'pie'), null), result: null }
+    : null;
+  return {
+    ...d,
+    rules,
+    board,
+    opponent: pick(saved.opponent, oneOf('engine', 'human'), d.opponent),
+    level: pick(saved.level, (v) => levels.includes(v), d.level),
+    // The times the page offers (its selects show no other).
+    time: pick(saved.time, oneOf(300, 1000, 3000, 10000), d.time),
+    humanSide: pick(saved.humanSide, oneOf('S', 'N'), d.humanSide),
+    speed: pick(saved.speed, (v) => v in SPEED, d.speed),
+    hintTime: pick(saved.hintTime, oneOf(200, 500, 2000, 5000), d.hintTime),
+    hints: pick(saved.hints, oneOf(true, false), false),
+    start,
+    moves: start ? moves : [],
+    cursor: start ? pick(saved.cursor, whole(0, moves.length), moves.length) : 0,
+    values: goodValues(saved.values, isObj),
+    analysis: start ? analysis : null,
+  };
+}
+
+/** The entries of a saved value cache that have the shape `requestValue` stores. */
+function goodValues(values, isObj) {
+  const out = {};
+  if (!isObj(values)) return out;
+  for (const [pos, e] of Object.entries(values)) {
+    const num = (v) => v === null || Number.isInteger(v);
+    if (isObj(e) && num(e.v) && num(e.value) && typeof e.exact === 'boolean' && Array.isArray(e.moves)
+      && e.moves.every((m) => isObj(m) && typeof m.move === 'string' && Number.isInteger(m.value))) {
+      out[pos] = e;
+    }
+  }
+  return out;
 }
 
 function save() {
@@ -101,7 +173,7 @@ function rulesLine() {
   const north = st.pits.slice(m + 1, 2 * m + 1);
   const storesEmpty = st.pits[m] === 0 && st.pits[2 * m + 1] === 0;
   let board;
-  if (storesEmpty && [...south, ...north].every((x) => x === south[0])) board = `Kalah(${m}, ${south[0]})`;
+  if (storesEmpty && south[0] > 0 && [...south, ...north].every((x) => x === south[0])) board = `Kalah(${m}, ${south[0]})`;
   else if (storesEmpty && st.phase === 'opening') board = `Kalah(${m}) layout ${south.join(',')}`;
   else board = `Kalah(${m}) from ${st.position}`;
   const parts = [board];
@@ -177,6 +249,8 @@ function renderStatus() {
     text = `Game over: South ${s}, North ${n}. ${verdict}`;
   } else if (busy && controller(st.to_move) === 'engine' && atEnd()) {
     text = `The engine (${sideName(st.to_move)}) is thinking…`;
+  } else if (isStalled() && controller(st.to_move) === 'engine') {
+    text = `The engine (${sideName(st.to_move)}) could not move: press Retry, or take a move back.`;
   } else if (controller(st.to_move) === 'human') {
     const you = S.opponent === 'human' ? `${sideName(st.to_move)} to move` : `Your move (${sideName(st.to_move)})`;
     const swap = st.swap ? ' — or swap sides with the button below' : '';
@@ -186,6 +260,18 @@ function renderStatus() {
   }
   if (!atEnd()) text = `Viewing move ${S.cursor} of ${S.moves.length}. ${text}`;
   el.textContent = text;
+  let retryBtn = $('btn-retry');
+  const showRetry = !S.analysis && !busy && isStalled();
+  if (showRetry && !retryBtn) {
+    retryBtn = document.createElement('button');
+    retryBtn.id = 'btn-retry';
+    retryBtn.type = 'button';
+    retryBtn.textContent = 'Retry the engine';
+    retryBtn.addEventListener('click', retryEngine);
+    el.after(retryBtn);
+  } else if (!showRetry && retryBtn) {
+    retryBtn.remove();
+  }
   // The pie rule's swap gets its own button.
   let swapBtn = $('btn-swap');
   const showSwap = !st.over && st.swap && controller(st.to_move) === 'human' && !S.analysis;
@@ -284,7 +370,13 @@ function requestValue(pos, priority = 1) {
       return entry;
     })
     .catch((e) => {
-      if (e) console.warn('analysis failed', e.message);
+      if (!e) return null;
+      console.warn('analysis failed', e.message);
+      // Only the position on the board is worth a word: the graph's others fill in later.
+      if (gen === generation && S.hints && G && !S.analysis && current().position === pos) {
+        lastEvent = `No hints for this position: ${e.message}`;
+        if (!busy) render();
+      }
       return null;
     })
     .finally(() => pending.delete(key));
@@ -400,13 +492,19 @@ async function humanMove(mv) {
 }
 
 /** After any change: let the engine move if it is its turn, and ask for values. */
+/** Whether the engine failed to move in the position shown (see `stalled`). */
+const isStalled = () => !!stalled && stalled.gen === generation && stalled.cursor === S.cursor
+  && stalled.length === S.moves.length;
+
 async function afterChange() {
   fillValues();
   const st = current();
-  if (S.analysis || st.over || !atEnd() || controller(st.to_move) !== 'engine' || busy) return;
+  if (S.analysis || st.over || !atEnd() || controller(st.to_move) !== 'engine' || busy || isStalled()) return;
+  stalled = null;
   busy = true;
   render();
   const gen = generation;
+  let failed = false;
   try {
     const res = await queue.run(
       () => post('/api/engine', { rules: S.rules, position: st.position, level: S.level, time_ms: S.time }),
@@ -415,18 +513,30 @@ async function afterChange() {
     if (gen !== generation || !res) return;
     await applyMove(res.move);
   } catch (e) {
-    if (e) lastEvent = `The engine failed: ${e.message}`;
+    // null: the job was dropped by a new game.
+    if (e && gen === generation) {
+      failed = true;
+      stalled = { gen, cursor: S.cursor, length: S.moves.length, message: e.message };
+      lastEvent = `The engine could not move: ${e.message}`;
+    }
   } finally {
     if (gen === generation) busy = false;
   }
   render();
-  if (gen === generation) afterChange();
+  if (gen === generation && !failed) afterChange();
+}
+
+/** The Retry button of a failed engine move. */
+function retryEngine() {
+  stalled = null;
+  lastEvent = '';
+  afterChange();
 }
 
 // ---- History --------------------------------------------------------------------------------
 
 function jump(i) {
-  if (busy || S.analysis) return;
+  if (busy || S.analysis || !G) return;
   S.cursor = Math.max(0, Math.min(S.moves.length, i));
   lastEvent = '';
   save();
@@ -435,7 +545,7 @@ function jump(i) {
 }
 
 function undo() {
-  if (busy || S.analysis || S.cursor === 0) return;
+  if (busy || S.analysis || !G || S.cursor === 0) return;
   let i = S.cursor - 1;
   if (S.opponent === 'engine') {
     while (i > 0) {
@@ -452,7 +562,7 @@ function undo() {
 }
 
 function redo() {
-  if (busy || S.analysis || atEnd()) return;
+  if (busy || S.analysis || !G || atEnd()) return;
   let i = S.cursor + 1;
   if (S.opponent === 'engine') {
     while (i < S.moves.length) {
@@ -469,9 +579,16 @@ function redo() {
 }
 
 async function playOn() {
-  if (busy) return;
-  S.moves = S.moves.slice(0, S.cursor);
-  G = await replay(S.moves);
+  if (busy || !G) return;
+  const moves = S.moves.slice(0, S.cursor);
+  try {
+    G = await replay(moves);
+  } catch (e) {
+    lastEvent = `Cannot play on from here: ${e.message}`;
+    render();
+    return;
+  }
+  S.moves = moves;
   lastEvent = 'Playing on from this position.';
   save();
   render();
@@ -541,6 +658,11 @@ function limitSeeds() {
 
 function readNewDialog() {
   const f = $('new-form').elements;
+  if (f.board.value !== 'layout') {
+    for (const [field, what] of [['houses', 'houses a side'], ['seeds', 'seeds a house']]) {
+      if (!f[field].value.trim()) throw new Error(`Give the number of ${what}.`);
+    }
+  }
   return {
     rules: {
       capture: f.capture.value, end: f.end.value, leftovers: f.leftovers.value,
@@ -559,7 +681,7 @@ function readNewDialog() {
 
 function analysisPosition() {
   const a = S.analysis;
-  return `${a.pits.join(',')} ${a.toMove}`;
+  return `${a.pits.join(',')} ${a.toMove}${a.phase ? ` ${a.phase}` : ''}`;
 }
 
 let analysisTimer = null;
@@ -595,6 +717,10 @@ function renderAnalysis() {
     out.textContent = `Not a position: ${a.error}`;
     return;
   }
+  if (a.failure) {
+    out.textContent = `Could not analyse it: ${a.failure}`;
+    return;
+  }
   if (!result) {
     out.textContent = 'Computing…';
     return;
@@ -617,6 +743,7 @@ function analyse() {
   if (!a) return;
   a.result = null;
   a.error = null;
+  a.failure = null;
   save();
   render();
   clearTimeout(analysisTimer);
@@ -628,7 +755,9 @@ function analyse() {
       S.analysis.result = r;
     } catch (e) {
       if (seq !== analysisSeq || !S.analysis || !e) return;
-      S.analysis.error = e.message;
+      // 400/422: the position (or the rules) refused; anything else: the server or the network.
+      S.analysis.error = e.status === 400 || e.status === 422 ? e.message : null;
+      S.analysis.failure = S.analysis.error ? null : e.message;
     }
     save();
     render();
@@ -636,9 +765,9 @@ function analyse() {
 }
 
 function openAnalysis() {
-  if (busy) return;
+  if (busy || !G) return;
   const st = current();
-  S.analysis = { pits: [...st.pits], toMove: st.to_move || 'S', result: null };
+  S.analysis = { pits: [...st.pits], toMove: st.to_move || 'S', phase: st.phase || null, result: null };
   lastEvent = '';
   analyse();
 }
@@ -651,14 +780,27 @@ function closeAnalysis() {
   fillValues();
 }
 
+const PHASES = ['opening', 'first-turn', 'pie'];
+
+/** Reads a position as the server writes it (counts in bin order, the side to move, an optional
+ * phase tag): `4,4,4,4,4,4,0,4,4,4,4,4,4,0 S`; white space around the commas is allowed. The
+ * counts are plain digits (not `4.0`, `1e2`, `0x10` or an empty item), as the server reads them. */
 function parsePositionText(text) {
-  const t = text.trim().split(/\s+/);
-  const pits = t[0].split(',').map((x) => Number(x.trim()));
-  if (pits.some((x) => !Number.isInteger(x) || x < 0 || x > 255)) throw new Error('the counts must be whole numbers 0 to 255');
+  const m = /^\s*((?:\s*\d+\s*,)+\s*\d+)\s*(.*)$/.exec(text);
+  if (!m) {
+    const bad = text.split(/[\s,]+/).find((x) => x && !/^\d+$/.test(x) && !/^[SN]$/i.test(x) && !PHASES.includes(x));
+    throw new Error(bad ? `'${bad}' is not a seed count (a whole number 0 to 255)` : 'the counts are whole numbers joined by commas, then S or N');
+  }
+  const pits = m[1].split(',').map((x) => Number(x.trim()));
+  if (pits.some((x) => x > 255)) throw new Error('the counts must be whole numbers 0 to 255');
   if (pits.length < 4 || pits.length > 26 || pits.length % 2) throw new Error('a position has 2m+2 counts (m = 1..12)');
-  const toMove = (t[1] || 'S').toUpperCase();
-  if (toMove !== 'S' && toMove !== 'N') throw new Error(`'${t[1]}' is not a side to move (S or N)`);
-  return { pits, toMove };
+  const rest = m[2].trim() ? m[2].trim().split(/\s+/) : [];
+  const toMove = (rest[0] || 'S').toUpperCase();
+  if (toMove !== 'S' && toMove !== 'N') throw new Error(`'${rest[0]}' is not a side to move (S or N)`);
+  const phase = rest[1] ?? null;
+  if (phase !== null && !PHASES.includes(phase)) throw new Error(`'${phase}' is not a phase tag (${PHASES.join(', ')})`);
+  if (rest.length > 2) throw new Error(`'${rest[2]}': a position ends with its side to move and phase tag`);
+  return { pits, toMove, phase };
 }
 
 async function playFromAnalysis() {
@@ -679,7 +821,10 @@ async function playFromAnalysis() {
     render();
     afterChange();
   } catch (e) {
-    S.analysis.error = e.message;
+    if (!S.analysis) return;
+    const refused = e.status === 400 || e.status === 422;
+    S.analysis.error = refused ? e.message : null;
+    S.analysis.failure = refused ? null : `cannot play from it: ${e.message}`;
     render();
   }
 }
@@ -711,7 +856,8 @@ async function openRecords() {
 function recordOpponent(south, north) {
   const engine = (tag) => {
     const m = /^kalah engine (\S+)$/.exec((tag || '').trim());
-    return m && levels.includes(m[1]) ? m[1] : null;
+    const level = m && m[1].toLowerCase();
+    return level && levels.includes(level) ? level : null;
   };
   const human = (tag) => (tag || '').trim() === 'human';
   if (human(south) && engine(north)) return { humanSide: 'S', level: engine(north) };
@@ -803,7 +949,7 @@ function toggleHints() {
   S.hints = !S.hints;
   save();
   render();
-  if (S.hints) requestValue(current().position, 2);
+  if (S.hints && G) requestValue(current().position, 2);
 }
 
 function openNew() {
@@ -855,7 +1001,7 @@ function wire() {
   });
   for (const r of document.querySelectorAll('input[name="an-side"]')) {
     r.addEventListener('change', () => {
-      if (S.analysis && r.checked) { S.analysis.toMove = r.value; analyse(); }
+      if (S.analysis && r.checked) { S.analysis.toMove = r.value; S.analysis.phase = null; analyse(); }
     });
   }
   $('an-load').addEventListener('click', loadAnalysisText);
@@ -863,12 +1009,14 @@ function wire() {
   $('an-start').addEventListener('click', () => {
     S.analysis.pits = [...G.start.pits];
     S.analysis.toMove = 'S';
+    S.analysis.phase = G.start.phase || null;
     analyse();
   });
   $('an-clear').addEventListener('click', () => {
     const a = S.analysis;
     const m = (a.pits.length - 2) / 2;
     a.pits = a.pits.map((x, i) => (i === m || i === 2 * m + 1 ? x : 0));
+    a.phase = null;
     analyse();
   });
   $('an-play').addEventListener('click', playFromAnalysis);
@@ -881,6 +1029,7 @@ function loadAnalysisText() {
     const p = parsePositionText($('an-position').value);
     S.analysis.pits = p.pits;
     S.analysis.toMove = p.toMove;
+    S.analysis.phase = p.phase;
     analyse();
   } catch (e) {
     S.analysis.error = e.message;
@@ -904,9 +1053,10 @@ async function boot() {
   } catch {
     saved = null;
   }
-  S = { ...defaultState(), ...(saved && saved.v === 1 ? saved : {}) };
+  S = sanitize(saved);
   $('speed').value = S.speed;
   $('hint-time').value = String(S.hintTime);
+  let note = '';
   if (S.start) {
     try {
       G = await replay(S.moves);
@@ -918,19 +1068,59 @@ async function boot() {
       document.body.dataset.ready = 'true';
       return;
     } catch (e) {
-      console.warn('saved game unreadable, starting afresh', e);
+      if (!(e instanceof ApiError) || (e.status !== 400 && e.status !== 422)) {
+        // The server is down or failing: keep the saved game for a reload.
+        unavailable(`Cannot restore your game: ${e.message}. Reload the page to try again.`);
+        return;
+      }
+      // The server refuses the saved game (damaged, or from another version): say so.
+      note = `Your saved game could not be restored (${e.message}); a new game has started.`;
     }
   }
-  await startGame({
-    rules: S.rules, board: S.board, opponent: S.opponent, level: S.level, time: S.time, humanSide: S.humanSide,
+  const spec = (st) => ({
+    rules: st.rules, board: st.board, opponent: st.opponent, level: st.level, time: st.time, humanSide: st.humanSide,
   });
+  try {
+    await startGame(spec(S));
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 400 || e.status === 422)) {
+      // The saved settings are refused (a board of 99 houses, say): the default game.
+      try {
+        S = defaultState();
+        await startGame(spec(S));
+        note = `Your saved settings were refused (${e.message}); a new game of Kalah(6,4) has started.`;
+      } catch (e2) {
+        unavailable(`Cannot start a game: ${e2.message}. Reload the page to try again.`);
+        return;
+      }
+    } else {
+      unavailable(`Cannot start a game: ${e.message}. Reload the page to try again.`);
+      return;
+    }
+  }
+  if (note) {
+    lastEvent = note;
+    render();
+  }
   document.body.dataset.ready = 'true';
+}
+
+/** The page without a game (the server cannot be reached): says why, and how to go on. The
+ * saved game is left as it is. */
+function unavailable(message) {
+  $('status').textContent = message;
+  $('event').textContent = '';
+  document.body.dataset.ready = 'true';
+  document.body.dataset.unavailable = 'true';
 }
 
 window.addEventListener('error', (e) => {
   const el = $('event');
   if (el) el.textContent = `Page error: ${e.message}`;
 });
+window.addEventListener('unhandledrejection', (e) => {
+  const el = $('event');
+  if (el) el.textContent = `Page error: ${e.reason && e.reason.message ? e.reason.message : e.reason}`;
+});
 void binName;
-void ApiError;
 boot();

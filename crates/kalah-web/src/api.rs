@@ -472,6 +472,12 @@ pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
                  'pie'), or leave the tag out"
             )));
         }
+        if let Some(why) = record.start.tag_on_finished_game(&record.rules) {
+            return Err(ApiError::Unprocessable(format!(
+                "bad game record: the Start position's phase tag '{tag}' needs a game that is not \
+                 over ({why} under its rules): leave the tag out"
+            )));
+        }
     }
     let mut positions = vec![{
         let mut p = record.start;

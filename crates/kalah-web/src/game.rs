@@ -661,6 +661,12 @@ fn check_phase_tag(pos: &Position, rules: &Rules) -> Result<(), ApiError> {
     let Some(tag) = pos.phase().tag() else {
         return Ok(());
     };
+    if let Some(why) = pos.tag_on_finished_game(rules) {
+        return Err(ApiError::Unprocessable(format!(
+            "field 'position': the phase tag '{tag}' needs a game that is not over ({why} under \
+             these rules): leave the tag out"
+        )));
+    }
     if rules.allows_phase(pos.phase()) {
         return Ok(());
     }
@@ -764,6 +770,7 @@ impl GameFields {
                             )));
                         }
                         Start::layout(&layout, mirrored)
+                            .map_err(|e| ApiError::Unprocessable(format!("field 'layout': {e}")))
                     }
                     None => {
                         if mirrored {
@@ -775,7 +782,11 @@ impl GameFields {
                                 h as usize
                             }
                             Some((n, _)) => {
-                                return Err(out_of_range("houses", &format!("1 to {MAX_HOUSES}"), n))
+                                return Err(out_of_range(
+                                    "houses",
+                                    &format!("1 to {MAX_HOUSES}"),
+                                    n,
+                                ))
                             }
                         };
                         // As `Start::uniform` checks: at least one seed, at most 255 on the board.
@@ -791,10 +802,9 @@ impl GameFields {
                                 return Err(out_of_range("seeds", &range, n));
                             }
                         };
-                        Start::uniform(h, s)
+                        Start::uniform(h, s).map_err(|e| ApiError::Unprocessable(e.to_string()))
                     }
-                }
-                .map_err(|e| ApiError::Unprocessable(e.to_string()))?;
+                }?;
                 Position::start(&start, &rules)
             }
         };

@@ -1198,6 +1198,70 @@ async fn house_numbers_are_plain_digits() {
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
 }
 
+/// A phase tag on a position whose game is over under the request's rules is refused (web
+/// tester, 2 Dec 2026: `0,1,1,0 N pie` was accepted and swept, `1,0,0,1 N pie` refused); under
+/// the mover-blocked end that game goes on.
+#[tokio::test]
+async fn a_phase_tag_needs_a_game_that_is_not_over_under_the_rules() {
+    let app = app();
+    for path in ["/api/legal", "/api/game", "/api/analyze"] {
+        let a = post(
+            &app,
+            path,
+            json!({"rules": "pie=on", "position": "0,1,1,0 N pie"}),
+        )
+        .await;
+        assert_error(
+            &a,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &[
+                "field 'position'",
+                "phase tag 'pie' needs a game that is not over",
+                "South's row is empty",
+            ],
+        );
+    }
+    let a = post(
+        &app,
+        "/api/legal",
+        json!({"rules": "pie=on end=mover-blocked", "position": "0,1,1,0 N pie"}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let text = "[Rules \"pie=on\"]\n[Start \"0,0,0,0,0,0,1,0,0,0,0,0,1,0 N pie\"]\n";
+    let a = post(&app, "/api/record/import", json!({ "text": text })).await;
+    assert_error(
+        &a,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &[
+            "bad game record",
+            "phase tag 'pie' needs a game that is not over",
+        ],
+    );
+}
+
+/// A layout refused by its counts names the field (web tester, 2 Dec 2026: the bare
+/// "a side must have 1 to 12 houses, not 13").
+#[tokio::test]
+async fn a_refused_layout_names_the_field() {
+    let app = app();
+    for (layout, words) in [
+        (
+            json!([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]),
+            "1 to 12 houses, not 13",
+        ),
+        (json!([0, 0, 0]), "no seeds"),
+        (json!([255]), "510 seeds"),
+    ] {
+        let a = post(&app, "/api/legal", json!({ "layout": layout })).await;
+        assert_error(
+            &a,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["field 'layout': ", words],
+        );
+    }
+}
+
 #[tokio::test]
 async fn phase_tags_need_the_opening_rules_they_belong_to() {
     let app = app();

@@ -852,6 +852,13 @@ pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
                 path.display()
             );
         }
+        if let Some(why) = record.start.tag_on_finished_game(&record.rules) {
+            bail!(
+                "'{}' is not a game record that replays: the Start position's phase tag '{tag}' \
+                 needs a game that is not over ({why} under its rules): leave the tag out",
+                path.display()
+            );
+        }
     }
     Ok((record, GameRecord::is_json_form(&text)))
 }

@@ -1,0 +1,164 @@
+// Browser tests of the page when things go wrong: the engine or the server failing, a damaged
+// saved game, text the analysis board must refuse (web tester of 2 Dec 2026). Requests are made
+// to fail with playwright's routes; the server itself is the real `kalah serve`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openApp, setSpeed, waitIdle } from '../lib.js';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser.close();
+});
+
+const status = (page) => page.textContent('#status');
+const event = (page) => page.textContent('#event');
+const position = (page) => page.inputValue('#posstr');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const STORE_KEY = 'kalah.game.v1';
+
+/** Counts the requests to `path` and answers them with `status` and an error (or aborts them
+ * as a network failure when `status` is 0), until the returned function is called. */
+async function failing(page, path, status) {
+  const seen = { count: 0 };
+  const handler = (route) => {
+    seen.count++;
+    if (status === 0) return route.abort('connectionrefused');
+    return route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ error: 'made to fail' }) });
+  };
+  await page.route(`**${path}`, handler);
+  seen.stop = () => page.unroute(`**${path}`, handler);
+  return seen;
+}
+
+/** Opens the page with `value` stored as the saved game (a string, stored as is). */
+async function openWithSaved(value) {
+  const page = await openApp(browser.context);
+  await page.evaluate(([k, v]) => localStorage.setItem(k, v), [STORE_KEY, value]);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  return page;
+}
+
+test('an engine that fails is asked once, then waits for Retry; Retry plays its move', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await waitIdle(page);
+  for (const [code, what] of [[500, 'a server error'], [0, 'no server']]) {
+    const engine = await failing(page, '/api/engine', code);
+    await page.keyboard.press('1'); // no extra turn: the engine (North) is to move
+    await page.waitForFunction(() => /could not move/.test(document.getElementById('status').textContent));
+    await sleep(1500);
+    // Was: the request again at once, hundreds of times a second, "thinking…" for ever.
+    assert.equal(engine.count, 1, `${what}: ${engine.count} engine requests`);
+    assert.match(await event(page), /The engine could not move/);
+    assert.ok(await page.isVisible('#btn-retry'), 'a Retry button');
+    assert.equal(await page.isDisabled('#btn-undo'), false);
+    await engine.stop();
+    await page.click('#btn-retry');
+    await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 3);
+    await waitIdle(page);
+    assert.equal(await page.$('#btn-retry'), null);
+    // Take both moves back for the next round.
+    await page.click('#btn-undo');
+    await page.click('#btn-playon');
+    await waitIdle(page);
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test('a damaged or refused saved game gives a working page and says so', async () => {
+  const cases = [
+    ['{"v":1,"rules":{"capture":"bogus"}}', null],
+    ['{"v":1,"board":null}', null],
+    ['{"v":1,"rules":null}', null],
+    ['{"v":1,"board":{"kind":"uniform","houses":99,"seeds":4}}', null],
+    ['{"v":1,"start":"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S","moves":[],"humanSide":"N","time":0}', null],
+    ['{"v":1,"start":"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S","moves":["1","9"]}', /could not be restored/],
+    ['{"v":1,"start":"not a position","moves":[]}', /could not be restored/],
+    ['{"v":1,"values":{"x":{"moves":7}},"hints":true}', null],
+    ['not json at all', null],
+  ];
+  for (const [saved, note] of cases) {
+    const page = await openWithSaved(saved);
+    assert.match(await status(page), /Your move|is to move|thinking/, `${saved}: ${await status(page)}`);
+    assert.ok((await page.$$('#board button.pit')).length > 0, `${saved}: a board`);
+    if (note) assert.match(await event(page), note, saved);
+    // The New game dialog works with what was kept.
+    await page.click('#btn-new');
+    await page.waitForSelector('#dlg-new[open]');
+    await page.click('#new-start');
+    await page.waitForSelector('#dlg-new', { state: 'hidden' });
+    assert.match(await event(page), /New game/);
+    assert.deepEqual(page.errors, [], saved);
+  }
+});
+
+test('a server that cannot be reached at load keeps the saved game for a reload', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.click('#btn-new');
+  await page.waitForSelector('#dlg-new[open]');
+  await page.selectOption('#new-form select[name=opponent]', 'human');
+  await page.click('#new-start');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  for (const k of ['1', '5']) {
+    await page.keyboard.press(k);
+    await waitIdle(page);
+  }
+  const pos = await position(page);
+  const saved = await page.evaluate((k) => localStorage.getItem(k), STORE_KEY);
+  assert.deepEqual(JSON.parse(saved).moves, ['1', '5']);
+  for (const code of [0, 500, 503]) {
+    const game = await failing(page, '/api/game', code);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+    assert.match(await status(page), /Cannot restore your game: .*Reload the page/, String(code));
+    assert.equal(await page.evaluate((k) => localStorage.getItem(k), STORE_KEY), saved, 'the save is kept');
+    await game.stop();
+  }
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await position(page), pos);
+  assert.match(await event(page), /back where you left it/);
+  // "Play on from here" that fails leaves the game as it was.
+  await page.click('#nav-prev');
+  const game = await failing(page, '/api/game', 0);
+  await page.click('#btn-playon');
+  await page.waitForFunction(() => /Cannot play on from here/.test(document.getElementById('event').textContent));
+  await game.stop();
+  await page.click('#nav-last');
+  assert.equal(await position(page), pos);
+  assert.equal((await page.$$('#moves button')).length, 3);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the analysis board refuses counts the server would not read, keeps phase tags, and tells failures apart', async () => {
+  const page = await openApp(browser.context);
+  await page.click('#btn-analysis');
+  const load = async (text) => {
+    await page.fill('#an-position', text);
+    await page.click('#an-load');
+  };
+  for (const [text, want] of [
+    ['1e2,0,1,0 S', /'1e2' is not a seed count/],
+    ['0x10,0,1,0 S', /'0x10' is not a seed count/],
+    ['4,,4,4 S', /whole numbers joined by commas/],
+    ['1,0,1,0 X', /'X' is not a side to move/],
+    ['1,0,1,0 N later', /'later' is not a phase tag/],
+  ]) {
+    await load(text);
+    await page.waitForFunction((w) => new RegExp(w).test(document.getElementById('an-value').textContent), want.source);
+  }
+  // A phase tag is kept (under the pie rule North may swap in the pie phase).
+  await load('1,0,1,0 N pie');
+  assert.equal(await position(page), '1,0,1,0 N pie');
+  // A server failure is not "not a position".
+  const analyze = await failing(page, '/api/analyze', 500);
+  await load('1,1,0,1,1,0 S');
+  await page.waitForFunction(() => /Could not analyse it: made to fail/.test(document.getElementById('an-value').textContent));
+  await analyze.stop();
+  assert.deepEqual(page.errors, []);
+});
