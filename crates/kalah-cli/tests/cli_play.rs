@@ -945,6 +945,47 @@ fn info_lines(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// After the engine swaps (pie rule), its value is for the row it now holds (consistency
+/// tester, 2 Dec 2026: "+2 for North" after taking South's row; its next line said South).
+#[test]
+fn engine_info_after_a_swap_names_the_row_the_engine_took() {
+    let text = play(
+        &[
+            "--houses",
+            "3",
+            "--seeds",
+            "3",
+            "--pie",
+            "--side",
+            "south",
+            "--level",
+            "perfect",
+            "--engine-info",
+            "--no-egdb",
+        ],
+        "1\n2\nquit\n",
+    );
+    assert!(
+        text.contains("North (engine, perfect) plays swap"),
+        "{text}"
+    );
+    let lines = info_lines(&text);
+    assert!(
+        lines[0].contains("for South, proven; expects swap "),
+        "{text}"
+    );
+    // The same side as the engine's next report, which is made from South's row.
+    let side = |l: &str| {
+        l.split(" for ")
+            .nth(1)
+            .and_then(|r| r.split(',').next())
+            .map(String::from)
+    };
+    if lines.len() > 1 {
+        assert_eq!(side(lines[0]), side(lines[1]), "{text}");
+    }
+}
+
 #[test]
 fn engine_info_reports_the_proven_value_of_the_position() {
     // The engine (South, perfect) opens Kalah(4,3): its first report is the value of the start,

@@ -548,14 +548,20 @@ const INFO_TURNS: usize = 8;
 /// `seconds`: `engine: +6 for North, proven; expects 2 5-1 3 (12345 nodes, 0.12 s)`, or `about
 /// +4 ... at depth 14` for an estimate, or `no search` for an action chosen without one (the only
 /// legal action, a lower level's random pick). The value is the final store difference of the
-/// side to move in `pos`; the line is in whole turns, from `pos`, cut after [`INFO_TURNS`].
+/// side to move in `pos` (of the other side, whose row the engine takes, after a `swap`); the
+/// line is in whole turns, from `pos`, cut after [`INFO_TURNS`].
 fn engine_info(
     pos: &Position,
     rules: &Rules,
     choice: &kalah_engine::Choice,
     seconds: f64,
 ) -> String {
-    let side = pos.side();
+    // After a swap the engine holds the other row (the pie rule): its value is for that side.
+    let side = if choice.mv == Move::Swap {
+        pos.side().opposite()
+    } else {
+        pos.side()
+    };
     let Some(value) = choice.value else {
         let why = if pos.legal_moves(rules).len() == 1 {
             "the only legal action"
