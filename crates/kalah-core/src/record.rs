@@ -225,9 +225,21 @@ impl GameRecord {
 
     /// Plays one more action.
     ///
+    /// Actions that no longer replay (after `rules` or `start` were changed, see
+    /// [`GameRecord::rules`]) are dropped first, so the action is played where the replay
+    /// stops and is the record's last.
+    ///
     /// # Errors
     /// [`RecordError::Illegal`] if it is illegal; the record is then unchanged.
     pub fn push(&mut self, mv: Move) -> Result<(), RecordError> {
+        let replayed = self.positions().len() - 1;
+        if replayed < self.moves.len() {
+            let mut kept = self.clone();
+            kept.moves.truncate(replayed);
+            kept.push(mv)?;
+            *self = kept;
+            return Ok(());
+        }
         let mut pos = self.position();
         let turn = self.turns().len() + usize::from(self.last_turn_closed());
         pos.play(&self.rules, mv)
@@ -756,6 +768,19 @@ mod tests {
         let back = GameRecord::parse(&r.to_text()).unwrap();
         assert_eq!(back.moves(), &r.moves()[..3]);
         assert_eq!(back.position(), r.position());
+        // An action pushed now is played where the replay stops; the stale ones are dropped
+        // (second library tester: it was added after them, and no replay showed it). An
+        // illegal one leaves the record as it was.
+        let before = r.clone();
+        assert!(r.push(Move::Sow(2)).is_err());
+        assert_eq!(r, before);
+        r.push(Move::Sow(1)).unwrap();
+        assert_eq!(
+            r.moves(),
+            &[Move::Sow(3), Move::Sow(6), Move::Sow(1), Move::Sow(1)]
+        );
+        assert_eq!(r.positions().len(), 5);
+        assert_eq!(r.pop(), Some(Move::Sow(1)));
     }
 
     #[test]

@@ -252,7 +252,7 @@ fn houses_rank(h: &[u8]) -> u128 {
 /// `total` seeds in all (houses and stores), with the mover's store in the key or not.
 pub(crate) fn compact_key_bound(houses: usize, total: usize, with_store: bool) -> u128 {
     let n = 2 * houses;
-    let boards = BINOM[n][(total + n).min(BINOM_ROWS - 1)];
+    let boards = BINOM[n][total.saturating_add(n).min(BINOM_ROWS - 1)];
     boards * if with_store { 256 } else { 1 }
 }
 
@@ -1072,6 +1072,8 @@ mod tests {
         assert_eq!(entry_bytes(&majority, 6, 54, 1), 16);
         assert_eq!(entry_bytes(&majority, 6, 94, 512), 8);
         assert_eq!(entry_bytes(&majority, 6, 95, 512), 16);
+        // Any total (second library tester: usize::MAX overflowed in debug builds).
+        assert_eq!(entry_bytes(&standard, 6, usize::MAX, 1), 16);
         assert_eq!(entry_bytes(&standard, 7, 14, 512), 32);
     }
 
