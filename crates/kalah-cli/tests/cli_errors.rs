@@ -2,6 +2,8 @@
 
 use assert_cmd::Command;
 
+mod common;
+
 fn kalah() -> Command {
     Command::cargo_bin("kalah").expect("the kalah binary")
 }
@@ -413,15 +415,7 @@ fn a_phase_tag_needs_a_game_that_is_not_over_under_the_rules() {
         "the position's phase tag 'pie' needs a game that is not over (South's row is empty \
          under these rules): leave the tag out",
     );
-    let out = kalah()
-        .args(["show", pos, "--pie", "--end", "mover-blocked", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::kalah_ok_as_given(&["show", pos, "--pie", "--end", "mover-blocked", "--json"]);
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("g.txt");
     std::fs::write(&rec, format!("[Rules \"pie=on\"]\n[Start \"{pos}\"]\n")).unwrap();
