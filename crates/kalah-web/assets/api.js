@@ -11,32 +11,54 @@ export class ApiError extends Error {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** The longest wait for an answer beyond the request's own thinking time (`time_ms`). */
+const ANSWER_GRACE_MS = 20000;
+/** The longest pause before retrying a 503, whatever its Retry-After says. */
+const MAX_RETRY_AFTER_S = 10;
+
 /**
  * POSTs `body` as JSON to `path` and returns the parsed answer. A 503 "busy" answer is retried
- * a few times after the server's Retry-After; any other error throws an ApiError.
+ * a few times after the server's Retry-After (at most 10 s); any other error throws an ApiError,
+ * and so does an answer that is not JSON or does not come within the request's `time_ms` plus
+ * 20 s (status 0).
  */
 export async function post(path, body, { retries = 4 } = {}) {
+  const wait = (Number(body && body.time_ms) || 0) + ANSWER_GRACE_MS;
   for (let attempt = 0; ; attempt++) {
     let resp;
+    let data = null;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), wait);
     try {
       resp = await fetch(path, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(body ?? {}),
+        signal: abort.signal,
       });
+      try {
+        data = await resp.json();
+      } catch (e) {
+        if (abort.signal.aborted) throw e;
+        data = null;
+      }
     } catch (e) {
+      if (abort.signal.aborted) {
+        throw new ApiError(0, `the server did not answer within ${Math.round(wait / 1000)} s`);
+      }
       throw new ApiError(0, `cannot reach the server (${e.message}); is 'kalah serve' running?`);
+    } finally {
+      clearTimeout(timer);
     }
-    let data = null;
-    try {
-      data = await resp.json();
-    } catch {
-      data = null;
+    if (resp.ok) {
+      if (data === null || typeof data !== 'object') {
+        throw new ApiError(resp.status, `the server's answer to ${path} is not a JSON object`);
+      }
+      return data;
     }
-    if (resp.ok) return data;
     const message = (data && data.error) || `${resp.status} ${resp.statusText}`;
     if (resp.status === 503 && attempt < retries) {
-      const after = Number(resp.headers.get('Retry-After')) || 1;
+      const after = Math.min(Number(resp.headers.get('Retry-After')) || 1, MAX_RETRY_AFTER_S);
       await sleep(after * 1000);
       continue;
     }

@@ -74,7 +74,10 @@ function sanitize(saved) {
     mirrored: pick(b.mirrored, oneOf(true, false), false),
   };
   if (board.kind === 'layout' && !board.layout) board.kind = 'uniform';
-  const moves = Array.isArray(saved.moves) && saved.moves.every((m) => typeof m === 'string') ? saved.moves : [];
+  // One action each, as the page stores them (a house number or swap): a whole turn ("3-6")
+  // would replay into more steps than moves.
+  const moves = Array.isArray(saved.moves) && saved.moves.every((m) => typeof m === 'string' && /^([1-9]\d*|swap)$/.test(m))
+    ? saved.moves : [];
   const start = typeof saved.start === 'string' && saved.start ? saved.start : null;
   const a = saved.analysis;
   const analysis = isObj(a) && Array.isArray(a.pits) && a.pits.every(whole(0, 255))
@@ -373,7 +376,7 @@ function requestValue(pos, priority = 1) {
       if (!e) return null;
       console.warn('analysis failed', e.message);
       // Only the position on the board is worth a word: the graph's others fill in later.
-      if (gen === generation && S.hints && G && !S.analysis && current().position === pos) {
+      if (gen === generation && S.hints && G && !S.analysis && current().position === pos && !isStalled()) {
         lastEvent = `No hints for this position: ${e.message}`;
         if (!busy) render();
       }
@@ -480,13 +483,16 @@ async function humanMove(mv) {
   if (mv === 'swap' && !st.swap) return;
   busy = true;
   render();
+  const gen = generation;
   try {
     await applyMove(mv);
   } catch (e) {
-    lastEvent = `Error: ${e.message}`;
+    if (gen === generation) lastEvent = `Error: ${e.message}`;
   } finally {
-    busy = false;
+    // A new game started meanwhile owns `busy` and the engine now.
+    if (gen === generation) busy = false;
   }
+  if (gen !== generation) return;
   render();
   afterChange();
 }
@@ -510,7 +516,8 @@ async function afterChange() {
       () => post('/api/engine', { rules: S.rules, position: st.position, level: S.level, time_ms: S.time }),
       3,
     );
-    if (gen !== generation || !res) return;
+    // A new game, or a move made meanwhile (a race with a stale request): not for this position.
+    if (gen !== generation || !res || !atEnd() || current().position !== st.position) return;
     await applyMove(res.move);
   } catch (e) {
     // null: the job was dropped by a new game.
@@ -611,6 +618,7 @@ async function startGame(spec) {
   generation++;
   queue.clear();
   busy = false;
+  delete document.body.dataset.unavailable;
   Object.assign(S, spec);
   S.start = g.start_position;
   S.moves = [];
@@ -795,7 +803,8 @@ function parsePositionText(text) {
   if (pits.some((x) => x > 255)) throw new Error('the counts must be whole numbers 0 to 255');
   if (pits.length < 4 || pits.length > 26 || pits.length % 2) throw new Error('a position has 2m+2 counts (m = 1..12)');
   const rest = m[2].trim() ? m[2].trim().split(/\s+/) : [];
-  const toMove = (rest[0] || 'S').toUpperCase();
+  if (!rest.length) throw new Error('give the side to move (S or N) after the counts');
+  const toMove = rest[0].toUpperCase();
   if (toMove !== 'S' && toMove !== 'N') throw new Error(`'${rest[0]}' is not a side to move (S or N)`);
   const phase = rest[1] ?? null;
   if (phase !== null && !PHASES.includes(phase)) throw new Error(`'${phase}' is not a phase tag (${PHASES.join(', ')})`);
@@ -809,6 +818,7 @@ async function playFromAnalysis() {
     const g = await post('/api/game', { rules: S.rules, position: pos });
     generation++;
     queue.clear();
+    busy = false;
     S.analysis = null;
     S.start = g.start_position;
     S.moves = [];
@@ -1068,9 +1078,9 @@ async function boot() {
       document.body.dataset.ready = 'true';
       return;
     } catch (e) {
-      if (!(e instanceof ApiError) || (e.status !== 400 && e.status !== 422)) {
+      if (!(e instanceof ApiError) || ![400, 413, 422].includes(e.status)) {
         // The server is down or failing: keep the saved game for a reload.
-        unavailable(`Cannot restore your game: ${e.message}. Reload the page to try again.`);
+        unavailable(`Cannot restore your game: ${sentence(e.message)} Reload the page to try again.`);
         return;
       }
       // The server refuses the saved game (damaged, or from another version): say so.
@@ -1083,18 +1093,18 @@ async function boot() {
   try {
     await startGame(spec(S));
   } catch (e) {
-    if (e instanceof ApiError && (e.status === 400 || e.status === 422)) {
+    if (e instanceof ApiError && [400, 413, 422].includes(e.status)) {
       // The saved settings are refused (a board of 99 houses, say): the default game.
       try {
         S = defaultState();
         await startGame(spec(S));
         note = `Your saved settings were refused (${e.message}); a new game of Kalah(6,4) has started.`;
       } catch (e2) {
-        unavailable(`Cannot start a game: ${e2.message}. Reload the page to try again.`);
+        unavailable(`Cannot start a game: ${sentence(e2.message)} Reload the page to try again.`);
         return;
       }
     } else {
-      unavailable(`Cannot start a game: ${e.message}. Reload the page to try again.`);
+      unavailable(`Cannot start a game: ${sentence(e.message)} Reload the page to try again.`);
       return;
     }
   }
@@ -1104,6 +1114,9 @@ async function boot() {
   }
   document.body.dataset.ready = 'true';
 }
+
+/** `text` ending as a sentence (a full stop added unless it ends in one, or in ? or !). */
+const sentence = (text) => (/[.?!]$/.test(text) ? text : `${text}.`);
 
 /** The page without a game (the server cannot be reached): says why, and how to go on. The
  * saved game is left as it is. */
