@@ -232,22 +232,18 @@ impl GameRecord {
     /// # Errors
     /// [`RecordError::Illegal`] if it is illegal; the record is then unchanged.
     pub fn push(&mut self, mv: Move) -> Result<(), RecordError> {
-        let replayed = self.positions().len() - 1;
-        if replayed < self.moves.len() {
-            let mut kept = self.clone();
-            kept.moves.truncate(replayed);
-            kept.push(mv)?;
-            *self = kept;
-            return Ok(());
-        }
-        let mut pos = self.position();
-        let turn = self.turns().len() + usize::from(self.last_turn_closed());
+        // One replay for the position and the turn number; `turns` stops where it does.
+        let positions = self.positions();
+        let mut pos = *positions.last().expect("the start is always there");
+        let turns = self.turns();
+        let closed = turns.last().is_none_or(|t| !t.open);
         pos.play(&self.rules, mv)
             .map_err(|source| RecordError::Illegal {
-                turn: turn.max(1),
+                turn: (turns.len() + usize::from(closed)).max(1),
                 mv: mv.to_string(),
                 source,
             })?;
+        self.moves.truncate(positions.len() - 1);
         self.moves.push(mv);
         Ok(())
     }
@@ -255,10 +251,6 @@ impl GameRecord {
     /// Takes back the last action, returning it.
     pub fn pop(&mut self) -> Option<Move> {
         self.moves.pop()
-    }
-
-    fn last_turn_closed(&self) -> bool {
-        self.turns().last().is_none_or(|t| !t.open)
     }
 
     /// Every position from the start to now (`moves().len() + 1` of them; fewer when `rules` or

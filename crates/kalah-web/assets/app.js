@@ -263,36 +263,32 @@ function renderStatus() {
   }
   if (!atEnd()) text = `Viewing move ${S.cursor} of ${S.moves.length}. ${text}`;
   el.textContent = text;
-  let retryBtn = $('btn-retry');
-  const showRetry = !S.analysis && !busy && isStalled();
-  if (showRetry && !retryBtn) {
-    retryBtn = document.createElement('button');
-    retryBtn.id = 'btn-retry';
-    retryBtn.type = 'button';
-    retryBtn.textContent = 'Retry the engine';
-    retryBtn.addEventListener('click', retryEngine);
-    el.after(retryBtn);
-  } else if (!showRetry && retryBtn) {
-    retryBtn.remove();
-  }
+  statusButton('btn-retry', !S.analysis && !busy && isStalled(), 'Retry the engine', retryEngine);
   // The pie rule's swap gets its own button.
-  let swapBtn = $('btn-swap');
   const showSwap = !st.over && st.swap && controller(st.to_move) === 'human' && !S.analysis;
-  if (showSwap && !swapBtn) {
-    swapBtn = document.createElement('button');
-    swapBtn.id = 'btn-swap';
-    swapBtn.type = 'button';
-    swapBtn.textContent = 'Swap sides (pie rule)';
-    swapBtn.addEventListener('click', () => humanMove('swap'));
-    el.after(swapBtn);
-  } else if (!showSwap && swapBtn) {
-    swapBtn.remove();
-  }
+  const swapBtn = statusButton('btn-swap', showSwap, 'Swap sides (pie rule)', () => humanMove('swap'));
   if (showSwap) {
     const a = S.hints ? S.values[st.position] : null;
     const sv = a && a.moves ? a.moves.find((x) => x.move === 'swap') : null;
     swapBtn.textContent = `Swap sides (pie rule)${sv ? ` — ${sv.exact ? '' : '≈'}${signed(sv.value)}` : ''}`;
   }
+}
+
+/** Shows (after the status line) or removes the button `id`; returns it while shown. */
+function statusButton(id, show, label, onClick) {
+  let btn = $(id);
+  if (show && !btn) {
+    btn = document.createElement('button');
+    btn.id = id;
+    btn.type = 'button';
+    btn.textContent = label;
+    btn.addEventListener('click', onClick);
+    $('status').after(btn);
+  } else if (!show && btn) {
+    btn.remove();
+    btn = null;
+  }
+  return btn;
 }
 
 function renderMoves() {
@@ -510,7 +506,6 @@ async function afterChange() {
   busy = true;
   render();
   const gen = generation;
-  let failed = false;
   try {
     const res = await queue.run(
       () => post('/api/engine', { rules: S.rules, position: st.position, level: S.level, time_ms: S.time }),
@@ -522,7 +517,6 @@ async function afterChange() {
   } catch (e) {
     // null: the job was dropped by a new game.
     if (e && gen === generation) {
-      failed = true;
       stalled = { gen, cursor: S.cursor, length: S.moves.length, message: e.message };
       lastEvent = `The engine could not move: ${e.message}`;
     }
@@ -530,7 +524,7 @@ async function afterChange() {
     if (gen === generation) busy = false;
   }
   render();
-  if (gen === generation && !failed) afterChange();
+  if (gen === generation && !isStalled()) afterChange();
 }
 
 /** The Retry button of a failed engine move. */
