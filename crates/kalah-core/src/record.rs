@@ -153,10 +153,11 @@ pub struct GameRecord {
     pub north: String,
     /// The text form's other tags (`Event`, `Date`, `Site`, ...), name and value, in the order
     /// read; [`GameRecord::to_text`] writes them back after the standard ones, so a record loaded
-    /// and saved keeps them. The JSON form carries none. A name is one word: the text form writes
-    /// white space, control characters, `"`, `[` and `]` in a name as `_` (an empty name as `_`),
-    /// and leaves out a tag named like a standard one (`Rules`, `Start`, `South`, `North`,
-    /// `Result`), so that what it writes reads back.
+    /// and saved keeps them; the JSON form carries them as `"tags": [["Event", "..."], ...]`. A
+    /// name is one word: both forms write white space, control characters, `"`, `[` and `]` in a
+    /// name as `_` (an empty name as `_`), a control character in a value as a space, and leave
+    /// out a tag named like a standard one (`Rules`, `Start`, `South`, `North`, `Result`) or one
+    /// letter away from one, so that what they write reads back. Reading refuses such names.
     pub tags: Vec<(String, String)>,
     moves: Vec<Move>,
 }
@@ -187,6 +188,9 @@ struct JsonRecord {
     turns: Vec<String>,
     #[serde(default)]
     result: Option<[u8; 2]>,
+    /// The other tags, `[["Event", "club night"], ...]`, in order; left out when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    tags: Vec<(String, String)>,
 }
 
 impl GameRecord {
@@ -316,6 +320,19 @@ impl GameRecord {
         turns
     }
 
+    /// The other tags as both forms write them: each name one word (see `tag_name`), each value
+    /// one line; a tag the text reader would refuse (named like a standard one, or one letter
+    /// away from one) is left out, so that what is written reads back.
+    fn written_tags(&self) -> Vec<(String, String)> {
+        self.tags
+            .iter()
+            .map(|(name, value)| (tag_name(name), one_line(value)))
+            .filter(|(name, _)| {
+                !KNOWN_TAGS.contains(&name.as_str()) && misspelt_tag(name).is_none()
+            })
+            .collect()
+    }
+
     /// The text form (see the module documentation).
     pub fn to_text(&self) -> String {
         let mut s = String::new();
@@ -328,12 +345,8 @@ impl GameRecord {
             None => "*".into(),
         };
         let _ = writeln!(s, "[Result \"{result}\"]");
-        for (name, value) in &self.tags {
-            // One of the five written above would make the text unreadable (a tag given twice).
-            if KNOWN_TAGS.contains(&name.as_str()) {
-                continue;
-            }
-            let _ = writeln!(s, "[{} \"{}\"]", tag_name(name), escape(value));
+        for (name, value) in self.written_tags() {
+            let _ = writeln!(s, "[{name} \"{}\"]", escape(&value));
         }
         s.push('\n');
         for (i, t) in self.turns().iter().enumerate() {
@@ -405,11 +418,25 @@ impl GameRecord {
                         line,
                         message: "a tag is [Key \"value\"]".into(),
                     })?;
+                // A name the writer would have to change (see `tag_name`) is refused, so that
+                // what is read is written back as it was.
+                if let Some(bad) = key.chars().find(|&c| tag_name_refuses(c)) {
+                    return Err(RecordError::Syntax {
+                        line,
+                        message: format!(
+                            "tag name {key} holds {bad:?}: a tag name has no brackets, quotes, \
+                             spaces or control characters"
+                        ),
+                    });
+                }
                 let (value, after) =
                     unquote_prefix(rest.trim_start()).ok_or_else(|| RecordError::Syntax {
                         line,
                         message: format!("the value of tag {key} must be in double quotes"),
                     })?;
+                // A value is one line: a tab (or another control character) reads as a space,
+                // as the writer would write it.
+                let value = one_line(&value);
                 let after = after.trim_start();
                 let after = after.strip_prefix(']').ok_or_else(|| RecordError::Syntax {
                     line,
@@ -597,7 +624,8 @@ impl GameRecord {
     }
 
     /// The JSON form: `{"rules": {...}, "start": "...", "south": "...", "north": "...",
-    /// "turns": ["3-6", "2"], "result": [25, 23] | null}`. An unfinished last turn ends in `-`.
+    /// "turns": ["3-6", "2"], "result": [25, 23] | null}`, then `"tags": [["Event", "..."]]`
+    /// when the record has other tags. An unfinished last turn ends in `-`.
     /// The player names are one line, as in the text form (a control character becomes a
     /// space), so that both forms read back the same record.
     pub fn to_json(&self) -> String {
@@ -612,6 +640,7 @@ impl GameRecord {
                 .map(|t| format!("{}{}", t.turn, if t.open { "-" } else { "" }))
                 .collect(),
             result: self.result(),
+            tags: self.written_tags(),
         };
         serde_json::to_string_pretty(&j).expect("records serialize")
     }
@@ -632,6 +661,17 @@ impl GameRecord {
         let _ = writeln!(t, "[North \"{}\"]", escape(&j.north));
         if let Some([a, b]) = j.result {
             let _ = writeln!(t, "[Result \"{a}-{b}\"]");
+        }
+        for (k, (name, value)) in j.tags.iter().enumerate() {
+            // A name the text form would change or refuse is refused here too, by item.
+            if name.is_empty() || name.chars().any(tag_name_refuses) {
+                return Err(RecordError::Json(format!(
+                    "tags item {}: '{name}' is not a tag name (one word, without brackets or \
+                     quotes)",
+                    k + 1
+                )));
+            }
+            let _ = writeln!(t, "[{name} \"{}\"]", escape(value));
         }
         let first_turn_line = t.lines().count() + 1;
         for (k, turn) in j.turns.iter().enumerate() {
@@ -697,14 +737,13 @@ fn tag_name(name: &str) -> String {
         return "_".into();
     }
     name.chars()
-        .map(|c| {
-            if c.is_whitespace() || c.is_control() || matches!(c, '"' | '[' | ']') {
-                '_'
-            } else {
-                c
-            }
-        })
+        .map(|c| if tag_name_refuses(c) { '_' } else { c })
         .collect()
+}
+
+/// Whether `c` may not be part of a tag name: the text form could not read it back.
+fn tag_name_refuses(c: char) -> bool {
+    c.is_whitespace() || c.is_control() || matches!(c, '"' | '[' | ']')
 }
 
 /// `s` with every control character (a line break, a tab, ...) a space.
