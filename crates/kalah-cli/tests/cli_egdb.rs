@@ -625,9 +625,9 @@ fn build_replaces_a_damaged_layer() {
     let damage: [(&str, Damage); 3] = [
         ("truncated (100 bytes, expected ", |b| b.truncate(100)),
         ("corrupt (", |b| b.push(0)),
-        ("corrupt (payload checksum mismatch)", |b| {
-            let n = b.len();
-            b[n - 1] ^= 0x01
+        // The first value of the layer changed: its block's checksum fails.
+        ("corrupt (block checksum mismatch (values 0..462))", |b| {
+            b[64] ^= 0x01
         }),
     ];
     for (want, damage) in damage {

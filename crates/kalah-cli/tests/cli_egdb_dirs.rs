@@ -351,7 +351,7 @@ fn verify_and_info_say_which_layers_a_missing_one_leaves_unused() {
 #[test]
 fn an_empty_layer_file_gets_the_same_expected_length_everywhere() {
     // For a 0-byte k004.egdb, `info` said "expected 64" (a header) and verify and probe
-    // "expected 190" (the whole layer: 64 + C(4 + 5, 5)).
+    // "expected 194" (the whole layer: 64 + C(4 + 5, 5) values + one block checksum of 4).
     let dir = tempfile::tempdir().unwrap();
     build(dir.path(), "6", &["--quiet"]);
     let layer = dir
@@ -360,7 +360,7 @@ fn an_empty_layer_file_gets_the_same_expected_length_everywhere() {
         .join("k004.egdb");
     std::fs::write(&layer, b"").unwrap();
     let want = format!(
-        "{}: truncated (0 bytes, expected 190); delete it and rebuild",
+        "{}: truncated (0 bytes, expected 194); delete it and rebuild",
         layer.display()
     );
     kalah()
@@ -459,7 +459,7 @@ fn a_damaged_set_in_the_default_directory_is_skipped_with_a_warning() {
     let junk = root.join("m3-standard-row-empty-owner").join("k000.egdb");
     std::fs::write(&junk, b"junk\n").unwrap();
     let warning = format!(
-        "kalah: warning: endgame databases not used (searching without them): {}: truncated (5 bytes, expected 65); delete it and rebuild",
+        "kalah: warning: endgame databases not used (searching without them): {}: truncated (5 bytes, expected 69); delete it and rebuild",
         junk.display()
     );
     let runs: [(&[&str], &str, &str); 3] = [

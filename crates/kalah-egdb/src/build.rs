@@ -8,7 +8,7 @@ use kalah_core::Rules;
 use memmap2::MmapMut;
 use rayon::prelude::*;
 
-use crate::file::{self, LayerHeader, HEADER_LEN};
+use crate::file::{self, LayerHeader};
 use crate::game::{Arr, Game};
 use crate::index::{successor, Indexer, MAX_SLOTS};
 use crate::solve::{Building, Expanded, Solver, UNKNOWN};
@@ -51,6 +51,13 @@ pub enum BuildEvent {
         seeds: u32,
         /// What is wrong, without the file name: `truncated (100 bytes, expected 2066)`.
         problem: String,
+    },
+    /// Layer `seeds` was complete and valid on disk in an older file format (1, without block
+    /// checksums) and was rewritten in today's ([`file::FORMAT_VERSION`]); its values are
+    /// unchanged.
+    Upgraded {
+        /// Seeds in the houses.
+        seeds: u32,
     },
     /// Work on layer `seeds` begins.
     LayerStarted {
@@ -181,7 +188,16 @@ impl BuildPlan {
             path: p.display().to_string(),
             source: e,
         };
-        std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+        std::fs::create_dir_all(&dir).map_err(|e| {
+            // The set's directory, or the root, is a file or a link to nothing.
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                let what = "it, or a directory above it, exists and is not a directory (a file, \
+                            or a link to nothing)";
+                io(&dir, std::io::Error::other(what))
+            } else {
+                io(&dir, e)
+            }
+        })?;
         let lock_path = dir.join(".build.lock");
         let file = std::fs::File::options()
             .create(true)
@@ -238,8 +254,14 @@ impl BuildPlan {
             };
             match opened {
                 Some(map) => {
-                    let mut t = alloc(&path, map.len() - HEADER_LEN)?;
-                    t.copy_from_slice(&map[HEADER_LEN..]);
+                    let values = file::values_of(&map);
+                    let mut t = alloc(&path, values.len())?;
+                    t.copy_from_slice(values);
+                    if file::version_of(&map) < file::FORMAT_VERSION {
+                        drop(map);
+                        file::write_layer(&path, &want, &t)?;
+                        on_event(&BuildEvent::Upgraded { seeds: k });
+                    }
                     mem.push(t);
                     done += ix.layer_size(k);
                     report.resumed_layers += 1;
@@ -247,6 +269,17 @@ impl BuildPlan {
                     k += 1;
                 }
                 None => break,
+            }
+        }
+        // The layers about to be built must not replace a file that is not a damaged layer of
+        // this set (another version's, another set's, not a database, not a file): those are
+        // the user's to move, above a missing layer as well as at the first one built.
+        for j in k..=self.max_seeds {
+            let path = file::layer_path(&self.root, m, &self.rules, j);
+            let want = LayerHeader::expected(m, &self.rules, j, ix.layer_size(j));
+            match file::open_layer(&path, &want, false) {
+                Ok(_) | Err(EgdbError::Truncated { .. }) | Err(EgdbError::Corrupt { .. }) => {}
+                Err(e) => return Err(e),
             }
         }
         on_event(&BuildEvent::Progress { done, total });

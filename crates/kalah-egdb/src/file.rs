@@ -1,4 +1,6 @@
-//! Layer files: a 64-byte versioned header, then one byte per arrangement in rank order.
+//! Layer files: a 64-byte versioned header, one byte per arrangement in rank order, then (format
+//! 2) a CRC-32 of every block of [`BLOCK_BYTES`] values, so that a probe can check the block it
+//! reads the first time it reads it.
 //!
 //! Header (little-endian):
 //!
@@ -20,7 +22,13 @@
 //! | 44..48 | CRC-32 of bytes 0..44 |
 //! | 48..64 | zero |
 //!
-//! Files are written to `NAME.tmp`, synced, then renamed, so a file under its final name is
+//! Format 2 (written since 2 Dec 2026) follows the values with one little-endian CRC-32 for each
+//! block of [`BLOCK_BYTES`] values (the last block may be shorter), in order: the file holds
+//! 64 + count + 4·⌈count / 4096⌉ bytes. Format 1 files (64 + count bytes, no block checksums)
+//! are still read; `kalah egdb build` rewrites them in format 2.
+//!
+//! Files are written to `NAME.tmp` (a stale one, or a link of that name, is removed first; the
+//! new one is created exclusively), synced, then renamed, so a file under its final name is
 //! always complete.
 
 use std::fs::File;
@@ -34,8 +42,53 @@ use crate::EgdbError;
 
 /// Magic bytes at the start of every layer file.
 pub const MAGIC: &[u8; 8] = b"KALAHEDB";
-/// The layer file format version this crate reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The layer file format version this crate writes. It reads this one and format 1 (the same
+/// without the block checksums).
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest format version this crate reads.
+pub const OLDEST_FORMAT_VERSION: u32 = 1;
+/// Values covered by one block checksum in format 2 files (one page).
+pub const BLOCK_BYTES: usize = 4096;
+
+/// The length of a layer file of `count` values in format `version`.
+pub fn file_len(version: u32, count: u64) -> u64 {
+    let blocks = if version >= 2 {
+        count.div_ceil(BLOCK_BYTES as u64)
+    } else {
+        0
+    };
+    HEADER_LEN as u64 + count + 4 * blocks
+}
+
+/// The format version of a layer file's bytes (header included), as [`open_layer`] mapped them.
+pub fn version_of(file: &[u8]) -> u32 {
+    u32::from_le_bytes(file[8..12].try_into().unwrap())
+}
+
+/// The values of a layer file's bytes (header included, as [`open_layer`] mapped them): the
+/// bytes after the header, without format 2's block checksums.
+pub fn values_of(file: &[u8]) -> &[u8] {
+    let count = u64::from_le_bytes(file[32..40].try_into().unwrap()) as usize;
+    &file[HEADER_LEN..HEADER_LEN + count]
+}
+
+/// Whether block `block` of a format 2 layer file's bytes (header included) matches its stored
+/// CRC-32. Always true for a format 1 file, which has none.
+pub fn block_ok(file: &[u8], block: usize) -> bool {
+    if version_of(file) < 2 {
+        return true;
+    }
+    let values = values_of(file);
+    let start = block * BLOCK_BYTES;
+    crc32fast::hash(&values[start..values.len().min(start + BLOCK_BYTES)])
+        == stored_block_crc(file, block)
+}
+
+/// The CRC-32 a format 2 file stores for block `block`.
+fn stored_block_crc(file: &[u8], block: usize) -> u32 {
+    let at = HEADER_LEN + values_of(file).len() + 4 * block;
+    u32::from_le_bytes(file[at..at + 4].try_into().unwrap())
+}
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 64;
 /// Value encoding 1: one signed byte (i8) per arrangement, the future gain.
@@ -107,7 +160,7 @@ impl LayerHeader {
         }
         let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().unwrap());
         let version = u32_at(8);
-        if version != FORMAT_VERSION {
+        if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(EgdbError::Version {
                 path: p(),
                 found: version,
@@ -248,11 +301,23 @@ pub fn write_layer(path: &Path, header: &LayerHeader, payload: &[u8]) -> Result<
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
     let mut h = *header;
+    h.version = FORMAT_VERSION;
     h.payload_crc = crc32fast::hash(payload);
+    let blocks: Vec<u8> = payload
+        .chunks(BLOCK_BYTES)
+        .flat_map(|b| crc32fast::hash(b).to_le_bytes())
+        .collect();
     let result = (|| {
-        let mut f = File::create(&tmp)?;
+        // A stale temporary file, or a link planted under its name, is removed rather than
+        // written through; the new one must not exist.
+        match std::fs::remove_file(&tmp) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+        let mut f = File::options().write(true).create_new(true).open(&tmp)?;
         f.write_all(&h.encode())?;
         f.write_all(payload)?;
+        f.write_all(&blocks)?;
         f.sync_all()?;
         drop(f);
         std::fs::rename(&tmp, path)
@@ -279,6 +344,13 @@ pub fn open_layer(
     expected: &LayerHeader,
     check_payload: bool,
 ) -> Result<Option<Mmap>, EgdbError> {
+    // A FIFO or a device in a layer's place would block the open or the read: refused first.
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(path, e)),
+        Ok(m) if !m.is_file() => return Err(not_a_file(path)),
+        Ok(_) => {}
+    }
     let mut f = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -289,7 +361,7 @@ pub fn open_layer(
     if len < HEADER_LEN as u64 {
         return Err(EgdbError::Truncated {
             path: p(),
-            expected: HEADER_LEN as u64 + expected.count,
+            expected: file_len(FORMAT_VERSION, expected.count),
             found: len,
         });
     }
@@ -298,6 +370,7 @@ pub fn open_layer(
     let h = LayerHeader::decode(&hb, path)?;
     let mut want = *expected;
     want.payload_crc = h.payload_crc;
+    want.version = h.version;
     if h != want {
         return Err(EgdbError::Mismatch {
             path: p(),
@@ -305,7 +378,7 @@ pub fn open_layer(
             expected: describe(expected),
         });
     }
-    let total = HEADER_LEN as u64 + h.count;
+    let total = file_len(h.version, h.count);
     if len != total {
         return Err(if len < total {
             EgdbError::Truncated {
@@ -324,7 +397,8 @@ pub fn open_layer(
         });
     }
     // SAFETY: the file is opened read-only; layer files are only ever replaced by rename, never
-    // modified in place, so the mapping's contents do not change under us.
+    // modified in place, so the mapping's contents do not change under us. (A file rewritten in
+    // place by another program, `cp` over it say, breaks that: docs/EGDB.md warns against it.)
     let map = unsafe { Mmap::map(&f) }.map_err(|e| io(path, e))?;
     if check_payload {
         check_payload_crc(path, &map)?;
@@ -343,13 +417,42 @@ pub fn check_payload(path: &Path, file: &[u8]) -> Result<(), EgdbError> {
 
 fn check_payload_crc(path: &Path, file: &[u8]) -> Result<(), EgdbError> {
     let stored = u32::from_le_bytes(file[40..44].try_into().unwrap());
-    if crc32fast::hash(&file[HEADER_LEN..]) != stored {
-        return Err(EgdbError::Corrupt {
-            path: path.display().to_string(),
-            what: "payload checksum mismatch".into(),
-        });
+    let corrupt = |what: String| EgdbError::Corrupt {
+        path: path.display().to_string(),
+        what,
+    };
+    let values = values_of(file);
+    if version_of(file) < 2 {
+        if crc32fast::hash(values) != stored {
+            return Err(corrupt("payload checksum mismatch".into()));
+        }
+        return Ok(());
+    }
+    // One pass: each block's checksum, combined into the whole payload's.
+    let mut whole = crc32fast::Hasher::new();
+    for (b, block) in values.chunks(BLOCK_BYTES).enumerate() {
+        let mut h = crc32fast::Hasher::new();
+        h.update(block);
+        if h.clone().finalize() != stored_block_crc(file, b) {
+            return Err(corrupt(format!(
+                "block checksum mismatch (values {}..{})",
+                b * BLOCK_BYTES,
+                b * BLOCK_BYTES + block.len()
+            )));
+        }
+        whole.combine(&h);
+    }
+    if whole.finalize() != stored {
+        return Err(corrupt("payload checksum mismatch".into()));
     }
     Ok(())
+}
+
+fn not_a_file(path: &Path) -> EgdbError {
+    EgdbError::Io {
+        path: path.display().to_string(),
+        source: std::io::Error::other("not a regular file (a directory, a FIFO or a device)"),
+    }
 }
 
 /// Reads just the header of a layer file (for `info`).
@@ -357,6 +460,9 @@ fn check_payload_crc(path: &Path, file: &[u8]) -> Result<(), EgdbError> {
 /// # Errors
 /// [`EgdbError`] if it cannot be read or is not a layer file of this version.
 pub fn read_header(path: &Path) -> Result<LayerHeader, EgdbError> {
+    if !std::fs::metadata(path).map_err(|e| io(path, e))?.is_file() {
+        return Err(not_a_file(path));
+    }
     let mut f = File::open(path).map_err(|e| io(path, e))?;
     let mut hb = [0u8; HEADER_LEN];
     f.read_exact(&mut hb).map_err(|e| {

@@ -182,19 +182,26 @@ pub enum EgdbError {
         source: std::io::Error,
     },
     /// The file does not start with the layer magic bytes.
-    #[error("{path}: not a kalah endgame database file (bad magic)")]
+    #[error(
+        "{path}: not a kalah endgame database file (bad magic); move it away or delete it, then \
+         build the layer again"
+    )]
     NotADatabase {
         /// The file.
         path: String,
     },
     /// The file has another format version.
-    #[error("{path}: database format version {found}, this program reads version {expected}; rebuild it")]
+    #[error(
+        "{path}: database format version {found}, this program reads versions 1 to {expected} \
+         (a file of a newer kalah, or a damaged header): use the program that made it, or \
+         delete it and build the layer again"
+    )]
     Version {
         /// The file.
         path: String,
         /// Version in the file.
         found: u32,
-        /// Version this crate reads.
+        /// The newest version this crate reads ([`file::FORMAT_VERSION`]).
         expected: u32,
     },
     /// The file is shorter than its header says.
@@ -276,8 +283,14 @@ pub struct Egdb {
     layers: Vec<Mmap>,
     dir: PathBuf,
     /// Per layer: its payload failed the checksum checked when the set was opened (layers of
-    /// at most [`CHECKED_ON_OPEN`] bytes); such a layer answers no probe.
-    failed_checksum: Vec<bool>,
+    /// at most [`CHECKED_ON_OPEN`] bytes), or a block of it failed its block checksum when a
+    /// probe first read it (larger layers of format 2); such a layer answers no probe.
+    failed_checksum: Vec<AtomicBool>,
+    /// Per layer of format 2 larger than [`CHECKED_ON_OPEN`]: one bit a block of
+    /// [`file::BLOCK_BYTES`] values, set once the block has matched its checksum. `None` for
+    /// the layers checked whole on opening, and for format 1 layers, which have no block
+    /// checksums.
+    checked_blocks: Vec<Option<Box<[AtomicU64]>>>,
     /// One more than the first layer a probe found damaged (an impossible value, or a layer
     /// that failed its checksum), 0 if none.
     damaged: AtomicU32,
@@ -286,7 +299,8 @@ pub struct Egdb {
 /// Layers whose values take at most this many bytes (4 MiB) have their payload checksum
 /// checked whenever a set is opened: a few milliseconds in all (the layers of Kalah(3,·) up to
 /// 52 seeds in the houses, Kalah(4,·) up to 25, Kalah(6,·) up to 13), so a damaged small layer
-/// is never used. Larger layers are checked by [`Egdb::open_checked`] and [`Egdb::verify`] only.
+/// is never used. Larger layers are checked block by block as probes first read them (format 2
+/// files), and whole by [`Egdb::open_checked`] and [`Egdb::verify`].
 pub const CHECKED_ON_OPEN: u64 = 4 << 20;
 
 /// The result of [`Egdb::verify`].
@@ -314,16 +328,35 @@ impl Egdb {
     /// seeds, count) and length are checked, and the payload's CRC-32 of the layers of at most
     /// [`CHECKED_ON_OPEN`] bytes; a small layer that fails it is not used (its probes give
     /// `None`, and [`Egdb::damaged_layer`] names it once probed). The larger layers' payloads
-    /// are not read here: they are checked by [`Egdb::check_checksums`], [`Egdb::open_checked`]
-    /// and [`Egdb::verify`] (`kalah egdb verify`). A truncated, foreign or differently
-    /// versioned file is refused here; a flipped byte inside a large layer's values is only
-    /// found by those checks.
+    /// are not read here: in files of format 2 each block of [`file::BLOCK_BYTES`] values is
+    /// checked against its own checksum the first time a probe reads it, and a block that
+    /// fails makes its layer answer no more probes, as a small layer that fails; a format 1
+    /// file (no block checksums; `kalah egdb build` rewrites it) is checked whole only by
+    /// [`Egdb::check_checksums`], [`Egdb::open_checked`] and [`Egdb::verify`] (`kalah egdb
+    /// verify`). A truncated, foreign or newer-versioned file, or anything but a regular file
+    /// in a layer's place, is refused here.
     ///
     /// # Errors
     /// [`EgdbError`] if a file is present but unreadable, truncated, has a corrupt header or is
     /// of another version.
     pub fn open(dir: &Path, houses: usize, rules: &Rules) -> Result<Option<Egdb>, EgdbError> {
-        Self::open_inner(dir, houses, rules, false)
+        Self::open_inner(dir, houses, rules, false, CHECKED_ON_OPEN)
+    }
+
+    /// [`Egdb::open`] with another bound than [`CHECKED_ON_OPEN`] on the layers whose payload
+    /// checksum is checked whole when the set is opened: layers of at most `limit` values are;
+    /// the larger layers of format 2 are checked block by block ([`file::BLOCK_BYTES`] values)
+    /// the first time a probe reads each block. `limit` 0 checks nothing on opening.
+    ///
+    /// # Errors
+    /// As [`Egdb::open`].
+    pub fn open_with_check_limit(
+        dir: &Path,
+        houses: usize,
+        rules: &Rules,
+        limit: u64,
+    ) -> Result<Option<Egdb>, EgdbError> {
+        Self::open_inner(dir, houses, rules, false, limit)
     }
 
     /// [`Egdb::open`], then [`Egdb::check_checksums`]: also checks every layer's payload
@@ -337,7 +370,7 @@ impl Egdb {
         houses: usize,
         rules: &Rules,
     ) -> Result<Option<Egdb>, EgdbError> {
-        Self::open_inner(dir, houses, rules, true)
+        Self::open_inner(dir, houses, rules, true, CHECKED_ON_OPEN)
     }
 
     /// Checks the CRC-32 of every opened layer's payload against its header (reads every file;
@@ -366,6 +399,7 @@ impl Egdb {
         houses: usize,
         rules: &Rules,
         check_payload: bool,
+        limit: u64,
     ) -> Result<Option<Egdb>, EgdbError> {
         if check_rules(rules).is_err() || !(1..=kalah_core::MAX_HOUSES).contains(&houses) {
             return Ok(None);
@@ -391,12 +425,26 @@ impl Egdb {
                         source: std::io::Error::from(std::io::ErrorKind::NotFound),
                     }
                 })?;
-                let small = ix.layer_size(k) <= CHECKED_ON_OPEN;
+                let small = ix.layer_size(k) <= limit;
                 let failed = !check_payload && small && file::check_payload(&path, &map).is_err();
                 Ok((map, failed))
             })
             .collect::<Result<_, EgdbError>>()?;
-        let (layers, failed_checksum) = opened.into_iter().unzip();
+        let checked_blocks = opened
+            .iter()
+            .enumerate()
+            .map(|(k, (map, _))| {
+                let size = ix.layer_size(k as u32);
+                (!check_payload && size > limit && file::version_of(map) >= 2).then(|| {
+                    let blocks = size.div_ceil(file::BLOCK_BYTES as u64);
+                    (0..blocks.div_ceil(64))
+                        .map(|_| AtomicU64::new(0))
+                        .collect()
+                })
+            })
+            .collect();
+        let (layers, failed): (Vec<Mmap>, Vec<bool>) = opened.into_iter().unzip();
+        let failed_checksum = failed.into_iter().map(AtomicBool::new).collect();
         Ok(Some(Egdb {
             houses,
             rules: *rules,
@@ -405,6 +453,7 @@ impl Egdb {
             layers,
             dir: dir.join(file::set_dir_name(houses, rules)),
             failed_checksum,
+            checked_blocks,
             damaged: AtomicU32::new(0),
         }))
     }
@@ -459,7 +508,7 @@ impl Egdb {
             "layer {seeds} is past the databases' largest layer, {}",
             self.max_seeds
         );
-        &self.layers[seeds as usize][HEADER_LEN..]
+        file::values_of(&self.layers[seeds as usize])
     }
 
     /// Whether positions under `rules` can be answered by these layers: same capture, end and
@@ -478,17 +527,32 @@ impl Egdb {
     /// over, or an opening phase).
     ///
     /// A layer that failed its checksum when the set was opened (see [`Egdb::open`]) answers
-    /// `None`. Opening a set does not read the payloads of large layers (see [`Egdb::verify`]);
-    /// a stored value that cannot be right, a future gain larger than the seeds in the houses (or, when every
-    /// seed ends in a store, of the wrong parity: gain ≡ seeds mod 2), is not returned: the
-    /// probe gives `None`, so a search finds the value itself, and [`Egdb::damaged_layer`]
-    /// names the layer from then on. A damaged byte that still holds a possible value is not
-    /// caught here.
+    /// `None`. The first probe into a block of a larger layer (format 2) checks that block's
+    /// checksum; a block that fails makes the probe, and every later probe of that layer,
+    /// answer `None`, so a search finds those values itself, and [`Egdb::damaged_layer`] names
+    /// the layer from then on. A stored value that cannot be right, a future gain larger than
+    /// the seeds in the houses (or, when every seed ends in a store, of the wrong parity: gain
+    /// ≡ seeds mod 2), is refused the same way (the only check a format 1 file's large layers
+    /// get here).
     pub fn probe(&self, pos: &Position, rules: &Rules) -> Option<i32> {
         let (k, r) = self.locate(pos, rules)?;
-        let v = self.layers[k as usize][HEADER_LEN + r as usize] as i8 as i32;
+        let layer = &self.layers[k as usize];
+        let v = layer[HEADER_LEN + r as usize] as i8 as i32;
         let parity = self.rules.leftovers != LeftoverRule::Nobody;
-        if self.failed_checksum[k as usize]
+        if let Some(seen) = &self.checked_blocks[k as usize] {
+            // The first read of a block checks it against its checksum (one page of values:
+            // a fraction of a microsecond); a block that fails makes the layer answer nothing.
+            let block = r as usize / file::BLOCK_BYTES;
+            let (word, bit) = (&seen[block / 64], 1u64 << (block % 64));
+            if word.load(Ordering::Relaxed) & bit == 0 {
+                if file::block_ok(layer, block) {
+                    word.fetch_or(bit, Ordering::Relaxed);
+                } else {
+                    self.failed_checksum[k as usize].store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        if self.failed_checksum[k as usize].load(Ordering::Relaxed)
             || v.unsigned_abs() > k
             || (parity && (v - k as i32) % 2 != 0)
         {
@@ -511,7 +575,7 @@ impl Egdb {
     /// layer that failed it when the set was opened).
     pub fn damage(&self) -> Option<String> {
         let k = self.damaged_layer()?;
-        let what = if self.failed_checksum[k as usize] {
+        let what = if self.failed_checksum[k as usize].load(Ordering::Relaxed) {
             "fails its checksum"
         } else {
             "holds impossible values"
@@ -763,7 +827,7 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
                     found,
                 } => {
                     let full = index::Indexer::new(m, k)
-                        .map(|ix| file::HEADER_LEN as u64 + ix.layer_size(k));
+                        .map(|ix| file::file_len(file::FORMAT_VERSION, ix.layer_size(k)));
                     EgdbError::Truncated {
                         path: p,
                         expected: full.unwrap_or(expected),

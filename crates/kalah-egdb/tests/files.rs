@@ -87,7 +87,10 @@ fn corrupted_payload_is_refused() {
         .unwrap();
     assert_eq!(
         damaged.into_inner().unwrap(),
-        [(6, "corrupt (payload checksum mismatch)".to_string())]
+        [(
+            6,
+            "corrupt (block checksum mismatch (values 0..462))".to_string()
+        )]
     );
     assert_eq!((report.resumed_layers, report.built_layers), (6, 3));
     bytes[HEADER_LEN + 17] ^= 0x01;
@@ -266,10 +269,11 @@ fn impossible_values_are_not_returned_and_name_the_layer() {
     let mut bytes = fs::read(&path).unwrap();
     // The values damaged behind matching checksums, as the checksums of a large layer are not
     // checked on open (a small layer's would be caught there).
-    for b in &mut bytes[HEADER_LEN..] {
+    let values = HEADER_LEN..HEADER_LEN + header.count as usize;
+    for b in &mut bytes[values.clone()] {
         *b = 40;
     }
-    kalah_egdb::file::write_layer(&path, &header, &bytes[HEADER_LEN..]).unwrap();
+    kalah_egdb::file::write_layer(&path, &header, &bytes[values.clone()]).unwrap();
     let db = Egdb::open(dir.path(), 3, &rules).unwrap().unwrap();
     assert_eq!(
         db.probe(&pos, &rules),
@@ -283,10 +287,10 @@ fn impossible_values_are_not_returned_and_name_the_layer() {
     assert!(db.probe(&small, &rules).is_some());
     // A value within range but of the wrong parity (9 seeds in play, every seed ends in a
     // store: the gain is odd) is refused too.
-    for b in &mut bytes[HEADER_LEN..] {
+    for b in &mut bytes[values.clone()] {
         *b = 2;
     }
-    kalah_egdb::file::write_layer(&path, &header, &bytes[HEADER_LEN..]).unwrap();
+    kalah_egdb::file::write_layer(&path, &header, &bytes[values]).unwrap();
     let db = Egdb::open(dir.path(), 3, &rules).unwrap().unwrap();
     assert_eq!(db.probe(&pos, &rules), None);
     assert_eq!(db.damaged_layer(), Some(9));
@@ -390,4 +394,196 @@ fn too_many_threads_are_refused_at_once() {
     }
     p.threads = Some(kalah_egdb::MAX_THREADS);
     assert!(p.check().is_ok());
+}
+
+/// The first position of Kalah(3,·) at rank `rank` or after in layer `k` whose game goes on
+/// (both rows hold seeds), South to move (its arrangement is South's houses, then North's),
+/// with the rank it has; within the block of `rank` for the ranks used here.
+fn position_at(k: u32, rank: u64) -> kalah_core::Position {
+    let ix = kalah_egdb::Indexer::new(3, k).unwrap();
+    let mut x = [0u8; 6];
+    let mut rank = rank;
+    loop {
+        ix.unrank(k, rank, &mut x);
+        if x[..3].iter().any(|&c| c > 0) && x[3..].iter().any(|&c| c > 0) {
+            break;
+        }
+        rank += 1;
+    }
+    assert!(rank % 4096 < 4000, "still in the block asked for");
+    let total = 2 * 3 * 4u32; // stores make up a board of 24 seeds
+    let rest = total - k;
+    let (s, n) = (rest / 2, rest - rest / 2);
+    let text = format!(
+        "{},{},{},{s},{},{},{},{n} S",
+        x[0], x[1], x[2], x[3], x[4], x[5]
+    );
+    text.parse().unwrap()
+}
+
+/// Regression (tester 33): a large layer's values zeroed on disk, its checksums left as they
+/// were, gave wrong values with no warning (only `verify` read the payload). Format 2 files
+/// carry a checksum a block: the first probe into a block checks it, and a damaged block makes
+/// the layer answer nothing.
+#[test]
+fn a_damaged_block_of_a_large_layer_is_found_by_the_first_probe_into_it() {
+    let dir = built(3, 14);
+    let rules = Rules::default();
+    let path = layer_path(dir.path(), 3, &rules, 14);
+    let count = kalah_egdb::Indexer::new(3, 14).unwrap().layer_size(14);
+    assert!(
+        count > 2 * 4096,
+        "layer 14 spans three blocks ({count} values)"
+    );
+    let blocks = count.div_ceil(4096);
+    let bytes = fs::read(&path).unwrap();
+    assert_eq!(
+        bytes.len() as u64,
+        64 + count + 4 * blocks,
+        "format 2 length"
+    );
+    assert_eq!(kalah_egdb::file::version_of(&bytes), 2);
+    // Every value outside the first block, probed before any damage.
+    let intact = Egdb::open_with_check_limit(dir.path(), 3, &rules, 0)
+        .unwrap()
+        .unwrap();
+    let late = position_at(14, 2 * 4096 + 7);
+    let early = position_at(14, 5);
+    let late_value = intact.probe(&late, &rules).expect("covered");
+    let early_value = intact.probe(&early, &rules).expect("covered");
+    drop(intact);
+    // Zero the first block's values, keeping every checksum: zero is a possible value for
+    // 14 seeds, so only the block checksum can tell.
+    let mut damaged = bytes.clone();
+    for b in &mut damaged[64..64 + 4096] {
+        *b = 0;
+    }
+    fs::write(&path, &damaged).unwrap();
+    let db = Egdb::open_with_check_limit(dir.path(), 3, &rules, 0)
+        .unwrap()
+        .unwrap();
+    // A probe into an intact block answers; the first probe into the damaged one does not,
+    // and from then on the layer answers nothing (its blocks are one file's).
+    assert_eq!(db.probe(&late, &rules), Some(late_value));
+    assert_eq!(db.damaged_layer(), None);
+    assert_eq!(db.probe(&early, &rules), None, "was {early_value}");
+    assert_eq!(db.damaged_layer(), Some(14));
+    assert!(db
+        .damage()
+        .unwrap()
+        .contains("k014.egdb fails its checksum"));
+    assert_eq!(db.probe(&late, &rules), None);
+    // Other layers still answer.
+    assert!(db.probe(&position_at(13, 5), &rules).is_some());
+    // The default open checks a layer this small whole: refused at once as well.
+    let db = Egdb::open(dir.path(), 3, &rules).unwrap().unwrap();
+    assert_eq!(db.probe(&late, &rules), None);
+    assert_eq!(db.damaged_layer(), Some(14));
+    // The whole-file checks name the block.
+    let e = Egdb::open_checked(dir.path(), 3, &rules).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("block checksum mismatch (values 0..4096)"),
+        "{e}"
+    );
+    // A build replaces the layer with the same bytes as before.
+    plan(dir.path(), 3, 14)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap();
+    assert!(fs::read(&path).unwrap() == bytes);
+}
+
+/// Format 1 files (no block checksums) are still read, and a build rewrites them in format 2
+/// with the same values.
+#[test]
+fn format_1_files_are_read_and_upgraded_by_a_build() {
+    let dir = built(3, 9);
+    let rules = Rules::default();
+    let mut v2 = Vec::new();
+    for k in 0..=9 {
+        let path = layer_path(dir.path(), 3, &rules, k);
+        let bytes = fs::read(&path).unwrap();
+        let count = u64::from_le_bytes(bytes[32..40].try_into().unwrap()) as usize;
+        let mut v1 = bytes[..HEADER_LEN + count].to_vec();
+        v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+        let crc = crc32fast::hash(&v1[..44]);
+        v1[44..48].copy_from_slice(&crc.to_le_bytes());
+        fs::write(&path, &v1).unwrap();
+        v2.push(bytes);
+    }
+    let pos: kalah_core::Position = "1,2,0,9,0,1,2,9 S".parse().unwrap();
+    let db = Egdb::open_checked(dir.path(), 3, &rules).unwrap().unwrap();
+    let value = db.probe(&pos, &rules).expect("covered");
+    drop(db);
+    let upgraded = std::sync::Mutex::new(Vec::new());
+    let report = plan(dir.path(), 3, 9)
+        .run(&AtomicBool::new(false), &|e| {
+            if let BuildEvent::Upgraded { seeds } = e {
+                upgraded.lock().unwrap().push(*seeds);
+            }
+        })
+        .unwrap();
+    assert_eq!(upgraded.into_inner().unwrap(), (0..=9).collect::<Vec<_>>());
+    assert_eq!((report.resumed_layers, report.built_layers), (10, 0));
+    for k in 0..=9 {
+        let path = layer_path(dir.path(), 3, &rules, k);
+        assert!(fs::read(&path).unwrap() == v2[k as usize], "layer {k}");
+    }
+    let db = Egdb::open_checked(dir.path(), 3, &rules).unwrap().unwrap();
+    assert_eq!(db.probe(&pos, &rules), Some(value));
+}
+
+/// Regression (tester 33): with a lower layer missing, a build replaced a file of another
+/// format version above it, though such files are the user's to move.
+#[test]
+fn a_build_never_replaces_a_foreign_file_above_a_missing_layer() {
+    let dir = built(3, 9);
+    let rules = Rules::default();
+    fs::remove_file(layer_path(dir.path(), 3, &rules, 5)).unwrap();
+    let path = layer_path(dir.path(), 3, &rules, 8);
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[8] = 9; // format version 9
+    fs::write(&path, &bytes).unwrap();
+    let e = plan(dir.path(), 3, 9)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap_err();
+    assert!(matches!(e, EgdbError::Version { found: 9, .. }), "{e:?}");
+    assert!(e.to_string().contains("delete it and build"), "{e}");
+    assert!(fs::read(&path).unwrap() == bytes, "left alone");
+    assert!(
+        !layer_path(dir.path(), 3, &rules, 5).exists(),
+        "nothing built"
+    );
+}
+
+/// Regression (tester 33): the build wrote its temporary file through a link planted under its
+/// name, and a FIFO in a layer's place hung every command.
+#[cfg(unix)]
+#[test]
+fn temporary_links_and_fifos_are_not_followed() {
+    let dir = built(3, 5);
+    let rules = Rules::default();
+    let victim = dir.path().join("victim");
+    fs::write(&victim, "precious").unwrap();
+    let layer6 = layer_path(dir.path(), 3, &rules, 6);
+    let mut tmp = layer6.clone().into_os_string();
+    tmp.push(".tmp");
+    std::os::unix::fs::symlink(&victim, &tmp).unwrap();
+    plan(dir.path(), 3, 6)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap();
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(fs::symlink_metadata(&layer6).unwrap().is_file());
+    // A FIFO as layer 6: refused at once, by the open and by the build.
+    fs::remove_file(&layer6).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&layer6).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo here
+    }
+    let e = open_err(dir.path(), 3);
+    assert!(e.to_string().contains("not a regular file"), "{e}");
+    let e = plan(dir.path(), 3, 6)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap_err();
+    assert!(e.to_string().contains("not a regular file"), "{e}");
 }

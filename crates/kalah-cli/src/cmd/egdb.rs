@@ -286,6 +286,10 @@ fn build(a: BuildArgs) -> Result<()> {
             bar.set_message(format!("k={seeds}"));
         }
         BuildEvent::Resumed { seeds } => say(format!("layer {seeds}: already built")),
+        BuildEvent::Upgraded { seeds } => say(format!(
+            "layer {seeds}: already built, rewritten in file format {} (block checksums)",
+            kalah_egdb::file::FORMAT_VERSION
+        )),
         BuildEvent::LayerWritten {
             seeds,
             count,
@@ -304,6 +308,11 @@ fn build(a: BuildArgs) -> Result<()> {
         Ok(r) => r,
         Err(kalah_egdb::EgdbError::Interrupted) => interrupted(
             "build interrupted: the finished layers are kept and no partial file is left; run the same command again to resume",
+        ),
+        // A write that failed (a full disk, say) leaves the layers finished before it.
+        Err(e @ kalah_egdb::EgdbError::Io { .. }) => anyhow::bail!(
+            "{e}; the layers finished before are kept and no partial file is left: run the same \
+             command again to resume once the problem is fixed"
         ),
         Err(e) => return Err(e.into()),
     };
@@ -686,7 +695,7 @@ fn build_command(
 /// (what `Egdb::open` would refuse): a file cut short or padded, or a file of another set or
 /// layer than its directory and name say.
 fn layer_problem(l: &kalah_egdb::LayerInfo, h: &kalah_egdb::file::LayerHeader) -> Option<String> {
-    let want = kalah_egdb::file::HEADER_LEN as u64 + h.count;
+    let want = kalah_egdb::file::file_len(h.version, h.count);
     if l.bytes != want {
         let what = if l.bytes < want {
             "truncated"
