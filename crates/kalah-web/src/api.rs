@@ -4,7 +4,6 @@ use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request, State};
-use axum::http::{StatusCode, Uri};
 use axum::Json;
 use kalah_core::{GameRecord, Move, MoveError, Outcome, Position, Rules, Side};
 use kalah_engine::{Engine, Level, Limits};
@@ -29,18 +28,47 @@ impl FromRequest<AppState> for ReqBody {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
-        let timeout = state.config.read_timeout;
-        let body = tokio::time::timeout(timeout, Bytes::from_request(req, state))
-            .await
-            .map_err(|_| ApiError::RequestTimeout(timeout.as_millis()))?;
-        body.map(ReqBody).map_err(|rej| {
-            if rej.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::TooLarge(state.config.max_body_bytes)
-            } else {
-                ApiError::BadRequest(format!("cannot read the request body: {}", rej.body_text()))
-            }
-        })
+        read_body(req, state).await.map(|b| ReqBody(Bytes::from(b)))
     }
+}
+
+/// Reads a request's body whole within the read timeout and the body limit. Each piece is
+/// copied out as it arrives and let go: a body trickled a byte at a time must not keep one of
+/// the server's read buffers alive per byte (tester 34: 64 KiB sent that way took 240 MB).
+async fn read_body(req: Request, state: &AppState) -> Result<Vec<u8>, ApiError> {
+    use http_body_util::BodyExt;
+    let limit = state.config.max_body_bytes;
+    let timeout = state.config.read_timeout;
+    let mut body = req.into_body();
+    let read = async {
+        let mut out = Vec::new();
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|e| body_error(&e, limit))?;
+            if let Ok(data) = frame.into_data() {
+                if out.len() + data.len() > limit {
+                    return Err(ApiError::TooLarge(limit));
+                }
+                out.extend_from_slice(&data);
+            }
+        }
+        Ok(out)
+    };
+    tokio::time::timeout(timeout, read)
+        .await
+        .map_err(|_| ApiError::RequestTimeout(timeout.as_millis()))?
+}
+
+/// The answer to a body that could not be read: `413` past the limit (the limit layer's
+/// error), else `400` naming the problem (a malformed chunk, say).
+fn body_error(e: &axum::Error, limit: usize) -> ApiError {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = source {
+        if err.is::<http_body_util::LengthLimitError>() {
+            return ApiError::TooLarge(limit);
+        }
+        source = err.source();
+    }
+    ApiError::BadRequest(format!("cannot read the request body: {e}"))
 }
 
 /// The prologue of every game endpoint: reads the body, parses it as a JSON object with the
@@ -506,16 +534,25 @@ pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
     Ok(Json(v))
 }
 
-/// Unknown paths.
-pub(crate) async fn not_found(uri: Uri) -> ApiError {
+/// Unknown paths. The body is read (and dropped) first, so that the connection can carry the
+/// client's next request (tester 34: a 404 sent before the body arrived closed it).
+pub(crate) async fn not_found(State(state): State<AppState>, req: Request) -> ApiError {
+    let uri = req.uri().clone();
+    if let Err(e) = read_body(req, &state).await {
+        return e;
+    }
     ApiError::NotFound(format!(
         "no such page or endpoint: {} (the API is under /api/: info, legal, play, game, engine, analyze, record/export, record/import)",
         uri.path()
     ))
 }
 
-/// Known paths with the wrong method.
-pub(crate) async fn method_not_allowed(uri: Uri) -> ApiError {
+/// Known paths with the wrong method. The body is read first, as for [`not_found`].
+pub(crate) async fn method_not_allowed(State(state): State<AppState>, req: Request) -> ApiError {
+    let uri = req.uri().clone();
+    if let Err(e) = read_body(req, &state).await {
+        return e;
+    }
     let p = uri.path();
     let how = if p.starts_with("/api/") && p != "/api/info" {
         "POST with a JSON body"

@@ -1,5 +1,6 @@
 //! The page: plain HTML, CSS and JavaScript modules compiled into the binary.
 
+use axum::extract::rejection::PathRejection;
 use axum::extract::Path;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -59,8 +60,16 @@ pub(crate) async fn index() -> Response {
     page("text/html; charset=utf-8", INDEX)
 }
 
-/// `GET /assets/{file}`.
-pub(crate) async fn asset(Path(file): Path<String>) -> Response {
+/// `GET /assets/{file}`. A name that is not UTF-8 once decoded (`%ff`) is no asset either: a
+/// JSON 404 like any other.
+pub(crate) async fn asset(file: Result<Path<String>, PathRejection>) -> Response {
+    let file = match file {
+        Ok(Path(file)) => file,
+        Err(_) => {
+            return ApiError::NotFound("no such asset (its name is not UTF-8)".into())
+                .into_response()
+        }
+    };
     match ASSETS.iter().find(|(name, _, _)| *name == file) {
         Some((_, ct, text)) => page(ct, text),
         None => ApiError::NotFound(format!("no asset '{file}'")).into_response(),

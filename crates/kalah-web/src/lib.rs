@@ -206,11 +206,13 @@ async fn json_too_large(State(limit): State<usize>, resp: Response) -> Response 
 }
 
 /// Serves [`router`] over HTTP/1.1 on `listener` until `shutdown` completes, then finishes the
-/// requests in flight (idle connections are closed).
+/// requests in flight (idle connections are closed), for at most twice [`Config::read_timeout`]
+/// plus [`Config::max_time`]; connections still open then are dropped.
 ///
 /// A connection is closed when it takes longer than [`Config::read_timeout`] to send a request
-/// head (hyper's header read timeout, also the keep-alive idle limit); a body that takes longer
-/// gets `408` (see [`router`]).
+/// head (hyper's header read timeout, also the keep-alive idle limit), or when an answer cannot
+/// be written for that long (a client that does not read); a body that takes longer gets `408`
+/// (see [`router`]).
 ///
 /// # Errors
 /// None at present: failures to accept a connection are skipped (after a pause of 1 s unless
@@ -221,6 +223,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let read_timeout = config.read_timeout;
+    let max_time = config.max_time;
     let app = router(config);
     let graceful = GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
@@ -242,8 +245,15 @@ pub async fn serve(
         builder
             .timer(TokioTimer::new())
             .header_read_timeout(read_timeout);
-        let conn =
-            builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        // A client that stops reading its answers (a pipeline of requests never read) must not
+        // hold its connection, nor the shutdown, for ever: a write that cannot go on for the
+        // read timeout fails, and the connection is closed.
+        let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
+        stream.set_write_timeout(Some(read_timeout));
+        let conn = builder.serve_connection(
+            TokioIo::new(Box::pin(stream)),
+            TowerToHyperService::new(app.clone()),
+        );
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
             // A connection's errors (the client hung up, a malformed head, the header read
@@ -252,7 +262,10 @@ pub async fn serve(
         });
     }
     drop(listener);
-    graceful.shutdown().await;
+    // The requests in flight may take the longest read, the longest search and a write; then
+    // the server stops whatever is left.
+    let grace = read_timeout * 2 + max_time;
+    let _ = tokio::time::timeout(grace, graceful.shutdown()).await;
     Ok(())
 }
 
