@@ -4,11 +4,6 @@ use std::io::Write;
 
 use anyhow::Result;
 
-/// Writes `text` to stdout and flushes it.
-///
-/// # Errors
-/// The I/O error if stdout cannot be written (e.g. a closed pipe); `main` ends quietly on a
-/// broken pipe.
 /// `1 game`, `2 games`: the count and the word that fits it.
 pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
     if n == 1 {
@@ -18,11 +13,25 @@ pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
     }
 }
 
+/// Writes `text` to stdout and flushes it.
+///
+/// # Errors
+/// The I/O error, after `cannot write the output: ` (tester 35: a full device said only `No
+/// space left on device`), if stdout cannot be written (e.g. a closed pipe); `main` ends
+/// quietly on a broken pipe.
 pub fn print(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| anyhow::Error::new(e).context(OUTPUT_ERROR))
+}
+
+/// The context of an error writing stdout.
+const OUTPUT_ERROR: &str = "cannot write the output";
+
+/// Whether an error is one of writing stdout ([`print`]), a broken pipe or another.
+pub fn is_output_error(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.to_string() == OUTPUT_ERROR)
 }
 
 /// Whether an error is a broken pipe on stdout (the reader went away): not worth a message.

@@ -471,7 +471,8 @@ fn long_lines_and_control_characters() {
 fn save_is_atomic_and_tidy() {
     let dir = tempfile::tempdir().unwrap();
     let real = dir.path().join("real.txt");
-    std::fs::write(&real, "old content").unwrap();
+    // An earlier save (a file of something else would not be replaced).
+    std::fs::write(&real, "1. S 3-6\n").unwrap();
     let link = dir.path().join("link.txt");
     #[cfg(unix)]
     {
@@ -599,7 +600,62 @@ fn load_refuses_an_endless_or_huge_file() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{path}: {stderr}");
-        assert!(stderr.contains("holds over 4 MiB"), "{path}: {stderr}");
+        // A device is refused before it is read (tester 35: a FIFO blocked for ever).
+        let want = if path == "/dev/zero" {
+            "is not a regular file (a pipe, a device or a socket)"
+        } else {
+            "holds over 4 MiB"
+        };
+        assert!(stderr.contains(want), "{path}: {stderr}");
+    }
+}
+
+/// Regression (tester 35): `save notes.txt` replaced a file that held something else; a FIFO
+/// given to `--load` blocked for ever.
+#[test]
+fn save_keeps_a_file_that_is_not_a_game_and_load_refuses_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "notes\n").unwrap();
+    let game = dir.path().join("game.txt");
+    let script = format!(
+        "save {}\n3\nsave {}\nsave {}\nquit\n",
+        notes.display(),
+        game.display(),
+        game.display()
+    );
+    let out = Command::cargo_bin("kalah")
+        .unwrap()
+        .args(["play", "--opponent", "human"])
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("exists and does not hold a game record, so it is not replaced"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "notes\n");
+    // An earlier save is replaced, as before.
+    assert_eq!(stdout.matches("Saved the game to").count(), 2, "{stdout}");
+    assert!(std::fs::read_to_string(&game).unwrap().contains("1. S 3-"));
+    let fifo = dir.path().join("fifo");
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        let out = Command::cargo_bin("kalah")
+            .unwrap()
+            .args(["play", "--load"])
+            .arg(&fifo)
+            .timeout(std::time::Duration::from_secs(20))
+            .write_stdin("")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("is not a regular file"), "{stderr}");
     }
 }
 

@@ -1,10 +1,11 @@
 //! `kalah perft`: count the action sequences of a given length (one sowing or swap is one ply;
 //! an extra turn is another ply by the same player; a finished game adds nothing deeper).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use kalah_core::{divide, perft};
+use indicatif::{ProgressBar, ProgressStyle};
+use kalah_core::{divide, perft, Move, Position, Rules};
 
 use crate::game_args::RuleArgs;
 use crate::output::print;
@@ -47,23 +48,31 @@ pub fn run(args: Args) -> Result<()> {
     let depth = args.depth;
     print(&format!("perft {depth} of {}\n", pos))?;
     let t0 = Instant::now();
+    let bar = progress_bar(&pos, &rules, depth);
     let count = if args.divide && depth > 0 {
-        let split = divide(&pos, &rules, depth);
+        let split = divide_counted(&pos, &rules, depth, &bar);
         let mut s = String::new();
         for (mv, n) in &split {
             s.push_str(&format!("{:>4}: {n}\n", mv.to_string()));
         }
-        print(&s)?;
+        bar.suspend(|| print(&s))?;
         split.iter().map(|(_, n)| n).sum()
+    } else if depth > 0 {
+        divide_counted(&pos, &rules, depth, &bar)
+            .iter()
+            .map(|(_, n)| n)
+            .sum()
     } else {
         perft(&pos, &rules, depth)
     };
     // perft(1) + ... + perft(DEPTH): the root (ply 0) is not counted, so depth 0 has no nodes.
+    bar.set_message("nodes of the smaller depths");
     let nodes: u64 = if depth == 0 {
         0
     } else {
         count + (1..depth).map(|d| perft(&pos, &rules, d)).sum::<u64>()
     };
+    bar.finish_and_clear();
     let secs = t0.elapsed().as_secs_f64();
     let rate = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
     print(&format!(
@@ -72,9 +81,105 @@ pub fn run(args: Args) -> Result<()> {
     ))
 }
 
+/// Depths from which a bar is worth drawing (a second or more on Kalah(6,4)).
+const BAR_FROM_DEPTH: u32 = 11;
+
+/// The progress bar on stderr, one step per position two plies down (each a share of the
+/// count), drawn only when stderr is a terminal and the depth is large; hidden otherwise.
+fn progress_bar(pos: &Position, rules: &Rules, depth: u32) -> ProgressBar {
+    if depth < BAR_FROM_DEPTH {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(perft(pos, rules, 2));
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed} [{bar:20}] {pos}/{len} positions two plies down (Ctrl-C stops)  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    if !bar.is_hidden() {
+        bar.enable_steady_tick(Duration::from_millis(200));
+    }
+    bar
+}
+
+/// [`divide`], counted below each position two plies down so that `bar` moves: the same
+/// counts (perft of a position is the sum of its children's).
+fn divide_counted(
+    pos: &Position,
+    rules: &Rules,
+    depth: u32,
+    bar: &ProgressBar,
+) -> Vec<(Move, u64)> {
+    if depth < 2 {
+        return divide(pos, rules, depth);
+    }
+    pos.legal_moves(rules)
+        .into_iter()
+        .map(|mv| {
+            let mut child = *pos;
+            child.play_unchecked(rules, mv);
+            let n = child
+                .legal_moves(rules)
+                .into_iter()
+                .map(|gm| {
+                    let mut grand = child;
+                    grand.play_unchecked(rules, gm);
+                    let n = perft(&grand, rules, depth - 2);
+                    bar.inc(1);
+                    n
+                })
+                .sum::<u64>();
+            (mv, if child_counts(&child, rules) { n } else { 0 })
+        })
+        .collect()
+}
+
+/// Whether perft counts below `child`: not when its game ended by a rule that is not yet
+/// settled into a finished position (as [`perft`] checks).
+fn child_counts(child: &Position, rules: &Rules) -> bool {
+    child.is_over() || child.end_reason(rules).is_none()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The counts with the progress bar are those of `divide`, under rules whose games end in
+    /// different ways, from starts and from positions near the end.
+    #[test]
+    fn counted_divide_is_divide() {
+        let rule_sets = [
+            Rules::default(),
+            "capture=empty end=mover-blocked leftovers=emptier majority-end=on pie=on"
+                .parse::<Rules>()
+                .unwrap(),
+            "first-move-extra-turn=off leftovers=nobody"
+                .parse()
+                .unwrap(),
+        ];
+        for rules in rule_sets {
+            for text in [
+                "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S",
+                "3,3,3,3,0,3,3,3,3,0 S opening",
+                "0,0,1,0,2,1,20,1,0,0,0,0,1,22 N",
+                "1,0,0,0,0,0,23,0,0,0,0,0,1,23 S",
+            ] {
+                let pos: Position = text.parse().unwrap();
+                if !rules.allows_phase(pos.phase()) {
+                    continue;
+                }
+                for depth in 0..=5 {
+                    let bar = ProgressBar::hidden();
+                    assert_eq!(
+                        divide_counted(&pos, &rules, depth, &bar),
+                        divide(&pos, &rules, depth),
+                        "{text} {rules} depth {depth}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn depths_0_to_40_are_accepted_and_nothing_else() {

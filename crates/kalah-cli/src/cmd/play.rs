@@ -814,6 +814,13 @@ const MAX_RECORD_BYTES: u64 = 4 << 20;
 /// # Errors
 /// When the file cannot be read, is not text, is empty, or is not a game record that replays.
 pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
+    // A FIFO would block the read until a writer came, a device could be endless.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        bail!(
+            "'{}' is not a regular file (a pipe, a device or a socket); games are loaded from files",
+            path.display()
+        );
+    }
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_RECORD_BYTES + 1).read_to_end(&mut bytes))
@@ -1417,6 +1424,16 @@ impl Game {
                 return Ok(());
             }
         } else {
+            // A file that is there and is not a game (notes, say) is not replaced: `save` is
+            // meant to replace an earlier save, not whatever has the name (tester 35).
+            if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0)
+                && load_record(path).is_err()
+            {
+                return self.complain(&format!(
+                    "'{file}' exists and does not hold a game record, so it is not replaced: save \
+                     to another name (or delete it first); the game goes on"
+                ));
+            }
             // A Ctrl-C that quits waits for the write (see CtrlC::saving).
             let text = self.record.to_text();
             if let Err(e) = self.saving(|_| save_atomically(path, &text)) {
@@ -1935,6 +1952,12 @@ pub fn run(args: Args) -> Result<()> {
         if crate::output::is_broken_pipe(e) {
             eprintln!(
                 "kalah: the output was closed (broken pipe): {}",
+                game.ctrl_c.fate()
+            );
+        } else if crate::output::is_output_error(e) {
+            // A full device, say: `main` names the error; this says where the game is.
+            eprintln!(
+                "kalah: the output could not be written: {}",
                 game.ctrl_c.fate()
             );
         }
