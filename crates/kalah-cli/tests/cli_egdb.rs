@@ -678,3 +678,73 @@ fn build_replaces_a_damaged_layer() {
         .stderr(predicate::str::contains("k006.egdb"));
     assert!(std::fs::read(set.join("k006.egdb")).unwrap() == foreign);
 }
+
+/// Layers of file format 1 (no block checksums, before 2 Dec 2026): `info` says so and names
+/// the build that rewrites them; the build says it did, and the files are then those of a
+/// fresh build.
+#[test]
+fn info_names_format_1_layers_and_build_upgrades_them() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &[]);
+    let set = dir.path().join("m3-standard-row-empty-owner");
+    let fresh: Vec<Vec<u8>> = (0..=8)
+        .map(|k| std::fs::read(set.join(format!("k{k:03}.egdb"))).unwrap())
+        .collect();
+    for k in [2, 3, 7] {
+        let bytes = &fresh[k];
+        let count = u64::from_le_bytes(bytes[32..40].try_into().unwrap()) as usize;
+        let mut v1 = bytes[..64 + count].to_vec();
+        v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+        let crc = crc32fast::hash(&v1[..44]);
+        v1[44..48].copy_from_slice(&crc.to_le_bytes());
+        std::fs::write(set.join(format!("k{k:03}.egdb")), v1).unwrap();
+    }
+    let out = kalah()
+        .args(["egdb", "info", "--egdb-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("layers 2..=3 and 7 in file format 1, without block checksums")
+            && text.contains("kalah egdb build --houses 3 --max-seeds 7"),
+        "{text}"
+    );
+    let out = kalah()
+        .args([
+            "egdb",
+            "build",
+            "--houses",
+            "3",
+            "--max-seeds",
+            "8",
+            "--egdb-dir",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    for k in [2, 3, 7] {
+        assert!(
+            text.contains(&format!(
+                "layer {k}: already built, rewritten in file format 2"
+            )),
+            "{text}"
+        );
+    }
+    for (k, fresh) in fresh.iter().enumerate() {
+        assert!(
+            std::fs::read(set.join(format!("k{k:03}.egdb"))).unwrap() == *fresh,
+            "layer {k}"
+        );
+    }
+    let out = kalah()
+        .args(["egdb", "info", "--egdb-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("format 1"));
+}

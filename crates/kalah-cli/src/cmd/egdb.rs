@@ -483,6 +483,9 @@ fn info(a: DirArgs) -> Result<()> {
                 set.layers.push(h.seeds);
                 set.positions += h.count;
                 set.bytes += l.bytes;
+                if h.version < kalah_egdb::file::FORMAT_VERSION {
+                    set.old_format.push(h.seeds);
+                }
             }
             // Listed apart and not counted: opening the set refuses such a file.
             Err(problem) => {
@@ -529,6 +532,8 @@ struct SetListing {
     bad: Vec<u32>,
     /// The bad files this user may not read (their remedy is the permissions, not a rebuild).
     unreadable: Vec<u32>,
+    /// The usable layers in an older file format (no block checksums).
+    old_format: Vec<u32>,
     positions: u64,
     bytes: u64,
 }
@@ -557,6 +562,14 @@ impl SetListing {
         let gap = (0..).find(|k| !self.layers.contains(k)).unwrap_or(0);
         let above: Vec<u32> = self.layers.iter().copied().filter(|&k| k > gap).collect();
         let set = kalah_egdb::file::parse_set_dir_name(&name);
+        if let (Some(&top), Some((m, rules))) = (self.old_format.last(), set) {
+            outln!(
+                "    {} in file format 1, without block checksums (a damaged block is only found by verify): `{}` rewrites {}",
+                layers_text(&self.old_format),
+                build_command(m, &rules, top, given),
+                if self.old_format.len() == 1 { "it" } else { "them" }
+            )?;
+        }
         if self.unreadable.contains(&gap) {
             outln!(
                 "    layer {gap} cannot be read (permission denied, listed above): the set cannot be opened until this user may read that file"
