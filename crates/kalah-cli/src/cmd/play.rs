@@ -236,6 +236,13 @@ struct CtrlC {
     stop: Arc<AtomicBool>,
     /// Whether a search runs.
     searching: AtomicBool,
+    /// Whether a typed line is being handled (from its reading to the next prompt): a Ctrl-C
+    /// then is neither at the prompt nor in a search (tester 35: its warning came between the
+    /// two halves of a turn, with the prompt before the move).
+    busy: AtomicBool,
+    /// A Ctrl-C came while `busy`, not yet acted on: the next search stops at once (the engine
+    /// moves now), or, if the prompt comes first, it warns there.
+    early: AtomicBool,
     /// stdin is a terminal.
     interactive: bool,
     times: Mutex<CtrlCTimes>,
@@ -258,6 +265,8 @@ impl CtrlC {
         CtrlC {
             stop: Arc::new(AtomicBool::new(false)),
             searching: AtomicBool::new(false),
+            busy: AtomicBool::new(false),
+            early: AtomicBool::new(false),
             interactive,
             times: Mutex::new(CtrlCTimes::default()),
             prompt: Mutex::new(String::new()),
@@ -307,7 +316,8 @@ impl CtrlC {
 
     /// Handles one SIGINT (on the handler thread).
     fn on_signal(&self) {
-        let searching = self.searching.load(Ordering::SeqCst);
+        let busy = self.interactive && self.busy.load(Ordering::SeqCst);
+        let searching = self.searching.load(Ordering::SeqCst) || busy;
         let action = match self.times.lock() {
             Ok(mut t) => t.on_signal(Instant::now(), searching, self.interactive),
             // A poisoned lock (not expected): the safe choice.
@@ -316,17 +326,15 @@ impl CtrlC {
         };
         match action {
             OnCtrlC::Same => {}
-            OnCtrlC::Stop => self.stop.store(true, Ordering::SeqCst),
+            OnCtrlC::Stop => {
+                if !self.searching.load(Ordering::SeqCst) {
+                    self.early.store(true, Ordering::SeqCst);
+                }
+                self.stop.store(true, Ordering::SeqCst)
+            }
             OnCtrlC::Warn => {
                 let prompt = self.prompt.lock().map(|p| p.clone()).unwrap_or_default();
-                let warning = match self.kept() {
-                    Some(file) => format!(
-                        "Ctrl-C: the game as it stands is in '{file}'; press Ctrl-C again within \
-                         5 s to quit, or go on playing."
-                    ),
-                    None => CTRL_C_WARNING.to_string(),
-                };
-                let _ = print(&format!("\n{warning}\n{prompt}"));
+                let _ = print(&format!("\n{}\n{prompt}", self.warning()));
             }
             OnCtrlC::Exit => {
                 // A change of the record being written to `--save`'s file is finished first,
@@ -341,12 +349,30 @@ impl CtrlC {
         }
     }
 
+    /// The warning of a first Ctrl-C at the prompt.
+    fn warning(&self) -> String {
+        match self.kept() {
+            Some(file) => format!(
+                "Ctrl-C: the game as it stands is in '{file}'; press Ctrl-C again within 5 s to \
+                 quit, or go on playing."
+            ),
+            None => CTRL_C_WARNING.to_string(),
+        }
+    }
+
     /// Marks a search as running until the guard is dropped, with the stop flag cleared (the
-    /// engine never clears it: see `Engine::set_stop_flag`).
+    /// engine never clears it: see `Engine::set_stop_flag`), unless a Ctrl-C came just before
+    /// it, while a typed line was handled: then it stops at once.
     fn search(&self) -> SearchGuard<'_> {
-        self.stop.store(false, Ordering::SeqCst);
+        let early = self.early.swap(false, Ordering::SeqCst);
+        self.stop.store(early, Ordering::SeqCst);
         self.searching.store(true, Ordering::SeqCst);
         SearchGuard(self)
+    }
+
+    /// A typed line is read: until the next prompt, a Ctrl-C waits (see `busy`).
+    fn line_read(&self) {
+        self.busy.store(true, Ordering::SeqCst);
     }
 
     /// Whether a Ctrl-C stopped the latest search.
@@ -354,11 +380,20 @@ impl CtrlC {
         self.stop.load(Ordering::SeqCst)
     }
 
-    /// The prompt is being shown (again): a Ctrl-C now warns afresh.
+    /// The prompt is being shown (again): a Ctrl-C now warns afresh. A Ctrl-C that came while
+    /// the last line was handled, and that no search took, warns now (before the prompt, which
+    /// the caller prints next), as it would have at the prompt.
     fn at_prompt(&self, prompt: &str) {
         if let Ok(mut p) = self.prompt.lock() {
             p.clear();
             p.push_str(prompt);
+        }
+        self.busy.store(false, Ordering::SeqCst);
+        if self.early.swap(false, Ordering::SeqCst) {
+            if let Ok(mut t) = self.times.lock() {
+                t.warned = t.last;
+            }
+            let _ = print(&format!("{}\n", self.warning()));
         }
     }
 
@@ -1575,6 +1610,7 @@ impl Game {
             self.ctrl_c.at_prompt(&prompt);
             print(&prompt)?;
             let line = self.read_line(input)?;
+            self.ctrl_c.line_read();
             self.ctrl_c.command_typed();
             let Some(line) = line else {
                 print("\n")?;
@@ -1968,6 +2004,43 @@ pub fn run(args: Args) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ctrl_c_while_a_line_is_handled_waits_for_the_search_or_the_prompt() {
+        // Regression (tester 35): a Ctrl-C just after Enter printed the prompt's warning (and
+        // the prompt before the move) between the two halves of a turn.
+        let c = CtrlC::new(true);
+        c.at_prompt("> ");
+        c.line_read();
+        c.on_signal();
+        assert!(c.early.load(Ordering::SeqCst), "kept for what comes next");
+        // The engine's search that follows stops at once: it moves now.
+        {
+            let _search = c.search();
+            assert!(c.stopped());
+        }
+        assert!(!c.early.load(Ordering::SeqCst));
+        // A search after that one runs in full.
+        {
+            let _search = c.search();
+            assert!(!c.stopped());
+        }
+        // With no search before the next prompt, the prompt warns, so a second Ctrl-C quits.
+        let c = CtrlC::new(true);
+        c.at_prompt("> ");
+        c.line_read();
+        c.on_signal();
+        assert!(c.times.lock().unwrap().warned.is_none());
+        c.at_prompt("> ");
+        assert!(!c.early.load(Ordering::SeqCst));
+        assert!(c.times.lock().unwrap().warned.is_some());
+        // At the prompt (not busy) a Ctrl-C warns at once, as before: nothing is kept for later.
+        let c = CtrlC::new(true);
+        c.at_prompt("> ");
+        c.on_signal();
+        assert!(!c.early.load(Ordering::SeqCst));
+        assert!(c.times.lock().unwrap().warned.is_some());
+    }
 
     #[test]
     fn ctrl_c_stops_searches_warns_at_the_prompt_and_quits_on_the_second() {
