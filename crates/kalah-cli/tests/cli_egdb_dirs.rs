@@ -459,7 +459,7 @@ fn a_damaged_set_in_the_default_directory_is_skipped_with_a_warning() {
     let junk = root.join("m3-standard-row-empty-owner").join("k000.egdb");
     std::fs::write(&junk, b"junk\n").unwrap();
     let warning = format!(
-        "kalah: warning: endgame databases not used (searching without them): {}: truncated (5 bytes, expected 69); delete it and rebuild",
+        "kalah: warning: endgame databases not used (searching without them): {}: not a kalah endgame database file (bad magic); move it away or delete it, then build the layer again",
         junk.display()
     );
     let runs: [(&[&str], &str, &str); 3] = [

@@ -671,6 +671,22 @@ impl GameRecord {
                     k + 1
                 )));
             }
+            // The standard tags are fields of their own here (and a near miss of one would be
+            // refused by the text reader, naming a line the user never saw).
+            if let Some(known) = KNOWN_TAGS
+                .iter()
+                .find(|&&t| t == name)
+                .copied()
+                .or_else(|| misspelt_tag(name))
+            {
+                let what = if known == name { "" } else { "a near miss of " };
+                return Err(RecordError::Json(format!(
+                    "tags item {}: '{name}' is {what}the standard tag {known}, which the JSON form \
+                     gives as the field \"{}\", not among the other tags",
+                    k + 1,
+                    known.to_lowercase()
+                )));
+            }
             let _ = writeln!(t, "[{name} \"{}\"]", escape(value));
         }
         let first_turn_line = t.lines().count() + 1;

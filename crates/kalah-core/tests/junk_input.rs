@@ -274,9 +274,10 @@ fn tricky_texts() {
     let rec = GameRecord::parse(json).unwrap();
     assert_eq!(rec.tags, vec![("Event".to_string(), "x".to_string())]);
     assert!(rec.to_text().contains("[Event \"x\"]"));
+    let e = GameRecord::parse(texts[6]).unwrap_err().to_string();
     assert!(
-        GameRecord::parse(texts[6]).is_err(),
-        "a standard tag among the others"
+        e.contains("tags item 1: 'South' is the standard tag South, which the JSON form gives as the field \"south\""),
+        "{e}"
     );
     assert!(GameRecord::parse(texts[7]).is_err(), "a name of two words");
     let e = GameRecord::parse(texts[2]).unwrap_err().to_string();

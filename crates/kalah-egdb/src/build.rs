@@ -54,7 +54,7 @@ pub enum BuildEvent {
     },
     /// Layer `seeds` was complete and valid on disk in an older file format (1, without block
     /// checksums) and was rewritten in today's ([`file::FORMAT_VERSION`]); its values are
-    /// unchanged.
+    /// unchanged. Sent instead of [`BuildEvent::Resumed`] (the layer counts as resumed).
     Upgraded {
         /// Seeds in the houses.
         seeds: u32,
@@ -261,11 +261,12 @@ impl BuildPlan {
                         drop(map);
                         file::write_layer(&path, &want, &t)?;
                         on_event(&BuildEvent::Upgraded { seeds: k });
+                    } else {
+                        on_event(&BuildEvent::Resumed { seeds: k });
                     }
                     mem.push(t);
                     done += ix.layer_size(k);
                     report.resumed_layers += 1;
-                    on_event(&BuildEvent::Resumed { seeds: k });
                     k += 1;
                 }
                 None => break,

@@ -160,14 +160,18 @@ impl LayerHeader {
         }
         let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().unwrap());
         let version = u32_at(8);
-        if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
+        // Every format keeps the header checksum over bytes 0..44: a version this crate does
+        // not read with a checksum that fails is a damaged header (which a build replaces),
+        // not a newer file (which it leaves alone).
+        let header_ok = u32_at(44) == crc32fast::hash(&h[..44]);
+        if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) && header_ok {
             return Err(EgdbError::Version {
                 path: p(),
                 found: version,
                 expected: FORMAT_VERSION,
             });
         }
-        if u32_at(44) != crc32fast::hash(&h[..44]) {
+        if !header_ok {
             return Err(EgdbError::Corrupt {
                 path: p(),
                 what: "header checksum mismatch".into(),
@@ -179,6 +183,15 @@ impl LayerHeader {
         };
         if u32_at(12) != HEADER_LEN as u32 {
             return Err(bad("bad header length"));
+        }
+        // The reserved bytes, outside the header checksum, are zero in every file written.
+        if h[21..24]
+            .iter()
+            .chain(&h[28..32])
+            .chain(&h[48..64])
+            .any(|&b| b != 0)
+        {
+            return Err(bad("reserved header bytes are not zero"));
         }
         let capture = match h[17] {
             0 => CaptureRule::Standard,
@@ -359,6 +372,16 @@ pub fn open_layer(
     let len = f.metadata().map_err(|e| io(path, e))?.len();
     let p = || path.display().to_string();
     if len < HEADER_LEN as u64 {
+        // A short file that does not start as a layer file does is someone else's (notes,
+        // say): not a truncated layer, which a build would replace.
+        let mut start = Vec::new();
+        (&mut f)
+            .take(MAGIC.len() as u64)
+            .read_to_end(&mut start)
+            .map_err(|e| io(path, e))?;
+        if start[..] != MAGIC[..start.len()] {
+            return Err(EgdbError::NotADatabase { path: p() });
+        }
         return Err(EgdbError::Truncated {
             path: p(),
             expected: file_len(FORMAT_VERSION, expected.count),
@@ -463,19 +486,26 @@ pub fn read_header(path: &Path) -> Result<LayerHeader, EgdbError> {
     if !std::fs::metadata(path).map_err(|e| io(path, e))?.is_file() {
         return Err(not_a_file(path));
     }
-    let mut f = File::open(path).map_err(|e| io(path, e))?;
-    let mut hb = [0u8; HEADER_LEN];
-    f.read_exact(&mut hb).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::UnexpectedEof {
-            EgdbError::Truncated {
+    let f = File::open(path).map_err(|e| io(path, e))?;
+    let mut start = Vec::with_capacity(HEADER_LEN);
+    f.take(HEADER_LEN as u64)
+        .read_to_end(&mut start)
+        .map_err(|e| io(path, e))?;
+    if start.len() < HEADER_LEN {
+        // As `open_layer`: a short file is a truncated layer only if it starts as one.
+        let n = start.len().min(MAGIC.len());
+        if start[..n] != MAGIC[..n] {
+            return Err(EgdbError::NotADatabase {
                 path: path.display().to_string(),
-                expected: HEADER_LEN as u64,
-                found: f.metadata().map(|m| m.len()).unwrap_or(0),
-            }
-        } else {
-            io(path, e)
+            });
         }
-    })?;
+        return Err(EgdbError::Truncated {
+            path: path.display().to_string(),
+            expected: HEADER_LEN as u64,
+            found: start.len() as u64,
+        });
+    }
+    let hb: [u8; HEADER_LEN] = start[..].try_into().expect("a whole header");
     LayerHeader::decode(&hb, path)
 }
 

@@ -193,7 +193,7 @@ pub enum EgdbError {
     /// The file has another format version.
     #[error(
         "{path}: database format version {found}, this program reads versions 1 to {expected} \
-         (a file of a newer kalah, or a damaged header): use the program that made it, or \
+         (a file of a newer kalah): use the program that made it, or \
          delete it and build the layer again"
     )]
     Version {

@@ -115,7 +115,9 @@ fn corrupted_header_is_refused() {
         EgdbError::NotADatabase { .. }
     ));
     bytes[0] = b'K';
-    bytes[8] = 99; // version
+    bytes[8] = 99; // version, with the header checksum a newer kalah would write
+    let crc = crc32fast::hash(&bytes[..44]);
+    bytes[44..48].copy_from_slice(&crc.to_le_bytes());
     fs::write(&path, &bytes).unwrap();
     assert!(matches!(
         open_err(dir.path(), 3),
@@ -542,7 +544,9 @@ fn a_build_never_replaces_a_foreign_file_above_a_missing_layer() {
     fs::remove_file(layer_path(dir.path(), 3, &rules, 5)).unwrap();
     let path = layer_path(dir.path(), 3, &rules, 8);
     let mut bytes = fs::read(&path).unwrap();
-    bytes[8] = 9; // format version 9
+    bytes[8] = 9; // format version 9, with its header checksum
+    let crc = crc32fast::hash(&bytes[..44]);
+    bytes[44..48].copy_from_slice(&crc.to_le_bytes());
     fs::write(&path, &bytes).unwrap();
     let e = plan(dir.path(), 3, 9)
         .run(&AtomicBool::new(false), &|_| {})
@@ -586,4 +590,49 @@ fn temporary_links_and_fifos_are_not_followed() {
         .run(&AtomicBool::new(false), &|_| {})
         .unwrap_err();
     assert!(e.to_string().contains("not a regular file"), "{e}");
+}
+
+/// Regression (tester 36): a short file of something else in a layer's place was taken for a
+/// truncated layer and replaced by a build; a flipped version byte was taken for a newer
+/// format (which a build leaves alone) rather than damage; nonzero reserved header bytes went
+/// unnoticed.
+#[test]
+fn short_foreign_files_damaged_versions_and_reserved_bytes() {
+    let dir = built(3, 8);
+    let rules = Rules::default();
+    let path = layer_path(dir.path(), 3, &rules, 8);
+    let good = fs::read(&path).unwrap();
+    // A short text file: not a database, left alone by the build.
+    fs::write(&path, "my notes\n").unwrap();
+    let e = plan(dir.path(), 3, 8)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap_err();
+    assert!(matches!(e, EgdbError::NotADatabase { .. }), "{e:?}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), "my notes\n");
+    // The start of a layer file, cut short: a truncated layer, rebuilt.
+    fs::write(&path, &good[..20]).unwrap();
+    plan(dir.path(), 3, 8)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap();
+    assert!(fs::read(&path).unwrap() == good);
+    // A version byte flipped without its checksum: damage, rebuilt.
+    let mut bytes = good.clone();
+    bytes[8] ^= 0x02;
+    fs::write(&path, &bytes).unwrap();
+    let e = open_err(dir.path(), 3);
+    assert!(e.to_string().contains("header checksum mismatch"), "{e}");
+    plan(dir.path(), 3, 8)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap();
+    assert!(fs::read(&path).unwrap() == good);
+    // A reserved byte set: damage, rebuilt.
+    let mut bytes = good.clone();
+    bytes[50] = 1;
+    fs::write(&path, &bytes).unwrap();
+    let e = open_err(dir.path(), 3);
+    assert!(e.to_string().contains("reserved header bytes"), "{e}");
+    plan(dir.path(), 3, 8)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap();
+    assert!(fs::read(&path).unwrap() == good);
 }
