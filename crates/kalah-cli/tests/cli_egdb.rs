@@ -610,17 +610,24 @@ fn start_options_are_usage_errors_for_every_egdb_command() {
     }
 }
 
+/// A Kalah(3,·) set of layers 0..=8 built in a new directory: the directory, the set's
+/// directory and the bytes of each layer file.
+fn built_set() -> (tempfile::TempDir, std::path::PathBuf, Vec<Vec<u8>>) {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &[]);
+    let set = dir.path().join("m3-standard-row-empty-owner");
+    let layers = (0..=8)
+        .map(|k| std::fs::read(set.join(format!("k{k:03}.egdb"))).unwrap())
+        .collect();
+    (dir, set, layers)
+}
+
 /// Regression (tester 20): a truncated layer stopped `egdb build` ("delete it and rebuild"),
 /// though EGDB.md says running the build again resumes. A damaged layer (truncated, too long,
 /// failing its checksum) is now built again, with the layers above it, and says so.
 #[test]
 fn build_replaces_a_damaged_layer() {
-    let dir = tempfile::tempdir().unwrap();
-    build(dir.path(), &[]);
-    let set = dir.path().join("m3-standard-row-empty-owner");
-    let good: Vec<Vec<u8>> = (0..=8)
-        .map(|k| std::fs::read(set.join(format!("k{k:03}.egdb"))).unwrap())
-        .collect();
+    let (dir, set, good) = built_set();
     type Damage = fn(&mut Vec<u8>);
     let damage: [(&str, Damage); 3] = [
         ("truncated (100 bytes, expected ", |b| b.truncate(100)),
@@ -684,12 +691,7 @@ fn build_replaces_a_damaged_layer() {
 /// fresh build.
 #[test]
 fn info_names_format_1_layers_and_build_upgrades_them() {
-    let dir = tempfile::tempdir().unwrap();
-    build(dir.path(), &[]);
-    let set = dir.path().join("m3-standard-row-empty-owner");
-    let fresh: Vec<Vec<u8>> = (0..=8)
-        .map(|k| std::fs::read(set.join(format!("k{k:03}.egdb"))).unwrap())
-        .collect();
+    let (dir, set, fresh) = built_set();
     for k in [2, 3, 7] {
         let bytes = &fresh[k];
         let count = u64::from_le_bytes(bytes[32..40].try_into().unwrap()) as usize;

@@ -327,9 +327,7 @@ impl GameRecord {
         self.tags
             .iter()
             .map(|(name, value)| (tag_name(name), one_line(value)))
-            .filter(|(name, _)| {
-                !KNOWN_TAGS.contains(&name.as_str()) && misspelt_tag(name).is_none()
-            })
+            .filter(|(name, _)| standard_tag_like(name).is_none())
             .collect()
     }
 
@@ -673,12 +671,7 @@ impl GameRecord {
             }
             // The standard tags are fields of their own here (and a near miss of one would be
             // refused by the text reader, naming a line the user never saw).
-            if let Some(known) = KNOWN_TAGS
-                .iter()
-                .find(|&&t| t == name)
-                .copied()
-                .or_else(|| misspelt_tag(name))
-            {
+            if let Some(known) = standard_tag_like(name) {
                 let what = if known == name { "" } else { "a near miss of " };
                 return Err(RecordError::Json(format!(
                     "tags item {}: '{name}' is {what}the standard tag {known}, which the JSON form \
@@ -755,6 +748,15 @@ fn tag_name(name: &str) -> String {
     name.chars()
         .map(|c| if tag_name_refuses(c) { '_' } else { c })
         .collect()
+}
+
+/// The standard tag `name` is, or is one slip away from ([`misspelt_tag`]), if any.
+fn standard_tag_like(name: &str) -> Option<&'static str> {
+    KNOWN_TAGS
+        .iter()
+        .find(|&&t| t == name)
+        .copied()
+        .or_else(|| misspelt_tag(name))
 }
 
 /// Whether `c` may not be part of a tag name: the text form could not read it back.

@@ -372,21 +372,17 @@ pub fn open_layer(
     let len = f.metadata().map_err(|e| io(path, e))?.len();
     let p = || path.display().to_string();
     if len < HEADER_LEN as u64 {
-        // A short file that does not start as a layer file does is someone else's (notes,
-        // say): not a truncated layer, which a build would replace.
         let mut start = Vec::new();
         (&mut f)
             .take(MAGIC.len() as u64)
             .read_to_end(&mut start)
             .map_err(|e| io(path, e))?;
-        if start[..] != MAGIC[..start.len()] {
-            return Err(EgdbError::NotADatabase { path: p() });
-        }
-        return Err(EgdbError::Truncated {
-            path: p(),
-            expected: file_len(FORMAT_VERSION, expected.count),
-            found: len,
-        });
+        return Err(short_file(
+            path,
+            &start,
+            len,
+            file_len(FORMAT_VERSION, expected.count),
+        ));
     }
     let mut hb = [0u8; HEADER_LEN];
     f.read_exact(&mut hb).map_err(|e| io(path, e))?;
@@ -471,6 +467,23 @@ fn check_payload_crc(path: &Path, file: &[u8]) -> Result<(), EgdbError> {
     Ok(())
 }
 
+/// The error for a file of `len` bytes, shorter than a header, that starts with `start`: a
+/// truncated layer (`expected` bytes long) if it starts as a layer file does, else not a
+/// database at all (notes, say: someone else's file, which a build must not replace).
+fn short_file(path: &Path, start: &[u8], len: u64, expected: u64) -> EgdbError {
+    let n = start.len().min(MAGIC.len());
+    if start[..n] != MAGIC[..n] {
+        return EgdbError::NotADatabase {
+            path: path.display().to_string(),
+        };
+    }
+    EgdbError::Truncated {
+        path: path.display().to_string(),
+        expected,
+        found: len,
+    }
+}
+
 fn not_a_file(path: &Path) -> EgdbError {
     EgdbError::Io {
         path: path.display().to_string(),
@@ -492,18 +505,8 @@ pub fn read_header(path: &Path) -> Result<LayerHeader, EgdbError> {
         .read_to_end(&mut start)
         .map_err(|e| io(path, e))?;
     if start.len() < HEADER_LEN {
-        // As `open_layer`: a short file is a truncated layer only if it starts as one.
-        let n = start.len().min(MAGIC.len());
-        if start[..n] != MAGIC[..n] {
-            return Err(EgdbError::NotADatabase {
-                path: path.display().to_string(),
-            });
-        }
-        return Err(EgdbError::Truncated {
-            path: path.display().to_string(),
-            expected: HEADER_LEN as u64,
-            found: start.len() as u64,
-        });
+        let found = start.len() as u64;
+        return Err(short_file(path, &start, found, HEADER_LEN as u64));
     }
     let hb: [u8; HEADER_LEN] = start[..].try_into().expect("a whole header");
     LayerHeader::decode(&hb, path)

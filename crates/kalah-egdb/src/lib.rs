@@ -539,7 +539,11 @@ impl Egdb {
         let layer = &self.layers[k as usize];
         let v = layer[HEADER_LEN + r as usize] as i8 as i32;
         let parity = self.rules.leftovers != LeftoverRule::Nobody;
-        if let Some(seen) = &self.checked_blocks[k as usize] {
+        let failed = &self.failed_checksum[k as usize];
+        if let Some(seen) = self.checked_blocks[k as usize]
+            .as_ref()
+            .filter(|_| !failed.load(Ordering::Relaxed))
+        {
             // The first read of a block checks it against its checksum (one page of values:
             // a fraction of a microsecond); a block that fails makes the layer answer nothing.
             let block = r as usize / file::BLOCK_BYTES;
@@ -548,11 +552,11 @@ impl Egdb {
                 if file::block_ok(layer, block) {
                     word.fetch_or(bit, Ordering::Relaxed);
                 } else {
-                    self.failed_checksum[k as usize].store(true, Ordering::Relaxed);
+                    failed.store(true, Ordering::Relaxed);
                 }
             }
         }
-        if self.failed_checksum[k as usize].load(Ordering::Relaxed)
+        if failed.load(Ordering::Relaxed)
             || v.unsigned_abs() > k
             || (parity && (v - k as i32) % 2 != 0)
         {

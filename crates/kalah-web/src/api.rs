@@ -534,13 +534,19 @@ pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
     Ok(Json(v))
 }
 
+/// The request's address, once its body is read and dropped (or the error reading it).
+async fn drained(req: Request, state: &AppState) -> Result<axum::http::Uri, ApiError> {
+    let uri = req.uri().clone();
+    read_body(req, state).await.map(|_| uri)
+}
+
 /// Unknown paths. The body is read (and dropped) first, so that the connection can carry the
 /// client's next request (tester 34: a 404 sent before the body arrived closed it).
 pub(crate) async fn not_found(State(state): State<AppState>, req: Request) -> ApiError {
-    let uri = req.uri().clone();
-    if let Err(e) = read_body(req, &state).await {
-        return e;
-    }
+    let uri = match drained(req, &state).await {
+        Ok(uri) => uri,
+        Err(e) => return e,
+    };
     ApiError::NotFound(format!(
         "no such page or endpoint: {} (the API is under /api/: info, legal, play, game, engine, analyze, record/export, record/import)",
         uri.path()
@@ -549,10 +555,10 @@ pub(crate) async fn not_found(State(state): State<AppState>, req: Request) -> Ap
 
 /// Known paths with the wrong method. The body is read first, as for [`not_found`].
 pub(crate) async fn method_not_allowed(State(state): State<AppState>, req: Request) -> ApiError {
-    let uri = req.uri().clone();
-    if let Err(e) = read_body(req, &state).await {
-        return e;
-    }
+    let uri = match drained(req, &state).await {
+        Ok(uri) => uri,
+        Err(e) => return e,
+    };
     let p = uri.path();
     let how = if p.starts_with("/api/") && p != "/api/info" {
         "POST with a JSON body"

@@ -119,6 +119,9 @@ fn divide_counted(
         .map(|mv| {
             let mut child = *pos;
             child.play_unchecked(rules, mv);
+            if !child_counts(&child, rules) {
+                return (mv, 0);
+            }
             let n = child
                 .legal_moves(rules)
                 .into_iter()
@@ -130,7 +133,7 @@ fn divide_counted(
                     n
                 })
                 .sum::<u64>();
-            (mv, if child_counts(&child, rules) { n } else { 0 })
+            (mv, n)
         })
         .collect()
 }
