@@ -643,6 +643,28 @@ impl GameRecord {
         serde_json::to_string_pretty(&j).expect("records serialize")
     }
 
+    /// Why `name` cannot be the name of one of the other tags ([`GameRecord::tags`]) in a
+    /// record that reads back as written, or `None` if it can: it must be one word, without
+    /// brackets, quotes or control characters, and neither a standard tag (`Rules`, `Start`,
+    /// `South`, `North`, `Result`, which are fields of their own) nor one letter away from one.
+    /// The JSON form's reader refuses such a name with this message; front ends that take tags
+    /// from their users (the web API's record export) can refuse them the same way.
+    pub fn tag_name_error(name: &str) -> Option<String> {
+        if name.is_empty() || name.chars().any(tag_name_refuses) {
+            return Some(format!(
+                "'{name}' is not a tag name (one word, without brackets or quotes)"
+            ));
+        }
+        standard_tag_like(name).map(|known| {
+            let what = if known == name { "" } else { "a near miss of " };
+            format!(
+                "'{name}' is {what}the standard tag {known}, given as the field \"{}\", not \
+                 among the other tags",
+                known.to_lowercase()
+            )
+        })
+    }
+
     /// Reads the JSON form, replaying and checking every turn as the text form does.
     ///
     /// # Errors
@@ -661,24 +683,11 @@ impl GameRecord {
             let _ = writeln!(t, "[Result \"{a}-{b}\"]");
         }
         for (k, (name, value)) in j.tags.iter().enumerate() {
-            // A name the text form would change or refuse is refused here too, by item.
-            if name.is_empty() || name.chars().any(tag_name_refuses) {
-                return Err(RecordError::Json(format!(
-                    "tags item {}: '{name}' is not a tag name (one word, without brackets or \
-                     quotes)",
-                    k + 1
-                )));
-            }
-            // The standard tags are fields of their own here (and a near miss of one would be
-            // refused by the text reader, naming a line the user never saw).
-            if let Some(known) = standard_tag_like(name) {
-                let what = if known == name { "" } else { "a near miss of " };
-                return Err(RecordError::Json(format!(
-                    "tags item {}: '{name}' is {what}the standard tag {known}, which the JSON form \
-                     gives as the field \"{}\", not among the other tags",
-                    k + 1,
-                    known.to_lowercase()
-                )));
+            // A name the text form would change or refuse is refused here too, by item; so is
+            // a standard tag (a field of its own here) or a near miss of one (the text reader
+            // would refuse it, naming a line the user never saw).
+            if let Some(why) = GameRecord::tag_name_error(name) {
+                return Err(RecordError::Json(format!("tags item {}: {why}", k + 1)));
             }
             let _ = writeln!(t, "[{name} \"{}\"]", escape(value));
         }

@@ -44,6 +44,10 @@ function defaultState() {
     start: null, moves: [], cursor: 0,
     values: {}, // position string -> {v (South's view), exact, moves: [{move, value, exact}], value}
     analysis: null, // {pits: [...], toMove}
+    // What the record this game was loaded from had beyond the game, written back on export:
+    // {names: {south, north} (null if they named a person against the engine), tags: [[name,
+    // value], ...]}; null for a game begun here.
+    record: null,
   };
 }
 
@@ -101,7 +105,18 @@ function sanitize(saved) {
     cursor: start ? pick(saved.cursor, whole(0, moves.length), moves.length) : 0,
     values: goodValues(saved.values, isObj),
     analysis: start ? analysis : null,
+    record: start ? goodRecord(saved.record, isObj) : null,
   };
+}
+
+/** A saved record's players and tags, if they have the shape `importRecord` stores. */
+function goodRecord(r, isObj) {
+  const str = (v) => typeof v === 'string';
+  const names = isObj(r) && isObj(r.names) && str(r.names.south) && str(r.names.north)
+    ? { south: r.names.south, north: r.names.north } : null;
+  return isObj(r) && (r.names === null || names) && Array.isArray(r.tags)
+    && r.tags.every((t) => Array.isArray(t) && t.length === 2 && t.every(str))
+    ? { names, tags: r.tags } : null;
 }
 
 /** The entries of a saved value cache that have the shape `requestValue` stores. */
@@ -619,6 +634,7 @@ async function startGame(spec) {
   S.cursor = 0;
   S.values = {};
   S.analysis = null;
+  S.record = null;
   G = g;
   lastEvent = 'New game.';
   save();
@@ -814,6 +830,7 @@ async function playFromAnalysis() {
     queue.clear();
     busy = false;
     S.analysis = null;
+    S.record = null;
     S.start = g.start_position;
     S.moves = [];
     S.cursor = 0;
@@ -835,18 +852,20 @@ async function playFromAnalysis() {
 
 // ---- Records --------------------------------------------------------------------------------
 
-/** The record's player tags, in the form `kalah play` saves and reads back (`human`, or
- * `kalah engine LEVEL`): who played South's and North's rows at the start. */
-function recordNames() {
+/** The record's player tags and other tags: those of the record the game was loaded from (its
+ * names unless they were a person against the engine), else in the form `kalah play` saves and
+ * reads back (`human`, or `kalah engine LEVEL`): who played South's and North's rows at the
+ * start. */
+function recordTags() {
   const tag = (side) => (controller(side, 0) === 'human' ? 'human' : `kalah engine ${S.level}`);
-  return { S: tag('S'), N: tag('N') };
+  const names = S.record?.names ?? { south: tag('S'), north: tag('N') };
+  return { ...names, tags: S.record?.tags ?? [] };
 }
 
 async function openRecords() {
   $('rec-error').textContent = '';
-  const nm = recordNames();
   try {
-    const r = await post('/api/record/export', gameBody({ south: nm.S, north: nm.N }));
+    const r = await post('/api/record/export', gameBody(recordTags()));
     $('rec-text').value = r.text;
   } catch (e) {
     $('rec-error').textContent = e.message;
@@ -884,8 +903,10 @@ async function importRecord() {
     S.analysis = null;
     // The players, from the tags as `kalah play` and this page write them: `human` against
     // `kalah engine LEVEL` (who held each row at the start) is a game against the engine;
-    // anything else is played by two people on this screen.
+    // anything else is played by two people on this screen, and its names are written back
+    // on export (as are the other tags, such as Event, either way).
     const vs = recordOpponent(g.south, g.north);
+    S.record = { names: vs ? null : { south: g.south, north: g.north }, tags: g.tags };
     S.board = { ...S.board, kind: 'uniform', houses: g.start.houses };
     G = g;
     if (vs) {

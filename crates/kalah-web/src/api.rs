@@ -457,8 +457,43 @@ pub(crate) async fn analyze(State(state): State<AppState>, body: ReqBody) -> Api
 }
 
 const EXPORT_FIELDS: &[&str] = &[
-    "rules", "position", "houses", "seeds", "layout", "mirrored", "moves", "south", "north",
+    "rules", "position", "houses", "seeds", "layout", "mirrored", "moves", "south", "north", "tags",
 ];
+
+/// The record's other tags (`Event`, `Date`, ...): `[["Event", "x"], ...]`, as `record/import`
+/// answers them. Not a list of pairs of strings: a 400; a name no record can carry back (two
+/// words, a bracket, a standard tag such as `Rules`; see kalah-core's
+/// `GameRecord::tag_name_error`): a 422.
+fn take_tags(body: &mut Body) -> Result<Vec<(String, String)>, ApiError> {
+    let Some(v) = body.take("tags") else {
+        return Ok(Vec::new());
+    };
+    let shape = || {
+        ApiError::BadRequest(
+            "field 'tags' must be a list of [name, value] pairs of strings, as \
+             [[\"Event\", \"Club night\"]]"
+                .into(),
+        )
+    };
+    let items = v.as_array().ok_or_else(shape)?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(k, item)| {
+            let (name, value) = match item.as_array().map(Vec::as_slice) {
+                Some([Value::String(name), Value::String(value)]) => (name, value),
+                _ => return Err(shape()),
+            };
+            if let Some(why) = GameRecord::tag_name_error(name) {
+                return Err(ApiError::Unprocessable(format!(
+                    "field 'tags', item {}: {why}",
+                    k + 1
+                )));
+            }
+            Ok((name.clone(), value.clone()))
+        })
+        .collect()
+}
 
 /// `POST /api/record/export`: the game as a record, text and JSON forms.
 pub(crate) async fn record_export(body: ReqBody) -> ApiResult {
@@ -466,11 +501,13 @@ pub(crate) async fn record_export(body: ReqBody) -> ApiResult {
     // Both forms write the names as one line (kalah-core), so either reads back the same.
     let south = body.take_str("south")?.unwrap_or_default();
     let north = body.take_str("north")?.unwrap_or_default();
+    let tags = take_tags(&mut body)?;
     body.finish()?;
     let game = game.build()?;
     let mut record = game.record()?;
     record.south = south;
     record.north = north;
+    record.tags = tags;
     Ok(Json(
         json!({ "text": record.to_text(), "json": record.to_json() }),
     ))
@@ -479,7 +516,8 @@ pub(crate) async fn record_export(body: ReqBody) -> ApiResult {
 const IMPORT_FIELDS: &[&str] = &["text"];
 
 /// `POST /api/record/import`: reads a record (text form, or the JSON form as a string) and
-/// answers as `/api/game` does, with the players' names.
+/// answers as `/api/game` does, with the players' names and the other tags (`tags`, as
+/// `record/export` takes them).
 pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
     let ReqBody(bytes) = body;
     let mut body = Body::parse(&bytes, IMPORT_FIELDS)?;
@@ -531,6 +569,7 @@ pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
     let mut v = game_json(&game)?;
     v["south"] = json!(record.south);
     v["north"] = json!(record.north);
+    v["tags"] = json!(record.tags);
     Ok(Json(v))
 }
 

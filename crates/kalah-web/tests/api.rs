@@ -787,6 +787,64 @@ async fn records_export_and_import() {
         assert_eq!(r.body["south"], "Ann Lee", "{form}");
         assert_eq!(r.body["north"], "Bo Kim", "{form}");
     }
+    // The other tags: an import answers them, an export writes them back, in order, through
+    // either form.
+    let rec = "[Event \"Club night\"]\n[Date \"2026.12.02\"]\n\n1. S 3-6\n";
+    let t = post(&app, "/api/record/import", json!({"text": rec})).await;
+    assert_eq!(t.status, StatusCode::OK, "{}", t.text);
+    let tags = json!([["Event", "Club night"], ["Date", "2026.12.02"]]);
+    assert_eq!(t.body["tags"], tags);
+    assert_eq!(b.body["tags"], json!([]));
+    let x = post(
+        &app,
+        "/api/record/export",
+        json!({"moves": t.body["moves"], "tags": t.body["tags"]}),
+    )
+    .await;
+    assert_eq!(x.status, StatusCode::OK, "{}", x.text);
+    let text = x.body["text"].as_str().unwrap();
+    assert!(
+        text.contains("[Result \"*\"]\n[Event \"Club night\"]\n[Date \"2026.12.02\"]\n"),
+        "{text}"
+    );
+    for form in ["text", "json"] {
+        let r = post(&app, "/api/record/import", json!({"text": x.body[form]})).await;
+        assert_eq!(r.body["tags"], tags, "{form}: {}", r.text);
+    }
+    // Tags of the wrong shape, or named so that no record could carry them back.
+    for bad in [
+        json!("Event"),
+        json!([["Event"]]),
+        json!([["Event", 3]]),
+        json!({"Event": "x"}),
+    ] {
+        assert_error(
+            &post(&app, "/api/record/export", json!({"tags": bad})).await,
+            StatusCode::BAD_REQUEST,
+            &["field 'tags' must be a list of [name, value] pairs of strings"],
+        );
+    }
+    for (name, says) in [
+        (
+            "South",
+            "'South' is the standard tag South, given as the field \"south\"",
+        ),
+        ("Reslt", "'Reslt' is a near miss of the standard tag Result"),
+        ("two words", "'two words' is not a tag name"),
+        ("", "'' is not a tag name"),
+        ("Ev]ent", "'Ev]ent' is not a tag name"),
+    ] {
+        assert_error(
+            &post(
+                &app,
+                "/api/record/export",
+                json!({"tags": [["Event", "x"], [name, "y"]]}),
+            )
+            .await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["field 'tags', item 2: ", says],
+        );
+    }
     // A record with other rules and start.
     let rec = "[Rules \"capture=empty pie=on\"]\n[Start \"2,2,2,0,2,2,2,0 S opening\"]\n\n1. S 1\n2. N swap\n";
     let d = post(&app, "/api/record/import", json!({"text": rec})).await;

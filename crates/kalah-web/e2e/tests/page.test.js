@@ -256,6 +256,25 @@ test('the game survives a reload; records export and import; the position can be
   const imported = await position(page);
   assert.equal(imported, '5,4,0,5,5,0,2,5,5,0,6,5,5,1 S');
   assert.match(await page.textContent('#rules-line'), /two players/);
+  // A record's own names and other tags come back on export, after a reload too.
+  await page.click('#btn-records');
+  await page.waitForSelector('#dlg-records[open]');
+  const named = text.replace('[South "human"]', '[South "Ann"]').replace('[North "human"]', '[North "Bob"]')
+    .replace('[Result "*"]', '[Result "*"]\n[Event "Club night"]');
+  await page.fill('#rec-text', named);
+  await page.click('#rec-import');
+  await page.waitForSelector('#dlg-records', { state: 'hidden' });
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.click('#btn-records');
+  await page.waitForSelector('#dlg-records[open]');
+  await page.waitForFunction(() => document.getElementById('rec-text').value.includes('[Rules'));
+  const again = await page.inputValue('#rec-text');
+  assert.match(again, /\[South "Ann"\]\n\[North "Bob"\]/);
+  assert.match(again, /\[Event "Club night"\]/);
+  assert.match(again, /1\. S 3-6\n2\. N 1\n/);
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#dlg-records', { state: 'hidden' });
   // A record of a person against the engine (as `kalah play` saves it) is played on against
   // the engine: South (the person) is to move, so the engine waits.
   await page.click('#btn-records');
