@@ -56,7 +56,16 @@ fn parse_cli() -> Cli {
                     | ErrorKind::DisplayVersion
                     | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
             ) {
-                e.exit();
+                // As `e.exit()`, but a help or version text that cannot be written (stdout a
+                // full device) is an error, not exit 0; a closed pipe ends quietly, as every
+                // command's output does.
+                if let Err(io) = e.print() {
+                    if io.kind() != std::io::ErrorKind::BrokenPipe {
+                        eprintln!("kalah: error: cannot write the output: {io}");
+                    }
+                    std::process::exit(1);
+                }
+                std::process::exit(e.exit_code());
             }
             // A position whose first count is negative reads as an unknown flag to clap: say
             // what is wrong with it, as for a negative count elsewhere in a position.

@@ -489,3 +489,34 @@ fn numeric_flags_take_plain_digits_only() {
     assert!(line.contains("at most 255 are supported"), "{line}");
     assert_eq!(code, 1);
 }
+
+/// Output that cannot be written (stdout a full device) is an error, exit 1, with one line
+/// saying so: for a command's output and for the help and version texts too (these exited 0).
+#[cfg(target_os = "linux")]
+#[test]
+fn output_to_a_full_device_is_an_error() {
+    let full = std::path::Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["solve", "--help"],
+        &["show"],
+    ] {
+        let dev = std::fs::OpenOptions::new().write(true).open(full).unwrap();
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+            .args(args)
+            .stdout(dev)
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "kalah {args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("kalah: error: cannot write the output: ")
+                && stderr.trim_end().lines().count() == 1,
+            "kalah {args:?}: {stderr}"
+        );
+    }
+}
