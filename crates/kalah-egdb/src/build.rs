@@ -146,14 +146,26 @@ impl BuildPlan {
         Indexer::new(self.houses, self.max_seeds)
     }
 
-    /// Arrangements in layers 0..=max_seeds: the build's work, the bytes on disk (plus 64 bytes
-    /// of header a layer) and about the memory the build needs (all layers are kept in memory).
+    /// Arrangements in layers 0..=max_seeds: the build's work and about the memory the build
+    /// needs (one byte a position; all layers are kept in memory).
     ///
     /// # Errors
     /// As [`BuildPlan::check`].
     pub fn total_positions(&self) -> Result<u64, EgdbError> {
         let ix = self.check()?;
         Ok((0..=self.max_seeds).map(|k| ix.layer_size(k)).sum())
+    }
+
+    /// Bytes on disk of layers 0..=max_seeds in the current file format
+    /// ([`file::file_len`]: header, one byte a position, a checksum per block).
+    ///
+    /// # Errors
+    /// As [`BuildPlan::check`].
+    pub fn total_bytes(&self) -> Result<u64, EgdbError> {
+        let ix = self.check()?;
+        Ok((0..=self.max_seeds)
+            .map(|k| file::file_len(file::FORMAT_VERSION, ix.layer_size(k)))
+            .sum())
     }
 
     /// Runs the build: layers already complete on disk are checked and kept, the others are

@@ -198,7 +198,11 @@ pub(crate) async fn play(body: ReqBody) -> ApiResult {
         .map(to_json)
         .transpose()?
         .unwrap_or(Value::Null);
+    // The whole turn's move and the position before it (tester 37: `before` was the last
+    // action's, which did not fit `move`); `outcome` stays the last action's, which ended the
+    // turn.
     let mut v = last;
+    v["before"] = json!(steps.first().map(|s| &s.before));
     v["move"] = Value::String(
         mvs.iter()
             .map(|m| m.to_string())

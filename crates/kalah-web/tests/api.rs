@@ -503,6 +503,14 @@ async fn play_reports_sowing_extra_turns_captures_swaps_and_the_end() {
     assert_eq!(a.body["move"], "3-6", "{}", a.text);
     assert_eq!(a.body["steps"].as_array().map(Vec::len), Some(2));
     assert_eq!(a.body["to_move"], "N");
+    // `before` is the position before the whole turn, `outcome` its last action's.
+    assert_eq!(a.body["before"], "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S");
+    assert_eq!(
+        a.body["steps"][1]["before"],
+        "4,4,0,5,5,5,1,4,4,4,4,4,4,0 S"
+    );
+    assert_eq!(a.body["outcome"], a.body["steps"][1]["outcome"]);
+    assert_eq!(a.body["outcome"]["extra_turn"], false);
     // The pie rule: North may swap after South's first turn.
     let a = post(
         &app,

@@ -40,18 +40,27 @@ pub struct Args {
 }
 
 /// Hides the start options of the shared rule flags (`--seeds`, `--layout`, `--mirrored`) and
-/// the majority end (which has no databases) from a database command's help: the command
-/// refuses them with a message that says why, but does not offer them. `--houses` then says
-/// its default without `--layout`.
+/// the majority end (which has no databases) from a database command's help, and for `build`
+/// and `verify` the opening rules (`--pie`, `--no-first-move-extra-turn`: one set serves every
+/// opening; `probe` takes them to read a position's phase tag): the command refuses them with a
+/// message that says why, but does not offer them. `--houses` then says its default without
+/// `--layout`.
 fn hide_start_flags(cmd: clap::Command) -> clap::Command {
-    let houses = if cmd.get_name() == "probe" {
+    let probe = cmd.get_name() == "probe";
+    let houses = if probe {
         "Houses a side, 1 to 12 [default: the position's count]"
     } else {
         "Houses a side, 1 to 12 [default: 6]"
     };
+    let opening: &[&str] = if probe {
+        &[]
+    } else {
+        &["pie", "no_first_move_extra_turn"]
+    };
     ["seeds", "layout", "mirrored", "majority_end"]
-        .into_iter()
-        .fold(cmd, |cmd, id| cmd.mut_arg(id, |a| a.hide(true)))
+        .iter()
+        .chain(opening)
+        .fold(cmd, |cmd, id| cmd.mut_arg(*id, |a| a.hide(true)))
         .mut_arg("houses", |a| a.help(houses))
 }
 
@@ -153,10 +162,19 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
+/// The board size of `build` and `verify`, which take no position.
+///
+/// # Errors
+/// A usage error (exit code 2) for the flags that do not choose a set: `--seeds`/`--layout`
+/// and the opening rules (they were taken and did nothing: `egdb build --pie` looked like a
+/// build for the pie rule).
 fn houses(rules: &RuleArgs) -> Result<usize> {
     if rules.seeds.is_some() || rules.layout.is_some() {
         // A malformed command line (exit code 2), as the same flags with probe's POSITION.
         crate::output::usage_bail!("--seeds and --layout set a starting layout; databases depend only on --houses and the rules");
+    }
+    if rules.pie || rules.no_first_move_extra_turn {
+        crate::output::usage_bail!("--pie and --no-first-move-extra-turn change only the opening, before the databases' positions: one set serves every opening; leave them out");
     }
     Ok(rules.houses.unwrap_or(6))
 }
@@ -244,7 +262,7 @@ fn build(a: BuildArgs) -> Result<()> {
     )?;
     outln!(
         "size on disk and memory needed: {}; estimated time on {threads} thread(s): {} (layers already built are kept)",
-        human_bytes(total + 64 * (a.max_seeds as u64 + 1)),
+        human_bytes(plan.total_bytes()?),
         human_secs(est)
     )?;
     outln!(

@@ -55,6 +55,8 @@ pub enum Opponent {
 
 /// Arguments of `kalah play`.
 #[derive(clap::Args, Debug)]
+// `play` takes no position (tester 37: its help offered one): as `match`.
+#[command(mut_arg("houses", |a| a.help("Houses a side, 1 to 12 [default: 6, or the count of --layout]")))]
 pub struct Args {
     #[command(flatten)]
     pub rules: RuleArgs,
