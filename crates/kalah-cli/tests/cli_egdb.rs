@@ -600,39 +600,47 @@ fn egdb_help_offers_no_flag_it_refuses() {
     }
 }
 
+/// Runs each command line (a database directory of its own, empty) and checks that it is a
+/// malformed command line (exit code 2) whose message starts with `says`; returns the directory.
+fn usage_errors(cases: &[&[&str]], says: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for args in cases {
+        let out = common::kalah_with_egdb_dir(args, dir.path());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("kalah: error: {says}")),
+            "{args:?}: {err}"
+        );
+    }
+    dir
+}
+
 /// The opening rules with build or verify are a malformed command line (tester 37: they were
 /// taken and did nothing, so that `egdb build --pie` looked like a build for the pie rule).
 #[test]
 fn opening_rules_are_usage_errors_for_build_and_verify() {
-    let dir = tempfile::tempdir().unwrap();
-    for args in [
-        vec![
-            "egdb",
-            "build",
-            "--houses",
-            "3",
-            "--max-seeds",
-            "2",
-            "--pie",
+    let dir = usage_errors(
+        &[
+            &[
+                "egdb",
+                "build",
+                "--houses",
+                "3",
+                "--max-seeds",
+                "2",
+                "--pie",
+            ],
+            &[
+                "egdb",
+                "verify",
+                "--houses",
+                "3",
+                "--no-first-move-extra-turn",
+            ],
         ],
-        vec![
-            "egdb",
-            "verify",
-            "--houses",
-            "3",
-            "--no-first-move-extra-turn",
-        ],
-    ] {
-        let out = common::kalah_with_egdb_dir(&args, dir.path());
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.starts_with(
-                "kalah: error: --pie and --no-first-move-extra-turn change only the opening"
-            ),
-            "{args:?}: {err}"
-        );
-    }
+        "--pie and --no-first-move-extra-turn change only the opening",
+    );
     assert_eq!(
         std::fs::read_dir(dir.path()).unwrap().count(),
         0,
@@ -644,20 +652,14 @@ fn opening_rules_are_usage_errors_for_build_and_verify() {
 /// build and verify as for probe (tester 17: build and verify gave 1).
 #[test]
 fn start_options_are_usage_errors_for_every_egdb_command() {
-    let dir = tempfile::tempdir().unwrap();
-    for args in [
-        vec!["egdb", "build", "--max-seeds", "2", "--seeds", "3"],
-        vec!["egdb", "verify", "--layout", "4,4"],
-        vec!["egdb", "probe", "1,1,0,1,1,0 S", "--seeds", "3"],
-    ] {
-        let out = common::kalah_with_egdb_dir(&args, dir.path());
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.starts_with("kalah: error: --seeds and --layout"),
-            "{args:?}: {err}"
-        );
-    }
+    usage_errors(
+        &[
+            &["egdb", "build", "--max-seeds", "2", "--seeds", "3"],
+            &["egdb", "verify", "--layout", "4,4"],
+            &["egdb", "probe", "1,1,0,1,1,0 S", "--seeds", "3"],
+        ],
+        "--seeds and --layout",
+    );
 }
 
 /// A Kalah(3,·) set of layers 0..=8 built in a new directory: the directory, the set's

@@ -112,11 +112,11 @@ function sanitize(saved) {
 /** A saved record's players and tags, if they have the shape `importRecord` stores. */
 function goodRecord(r, isObj) {
   const str = (v) => typeof v === 'string';
-  const names = isObj(r) && isObj(r.names) && str(r.names.south) && str(r.names.north)
-    ? { south: r.names.south, north: r.names.north } : null;
-  return isObj(r) && (r.names === null || names) && Array.isArray(r.tags)
-    && r.tags.every((t) => Array.isArray(t) && t.length === 2 && t.every(str))
-    ? { names, tags: r.tags } : null;
+  const pair = (t) => Array.isArray(t) && t.length === 2 && t.every(str);
+  if (!isObj(r) || !Array.isArray(r.tags) || !r.tags.every(pair)) return null;
+  const n = r.names;
+  if (n === null) return { names: null, tags: r.tags };
+  return isObj(n) && str(n.south) && str(n.north) ? { names: { south: n.south, north: n.north }, tags: r.tags } : null;
 }
 
 /** The entries of a saved value cache that have the shape `requestValue` stores. */
