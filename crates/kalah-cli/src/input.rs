@@ -14,9 +14,10 @@ pub enum LineRead {
     End,
 }
 
-/// Reads one line into `buf` (cleared first), keeping at most `max` bytes in memory. A longer
-/// line gives [`LineRead::TooLong`]: with `to_end` it is read to its end (so the next call reads
-/// the next line), else reading stops past `max` bytes (an endless input never ends its line).
+/// Reads one line into `buf` (cleared first), keeping at most `max` bytes of text (and its line
+/// break) in memory. A line of more than `max` bytes, not counting its line break, gives
+/// [`LineRead::TooLong`]: with `to_end` it is read to its end (so the next call reads the next
+/// line), else reading stops past `max` bytes (an endless input never ends its line).
 ///
 /// # Errors
 /// The input's I/O error.
@@ -44,9 +45,11 @@ pub fn read_line(
             None => (chunk.len(), false),
         };
         if !too_long {
-            let room = max + 1 - buf.len().min(max + 1);
+            // Room for `max` bytes of text, its line break and one byte more, to tell a line
+            // of `max` bytes from a longer one (tester 41: a 1000-byte line was too long).
+            let room = max + 2 - buf.len().min(max + 2);
             buf.extend_from_slice(&chunk[..take.min(room)]);
-            if buf.len() > max {
+            if buf.len() - usize::from(buf.last() == Some(&b'\n')) > max {
                 too_long = true;
                 buf.clear();
             }
@@ -66,6 +69,27 @@ pub fn read_line(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_limit_is_on_the_text_not_its_line_break() {
+        for (line, want) in [
+            ("x".repeat(10) + "\n", LineRead::Line),
+            ("x".repeat(10), LineRead::Line),
+            ("x".repeat(11) + "\n", LineRead::TooLong),
+            ("x".repeat(11), LineRead::TooLong),
+        ] {
+            let mut buf = Vec::new();
+            let mut input = line.as_bytes();
+            assert_eq!(
+                read_line(&mut input, &mut buf, 10, true).unwrap(),
+                want,
+                "{line:?}"
+            );
+            if want == LineRead::Line {
+                assert_eq!(buf, line.as_bytes());
+            }
+        }
+    }
 
     #[test]
     fn lines_are_bounded() {

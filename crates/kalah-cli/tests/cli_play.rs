@@ -433,6 +433,14 @@ fn long_lines_and_control_characters() {
     );
     assert!(text.contains("! that line is too long"), "refused");
     assert!(text.len() < 20_000, "the long line is not echoed back");
+    // The limit is 1000 bytes of text, its line break not counted (tester 41: a line of 1000
+    // bytes was refused); a line of 1001 is refused.
+    let edge = play(
+        &["--opponent", "human"],
+        &format!("{}3\n{}3\nquit\n", " ".repeat(1000), " ".repeat(999)),
+    );
+    assert_eq!(edge.matches("! that line is too long").count(), 1, "{edge}");
+    assert!(edge.contains("South plays 3: sows 4 seeds"), "{edge}");
     assert!(text.contains("\\u{1b}[2Jx\\u{0}"), "escaped");
     assert!(!text.contains('\0'));
     assert!(

@@ -801,8 +801,9 @@ function closeAnalysis() {
 const PHASES = ['opening', 'first-turn', 'pie'];
 
 /** Reads a position as the server writes it (counts in bin order, the side to move, an optional
- * phase tag): `4,4,4,4,4,4,0,4,4,4,4,4,4,0 S`; white space around the commas is allowed. The
- * counts are plain digits (not `4.0`, `1e2`, `0x10` or an empty item), as the server reads them. */
+ * phase tag): `4,4,4,4,4,4,0,4,4,4,4,4,4,0 S`; white space around the commas is allowed; a
+ * finished game (every house empty) may leave the side out. The counts are plain digits (not
+ * `4.0`, `1e2`, `0x10` or an empty item), as the server reads them. */
 function parsePositionText(text) {
   const m = /^\s*((?:\s*\d+\s*,)+\s*\d+)\s*(.*)$/.exec(text);
   if (!m) {
@@ -813,7 +814,12 @@ function parsePositionText(text) {
   if (pits.some((x) => x > 255)) throw new Error('the counts must be whole numbers 0 to 255');
   if (pits.length < 4 || pits.length > 26 || pits.length % 2) throw new Error('a position has 2m+2 counts (m = 1..12)');
   const rest = m[2].trim() ? m[2].trim().split(/\s+/) : [];
-  if (!rest.length) throw new Error('give the side to move (S or N) after the counts');
+  if (!rest.length) {
+    // A finished game (every house empty) needs no side letter, as the server reads it.
+    const houses = pits.length / 2 - 1;
+    if (pits.every((x, i) => x === 0 || i === houses || i === pits.length - 1)) return { pits, toMove: 'S', phase: null };
+    throw new Error('a position with seeds in its houses needs a side to move (S or N) after the counts; only a finished game, every house empty, has none');
+  }
   const toMove = rest[0].toUpperCase();
   if (toMove !== 'S' && toMove !== 'N') throw new Error(`'${rest[0]}' is not a side to move (S or N)`);
   const phase = rest[1] ?? null;

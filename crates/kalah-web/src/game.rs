@@ -78,9 +78,13 @@ pub(crate) fn whole(n: &Number) -> Whole {
 /// 'houses' must be a whole number from 1 to 12, not 13`. `range` is `1 to 12`, with any note
 /// after it.
 pub(crate) fn out_of_range(key: &str, range: &str, n: &Number) -> ApiError {
-    // serde_json writes a negative zero `-0.0`, whichever way it was sent (`-0`, `-0.0`).
+    // serde_json writes a negative zero `-0.0`, whichever way it was sent (`-0`, `-0.0`), and
+    // any number sent with a fraction or an exponent as a double (`1e3` as `1000.0`): a whole
+    // one is shown as a whole number (tester 41), up to 2^53 where doubles are exact.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
     let shown = match n.as_f64() {
         Some(f) if f == 0.0 && f.is_sign_negative() => "-0".to_string(),
+        Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() <= EXACT => format!("{}", f as i64),
         _ => n.to_string(),
     };
     ApiError::Unprocessable(format!(
@@ -299,7 +303,16 @@ pub(crate) fn take_rules(body: &mut Body) -> Result<Rules, ApiError> {
                 };
                 text.push_str(&format!("{key}={value} "));
             }
-            text.parse().map_err(|e| bad(format!("field 'rules': {e}")))
+            text.parse().map_err(|mut e| {
+                // A true/false given to a key that takes names is quoted as sent, not as the
+                // text form's 'on'/'off' (tester 41).
+                if let kalah_core::RulesError::BadValue { key, value, .. } = &mut e {
+                    if let Some(Value::Bool(b)) = map.get(key.as_str()) {
+                        *value = b.to_string();
+                    }
+                }
+                bad(format!("field 'rules': {e}"))
+            })
         }
         Some(v) => Err(bad(format!(
             "field 'rules' must be an object like {{\"capture\": \"empty\"}} or a string like \"capture=empty pie=on\", not {}",

@@ -7,7 +7,9 @@
 //! it), so any number of servers can answer behind a load balancer. Engine work (engine moves,
 //! analysis) runs on tokio's blocking pool with a time limit per request and a bound on the
 //! number of searches running at once ([`Config::engine_slots`]); past the bound the server
-//! answers `503 Service Unavailable` at once instead of queueing. Every malformed request gets a
+//! answers `503 Service Unavailable` at once instead of queueing. A search whose answer nobody
+//! waits for any more (the client hung up, or the search overran its time) is stopped and gives
+//! its slot back within a few tenths of a second. Every malformed request gets a
 //! 4xx answer `{"error": "..."}` whose message names the problem. Slow or oversized requests
 //! are cut off ([`Config::read_timeout`], [`Config::max_body_bytes`]) so that clients cannot hold
 //! connections. The endpoints are documented in `docs/API.md`.

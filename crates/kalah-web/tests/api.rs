@@ -1026,6 +1026,70 @@ async fn a_real_listener_serves_and_shuts_down() {
         .unwrap();
 }
 
+/// A request over a fresh connection to `addr`, answered whole (`Connection: close`).
+async fn raw_request(addr: std::net::SocketAddr, method: &str, path: &str, body: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut resp = String::new();
+    s.read_to_string(&mut resp).await.unwrap();
+    resp
+}
+
+/// A client that hangs up during an engine request gives its slot back at once: the search is
+/// stopped, not left to think for the rest of its time (tester 41: a few requests with long
+/// `time_ms`, closed at once, locked every slot for their whole time).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_hangs_up_frees_its_engine_slot() {
+    use tokio::io::AsyncWriteExt;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let config = Config {
+        engine_slots: 1,
+        max_time: Duration::from_secs(10),
+        ..config()
+    };
+    let server = tokio::spawn(kalah_web::serve(listener, config, async {
+        let _ = rx.await;
+    }));
+    let free = || async {
+        let resp = raw_request(addr, "GET", "/api/info", "").await;
+        let body: Value = serde_json::from_str(resp.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        body["engine_slots_free"].as_u64().unwrap()
+    };
+    // Kalah(6,6) cannot be proven in 8 s: the analysis would use all of it.
+    let body = r#"{"houses": 6, "seeds": 6, "level": "perfect", "time_ms": 8000}"#;
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "POST /api/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(free().await, 0, "the analysis holds the only slot");
+    drop(s);
+    let hung_up = std::time::Instant::now();
+    while free().await == 0 {
+        assert!(
+            hung_up.elapsed() < Duration::from_secs(3),
+            "the slot is still taken {:?} after the client hung up",
+            hung_up.elapsed()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tx.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(5), server)
+        .await
+        .expect("shuts down")
+        .unwrap()
+        .unwrap();
+}
+
 mod fuzz {
     use super::*;
     use proptest::prelude::*;
@@ -1569,6 +1633,28 @@ async fn whole_number_fields_take_whole_numbers_however_written() {
         let a = send(&app, "POST", "/api/legal", body).await;
         assert_eq!(a.status, StatusCode::OK, "{body}: {}", a.text);
         assert_eq!(a.body, plain.body, "{body}");
+    }
+    // A whole number sent with an exponent or a fraction is quoted as a whole number (tester
+    // 41: 1e3 was quoted '1000.0'); others as serde_json writes them.
+    for (sent, shown) in [
+        ("1e3", "1000"),
+        ("13.0", "13"),
+        ("2.5", "2.5"),
+        ("1e300", "1e+300"),
+    ] {
+        assert_error(
+            &send(
+                &app,
+                "POST",
+                "/api/legal",
+                &format!(r#"{{"houses": {sent}}}"#),
+            )
+            .await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &[&format!(
+                "field 'houses' must be a whole number from 1 to 12, not {shown}"
+            )],
+        );
     }
     // -0 is the whole number 0, quoted '-0' (tester 20: it was written '-0.0').
     for zero in ["-0", "-0.0"] {
@@ -2140,6 +2226,12 @@ async fn the_rules_object_takes_what_the_rules_text_takes() {
             json!({"capture": "empty pie=on"}),
             &["'empty pie=on' is not a value of capture"],
         ),
+        // Quoted as sent, not as the text form's 'on' (tester 41).
+        (
+            json!({"capture": true}),
+            &["'true' is not a value of capture: expected"],
+        ),
+        (json!({"end": false}), &["'false' is not a value of end"]),
         (json!({"colour": "red"}), &["colour"]),
     ] {
         let a = post(&app, "/api/legal", json!({ "rules": rules })).await;

@@ -167,7 +167,7 @@ test('the analysis board refuses counts the server would not read, keeps phase t
     ['4,,4,4 S', /whole numbers joined by commas/],
     ['1,0,1,0 X', /'X' is not a side to move/],
     ['1,0,1,0 N later', /'later' is not a phase tag/],
-    ['1,0,1,0', /give the side to move/],
+    ['1,0,1,0', /needs a side to move \(S or N\)/],
   ]) {
     await load(text);
     await page.waitForFunction((w) => new RegExp(w).test(document.getElementById('an-value').textContent), want.source);
@@ -175,6 +175,9 @@ test('the analysis board refuses counts the server would not read, keeps phase t
   // A phase tag is kept (under the pie rule North may swap in the pie phase).
   await load('1,0,1,0 N pie');
   assert.equal(await position(page), '1,0,1,0 N pie');
+  // A finished game (every house empty) needs no side letter, as the server reads it.
+  await load('0,3,0,1');
+  assert.equal(await position(page), '0,3,0,1 S');
   // A server failure is not "not a position".
   const analyze = await failing(page, '/api/analyze', 500);
   await load('1,1,0,1,1,0 S');
