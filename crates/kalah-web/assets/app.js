@@ -805,7 +805,7 @@ const PHASES = ['opening', 'first-turn', 'pie'];
  * finished game (every house empty) may leave the side out. The counts are plain digits (not
  * `4.0`, `1e2`, `0x10` or an empty item), as the server reads them. */
 function parsePositionText(text) {
-  const m = /^\s*((?:\s*\d+\s*,)+\s*\d+)\s*(.*)$/.exec(text);
+  const m = /^\s*((?:\s*\d+\s*,)+\s*\d+)\s*(.*)$/s.exec(text); // s: U+2028 is white space too
   if (!m) {
     const bad = text.split(/[\s,]+/).find((x) => x && !/^\d+$/.test(x) && !/^[SN]$/i.test(x) && !PHASES.includes(x));
     throw new Error(bad ? `'${bad}' is not a seed count (a whole number 0 to 255)` : 'the counts are whole numbers joined by commas, then S or N');

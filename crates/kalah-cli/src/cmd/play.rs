@@ -522,6 +522,15 @@ fn parse_command(line: &str) -> Result<Command, String> {
                 Err(e) => Err(e.to_string()),
             }
         }
+        // A negative number is no house, told as a number too large is (tester 41: '-1' was
+        // "not a command", where the web API says houses are numbered 1 to m).
+        _ if rest.is_empty()
+            && word
+                .strip_prefix('-')
+                .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            Ok(Command::NoHouse(word.to_string(), None))
+        }
         _ if word.contains(['-', ','])
             && turn_body(word).split(['-', ',']).all(|h| !h.is_empty()) =>
         {
@@ -2147,6 +2156,9 @@ mod tests {
             parse_command("999"),
             Ok(Command::NoHouse("999".into(), None))
         );
+        assert_eq!(parse_command("-1"), Ok(Command::NoHouse("-1".into(), None)));
+        assert!(parse_command("-").is_err());
+        assert!(parse_command("-1 2").is_err());
         assert_eq!(
             parse_command("3-999"),
             Ok(Command::NoHouse("999".into(), Some("3-999".into())))
@@ -2185,9 +2197,7 @@ mod tests {
         assert!(parse_command("3-x").unwrap_err().contains("'x' in '3-x'"));
         assert!(parse_command("3-x-").unwrap_err().contains("'x' in '3-x-'"));
         assert!(parse_command("3-6 1").is_err());
-        for bad in [
-            "-", "--", "3--", "-3", "3--6", "-3-", ",", "3,", ",3", "3,,6",
-        ] {
+        for bad in ["-", "--", "3--", "3--6", "-3-", ",", "3,", ",3", "3,,6"] {
             assert!(parse_command(bad).is_err(), "{bad}");
         }
         // A comma between the actions, as kalah-core's Turn and the web API read it.
