@@ -15,7 +15,8 @@ use kalah_core::{EndReason, LeftoverRule, Outcome, Position, Rules, Side};
 /// When to use colour (ANSI escapes) in the output.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ColorChoice {
-    /// Colour when stdout is a terminal and the `NO_COLOR` variable is unset or empty.
+    /// Colour when stdout is a terminal, the `NO_COLOR` variable is unset or empty, and `TERM`
+    /// is not `dumb` (a terminal that shows escapes as text; tester 40).
     #[default]
     Auto,
     /// Always colour.
@@ -32,7 +33,8 @@ impl ColorChoice {
             ColorChoice::Never => false,
             ColorChoice::Auto => {
                 let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-                !no_color && std::io::stdout().is_terminal()
+                let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+                !no_color && !dumb && std::io::stdout().is_terminal()
             }
         }
     }

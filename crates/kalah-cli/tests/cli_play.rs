@@ -1414,3 +1414,47 @@ fn a_saved_record_keeps_its_owner() {
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("1. S 3-6\n2. N 1\n3. S 2"), "{text}");
 }
+
+/// A `--save` file that another program changed during the session is not replaced: the
+/// session says so and ends with exit code 1, and the other program's content stays (tester
+/// 40: two sessions on one `--load F --save F` each overwrote the other's moves, both exit 0).
+#[test]
+fn a_save_file_changed_by_another_program_is_not_replaced() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("game.txt");
+    play(
+        &["--opponent", "human", "--save", f.to_str().unwrap()],
+        "quit\n",
+    );
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args(["play", "--opponent", "human", "--load"])
+        .arg(&f)
+        .arg("--save")
+        .arg(&f)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"3\n").unwrap();
+    stdin.flush().unwrap();
+    let started = Instant::now();
+    while !std::fs::read_to_string(&f).unwrap().contains("1. S 3") {
+        assert!(started.elapsed() < Duration::from_secs(60), "3 never saved");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // Another session's game, written over it meanwhile.
+    let other = "[Result \"*\"]\n\n1. S 6\n";
+    std::fs::write(&f, other).unwrap();
+    stdin.write_all(b"1\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("changed by another program"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), other);
+}

@@ -257,9 +257,10 @@ struct CtrlC {
     /// so that a Ctrl-C that quits waits for the file to be written (no temporary file left
     /// behind, and the message says where the game is).
     saving: Mutex<()>,
-    /// `--save`'s file and the record text it should hold, when the latest write failed: a
-    /// Ctrl-C that quits tries once more.
-    pending: Mutex<Option<(PathBuf, String)>>,
+    /// `--save`'s file, the record text it should hold and what this session last found or
+    /// wrote in it ([`replace_kept`]), when the latest write failed: a Ctrl-C that quits tries
+    /// once more.
+    pending: Mutex<Option<(PathBuf, String, Vec<u8>)>>,
 }
 
 impl CtrlC {
@@ -296,7 +297,7 @@ impl CtrlC {
         match self.kept() {
             Some(file) => format!("the game as it stands is in '{file}'"),
             None => match &*self.pending.lock().unwrap_or_else(|e| e.into_inner()) {
-                Some((path, _)) => format!(
+                Some((path, ..)) => format!(
                     "'{}' holds an earlier state of the game (the last write failed)",
                     path.display()
                 ),
@@ -308,8 +309,8 @@ impl CtrlC {
     /// A write of `--save`'s file that failed, tried once more (the caller holds `saving`).
     fn retry_pending(&self) {
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((path, text)) = &*pending {
-            if save_atomically(path, text).is_ok() {
+        if let Some((path, text, last)) = &*pending {
+            if replace_kept(path, text, last).is_ok() {
                 self.kept_in(Some(&path.display().to_string()));
                 *pending = None;
             }
@@ -1138,6 +1139,28 @@ struct Game {
     /// Why the latest write of `--save`'s file failed, if it did: the file then holds an
     /// earlier state of the game.
     keep_error: Option<String>,
+    /// What `--save`'s file held when this session last loaded or wrote it: a file that holds
+    /// something else was changed by another program and is not replaced ([`replace_kept`]).
+    keep_last: Vec<u8>,
+}
+
+/// Replaces `--save`'s file `path` with `text` ([`save_atomically`]) unless it holds neither
+/// `last`, what this session last found or wrote in it, nor `text`: another program changed
+/// it meanwhile (tester 40: two sessions on one `--load F --save F` each overwrote the other's
+/// moves, both exiting 0). A file gone is written anew.
+///
+/// # Errors
+/// As [`save_atomically`], and when the file was changed by another program.
+fn replace_kept(path: &Path, text: &str, last: &[u8]) -> Result<()> {
+    if let Ok(now) = std::fs::read(path) {
+        if now != last && now != text.as_bytes() {
+            bail!(
+                "it was changed by another program since this session last wrote it (another \
+                 kalah play on the same file?), so it is not replaced"
+            );
+        }
+    }
+    save_atomically(path, text)
 }
 
 /// The player (named by the side he started on) who owns board side `side` after `swapped`.
@@ -1418,7 +1441,7 @@ impl Game {
         let written = if holds {
             Ok(())
         } else {
-            save_atomically(&path, &text)
+            replace_kept(&path, &text, &self.keep_last)
         };
         let mut pending = self
             .ctrl_c
@@ -1428,13 +1451,14 @@ impl Game {
         match written {
             Ok(()) => {
                 *pending = None;
+                self.keep_last = text.into_bytes();
                 self.ctrl_c.kept_in(Some(&file));
                 self.keep_error
                     .take()
                     .map(|_| Ok(format!("The game is kept in '{file}' again.")))
             }
             Err(e) => {
-                *pending = Some((path.clone(), text));
+                *pending = Some((path.clone(), text, self.keep_last.clone()));
                 let first = self.keep_error.is_none();
                 let why = crate::output::error_line(&e);
                 self.keep_error = Some(why.clone());
@@ -1482,11 +1506,23 @@ impl Game {
             }
             // A Ctrl-C that quits waits for the write (see CtrlC::saving).
             let text = self.record.to_text();
-            if let Err(e) = self.saving(|_| save_atomically(path, &text)) {
+            let kept_here = self.keep.as_deref().is_some_and(|k| same_file(k, path));
+            let last = self.keep_last.clone();
+            let write = |_: &mut Game| {
+                if kept_here {
+                    replace_kept(path, &text, &last)
+                } else {
+                    save_atomically(path, &text)
+                }
+            };
+            if let Err(e) = self.saving(write) {
                 return self.complain(&format!(
                     "cannot save to '{file}': {}; the game goes on",
                     crate::output::error_line(&e)
                 ));
+            }
+            if kept_here {
+                self.keep_last = text.into_bytes();
             }
             self.ctrl_c.kept_in(Some(file));
         }
@@ -1901,6 +1937,7 @@ pub fn run(args: Args) -> Result<()> {
         keep: None,
         keep_json: false,
         keep_error: None,
+        keep_last: Vec::new(),
     };
     if let Some(path) = &args.save {
         let context = || format!("--save: cannot keep the game in '{}'", path.display());
@@ -1912,11 +1949,14 @@ pub fn run(args: Args) -> Result<()> {
                 // read in. Whether it could be written is checked now.
                 check_replaceable(path).with_context(context)?;
                 g.keep_json = loaded_json;
+                g.keep_last = std::fs::read(path).with_context(context)?;
             } else {
                 // Written once before the game, so a file that cannot be written is said now,
                 // with a non-zero exit, not after the first action.
                 g.name_players();
-                save_new_atomically(path, &g.record.to_text()).with_context(context)?;
+                let text = g.record.to_text();
+                save_new_atomically(path, &text).with_context(context)?;
+                g.keep_last = text.into_bytes();
             }
             g.ctrl_c.kept_in(Some(&path.display().to_string()));
             g.keep = Some(path.clone());
