@@ -61,12 +61,22 @@ pub fn file_len(version: u32, count: u64) -> u64 {
 }
 
 /// The format version of a layer file's bytes (header included), as [`open_layer`] mapped them.
+///
+/// # Panics
+/// If `file` is not a layer file's bytes as [`open_layer`] checked them: shorter than its
+/// header, or than the count of values its header gives (for bytes from elsewhere, see
+/// [`check_payload`], which checks that first).
 pub fn version_of(file: &[u8]) -> u32 {
     u32::from_le_bytes(file[8..12].try_into().unwrap())
 }
 
 /// The values of a layer file's bytes (header included, as [`open_layer`] mapped them): the
 /// bytes after the header, without format 2's block checksums.
+///
+/// # Panics
+/// If `file` is not a layer file's bytes as [`open_layer`] checked them: shorter than its
+/// header, or than the count of values its header gives (for bytes from elsewhere, see
+/// [`check_payload`], which checks that first).
 pub fn values_of(file: &[u8]) -> &[u8] {
     let count = u64::from_le_bytes(file[32..40].try_into().unwrap()) as usize;
     &file[HEADER_LEN..HEADER_LEN + count]
@@ -74,6 +84,12 @@ pub fn values_of(file: &[u8]) -> &[u8] {
 
 /// Whether block `block` of a format 2 layer file's bytes (header included) matches its stored
 /// CRC-32. Always true for a format 1 file, which has none.
+///
+/// # Panics
+/// If `file` is not a layer file's bytes as [`open_layer`] checked them: shorter than its
+/// header, or than the count of values its header gives (for bytes from elsewhere, see
+/// [`check_payload`], which checks that first).
+/// Also if `block` is past the file's last block.
 pub fn block_ok(file: &[u8], block: usize) -> bool {
     if version_of(file) < 2 {
         return true;
@@ -359,6 +375,13 @@ pub fn open_layer(
 ) -> Result<Option<Mmap>, EgdbError> {
     // A FIFO or a device in a layer's place would block the open or the read: refused first.
     match std::fs::metadata(path) {
+        // A symbolic link to nothing is not a missing layer.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && path.symlink_metadata().is_ok() => {
+            return Err(io(
+                path,
+                std::io::Error::other("a symbolic link to nothing (a broken link)"),
+            ))
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io(path, e)),
         Ok(m) if !m.is_file() => return Err(not_a_file(path)),
@@ -426,11 +449,34 @@ pub fn open_layer(
 }
 
 /// Checks the payload checksum of a whole layer file held in `file` (header included), as
-/// mapped by [`open_layer`].
+/// mapped by [`open_layer`] or read from anywhere.
 ///
 /// # Errors
-/// [`EgdbError::Corrupt`] naming `path` if the payload's CRC-32 differs from the header's.
+/// [`EgdbError::Corrupt`] naming `path` if `file` is shorter than a header, or its length is
+/// not the one its header's version and count of values give, or the payload's CRC-32 (or, in
+/// format 2, a block's) differs from the stored one.
 pub fn check_payload(path: &Path, file: &[u8]) -> Result<(), EgdbError> {
+    // Bytes from anywhere (tester 42: a short slice panicked): the lengths first.
+    let corrupt = |what: String| EgdbError::Corrupt {
+        path: path.display().to_string(),
+        what,
+    };
+    if file.len() < HEADER_LEN {
+        return Err(corrupt(format!(
+            "{} bytes, shorter than a layer header ({HEADER_LEN})",
+            file.len()
+        )));
+    }
+    let version = version_of(file);
+    let count = u64::from_le_bytes(file[32..40].try_into().unwrap());
+    // (A count above the length is refused before `file_len`, which could overflow.)
+    let fits = count <= file.len() as u64 && file.len() as u64 == file_len(version, count);
+    if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) || !fits {
+        return Err(corrupt(format!(
+            "{} bytes: not a layer file of format {version} with {count} values",
+            file.len()
+        )));
+    }
     check_payload_crc(path, file)
 }
 
@@ -540,5 +586,35 @@ mod tests {
         ] {
             assert_eq!(parse_layer_file_name(other), None, "{other}");
         }
+    }
+
+    /// `check_payload` takes bytes from anywhere: short or inconsistent ones are corrupt, not a
+    /// panic (tester 42).
+    #[test]
+    fn check_payload_refuses_bytes_of_the_wrong_length() {
+        let p = Path::new("x");
+        let mut count_huge = vec![0u8; 64];
+        count_huge[8] = 2;
+        count_huge[32..40].copy_from_slice(&u64::MAX.to_le_bytes());
+        let mut version_99 = vec![0u8; 64];
+        version_99[8] = 99;
+        let mut one_short = vec![0u8; file_len(2, 5000) as usize - 1];
+        one_short[8] = 2;
+        one_short[32..40].copy_from_slice(&5000u64.to_le_bytes());
+        for (what, bytes) in [
+            ("empty", vec![]),
+            ("10 bytes", vec![0u8; 10]),
+            ("count past the end", count_huge),
+            ("version 99", version_99),
+            ("one byte short", one_short),
+        ] {
+            let e = check_payload(p, &bytes).unwrap_err();
+            assert!(matches!(e, EgdbError::Corrupt { .. }), "{what}: {e}");
+        }
+        // A layer of the right length whose checksums are right is fine.
+        let mut good = vec![0u8; file_len(2, 0) as usize];
+        good[8] = 2;
+        good[40..44].copy_from_slice(&crc32fast::hash(&[]).to_le_bytes());
+        assert!(check_payload(p, &good).is_ok());
     }
 }

@@ -404,9 +404,15 @@ impl Egdb {
         if check_rules(rules).is_err() || !(1..=kalah_core::MAX_HOUSES).contains(&houses) {
             return Ok(None);
         }
-        // Layers present on disk, contiguous from 0.
+        // Layers present on disk, contiguous from 0. Anything in a layer's place counts, a
+        // broken symbolic link too (tester 42: it ended the set there, silently), so that
+        // `open_layer` refuses it.
         let mut present = 0u32;
-        while present <= MAX_LAYER_SEEDS && file::layer_path(dir, houses, rules, present).exists() {
+        while present <= MAX_LAYER_SEEDS
+            && file::layer_path(dir, houses, rules, present)
+                .symlink_metadata()
+                .is_ok()
+        {
             present += 1;
         }
         if present == 0 {

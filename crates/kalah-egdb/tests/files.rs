@@ -636,3 +636,25 @@ fn short_foreign_files_damaged_versions_and_reserved_bytes() {
         .unwrap();
     assert!(fs::read(&path).unwrap() == good);
 }
+
+/// A broken symbolic link in a layer's place is refused, not taken for the end of the set
+/// (tester 42: the set silently ended at the layer below it).
+#[cfg(unix)]
+#[test]
+fn a_broken_link_in_a_layers_place_is_refused() {
+    let dir = built(3, 5);
+    let rules = Rules::default();
+    let layer3 = layer_path(dir.path(), 3, &rules, 3);
+    fs::remove_file(&layer3).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("nothing"), &layer3).unwrap();
+    let e = open_err(dir.path(), 3);
+    assert!(e.to_string().contains("broken link"), "{e}");
+    let e = plan(dir.path(), 3, 5)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap_err();
+    assert!(e.to_string().contains("broken link"), "{e}");
+    assert!(fs::symlink_metadata(&layer3)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+}

@@ -16,6 +16,13 @@ use crate::tt::{key_of, Busy, Entry, Key, Table, NO_MOVE};
 /// node), and a stop must still act within about a tenth of a second; the check costs a few
 /// nanoseconds per thousand nodes.
 const POLL_MASK: u64 = 0x3FF;
+
+/// Nodes between two looks at the clock when the search has a deadline (on top of the checks
+/// above). 64: on a fresh table of gigabytes nearly every node of the first ones faults in a
+/// zeroed huge page, about a millisecond each on a slow VM, so 1 024 nodes could overrun a
+/// time limit by a second (tester 42: 4 GiB, 100 ms moves took 0.9-1.2 s). Node limits keep
+/// the coarser check, so a search with a node limit stops where it always did.
+const CLOCK_MASK: u64 = 0x3F;
 /// Positions with fewer seeds in the houses are searched without the table.
 const TT_MIN_SEEDS: i32 = 4;
 /// Enhanced transposition cut-off only at nodes with at least this many seeds in the houses.
@@ -437,6 +444,19 @@ fn value_of(pos: &Position, g: i32) -> i32 {
 impl Solver {
     /// Checks the stop flag, the limits and the progress clock.
     #[cold]
+    /// Every 64 nodes: [`Self::poll`] every 1 024, the clock alone between them if there is a
+    /// deadline.
+    #[inline]
+    fn poll_often(&mut self) {
+        if self.nodes & POLL_MASK == 0 {
+            self.poll();
+        } else if let Some(deadline) = self.limits.deadline {
+            if Instant::now() >= deadline {
+                self.stopped = true;
+            }
+        }
+    }
+
     fn poll(&mut self) {
         if let Some(flag) = &self.stop {
             if flag.load(Ordering::Relaxed) {
@@ -609,8 +629,8 @@ impl Solver {
     /// `known`: the table key of `pos` (see [`Self::key`]) if the caller computed it.
     fn exact(&mut self, pos: &Position, alpha: i32, beta: i32, known: Option<Option<Key>>) -> i32 {
         self.nodes += 1;
-        if self.nodes & POLL_MASK == 0 {
-            self.poll();
+        if self.nodes & CLOCK_MASK == 0 {
+            self.poll_often();
         }
         if self.stopped {
             return 0;
@@ -845,8 +865,8 @@ impl Solver {
     /// endgame databases are used as such.
     fn heuristic(&mut self, pos: &Position, depth: i32, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes & POLL_MASK == 0 {
-            self.poll();
+        if self.nodes & CLOCK_MASK == 0 {
+            self.poll_often();
         }
         if self.nodes >= self.soft_limit {
             self.aborted = true;
@@ -1340,7 +1360,10 @@ impl Solver {
     /// over.
     ///
     /// # Errors
-    /// [`SolveError::Stopped`] if stopped; the bounds are those of the action being solved.
+    /// [`SolveError::Stopped`] if stopped, with bounds of the value of `pos` (side to move's
+    /// view) from the actions solved, the bounds proven for the one being solved and the seeds
+    /// in play for those left, as [`analyze_moves_parallel`](crate::analyze_moves_parallel)
+    /// gives them.
     pub fn analyze_moves(&mut self, pos: &Position) -> Result<Vec<MoveScore>, SolveError> {
         let pos = self.settled(pos);
         self.begin(&pos);
@@ -1352,12 +1375,20 @@ impl Solver {
         kids.sort_unstable_by_key(|k| k.mv);
         let d0 = pos.store_diff(pos.side());
         let mut out = Vec::with_capacity(kids.len());
-        for kid in &kids {
+        for (i, kid) in kids.iter().enumerate() {
             let g = if kid.over {
                 kid.c
             } else {
-                let cg = self.exact_gain(&kid.pos, GUESS_NODES / 4)?;
-                kid.sign * cg + kid.c
+                match self.exact_gain(&kid.pos, GUESS_NODES / 4) {
+                    Ok(cg) => kid.sign * cg + kid.c,
+                    // The child's bounds, from its mover's view: the same side after an extra
+                    // turn, else the opponent (a value is the final store difference).
+                    Err(e) => {
+                        let found = out.iter().map(|m: &MoveScore| m.value);
+                        let left = i + 1 < kids.len();
+                        return Err(self.stopped_in(&pos, found, e, kid.sign == 1, left));
+                    }
+                }
             };
             out.push(MoveScore {
                 mv: kid_move(kid.mv),
@@ -1367,12 +1398,47 @@ impl Solver {
         Ok(out)
     }
 
+    /// The error of an analysis of `pos` stopped while solving one of its actions or turns:
+    /// `e`'s bounds are that child's value from its own mover's view (`same_side`: the mover of
+    /// `pos`); the result's are `pos`'s own, the best of the values `found`, of the child's
+    /// bounds and, if actions are `left`, of what the seeds in play allow them (tester 42: the
+    /// child's bounds were given as they were, often from the opponent's view).
+    fn stopped_in(
+        &self,
+        pos: &Position,
+        found: impl Iterator<Item = i32>,
+        e: SolveError,
+        same_side: bool,
+        left: bool,
+    ) -> SolveError {
+        let SolveError::Stopped {
+            lower,
+            upper,
+            stats,
+        } = e;
+        let (lo, hi) = if same_side {
+            (lower, upper)
+        } else {
+            (-upper, -lower)
+        };
+        let best = found.max();
+        let (_, seeds_hi) = seed_bounds(&self.rules, pos);
+        SolveError::Stopped {
+            lower: best.map_or(lo, |b| b.max(lo)),
+            upper: best
+                .map_or(hi, |b| b.max(hi))
+                .max(if left { seeds_hi } else { i32::MIN }),
+            stats,
+        }
+    }
+
     /// The exact value of every whole turn of `pos` (chains of extra turns expanded, as
     /// [`Turn::all`] lists them), each from the view of the side to move in `pos`. Empty if the
     /// game is over.
     ///
     /// # Errors
-    /// [`SolveError::Stopped`] if stopped; the bounds are those of the position being solved.
+    /// [`SolveError::Stopped`] if stopped, with bounds of the value of `pos` as
+    /// [`Solver::analyze_moves`] gives them.
     pub fn analyze_turns(&mut self, pos: &Position) -> Result<Vec<TurnScore>, SolveError> {
         let pos = self.settled(pos);
         self.begin(&pos);
@@ -1381,11 +1447,19 @@ impl Solver {
         let turns = Turn::all(&pos, &self.rules);
         let searched = turns.iter().filter(|(_, end)| !end.is_over()).count();
         let budget = guess_budget(searched, GUESS_NODES / 4);
-        for (turn, end) in turns {
+        let count = turns.len();
+        for (i, (turn, end)) in turns.into_iter().enumerate() {
             let value = if end.is_over() {
                 end.store_diff(mover)
             } else {
-                -value_of(&end, self.exact_gain(&end, budget)?)
+                match self.exact_gain(&end, budget) {
+                    Ok(g) => -value_of(&end, g),
+                    // A whole turn ends with the opponent to move.
+                    Err(e) => {
+                        let found = out.iter().map(|t: &TurnScore| t.value);
+                        return Err(self.stopped_in(&pos, found, e, false, i + 1 < count));
+                    }
+                }
             };
             out.push(TurnScore { turn, value });
         }
@@ -1438,6 +1512,11 @@ impl Solver {
 
     /// The turns of [`Solver::best_turns`] of `pos` (settled), on the counters as they stand.
     fn list_best_turns(&mut self, pos: &Position, value: i32) -> Result<Vec<Turn>, SolveError> {
+        // Every value lies within ± the seeds on the board: a `value` beyond that asks for
+        // every turn or none, and is brought in so that the arithmetic below cannot overflow
+        // (tester 42: i32::MIN panicked).
+        let all = i32::try_from(pos.total_seeds()).unwrap_or(i32::MAX - 1) + 1;
+        let value = value.clamp(-all, all);
         self.root_bounds = (value, value);
         let mover = pos.side();
         let mut out = Vec::new();

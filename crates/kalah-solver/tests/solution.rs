@@ -279,3 +279,64 @@ fn solve_with_best_turns_counts_both_searches() {
         }
     }
 }
+
+/// `best_turns` takes any value, however far out of range: below every value it lists every
+/// turn, above every value none (tester 42: i32::MIN and i32::MIN + 1 overflowed).
+#[test]
+fn best_turns_take_any_value() {
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(3, 2).unwrap(), &rules);
+    let every: Vec<Turn> = Turn::all(&pos, &rules)
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect();
+    let mut solver = Solver::new(rules, 1);
+    for value in [i32::MIN, i32::MIN + 1, -13, -1000] {
+        assert_eq!(solver.best_turns(&pos, value).unwrap(), every, "{value}");
+    }
+    for value in [i32::MAX, i32::MAX - 1, 13, 1000] {
+        assert!(
+            solver.best_turns(&pos, value).unwrap().is_empty(),
+            "{value}"
+        );
+    }
+}
+
+/// A stopped `analyze_moves` or `analyze_turns` gives bounds of the position's own value, from
+/// its mover's view, as the parallel analyses do (tester 42: they were the bounds of the action
+/// being solved, often from the opponent's view).
+#[test]
+fn a_stopped_analysis_bounds_the_positions_value() {
+    let mut rng = StdRng::seed_from_u64(42);
+    let mut stopped = 0;
+    for capture in [CaptureRule::Standard, CaptureRule::Empty] {
+        let rules = Rules {
+            capture,
+            ..Rules::default()
+        };
+        for i in 0..120 {
+            let pos = random_pos(&mut rng, 4, 14 + i % 10);
+            if pos.is_over() {
+                continue;
+            }
+            let value = Solver::new(rules, 1).solve(&pos).unwrap().value;
+            for limit in [1u64, 50, 400, 3000] {
+                let mut s = Solver::new(rules, 1);
+                s.set_limits(kalah_solver::SearchLimits::new(None, Some(limit)));
+                for (what, r) in [
+                    ("moves", s.analyze_moves(&pos).map(|_| ())),
+                    ("turns", s.analyze_turns(&pos).map(|_| ())),
+                ] {
+                    if let Err(SolveError::Stopped { lower, upper, .. }) = r {
+                        stopped += 1;
+                        assert!(
+                            lower <= value && value <= upper,
+                            "{what} of {pos}, limit {limit}: {value:+} not in {lower:+}..={upper:+}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(stopped > 100, "only {stopped} analyses stopped");
+}
