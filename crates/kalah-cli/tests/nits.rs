@@ -358,3 +358,31 @@ fn serve_warns_of_a_damaged_layer_with_the_request_that_met_it() {
         "{stderr}"
     );
 }
+
+/// `kalah serve --port 0 > /dev/full`: the listening line cannot be written, so it goes to
+/// stderr with a warning, and the server runs on (tester 40: it was lost silently, and with
+/// `--port 0` it is the only place that names the port).
+#[test]
+fn serve_says_where_it_listens_when_stdout_is_full() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // no /dev/full here
+    };
+    let mut child = kalah(&["serve", "--port", "0"])
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let _ = child.wait();
+    assert!(
+        line.starts_with("kalah: warning: cannot write the output"),
+        "{line}"
+    );
+    assert!(line.contains("listening on http://127.0.0.1:"), "{line}");
+}

@@ -144,11 +144,16 @@ pub fn run(args: Args) -> Result<()> {
             IpAddr::V4(ip) => ip.to_string(),
         };
         // A closed stdout (`kalah serve | head -0`) used to panic here: the line is only
-        // information, so the server keeps running without it.
-        let _ = crate::output::print(&format!(
-            "kalah serve: listening on http://{host}:{}/ (Ctrl-C to stop)\n",
+        // information, so the server keeps running without it; it goes to stderr then, as it
+        // is the only place that names the port of `--port 0` (tester 40: `> /dev/full` lost it
+        // silently).
+        let line = format!(
+            "kalah serve: listening on http://{host}:{}/ (Ctrl-C to stop)",
             local.port()
-        ));
+        );
+        if let Err(e) = crate::output::print(&format!("{line}\n")) {
+            eprintln!("kalah: warning: {}; {line}", crate::output::error_line(&e));
+        }
         kalah_web::serve(listener, config, shutdown_signal())
             .await
             .context("the server failed")
