@@ -74,9 +74,7 @@ pub fn version_of(file: &[u8]) -> u32 {
 /// bytes after the header, without format 2's block checksums.
 ///
 /// # Panics
-/// If `file` is not a layer file's bytes as [`open_layer`] checked them: shorter than its
-/// header, or than the count of values its header gives (for bytes from elsewhere, see
-/// [`check_payload`], which checks that first).
+/// As [`version_of`].
 pub fn values_of(file: &[u8]) -> &[u8] {
     let count = u64::from_le_bytes(file[32..40].try_into().unwrap()) as usize;
     &file[HEADER_LEN..HEADER_LEN + count]
@@ -86,9 +84,7 @@ pub fn values_of(file: &[u8]) -> &[u8] {
 /// CRC-32. Always true for a format 1 file, which has none.
 ///
 /// # Panics
-/// If `file` is not a layer file's bytes as [`open_layer`] checked them: shorter than its
-/// header, or than the count of values its header gives (for bytes from elsewhere, see
-/// [`check_payload`], which checks that first).
+/// As [`version_of`].
 /// Also if `block` is past the file's last block.
 pub fn block_ok(file: &[u8], block: usize) -> bool {
     if version_of(file) < 2 {

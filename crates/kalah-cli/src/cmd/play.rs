@@ -1507,10 +1507,9 @@ impl Game {
             // A Ctrl-C that quits waits for the write (see CtrlC::saving).
             let text = self.record.to_text();
             let kept_here = self.keep.as_deref().is_some_and(|k| same_file(k, path));
-            let last = self.keep_last.clone();
-            let write = |_: &mut Game| {
+            let write = |g: &mut Game| {
                 if kept_here {
-                    replace_kept(path, &text, &last)
+                    replace_kept(path, &text, &g.keep_last)
                 } else {
                     save_atomically(path, &text)
                 }
