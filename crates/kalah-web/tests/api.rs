@@ -1000,31 +1000,34 @@ async fn concurrent_searches_are_answered_or_refused_never_queued() {
 
 #[tokio::test]
 async fn a_real_listener_serves_and_shuts_down() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(kalah_web::serve(listener, config(), async {
-        let _ = rx.await;
-    }));
-    let resp = raw_request(addr, "POST", "/api/play", r#"{"move": 3}"#).await;
+    let server = wire::Server::start(config()).await;
+    let resp = raw_request(server.addr, "POST", "/api/play", r#"{"move": 3}"#).await;
     assert!(resp.starts_with("HTTP/1.1 200"), "{resp}");
     assert!(resp.contains("\"extra_turn\":true"), "{resp}");
-    tx.send(()).unwrap();
-    tokio::time::timeout(Duration::from_secs(5), server)
-        .await
-        .expect("shuts down")
-        .unwrap()
-        .unwrap();
+    server.stop().await;
+}
+
+/// The text of an HTTP/1.1 request with a JSON `body`, asking to close the connection after
+/// the answer if `close`.
+fn request_text(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+    close: bool,
+) -> String {
+    let connection = if close { "Connection: close\r\n" } else { "" };
+    format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{connection}\r\n{body}",
+        body.len()
+    )
 }
 
 /// A request over a fresh connection to `addr`, answered whole (`Connection: close`).
 async fn raw_request(addr: std::net::SocketAddr, method: &str, path: &str, body: &str) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
+    let req = request_text(addr, method, path, body, true);
     s.write_all(req.as_bytes()).await.unwrap();
     let mut resp = String::new();
     s.read_to_string(&mut resp).await.unwrap();
@@ -1037,17 +1040,13 @@ async fn raw_request(addr: std::net::SocketAddr, method: &str, path: &str, body:
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_hangs_up_frees_its_engine_slot() {
     use tokio::io::AsyncWriteExt;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let config = Config {
+    let server = wire::Server::start(Config {
         engine_slots: 1,
         max_time: Duration::from_secs(10),
         ..config()
-    };
-    let server = tokio::spawn(kalah_web::serve(listener, config, async {
-        let _ = rx.await;
-    }));
+    })
+    .await;
+    let addr = server.addr;
     let free = || async {
         let resp = raw_request(addr, "GET", "/api/info", "").await;
         let body: Value = serde_json::from_str(resp.split("\r\n\r\n").nth(1).unwrap()).unwrap();
@@ -1056,10 +1055,7 @@ async fn a_client_that_hangs_up_frees_its_engine_slot() {
     // Kalah(6,6) cannot be proven in 8 s: the analysis would use all of it.
     let body = r#"{"houses": 6, "seeds": 6, "level": "perfect", "time_ms": 8000}"#;
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let req = format!(
-        "POST /api/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
+    let req = request_text(addr, "POST", "/api/analyze", body, false);
     s.write_all(req.as_bytes()).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(free().await, 0, "the analysis holds the only slot");
@@ -1073,12 +1069,7 @@ async fn a_client_that_hangs_up_frees_its_engine_slot() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    tx.send(()).unwrap();
-    tokio::time::timeout(Duration::from_secs(5), server)
-        .await
-        .expect("shuts down")
-        .unwrap()
-        .unwrap();
+    server.stop().await;
 }
 
 mod fuzz {
@@ -1883,10 +1874,7 @@ mod wire {
 
     /// Sends `POST path` with `body` on the connection `s` (kept alive) and reads its answer.
     pub(super) async fn post_on(s: &mut TcpStream, path: &str, body: &str) -> String {
-        let req = format!(
-            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        );
+        let req = request_text(s.peer_addr().unwrap(), "POST", path, body, false);
         s.write_all(req.as_bytes()).await.unwrap();
         read_answer(s, Duration::from_secs(10))
             .await
