@@ -16,7 +16,7 @@ use kalah_core::{EndReason, LeftoverRule, Outcome, Position, Rules, Side};
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ColorChoice {
     /// Colour when stdout is a terminal, the `NO_COLOR` variable is unset or empty, and `TERM`
-    /// is not `dumb` (a terminal that shows escapes as text; tester 40).
+    /// is not `dumb` (a terminal that shows escapes as text).
     #[default]
     Auto,
     /// Always colour.

@@ -199,9 +199,9 @@ impl RuleArgs {
                 );
             }
         }
-        if self.layout.is_some() || self.seeds.is_some() {
+        if self.layout.is_some() || self.seeds.is_some() || self.mirrored {
             crate::output::usage_bail!(
-                "--seeds and --layout set the start position; they cannot be used with a POSITION"
+                "--seeds, --layout and --mirrored set the start position; they cannot be used with a POSITION"
             );
         }
         pos.settle(&rules);

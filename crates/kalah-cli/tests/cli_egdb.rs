@@ -83,6 +83,9 @@ fn build_info_verify_probe() {
     assert_eq!(v["gain"], gain);
     assert_eq!(v["value"], gain + 1);
     assert_eq!(v["seeds"], 4);
+    // Compact, as every other command's JSON (tester 44: it alone had spaces).
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains(' '), "{text}");
     // A finished game is valued as `kalah solve` values it (it was an error): North's row is
     // empty, South's 1 seed is swept to South, 7 - 6 from North's view is -1.
     let over = "0,1,0,6,0,0,0,6 N";
@@ -657,8 +660,38 @@ fn start_options_are_usage_errors_for_every_egdb_command() {
             &["egdb", "build", "--max-seeds", "2", "--seeds", "3"],
             &["egdb", "verify", "--layout", "4,4"],
             &["egdb", "probe", "1,1,0,1,1,0 S", "--seeds", "3"],
+            // Tester 44: `--mirrored` was answered "required: --layout", a refused flag.
+            &["egdb", "build", "--max-seeds", "2", "--mirrored"],
+            &["egdb", "probe", "1,1,0,1,1,0 S", "--mirrored"],
         ],
-        "--seeds and --layout",
+        "--seeds, --layout and --mirrored",
+    );
+}
+
+/// The majority end, which has no databases, is a malformed command line for every database
+/// command, as CLI.md says (tester 44: build, verify and probe exited 1).
+#[test]
+fn the_majority_end_is_a_usage_error_for_every_egdb_command() {
+    let dir = usage_errors(
+        &[
+            &[
+                "egdb",
+                "build",
+                "--houses",
+                "3",
+                "--max-seeds",
+                "2",
+                "--majority-end",
+            ],
+            &["egdb", "verify", "--houses", "3", "--majority-end"],
+            &["egdb", "probe", "1,1,0,1,1,0 S", "--majority-end"],
+        ],
+        "the majority end makes the outcome depend on the stores",
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing built"
     );
 }
 

@@ -212,6 +212,33 @@ fn serve_once(mut cmd: Command, request: &str) -> (String, String, String) {
     (host.unwrap(), answer, stderr)
 }
 
+/// SIGTERM and SIGHUP stop `serve` as Ctrl-C does: it says so and exits with code 0 (tester
+/// 44: a SIGHUP killed it, exit status 129, without finishing the requests in flight).
+#[cfg(unix)]
+#[test]
+fn serve_stops_cleanly_on_sigterm_and_sighup() {
+    for signal in ["-TERM", "-HUP"] {
+        let mut child = kalah(&["serve", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert!(line.contains("listening on"), "{line}");
+        Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{signal}: {stderr}");
+        assert_eq!(stderr, "kalah serve: stopping\n", "{signal}");
+    }
+}
+
 #[test]
 fn serve_binds_a_host_name() {
     // Regression: `--bind localhost` was refused ("invalid IP address syntax").
@@ -385,4 +412,37 @@ fn serve_says_where_it_listens_when_stdout_is_full() {
         "{line}"
     );
     assert!(line.contains("listening on http://127.0.0.1:"), "{line}");
+}
+
+/// No `--help` text carries the project's own notes (tester 44: `--color auto` named "tester
+/// 40", a comment that clap turned into help).
+#[test]
+fn help_texts_carry_no_internal_notes() {
+    let commands: &[&[&str]] = &[
+        &[],
+        &["play"],
+        &["match"],
+        &["show"],
+        &["perft"],
+        &["solve"],
+        &["analyze"],
+        &["bench"],
+        &["serve"],
+        &["egdb"],
+        &["egdb", "build"],
+        &["egdb", "info"],
+        &["egdb", "verify"],
+        &["egdb", "probe"],
+    ];
+    for args in commands {
+        let mut all = args.to_vec();
+        all.push("--help");
+        let out = kalah(&all).output().unwrap();
+        assert!(out.status.success(), "{all:?}");
+        let help = String::from_utf8_lossy(&out.stdout).to_lowercase();
+        assert!(help.len() > 100, "{all:?}: {help}");
+        for note in ["tester", "todo", "fixme"] {
+            assert!(!help.contains(note), "{all:?} says '{note}': {help}");
+        }
+    }
 }

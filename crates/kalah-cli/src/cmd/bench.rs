@@ -17,8 +17,8 @@ use crate::output::print;
 /// Arguments of `kalah bench`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Transposition table size in MiB, at least 1 (part of the signature: change it and the node
-    /// count changes).
+    /// Transposition table size in MiB, at least 1 and at most this machine's memory (part of
+    /// the signature: change it and the node count changes).
     #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = 64, value_parser = crate::cmd::solve::parse_tt_mb)]
     pub tt_mb: usize,
     /// Print JSON: {"positions": [{"name", "position", "value", "nodes", "seconds"}, ...],

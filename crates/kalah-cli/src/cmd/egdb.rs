@@ -61,6 +61,14 @@ fn hide_start_flags(cmd: clap::Command) -> clap::Command {
         .iter()
         .chain(opening)
         .fold(cmd, |cmd, id| cmd.mut_arg(*id, |a| a.hide(true)))
+        // `--mirrored` requires `--layout` elsewhere; here both are refused with the reason
+        // (clap's "required: --layout" asked for a flag these commands refuse).
+        .mut_arg("mirrored", |_| {
+            clap::Arg::new("mirrored")
+                .long("mirrored")
+                .action(clap::ArgAction::SetTrue)
+                .hide(true)
+        })
         .mut_arg("houses", |a| a.help(houses))
 }
 
@@ -80,7 +88,7 @@ enum Cmd {
 
 #[derive(clap::Args, Debug)]
 struct DirArgs {
-    /// Database root [default: egdb under the per-user data directory].
+    /// Database root [default: the per-user database root, ~/.local/share/kalah/egdb on Linux].
     #[arg(long, value_name = "DIR")]
     egdb_dir: Option<PathBuf>,
 }
@@ -117,8 +125,8 @@ struct VerifyArgs {
 struct ProbeArgs {
     /// The position, e.g. `0,0,0,2,0,1,20,1,0,0,0,3,0,21 S`.
     position: String,
-    /// Print JSON: {"gain": g, "value": v, "seeds": k}; a finished game (nothing left to gain):
-    /// {"gain": 0, "value": v, "seeds": 0, "over": true}.
+    /// Print JSON: {"gain":g,"value":v,"seeds":k}; a finished game (nothing left to gain):
+    /// {"gain":0,"value":v,"seeds":0,"over":true}.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -169,14 +177,27 @@ pub fn run(args: Args) -> Result<()> {
 /// and the opening rules (they were taken and did nothing: `egdb build --pie` looked like a
 /// build for the pie rule).
 fn houses(rules: &RuleArgs) -> Result<usize> {
-    if rules.seeds.is_some() || rules.layout.is_some() {
+    if rules.seeds.is_some() || rules.layout.is_some() || rules.mirrored {
         // A malformed command line (exit code 2), as the same flags with probe's POSITION.
-        crate::output::usage_bail!("--seeds and --layout set a starting layout; databases depend only on --houses and the rules");
+        crate::output::usage_bail!("--seeds, --layout and --mirrored set a starting layout; databases depend only on --houses and the rules");
     }
+    refuse_majority_end(rules)?;
     if rules.pie || rules.no_first_move_extra_turn {
         crate::output::usage_bail!("--pie and --no-first-move-extra-turn change only the opening, before the databases' positions: one set serves every opening; leave them out");
     }
     Ok(rules.houses.unwrap_or(6))
+}
+
+/// A usage error (exit code 2) for `--majority-end`, which has no databases (as the flags
+/// [`houses`] refuses: the command line asks for what does not exist).
+///
+/// # Errors
+/// The error, if `rules` has the majority end.
+fn refuse_majority_end(rules: &RuleArgs) -> Result<()> {
+    if rules.majority_end {
+        crate::output::usage_bail!("{}", kalah_egdb::EgdbError::StoreDependentRules);
+    }
+    Ok(())
 }
 
 fn human_bytes(b: u64) -> String {
@@ -789,6 +810,7 @@ pub(crate) fn holds_layer_files(dir: &std::path::Path) -> bool {
 }
 
 fn open(dir: &DirArgs, rules_args: &RuleArgs, m: usize) -> Result<Egdb> {
+    refuse_majority_end(rules_args)?;
     let rules = rules_args.rules();
     if rules.outcome_depends_on_stores() {
         return Err(kalah_egdb::EgdbError::StoreDependentRules.into());
@@ -879,7 +901,7 @@ fn probe(a: ProbeArgs) -> Result<()> {
         let side = pos.side();
         let value = pos.store_diff(side);
         if a.json {
-            outln!("{{\"gain\": 0, \"value\": {value}, \"seeds\": 0, \"over\": true}}")?;
+            outln!("{{\"gain\":0,\"value\":{value},\"seeds\":0,\"over\":true}}")?;
         } else {
             outln!(
                 "game over ({side} would move), final stores {} (South) and {} (North): value {value:+} ({side}'s view, future gain +0)",
@@ -932,7 +954,7 @@ fn probe(a: ProbeArgs) -> Result<()> {
     };
     let value = pos.store_diff(side) + gain;
     if a.json {
-        outln!("{{\"gain\": {gain}, \"value\": {value}, \"seeds\": {k}}}")?;
+        outln!("{{\"gain\":{gain},\"value\":{value},\"seeds\":{k}}}")?;
     } else {
         outln!(
             "{side} to move, {k} seeds in the houses: value {value:+} ({side}'s store difference {:+}, future gain {gain:+})",

@@ -85,8 +85,8 @@ pub struct Args {
     /// engine takes cores from the other].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cmd::egdb::parse_threads)]
     pub threads: Option<usize>,
-    /// Directory of the endgame databases the engines use [default: the per-user data
-    /// directory, if it exists].
+    /// Directory of the endgame databases the engines use [default: the per-user database
+    /// root, ~/.local/share/kalah/egdb on Linux, if it exists].
     #[arg(long, value_name = "DIR")]
     pub egdb_dir: Option<std::path::PathBuf>,
     /// Do not use endgame databases even if present.

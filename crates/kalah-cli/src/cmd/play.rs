@@ -123,7 +123,7 @@ pub struct Args {
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     pub color: ColorChoice,
     /// Directory of the endgame databases that the engine and `hint` use [default: the
-    /// per-user data directory, if it exists].
+    /// per-user database root, ~/.local/share/kalah/egdb on Linux, if it exists].
     #[arg(long, value_name = "DIR")]
     pub egdb_dir: Option<PathBuf>,
     /// Do not use endgame databases even if present.
@@ -138,14 +138,14 @@ const HELP: &str = "\
 Commands:
   1..m        sow that house of the side to move (1 is the house farthest from its store)
   3-6         a whole turn: house 3, then house 6 on the extra turn it earns (or 3,6); a trailing -
-              (3-, 3-6-) says the turn goes on: its last action must earn an extra turn
+              (3-) says the turn goes on: its last action must earn an extra turn
   swap        under the pie rule, as North's first action: take over South's side
-  undo        take back your last turn (and the engine's reply to it)
-  hint        the value of every legal action (final store difference for the mover)
+  undo, u     take back your last turn (and the engine's reply to it)
+  hint, h     the value of every legal action (final store difference for the mover)
   save FILE   save the game as a text game record (continue it with --load FILE)
-  board       draw the board again
-  help        this list
-  quit        leave the game
+  board, b    draw the board again
+  help, ?     this list
+  quit, q     leave the game (exit too)
 ";
 
 /// Signals closer together than this are one Ctrl-C: `timeout -s INT` signals the command and

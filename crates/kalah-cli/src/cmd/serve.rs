@@ -33,8 +33,8 @@ pub struct Args {
     #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = 20_000, value_parser = parse_ms)]
     pub read_timeout_ms: u64,
     /// Directory of the endgame databases (built by `kalah egdb build`), used by the engine's
-    /// moves and analyses wherever the board size and rules match [default: the per-user data
-    /// directory, if it exists]
+    /// moves and analyses wherever the board size and rules match [default: the per-user
+    /// database root, ~/.local/share/kalah/egdb on Linux, if it exists]
     #[arg(long, value_name = "DIR")]
     pub egdb_dir: Option<std::path::PathBuf>,
     /// Do not use endgame databases even if present
@@ -151,36 +151,52 @@ pub fn run(args: Args) -> Result<()> {
             "kalah serve: listening on http://{host}:{}/ (Ctrl-C to stop)",
             local.port()
         );
+        let stop = shutdown_signal();
         if let Err(e) = crate::output::print(&format!("{line}\n")) {
             eprintln!("kalah: warning: {}; {line}", crate::output::error_line(&e));
         }
-        kalah_web::serve(listener, config, shutdown_signal())
+        kalah_web::serve(listener, config, stop)
             .await
             .context("the server failed")
     })
 }
 
-/// Completes on Ctrl-C or, on Unix, SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// A future that completes on Ctrl-C (SIGINT) or, on Unix, SIGTERM or SIGHUP, as every command
+/// that handles Ctrl-C takes them (tester 44: a SIGHUP killed the server without finishing its
+/// requests). On Unix the handlers are installed by this call, so call it (within the runtime)
+/// before the listening line is printed: a signal sent as soon as the line is read is caught.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+    let wait = {
+        use tokio::signal::unix::{signal, Signal, SignalKind};
+        // A handler that cannot be installed leaves that signal's default action.
+        async fn recv(s: Option<Signal>) {
+            match s {
+                Some(mut s) => {
+                    s.recv().await;
+                }
+                None => std::future::pending().await,
             }
-            Err(_) => std::future::pending::<()>().await,
+        }
+        let int = signal(SignalKind::interrupt()).ok();
+        let term = signal(SignalKind::terminate()).ok();
+        let hup = signal(SignalKind::hangup()).ok();
+        async move {
+            tokio::select! {
+                _ = recv(int) => {},
+                _ = recv(term) => {},
+                _ = recv(hup) => {},
+            }
         }
     };
     #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
+    let wait = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    async move {
+        wait.await;
+        eprintln!("kalah serve: stopping");
     }
-    eprintln!("kalah serve: stopping");
 }
 
 #[cfg(test)]
