@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use kalah_core::{CaptureRule, EndRule, LeftoverRule, Phase, Position, Rules, Start};
+use kalah_core::{CaptureRule, EndRule, LeftoverRule, PhaseNeeds, Position, Rules, Start};
 
 /// Board and rule flags. Defaults: Kalah(6,4), standard rules.
 #[derive(Args, Debug, Clone, Default)]
@@ -181,15 +181,18 @@ impl RuleArgs {
         }
         let rules = self.rules();
         if let Some(tag) = pos.phase().tag() {
-            if !rules.allows_phase(pos.phase()) {
-                let needs = if pos.phase() == Phase::PieChoice {
-                    "--pie"
-                } else {
-                    "--pie or --no-first-move-extra-turn"
+            if let Some(needs) = rules.phase_needs(pos.phase()) {
+                let needs = match needs {
+                    PhaseNeeds::Pie => "add --pie",
+                    PhaseNeeds::PieOrManchester => "add --pie or --no-first-move-extra-turn",
+                    PhaseNeeds::PieWithFirstMoveExtraTurn => {
+                        "use --pie without --no-first-move-extra-turn (under the Manchester \
+                         rule South's first sowing earns no extra turn, so no first turn goes on)"
+                    }
                 };
                 bail!(
-                    "the position's phase tag '{tag}' belongs to the opening rules: add {needs}, \
-                     or leave the tag out"
+                    "the position's phase tag '{tag}' belongs to the opening rules: {needs}, or \
+                     leave the tag out"
                 );
             }
             if let Some(why) = pos.tag_on_finished_game(&rules) {

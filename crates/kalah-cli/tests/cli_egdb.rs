@@ -771,6 +771,47 @@ fn build_replaces_a_damaged_layer() {
     assert!(std::fs::read(set.join("k006.egdb")).unwrap() == foreign);
 }
 
+/// A header whose count of values is not its layer's, with a file length and checksums made
+/// to match (or a count so large that the length it implies overflowed): `info` lists the
+/// file as bad, as opening the set refuses it (tester 45: one was listed as good, the other
+/// panicked in a debug build on the length's overflow).
+#[test]
+fn info_lists_a_layer_whose_count_is_not_its_layers_as_bad() {
+    let (dir, set, fresh) = built_set();
+    let bytes = &fresh[3];
+    let count = u64::from_le_bytes(bytes[32..40].try_into().unwrap());
+    // Format 1 (one payload checksum): one value more, every checksum recomputed.
+    let mut one_more = bytes[..64 + count as usize].to_vec();
+    one_more.push(0);
+    one_more[8..12].copy_from_slice(&1u32.to_le_bytes());
+    one_more[32..40].copy_from_slice(&(count + 1).to_le_bytes());
+    let payload = crc32fast::hash(&one_more[64..]);
+    one_more[40..44].copy_from_slice(&payload.to_le_bytes());
+    let crc = crc32fast::hash(&one_more[..44]);
+    one_more[44..48].copy_from_slice(&crc.to_le_bytes());
+    // The largest count, the header's checksum recomputed.
+    let mut huge = bytes.clone();
+    huge[32..40].copy_from_slice(&u64::MAX.to_le_bytes());
+    let crc = crc32fast::hash(&huge[..44]);
+    huge[44..48].copy_from_slice(&crc.to_le_bytes());
+    for (file, says) in [
+        (one_more, format!("its header says {} values, but a layer of 3 seeds on 3 houses a side holds {count}", count + 1)),
+        (huge, format!("its header says {} values", u64::MAX)),
+    ] {
+        std::fs::write(set.join("k003.egdb"), &file).unwrap();
+        let out = kalah()
+            .args(["egdb", "info", "--egdb-dir"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(text.contains("k003.egdb: ") && text.contains(&says), "{text}");
+        assert!(text.contains("layers 0..=2"), "{text}");
+    }
+}
+
 /// Layers of file format 1 (no block checksums, before 2 Dec 2026): `info` says so and names
 /// the build that rewrites them; the build says it did, and the files are then those of a
 /// fresh build.

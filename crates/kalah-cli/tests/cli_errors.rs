@@ -390,6 +390,30 @@ fn phase_tag_needs_its_rule() {
         &["perft", "2", &format!("{start} S opening")],
         "phase tag 'opening'",
     );
+    // `first-turn` needs the pie rule with the first-move extra turn: under the Manchester rule
+    // no first turn goes on (tester 45: it was allowed there, and the error under standard
+    // rules suggested --no-first-move-extra-turn).
+    let first_turn = "4,4,0,5,5,5,1,4,4,4,4,4,4,0 S first-turn";
+    fails_with(
+        &["show", first_turn],
+        "'first-turn' belongs to the opening rules: use --pie without --no-first-move-extra-turn",
+    );
+    for extra in [
+        &["--no-first-move-extra-turn"][..],
+        &["--pie", "--no-first-move-extra-turn"],
+    ] {
+        let mut a = vec!["show", first_turn];
+        a.extend_from_slice(extra);
+        fails_with(
+            &a,
+            "under the Manchester rule South's first sowing earns no extra turn",
+        );
+    }
+    let out = kalah()
+        .args(["show", first_turn, "--pie"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
     // With the rule it belongs to, the tag is fine.
     for args in [
         vec!["show", "--pie"],

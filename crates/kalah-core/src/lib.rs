@@ -34,7 +34,7 @@ pub use moves::{Move, Turn, TurnEnd};
 pub use perft::{divide, perft, perft_full};
 pub use position::{EndReason, MoveList, Outcome, Phase, Position, Setup, Side, Status};
 pub use record::{GameRecord, RecordError, RecordedTurn};
-pub use rules::{CaptureRule, EndRule, LeftoverRule, Rules, Start};
+pub use rules::{CaptureRule, EndRule, LeftoverRule, PhaseNeeds, Rules, Start};
 
 /// Most houses a side.
 pub const MAX_HOUSES: usize = 12;

@@ -700,6 +700,16 @@ impl GameRecord {
                     k + 1
                 )));
             }
+            // Nor a turn number or side label of the text form (tester 45: `["1.", "S", "3-6"]`
+            // was read as one turn, and written back as `["3-6"]`).
+            let token = turn.trim();
+            if token.ends_with('.') || token == "S" || token == "N" {
+                return Err(RecordError::Json(format!(
+                    "turns item {}: '{turn}' is not a turn (turn numbers and side labels belong \
+                     to the text form; each item here is one turn)",
+                    k + 1
+                )));
+            }
             let _ = writeln!(t, "{turn}");
         }
         GameRecord::parse_text(&t).map_err(|e| match e {

@@ -111,14 +111,57 @@ impl Rules {
     }
 
     /// Whether a position in `phase` belongs to games under these rules: the normal phase
-    /// always; [`Phase::PieChoice`] (tag `pie`) only under the pie rule; the other opening
-    /// phases (`opening`, `first-turn`) under the pie rule or the Manchester rule. Front ends
-    /// refuse a position (or a record's start) whose phase tag its rules do not allow.
+    /// always; [`Phase::PieChoice`] (tag `pie`) only under the pie rule; [`Phase::Opening`]
+    /// under the pie rule or the Manchester rule; [`Phase::FirstTurn`] only under the pie rule
+    /// with the first-move extra turn (under the Manchester rule South's first sowing never
+    /// earns an extra turn, so no first turn goes on, and without the pie rule it would not
+    /// matter). Front ends refuse a position (or a record's start) whose phase tag its rules do
+    /// not allow; [`Rules::phase_needs`] says what is missing.
     pub fn allows_phase(&self, phase: Phase) -> bool {
-        match phase {
+        self.phase_needs(phase).is_none()
+    }
+
+    /// What these rules lack for a position in `phase` (see [`Rules::allows_phase`]), or
+    /// `None` if they allow it.
+    pub fn phase_needs(&self, phase: Phase) -> Option<PhaseNeeds> {
+        let allowed = match phase {
             Phase::Normal => true,
             Phase::PieChoice => self.pie,
-            Phase::Opening | Phase::FirstTurn => self.has_opening_rules(),
+            Phase::Opening => self.has_opening_rules(),
+            Phase::FirstTurn => self.pie && self.first_move_extra_turn,
+        };
+        (!allowed).then_some(match phase {
+            Phase::PieChoice => PhaseNeeds::Pie,
+            Phase::FirstTurn => PhaseNeeds::PieWithFirstMoveExtraTurn,
+            _ => PhaseNeeds::PieOrManchester,
+        })
+    }
+}
+
+/// The opening rules a position's phase tag needs (from [`Rules::phase_needs`]), for front ends
+/// to name in their own syntax.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PhaseNeeds {
+    /// The pie rule (tag `pie`).
+    Pie,
+    /// The pie rule or the Manchester rule (tag `opening`).
+    PieOrManchester,
+    /// The pie rule with the first-move extra turn, not the Manchester rule (tag
+    /// `first-turn`).
+    PieWithFirstMoveExtraTurn,
+}
+
+impl PhaseNeeds {
+    /// What to change, in the rules' text form (as [`Rules`] is written and read: `pie=on`),
+    /// e.g. `add pie=on or first-move-extra-turn=off`.
+    pub fn in_rules_text(self) -> &'static str {
+        match self {
+            PhaseNeeds::Pie => "add pie=on",
+            PhaseNeeds::PieOrManchester => "add pie=on or first-move-extra-turn=off",
+            PhaseNeeds::PieWithFirstMoveExtraTurn => {
+                "use pie=on with first-move-extra-turn=on (under the Manchester rule South's \
+                 first sowing earns no extra turn, so no first turn goes on)"
+            }
         }
     }
 }

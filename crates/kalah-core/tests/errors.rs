@@ -611,12 +611,25 @@ fn record_errors() {
     // Told by field and turn item, not by the lines of the text form it is read through
     // (tester 15: "line 5: turn 1 is labelled N ...", and "#" was dropped as a comment).
     let json_err = |j: &str| GameRecord::parse_json(j).unwrap_err().to_string();
-    assert_eq!(
-        json_err(
-            r#"{"rules": {}, "start": "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "turns": ["N", "3-6"]}"#
-        ),
-        "bad JSON game record: turns item 1: turn 1 is labelled N but South is to move"
-    );
+    // Each item is one turn: a turn number or side label of the text form is refused (tester
+    // 45: `["1.", "S", "3-6"]` was read as one turn).
+    for (turns, item, bad) in [
+        (r#"["N", "3-6"]"#, 1, "N"),
+        (r#"["1.", "S", "3-6"]"#, 1, "1."),
+        (r#"["3-6", "S"]"#, 2, "S"),
+        (r#"["3-6", "N"]"#, 2, "N"),
+        (r#"["3-6", " 2. "]"#, 2, " 2. "),
+    ] {
+        assert_eq!(
+            json_err(&format!(
+                r#"{{"rules": {{}}, "start": "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "turns": {turns}}}"#
+            )),
+            format!(
+                "bad JSON game record: turns item {item}: '{bad}' is not a turn (turn numbers \
+                 and side labels belong to the text form; each item here is one turn)"
+            )
+        );
+    }
     for bad in ["#", "[Rules", "3#"] {
         assert_eq!(
             json_err(&format!(
@@ -651,15 +664,6 @@ fn record_errors() {
             "{text:?}"
         );
     }
-    assert_eq!(
-        GameRecord::parse_json(
-            r#"{"rules": {}, "start": "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "turns": ["3-6", "N"]}"#
-        )
-        .unwrap_err()
-        .to_string(),
-        "bad JSON game record: turns item 2: a turn number or side label with no turn after it \
-         (turn 2 was expected)"
-    );
     // Tag names the text form cannot read back are written as one word; a tag named like a
     // standard one is left out; an empty name does not read (tester 15).
     let mut tagged = GameRecord::from_moves(

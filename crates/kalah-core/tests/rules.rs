@@ -605,17 +605,47 @@ fn phase_tags_belong_to_their_opening_rules() {
     assert!(!standard.allows_phase(Phase::FirstTurn));
     assert!(!standard.allows_phase(Phase::PieChoice));
     assert!(pie.allows_phase(Phase::Opening) && pie.allows_phase(Phase::PieChoice));
-    assert!(manchester.allows_phase(Phase::Opening) && manchester.allows_phase(Phase::FirstTurn));
+    assert!(pie.allows_phase(Phase::FirstTurn));
+    assert!(manchester.allows_phase(Phase::Opening));
     assert!(!manchester.allows_phase(Phase::PieChoice));
-    // Every tag a game under these rules reaches is allowed: replay openings.
-    for r in [&pie, &manchester] {
-        let mut p = Position::start(&Start::uniform(3, 3).unwrap(), r);
-        for _ in 0..4 {
-            assert!(r.allows_phase(p.phase()), "{p} under {r}");
-            let Some(&mv) = p.legal_moves(r).first() else {
-                break;
-            };
-            p.play(r, mv).unwrap();
+    // Under the Manchester rule no first turn goes on after the first sowing (tester 45: the
+    // `first-turn` tag was allowed there).
+    assert!(!manchester.allows_phase(Phase::FirstTurn));
+    assert_eq!(
+        manchester.phase_needs(Phase::FirstTurn),
+        Some(kalah_core::PhaseNeeds::PieWithFirstMoveExtraTurn)
+    );
+    // The tags allowed are exactly those that games under the rules reach: every opening of
+    // Kalah(3,3) and Kalah(4,4) (house 1 of Kalah(3,3) and house 1 of Kalah(4,4) end in the
+    // store) to three plies.
+    let both = rules("pie=on first-move-extra-turn=off");
+    for r in [&standard, &pie, &manchester, &both] {
+        let mut reached = std::collections::HashSet::new();
+        for (m, n) in [(3, 3), (4, 4)] {
+            let mut todo = vec![(Position::start(&Start::uniform(m, n).unwrap(), r), 0)];
+            while let Some((p, depth)) = todo.pop() {
+                reached.insert(p.phase());
+                if depth == 3 {
+                    continue;
+                }
+                for mv in p.legal_moves(r) {
+                    let mut q = p;
+                    q.play(r, mv).unwrap();
+                    todo.push((q, depth + 1));
+                }
+            }
+        }
+        for phase in [
+            Phase::Normal,
+            Phase::Opening,
+            Phase::FirstTurn,
+            Phase::PieChoice,
+        ] {
+            assert_eq!(
+                r.allows_phase(phase),
+                reached.contains(&phase),
+                "{phase:?} under {r}"
+            );
         }
     }
 }

@@ -127,8 +127,9 @@ impl BuildPlan {
     ///
     /// # Errors
     /// [`EgdbError::StoreDependentRules`] for the majority end; [`EgdbError::TooLarge`] for more
-    /// than [`MAX_LAYER_SEEDS`] seeds or layers that cannot be indexed; [`EgdbError::Threads`]
-    /// for more than [`MAX_THREADS`](crate::MAX_THREADS) threads.
+    /// than [`MAX_LAYER_SEEDS`] seeds, layers that cannot be indexed, or layers whose files
+    /// would hold 2^64 bytes or more together; [`EgdbError::Threads`] for more than
+    /// [`MAX_THREADS`](crate::MAX_THREADS) threads.
     pub fn check(&self) -> Result<Indexer, EgdbError> {
         check_rules(&self.rules)?;
         if let Some(n) = self.threads.filter(|&n| n > crate::MAX_THREADS) {
@@ -143,7 +144,23 @@ impl BuildPlan {
                 seeds: self.max_seeds,
             });
         }
-        Indexer::new(self.houses, self.max_seeds)
+        let ix = Indexer::new(self.houses, self.max_seeds)?;
+        // Each layer fits its indexes, but their sum may not fit a u64 (tester 45: Kalah(8,·)
+        // to 110 seeds overflowed `total_positions`). The files' bytes are at least the
+        // positions, so once they fit, every total below does.
+        let bytes = (0..=self.max_seeds).try_fold(0u64, |acc, k| {
+            acc.checked_add(file::checked_file_len(
+                file::FORMAT_VERSION,
+                ix.layer_size(k),
+            )?)
+        });
+        if bytes.is_none() {
+            return Err(EgdbError::TooLarge {
+                houses: self.houses,
+                seeds: self.max_seeds,
+            });
+        }
+        Ok(ix)
     }
 
     /// Arrangements in layers 0..=max_seeds: the build's work and about the memory the build

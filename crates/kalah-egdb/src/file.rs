@@ -50,14 +50,23 @@ pub const OLDEST_FORMAT_VERSION: u32 = 1;
 /// Values covered by one block checksum in format 2 files (one page).
 pub const BLOCK_BYTES: usize = 4096;
 
-/// The length of a layer file of `count` values in format `version`.
+/// The length of a layer file of `count` values in format `version`, or `u64::MAX` if it is
+/// longer (a count read from a damaged header): no file is that long, so comparing it with a
+/// file's length refuses the file.
 pub fn file_len(version: u32, count: u64) -> u64 {
+    checked_file_len(version, count).unwrap_or(u64::MAX)
+}
+
+/// [`file_len`], or `None` if it does not fit in a `u64`.
+pub(crate) fn checked_file_len(version: u32, count: u64) -> Option<u64> {
     let blocks = if version >= 2 {
         count.div_ceil(BLOCK_BYTES as u64)
     } else {
         0
     };
-    HEADER_LEN as u64 + count + 4 * blocks
+    (HEADER_LEN as u64)
+        .checked_add(count)?
+        .checked_add(blocks.checked_mul(4)?)
 }
 
 /// The format version of a layer file's bytes (header included), as [`open_layer`] mapped them.

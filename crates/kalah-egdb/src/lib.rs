@@ -242,7 +242,7 @@ pub enum EgdbError {
     #[error("the majority end makes the outcome depend on the stores, not only on the houses: such rules have no endgame databases (search them instead)")]
     StoreDependentRules,
     /// The layers cannot be indexed or are too big.
-    #[error("no databases for {houses} houses a side up to {seeds} seeds: at most 12 houses and {max} seeds, and no layer may hold 2^63 arrangements or more (a layer of k seeds holds binomial(k + 2m - 1, 2m - 1))", max = MAX_LAYER_SEEDS)]
+    #[error("no databases for {houses} houses a side up to {seeds} seeds: at most 12 houses and {max} seeds, no layer may hold 2^63 arrangements or more (a layer of k seeds holds binomial(k + 2m - 1, 2m - 1)), and all layers together less than 2^64 bytes", max = MAX_LAYER_SEEDS)]
     TooLarge {
         /// Houses a side.
         houses: usize,

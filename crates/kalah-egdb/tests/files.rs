@@ -658,3 +658,52 @@ fn a_broken_link_in_a_layers_place_is_refused() {
         .file_type()
         .is_symlink());
 }
+
+/// binomial(n, k) in u128, for the sizes below.
+fn binomial(n: u128, k: u128) -> u128 {
+    (0..k).fold(1u128, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Plans are refused as too large exactly when a layer holds 2^63 arrangements or more or the
+/// files of layers 0..=k would hold 2^64 bytes or more together, and the plans that pass get
+/// exact totals (tester 45: Kalah(8,·) to 110 seeds passed the check, then overflowed
+/// `total_positions`: a panic in a debug build, a wrapped count in release).
+#[test]
+fn totals_that_do_not_fit_a_u64_are_too_large() {
+    let dir = Path::new("/nonexistent/kalah-egdb-test");
+    for m in [8usize, 12] {
+        let n = 2 * m as u128;
+        let mut refused_by_the_sum = false;
+        for k in 0..=kalah_egdb::MAX_LAYER_SEEDS {
+            let layers: Vec<u128> = (0..=k as u128)
+                .map(|j| binomial(j + n - 1, n - 1))
+                .collect();
+            let bytes: u128 = layers
+                .iter()
+                .map(|&b| HEADER_LEN as u128 + b + 4 * b.div_ceil(4096))
+                .sum();
+            let too_large = layers[k as usize] >= 1 << 63 || bytes > u64::MAX as u128;
+            match plan(dir, m, k).total_positions() {
+                Ok(total) => {
+                    assert!(!too_large, "m {m} k {k}: passed");
+                    assert_eq!(total as u128, layers.iter().sum::<u128>(), "m {m} k {k}");
+                    assert_eq!(plan(dir, m, k).total_bytes().unwrap() as u128, bytes);
+                }
+                Err(EgdbError::TooLarge { houses, seeds }) => {
+                    assert!(too_large, "m {m} k {k}: refused");
+                    assert_eq!((houses, seeds), (m, k));
+                    refused_by_the_sum |= layers[k as usize] < 1 << 63;
+                    break;
+                }
+                Err(e) => panic!("m {m} k {k}: {e}"),
+            }
+        }
+        if m == 8 {
+            assert!(refused_by_the_sum, "the sum's check was not reached");
+        }
+    }
+    assert_eq!(
+        kalah_egdb::file::file_len(kalah_egdb::file::FORMAT_VERSION, u64::MAX),
+        u64::MAX
+    );
+}

@@ -554,11 +554,11 @@ pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
         .map_err(|e| ApiError::Unprocessable(format!("bad game record: {e}")))?;
     // As `kalah play --load`: a start phase tag needs its opening rules.
     if let Some(tag) = record.start.phase().tag() {
-        if !record.rules.allows_phase(record.start.phase()) {
+        if let Some(needs) = record.rules.phase_needs(record.start.phase()) {
             return Err(ApiError::Unprocessable(format!(
                 "bad game record: the Start position's phase tag '{tag}' belongs to the opening \
-                 rules: add pie=on or first-move-extra-turn=off to its Rules tag (pie=on for \
-                 'pie'), or leave the tag out"
+                 rules: {} in its Rules tag, or leave the tag out",
+                needs.in_rules_text()
             )));
         }
         if let Some(why) = record.start.tag_on_finished_game(&record.rules) {

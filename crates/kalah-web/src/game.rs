@@ -680,16 +680,13 @@ fn check_phase_tag(pos: &Position, rules: &Rules) -> Result<(), ApiError> {
              these rules): leave the tag out"
         )));
     }
-    if rules.allows_phase(pos.phase()) {
+    let Some(needs) = rules.phase_needs(pos.phase()) else {
         return Ok(());
-    }
-    let needs = match pos.phase() {
-        Phase::PieChoice => "the pie rule (pie=on)",
-        _ => "the pie rule (pie=on) or no first-move extra turn (first-move-extra-turn=off)",
     };
     Err(ApiError::Unprocessable(format!(
-        "field 'position': the phase tag '{tag}' belongs to the opening rules: add {needs} to \
-         'rules', or leave the tag out"
+        "field 'position': the phase tag '{tag}' belongs to the opening rules: {} in 'rules', or \
+         leave the tag out",
+        needs.in_rules_text()
     )))
 }
 

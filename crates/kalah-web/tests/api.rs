@@ -1402,6 +1402,13 @@ async fn phase_tags_need_the_opening_rules_they_belong_to() {
             "'first-turn'",
             "pie=on",
         ),
+        // No first turn goes on under the Manchester rule (tester 45: the tag was allowed).
+        (
+            "pie=on first-move-extra-turn=off",
+            "0,4,4,1,3,3,3,0 S first-turn",
+            "'first-turn'",
+            "use pie=on with first-move-extra-turn=on",
+        ),
     ];
     for (rules, position, tag, rule) in refused {
         for path in [

@@ -747,6 +747,19 @@ fn build_command(
 /// (what `Egdb::open` would refuse): a file cut short or padded, or a file of another set or
 /// layer than its directory and name say.
 fn layer_problem(l: &kalah_egdb::LayerInfo, h: &kalah_egdb::file::LayerHeader) -> Option<String> {
+    // The count a layer of its board and seeds holds, as opening the set checks it (tester 45:
+    // a count one too many, with the file and its checksums made to match, was listed as good).
+    let size = kalah_egdb::Indexer::new(h.houses, h.seeds).map(|ix| ix.layer_size(h.seeds));
+    match size {
+        Ok(n) if n == h.count => {}
+        Ok(n) => {
+            return Some(format!(
+                "its header says {} values, but a layer of {} seeds on {} houses a side holds {n}; delete it and rebuild",
+                h.count, h.seeds, h.houses
+            ))
+        }
+        Err(e) => return Some(format!("{e}; delete it")),
+    }
     let want = kalah_egdb::file::file_len(h.version, h.count);
     if l.bytes != want {
         let what = if l.bytes < want {

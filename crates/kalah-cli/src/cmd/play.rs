@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use kalah_core::{
-    GameRecord, Move, MoveError, Outcome, Phase, Position, RecordError, Rules, Side, Turn, TurnEnd,
+    GameRecord, Move, MoveError, Outcome, Position, RecordError, Rules, Side, Turn, TurnEnd,
     TurnError,
 };
 use kalah_egdb::Egdb;
@@ -900,16 +900,12 @@ pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
     // A start with a phase tag of the opening rules needs them, as a POSITION on the command
     // line does: otherwise `save` would write back a start that `kalah show` refuses.
     if let Some(tag) = record.start.phase().tag() {
-        if !record.rules.allows_phase(record.start.phase()) {
-            let needs = if record.start.phase() == Phase::PieChoice {
-                "pie=on"
-            } else {
-                "pie=on or first-move-extra-turn=off"
-            };
+        if let Some(needs) = record.rules.phase_needs(record.start.phase()) {
             bail!(
                 "'{}' is not a game record that replays: the Start position's phase tag '{tag}' \
-                 belongs to the opening rules: add {needs} to its Rules tag, or leave the tag out",
-                path.display()
+                 belongs to the opening rules: {} in its Rules tag, or leave the tag out",
+                path.display(),
+                needs.in_rules_text()
             );
         }
         if let Some(why) = record.start.tag_on_finished_game(&record.rules) {
