@@ -604,8 +604,8 @@ fn egdb_help_offers_no_flag_it_refuses() {
 }
 
 /// Runs each command line (a database directory of its own, empty) and checks that it is a
-/// malformed command line (exit code 2) whose message starts with `says`; returns the directory.
-fn usage_errors(cases: &[&[&str]], says: &str) -> tempfile::TempDir {
+/// malformed command line (exit code 2) whose message starts with `says`, and built nothing.
+fn usage_errors(cases: &[&[&str]], says: &str) {
     let dir = tempfile::tempdir().unwrap();
     for args in cases {
         let out = common::kalah_with_egdb_dir(args, dir.path());
@@ -616,14 +616,18 @@ fn usage_errors(cases: &[&[&str]], says: &str) -> tempfile::TempDir {
             "{args:?}: {err}"
         );
     }
-    dir
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing built"
+    );
 }
 
 /// The opening rules with build or verify are a malformed command line (tester 37: they were
 /// taken and did nothing, so that `egdb build --pie` looked like a build for the pie rule).
 #[test]
 fn opening_rules_are_usage_errors_for_build_and_verify() {
-    let dir = usage_errors(
+    usage_errors(
         &[
             &[
                 "egdb",
@@ -643,11 +647,6 @@ fn opening_rules_are_usage_errors_for_build_and_verify() {
             ],
         ],
         "--pie and --no-first-move-extra-turn change only the opening",
-    );
-    assert_eq!(
-        std::fs::read_dir(dir.path()).unwrap().count(),
-        0,
-        "nothing built"
     );
 }
 
@@ -672,7 +671,7 @@ fn start_options_are_usage_errors_for_every_egdb_command() {
 /// command, as CLI.md says (tester 44: build, verify and probe exited 1).
 #[test]
 fn the_majority_end_is_a_usage_error_for_every_egdb_command() {
-    let dir = usage_errors(
+    usage_errors(
         &[
             &[
                 "egdb",
@@ -687,11 +686,6 @@ fn the_majority_end_is_a_usage_error_for_every_egdb_command() {
             &["egdb", "probe", "1,1,0,1,1,0 S", "--majority-end"],
         ],
         "the majority end makes the outcome depend on the stores",
-    );
-    assert_eq!(
-        std::fs::read_dir(dir.path()).unwrap().count(),
-        0,
-        "nothing built"
     );
 }
 

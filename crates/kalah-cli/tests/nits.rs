@@ -175,10 +175,8 @@ fn a_finished_position_keeps_the_side_its_value_is_from() {
     assert_eq!(show_json(&["0,0,0,0"])["over"], true);
 }
 
-/// Starts `cmd` (a `kalah serve` on port 0), sends it `request` (raw HTTP/1.1, which must ask
-/// for `Connection: close`) once it says where it listens, stops it with SIGTERM and returns
-/// the address it listened on, the answer and the server's stderr.
-fn serve_once(mut cmd: Command, request: &str) -> (String, String, String) {
+/// Starts `cmd` (a `kalah serve`) and reads its first line of output (where it listens).
+fn start_serving(mut cmd: Command) -> (std::process::Child, String) {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -188,6 +186,14 @@ fn serve_once(mut cmd: Command, request: &str) -> (String, String, String) {
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
+    (child, line)
+}
+
+/// Starts `cmd` (a `kalah serve` on port 0), sends it `request` (raw HTTP/1.1, which must ask
+/// for `Connection: close`) once it says where it listens, stops it with SIGTERM and returns
+/// the address it listened on, the answer and the server's stderr.
+fn serve_once(cmd: Command, request: &str) -> (String, String, String) {
+    let (child, line) = start_serving(cmd);
     let host = line
         .strip_prefix("kalah serve: listening on http://")
         .and_then(|r| r.split('/').next())
@@ -218,15 +224,7 @@ fn serve_once(mut cmd: Command, request: &str) -> (String, String, String) {
 #[test]
 fn serve_stops_cleanly_on_sigterm_and_sighup() {
     for signal in ["-TERM", "-HUP"] {
-        let mut child = kalah(&["serve", "--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        let (child, line) = start_serving(kalah(&["serve", "--port", "0"]));
         assert!(line.contains("listening on"), "{line}");
         Command::new("kill")
             .args([signal, &child.id().to_string()])
