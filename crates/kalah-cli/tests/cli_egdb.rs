@@ -673,16 +673,8 @@ fn start_options_are_usage_errors_for_every_egdb_command() {
 fn the_majority_end_is_a_usage_error_for_every_egdb_command() {
     usage_errors(
         &[
-            &[
-                "egdb",
-                "build",
-                "--houses",
-                "3",
-                "--max-seeds",
-                "2",
-                "--majority-end",
-            ],
-            &["egdb", "verify", "--houses", "3", "--majority-end"],
+            &["egdb", "build", "--max-seeds", "2", "--majority-end"],
+            &["egdb", "verify", "--majority-end"],
             &["egdb", "probe", "1,1,0,1,1,0 S", "--majority-end"],
         ],
         "the majority end makes the outcome depend on the stores",
