@@ -124,17 +124,14 @@ impl Rules {
     /// What these rules lack for a position in `phase` (see [`Rules::allows_phase`]), or
     /// `None` if they allow it.
     pub fn phase_needs(&self, phase: Phase) -> Option<PhaseNeeds> {
-        let allowed = match phase {
-            Phase::Normal => true,
-            Phase::PieChoice => self.pie,
-            Phase::Opening => self.has_opening_rules(),
-            Phase::FirstTurn => self.pie && self.first_move_extra_turn,
-        };
-        (!allowed).then_some(match phase {
-            Phase::PieChoice => PhaseNeeds::Pie,
-            Phase::FirstTurn => PhaseNeeds::PieWithFirstMoveExtraTurn,
-            _ => PhaseNeeds::PieOrManchester,
-        })
+        match phase {
+            Phase::PieChoice if !self.pie => Some(PhaseNeeds::Pie),
+            Phase::Opening if !self.has_opening_rules() => Some(PhaseNeeds::PieOrManchester),
+            Phase::FirstTurn if !(self.pie && self.first_move_extra_turn) => {
+                Some(PhaseNeeds::PieWithFirstMoveExtraTurn)
+            }
+            _ => None,
+        }
     }
 }
 

@@ -188,13 +188,14 @@ fn houses(rules: &RuleArgs) -> Result<usize> {
     Ok(rules.houses.unwrap_or(6))
 }
 
-/// A usage error (exit code 2) for `--majority-end`, which has no databases (as the flags
-/// [`houses`] refuses: the command line asks for what does not exist).
+/// A usage error (exit code 2) for rules whose outcome depends on the stores (the majority
+/// end), which have no databases (as the flags [`houses`] refuses: the command line asks for
+/// what does not exist).
 ///
 /// # Errors
 /// The error, if `rules` has the majority end.
 fn refuse_majority_end(rules: &RuleArgs) -> Result<()> {
-    if rules.majority_end {
+    if rules.rules().outcome_depends_on_stores() {
         crate::output::usage_bail!("{}", kalah_egdb::EgdbError::StoreDependentRules);
     }
     Ok(())
@@ -825,9 +826,6 @@ pub(crate) fn holds_layer_files(dir: &std::path::Path) -> bool {
 fn open(dir: &DirArgs, rules_args: &RuleArgs, m: usize) -> Result<Egdb> {
     refuse_majority_end(rules_args)?;
     let rules = rules_args.rules();
-    if rules.outcome_depends_on_stores() {
-        return Err(kalah_egdb::EgdbError::StoreDependentRules.into());
-    }
     let root = dir.root()?;
     if holds_layer_files(&root) {
         return Err(set_dir_given(&root));

@@ -158,8 +158,8 @@ pub struct SearchArgs {
     /// of more than 6 houses where those seeds can lie in 2^37 ways or more].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_tt_mb)]
     pub tt_mb: Option<usize>,
-    /// Directory of the endgame databases [default: the per-user database root, ~/.local/share/kalah/egdb on Linux, if it
-    /// exists].
+    /// Directory of the endgame databases [default: the per-user database root,
+    /// ~/.local/share/kalah/egdb on Linux, if it exists].
     #[arg(long, value_name = "DIR")]
     pub egdb_dir: Option<PathBuf>,
     /// Do not use endgame databases even if present.
