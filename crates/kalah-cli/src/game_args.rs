@@ -2,7 +2,9 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use kalah_core::{CaptureRule, EndRule, LeftoverRule, PhaseNeeds, Position, Rules, Start};
+use kalah_core::{
+    CaptureRule, EndRule, LeftoverRule, PhaseNeeds, PhaseTagProblem, Position, Rules, Start,
+};
 
 /// Board and rule flags. Defaults: Kalah(6,4), standard rules.
 #[derive(Args, Debug, Clone, Default)]
@@ -180,8 +182,8 @@ impl RuleArgs {
             }
         }
         let rules = self.rules();
-        if let Some(tag) = pos.phase().tag() {
-            if let Some(needs) = rules.phase_needs(pos.phase()) {
+        match pos.phase_tag_problem(&rules) {
+            Some(PhaseTagProblem::NeedsRules { tag, needs }) => {
                 let needs = match needs {
                     PhaseNeeds::Pie => "add --pie",
                     PhaseNeeds::PieOrManchester => "add --pie or --no-first-move-extra-turn",
@@ -195,12 +197,8 @@ impl RuleArgs {
                      leave the tag out"
                 );
             }
-            if let Some(why) = pos.tag_on_finished_game(&rules) {
-                bail!(
-                    "the position's phase tag '{tag}' needs a game that is not over ({why} \
-                     under these rules): leave the tag out"
-                );
-            }
+            Some(problem) => bail!("the position's {problem}"),
+            None => {}
         }
         if self.layout.is_some() || self.seeds.is_some() || self.mirrored {
             crate::output::usage_bail!(

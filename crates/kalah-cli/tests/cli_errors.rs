@@ -445,7 +445,7 @@ fn a_phase_tag_needs_a_game_that_is_not_over_under_the_rules() {
     std::fs::write(&rec, format!("[Rules \"pie=on\"]\n[Start \"{pos}\"]\n")).unwrap();
     fails_with(
         &["play", "--load", rec.to_str().unwrap()],
-        "phase tag 'pie' needs a game that is not over (South's row is empty under its rules)",
+        "phase tag 'pie' needs a game that is not over (South's row is empty under these rules)",
     );
 }
 

@@ -32,7 +32,9 @@ pub use error::{
 };
 pub use moves::{Move, Turn, TurnEnd};
 pub use perft::{divide, perft, perft_full};
-pub use position::{EndReason, MoveList, Outcome, Phase, Position, Setup, Side, Status};
+pub use position::{
+    EndReason, MoveList, Outcome, Phase, PhaseTagProblem, Position, Setup, Side, Status,
+};
 pub use record::{GameRecord, RecordError, RecordedTurn};
 pub use rules::{CaptureRule, EndRule, LeftoverRule, PhaseNeeds, Rules, Start};
 

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{MoveError, ParsePositionError, SetupError};
 use crate::moves::Move;
-use crate::rules::{CaptureRule, EndRule, LeftoverRule, Rules, Start};
+use crate::rules::{CaptureRule, EndRule, LeftoverRule, PhaseNeeds, Rules, Start};
 use crate::{MAX_HOUSES, MAX_PITS, MAX_SEEDS};
 
 /// One of the two players, named by the row he owns. South moves first.
@@ -112,6 +112,45 @@ impl fmt::Display for EndReason {
             EndReason::RowEmpty(s) => write!(f, "{s}'s row is empty"),
             EndReason::MoverBlocked(s) => write!(f, "{s} is to move and has no seeds"),
             EndReason::Majority(s) => write!(f, "{s}'s store holds more than half of the seeds"),
+        }
+    }
+}
+
+/// Why a position's opening phase tag does not fit the rules (from
+/// [`Position::phase_tag_problem`]). Its text, for front ends to put after their own context
+/// ("the position's ", "the Start position's "), names the fix in the rules' text form
+/// (`pie=on`); a front end with other syntax (command-line flags) matches on `needs` instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PhaseTagProblem {
+    /// The tag belongs to opening rules the rules lack.
+    NeedsRules {
+        /// The tag as written (`opening`, `first-turn`, `pie`).
+        tag: &'static str,
+        /// What the rules would need.
+        needs: PhaseNeeds,
+    },
+    /// The game is over under the rules, and a tag belongs to a game going on.
+    GameOver {
+        /// The tag as written.
+        tag: &'static str,
+        /// Why the game is over.
+        why: EndReason,
+    },
+}
+
+impl fmt::Display for PhaseTagProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PhaseTagProblem::NeedsRules { tag, needs } => write!(
+                f,
+                "phase tag '{tag}' belongs to the opening rules: {}, or leave the tag out",
+                needs.in_rules_text()
+            ),
+            PhaseTagProblem::GameOver { tag, why } => write!(
+                f,
+                "phase tag '{tag}' needs a game that is not over ({why} under these rules): \
+                 leave the tag out"
+            ),
         }
     }
 }
@@ -578,6 +617,21 @@ impl Position {
             return None;
         }
         self.end_reason(rules)
+    }
+
+    /// Why the position's opening phase tag does not fit `rules`, if it does not: the tag
+    /// belongs to opening rules that `rules` lacks ([`Rules::phase_needs`]), or the game is over
+    /// under `rules` ([`Position::tag_on_finished_game`]), checked in that order. Every front
+    /// end refuses such a position (or a record that starts there): a game going on under those
+    /// rules never reaches it, and a record of it would be written back with a start that does
+    /// not read. `None` if the position has no tag or the tag fits.
+    pub fn phase_tag_problem(&self, rules: &Rules) -> Option<PhaseTagProblem> {
+        let tag = self.phase.tag()?;
+        if let Some(needs) = rules.phase_needs(self.phase) {
+            return Some(PhaseTagProblem::NeedsRules { tag, needs });
+        }
+        self.tag_on_finished_game(rules)
+            .map(|why| PhaseTagProblem::GameOver { tag, why })
     }
 
     /// Ends and sweeps the game after a sowing if it is over; the rare path of

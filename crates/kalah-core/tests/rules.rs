@@ -650,6 +650,51 @@ fn phase_tags_belong_to_their_opening_rules() {
     }
 }
 
+/// `Position::phase_tag_problem`, which every front end uses: the missing rules first, then a
+/// game over under the rules; nothing for an untagged position or a tag that fits.
+#[test]
+fn a_phase_tag_problem_names_the_missing_rules_before_the_end() {
+    use kalah_core::{EndReason, PhaseNeeds, PhaseTagProblem, Side};
+    let going_on = pos("4,4,4,4,4,4,0,4,4,4,4,4,4,0 N pie");
+    // South's row is empty: over under the standard end, not under mover-blocked.
+    let over = pos("0,0,0,0,0,0,1,0,0,0,0,0,1,0 N pie");
+    let standard = rules("");
+    let pie = rules("pie=on");
+    assert_eq!(going_on.phase_tag_problem(&pie), None);
+    assert_eq!(
+        pos("4,4,4,4,4,4,0,4,4,4,4,4,4,0 S").phase_tag_problem(&standard),
+        None
+    );
+    assert_eq!(
+        over.phase_tag_problem(&rules("pie=on end=mover-blocked")),
+        None
+    );
+    let needs = PhaseTagProblem::NeedsRules {
+        tag: "pie",
+        needs: PhaseNeeds::Pie,
+    };
+    assert_eq!(going_on.phase_tag_problem(&standard), Some(needs));
+    // Both wrong: the rules are named first, as the fix that makes the tag mean anything.
+    assert_eq!(over.phase_tag_problem(&standard), Some(needs));
+    let ended = over.phase_tag_problem(&pie).unwrap();
+    assert_eq!(
+        ended,
+        PhaseTagProblem::GameOver {
+            tag: "pie",
+            why: EndReason::RowEmpty(Side::South)
+        }
+    );
+    assert_eq!(
+        needs.to_string(),
+        "phase tag 'pie' belongs to the opening rules: add pie=on, or leave the tag out"
+    );
+    assert_eq!(
+        ended.to_string(),
+        "phase tag 'pie' needs a game that is not over (South's row is empty under these \
+         rules): leave the tag out"
+    );
+}
+
 #[test]
 fn phase_tags_read_back() {
     for p in [Phase::Opening, Phase::FirstTurn, Phase::PieChoice] {

@@ -553,20 +553,10 @@ pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
     let record = GameRecord::parse(&text)
         .map_err(|e| ApiError::Unprocessable(format!("bad game record: {e}")))?;
     // As `kalah play --load`: a start phase tag needs its opening rules.
-    if let Some(tag) = record.start.phase().tag() {
-        if let Some(needs) = record.rules.phase_needs(record.start.phase()) {
-            return Err(ApiError::Unprocessable(format!(
-                "bad game record: the Start position's phase tag '{tag}' belongs to the opening \
-                 rules: {} in its Rules tag, or leave the tag out",
-                needs.in_rules_text()
-            )));
-        }
-        if let Some(why) = record.start.tag_on_finished_game(&record.rules) {
-            return Err(ApiError::Unprocessable(format!(
-                "bad game record: the Start position's phase tag '{tag}' needs a game that is not \
-                 over ({why} under its rules): leave the tag out"
-            )));
-        }
+    if let Some(problem) = record.start.phase_tag_problem(&record.rules) {
+        return Err(ApiError::Unprocessable(format!(
+            "bad game record: the Start position's {problem}"
+        )));
     }
     let mut positions = vec![{
         let mut p = record.start;

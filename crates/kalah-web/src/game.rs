@@ -671,23 +671,12 @@ fn take_layout(body: &mut Body) -> Result<Option<Layout>, ApiError> {
 /// the request does not have, as the command line does: `pie` needs the pie rule, the others
 /// the pie rule or no first-move extra turn.
 fn check_phase_tag(pos: &Position, rules: &Rules) -> Result<(), ApiError> {
-    let Some(tag) = pos.phase().tag() else {
-        return Ok(());
-    };
-    if let Some(why) = pos.tag_on_finished_game(rules) {
-        return Err(ApiError::Unprocessable(format!(
-            "field 'position': the phase tag '{tag}' needs a game that is not over ({why} under \
-             these rules): leave the tag out"
-        )));
+    match pos.phase_tag_problem(rules) {
+        Some(problem) => Err(ApiError::Unprocessable(format!(
+            "field 'position': the {problem}"
+        ))),
+        None => Ok(()),
     }
-    let Some(needs) = rules.phase_needs(pos.phase()) else {
-        return Ok(());
-    };
-    Err(ApiError::Unprocessable(format!(
-        "field 'position': the phase tag '{tag}' belongs to the opening rules: {} in 'rules', or \
-         leave the tag out",
-        needs.in_rules_text()
-    )))
 }
 
 /// A game read from a request: rules, the start (settled) and every position after each move.

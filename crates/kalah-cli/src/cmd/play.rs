@@ -899,22 +899,11 @@ pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
         .with_context(|| format!("'{}' is not a game record that replays", path.display()))?;
     // A start with a phase tag of the opening rules needs them, as a POSITION on the command
     // line does: otherwise `save` would write back a start that `kalah show` refuses.
-    if let Some(tag) = record.start.phase().tag() {
-        if let Some(needs) = record.rules.phase_needs(record.start.phase()) {
-            bail!(
-                "'{}' is not a game record that replays: the Start position's phase tag '{tag}' \
-                 belongs to the opening rules: {} in its Rules tag, or leave the tag out",
-                path.display(),
-                needs.in_rules_text()
-            );
-        }
-        if let Some(why) = record.start.tag_on_finished_game(&record.rules) {
-            bail!(
-                "'{}' is not a game record that replays: the Start position's phase tag '{tag}' \
-                 needs a game that is not over ({why} under its rules): leave the tag out",
-                path.display()
-            );
-        }
+    if let Some(problem) = record.start.phase_tag_problem(&record.rules) {
+        bail!(
+            "'{}' is not a game record that replays: the Start position's {problem}",
+            path.display()
+        );
     }
     Ok((record, GameRecord::is_json_form(&text)))
 }
