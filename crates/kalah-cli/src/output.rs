@@ -29,7 +29,7 @@ pub fn print(text: &str) -> Result<()> {
 /// The context of an error writing stdout.
 const OUTPUT_ERROR: &str = "cannot write the output";
 
-/// Whether an error is one of writing stdout ([`print`]), a broken pipe or another.
+/// Whether an error is one of writing stdout ([`print()`]), a broken pipe or another.
 pub fn is_output_error(e: &anyhow::Error) -> bool {
     e.chain().any(|c| c.to_string() == OUTPUT_ERROR)
 }

@@ -139,7 +139,7 @@ fn divide_counted(
 }
 
 /// Whether perft counts below `child`: not when its game ended by a rule that is not yet
-/// settled into a finished position (as [`perft`] checks).
+/// settled into a finished position (as [`perft()`] checks).
 fn child_counts(child: &Position, rules: &Rules) -> bool {
     child.is_over() || child.end_reason(rules).is_none()
 }
