@@ -503,6 +503,9 @@ impl GameRecord {
         // The line of a turn number or side label read since the last turn, if any.
         let mut pending_label: Option<usize> = None;
         let mut open_allowed_done = false;
+        // The position after the moves read so far (kept, not replayed per move: reading stays
+        // linear in the record's length).
+        let mut current = rec.position();
         for (line, tok) in tokens {
             if open_allowed_done {
                 return Err(RecordError::Syntax {
@@ -538,7 +541,7 @@ impl GameRecord {
                 continue;
             }
             turn_no += 1;
-            let pos = rec.position();
+            let pos = current;
             if let Some((l, side)) = pending_side.take() {
                 if pos.to_move() != Some(side) {
                     return Err(RecordError::Syntax {
@@ -558,7 +561,7 @@ impl GameRecord {
                 source,
             })?;
             for (k, &mv) in turn.0.iter().enumerate() {
-                let mut p = rec.position();
+                let mut p = current;
                 let o = match p.play(&rec.rules, mv) {
                     Ok(o) => o,
                     // Under the pie rule a Start without the 'opening' tag is taken to be past
@@ -590,6 +593,7 @@ impl GameRecord {
                     }
                 };
                 rec.moves.push(mv);
+                current = p;
                 turn.check_step(end, k, &o)
                     .map_err(|source| RecordError::Turn {
                         turn: turn_no,

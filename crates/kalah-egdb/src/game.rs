@@ -85,7 +85,8 @@ impl<const M: usize> Game<M> {
 
     /// Sows the mover's house `i + 1` (0-based `i`, holding between 1 and the table's
     /// `max_seeds` seeds) in place, from the precomputed table, and updates the row sums `a`
-    /// (mover) and `b` (opponent). As `Game::sow` (the seed-by-seed reference the tests keep) otherwise.
+    /// (mover) and `b` (opponent). As `Game::sow` (the seed-by-seed reference the tests keep)
+    /// otherwise.
     #[inline(always)]
     pub fn sow_fast(&self, x: &mut Arr, i: usize, a: &mut u32, b: &mut u32) -> Sown {
         let n = x[i] as usize;
