@@ -1,8 +1,30 @@
-//! Writing to stdout without panicking on a closed pipe.
+//! Writing to stdout without panicking on a closed pipe; where progress bars are drawn.
 
 use std::io::Write;
 
 use anyhow::Result;
+
+/// Where every progress bar and progress line is drawn: stderr, which indicatif draws on only
+/// when it is a terminal; hidden on a dumb terminal (`TERM=dumb`, as in Emacs' `M-x shell`),
+/// which cannot take the carriage returns and line-clearing escapes a redrawn line is made of
+/// (as cargo leaves out its progress bar there).
+pub(crate) fn progress_target() -> indicatif::ProgressDrawTarget {
+    if dumb_terminal() {
+        indicatif::ProgressDrawTarget::hidden()
+    } else {
+        indicatif::ProgressDrawTarget::stderr()
+    }
+}
+
+/// Whether the terminal is a dumb one (`TERM=dumb`): no line is redrawn there.
+pub(crate) fn dumb_terminal() -> bool {
+    std::env::var_os("TERM").is_some_and(|t| t == "dumb")
+}
+
+/// A progress bar of `len` steps on [`progress_target`].
+pub(crate) fn progress_bar(len: u64) -> indicatif::ProgressBar {
+    indicatif::ProgressBar::with_draw_target(Some(len), progress_target())
+}
 
 /// `1 game`, `2 games`: the count and the word that fits it.
 pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {

@@ -193,3 +193,62 @@ fn header_writes_the_position_as_show_does() {
         "{text}"
     );
 }
+
+/// What `kalah perft 11` of Kalah(4,3) writes on stderr when stderr is a pseudo-terminal with
+/// `TERM` set to `term` (stdout goes to /dev/null).
+#[cfg(unix)]
+fn stderr_on_a_terminal(term: &str) -> Vec<u8> {
+    use std::io::Read;
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two new descriptors into the integers; the null pointers ask for
+    // no name, default terminal settings and size.
+    let rc = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both descriptors are new and owned here only.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args(["perft", "11", "--houses", "4", "--seeds", "3"])
+        .env("TERM", term)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(slave)
+        .spawn()
+        .expect("runs");
+    // The slave was moved into the child's stderr and closed here, so the master reads to the
+    // end (EIO on Linux) once the child exits.
+    let mut master = std::fs::File::from(master);
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match master.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+        }
+    }
+    assert!(child.wait().unwrap().success());
+    out
+}
+
+/// On a terminal the progress bar is drawn (its text, redrawn with escapes); on a dumb one
+/// (`TERM=dumb`, Emacs' shell), which cannot redraw a line, nothing is (a tester saw carriage
+/// returns and escapes fill the buffer).
+#[cfg(unix)]
+#[test]
+fn the_progress_bar_is_left_out_on_a_dumb_terminal() {
+    let drawn = String::from_utf8_lossy(&stderr_on_a_terminal("xterm")).into_owned();
+    assert!(
+        drawn.contains("positions two plies down") && drawn.contains('\x1b'),
+        "{drawn:?}"
+    );
+    let dumb = stderr_on_a_terminal("dumb");
+    assert!(dumb.is_empty(), "{:?}", String::from_utf8_lossy(&dumb));
+}

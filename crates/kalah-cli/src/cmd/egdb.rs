@@ -298,7 +298,7 @@ fn build(a: BuildArgs) -> Result<()> {
     let bar = if a.quiet {
         ProgressBar::hidden()
     } else {
-        let bar = ProgressBar::new(total);
+        let bar = crate::output::progress_bar(total);
         bar.set_style(bar_style(terminal_width(), total, true));
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
@@ -873,7 +873,7 @@ fn verify(a: VerifyArgs) -> Result<()> {
         )?;
     }
     let stop = stop_on_ctrl_c();
-    let bar = ProgressBar::new(total);
+    let bar = crate::output::progress_bar(total);
     bar.set_style(bar_style(terminal_width(), total, false));
     let threads = a.threads.map(checked_threads);
     let report = db.verify(threads, &stop, &|done, _| bar.set_position(done));

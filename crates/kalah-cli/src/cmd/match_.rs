@@ -698,7 +698,7 @@ fn summary(m: &Match, totals: &Totals, requested: u64) -> Result<()> {
 /// The progress bar on stderr: drawn only when stderr is a terminal (indicatif's stderr
 /// target stays hidden otherwise, as for `egdb build`).
 fn progress_bar(games: u64) -> ProgressBar {
-    let bar = ProgressBar::new(games);
+    let bar = crate::output::progress_bar(games);
     bar.set_style(
         ProgressStyle::with_template("{elapsed} [{bar:20}] {pos}/{len} games  {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),

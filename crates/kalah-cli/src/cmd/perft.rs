@@ -90,7 +90,7 @@ fn progress_bar(pos: &Position, rules: &Rules, depth: u32) -> ProgressBar {
     if depth < BAR_FROM_DEPTH {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new(perft(pos, rules, 2));
+    let bar = crate::output::progress_bar(perft(pos, rules, 2));
     bar.set_style(
         ProgressStyle::with_template(
             "{elapsed} [{bar:20}] {pos}/{len} positions two plies down (Ctrl-C stops)  {msg}",

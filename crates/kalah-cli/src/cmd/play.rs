@@ -1524,8 +1524,9 @@ impl Game {
 
     fn engine_move(&mut self) -> Result<()> {
         let pos = self.record.position();
-        // On a terminal, say that the engine is thinking; the line is erased afterwards.
-        let show_thinking = std::io::stdout().is_terminal();
+        // On a terminal, say that the engine is thinking; the line is erased afterwards (not on
+        // a dumb terminal, which cannot erase it).
+        let show_thinking = std::io::stdout().is_terminal() && !crate::output::dumb_terminal();
         if show_thinking {
             let who = self.who(pos.side(), self.swapped());
             print(&format!("{who} is thinking...\r"))?;

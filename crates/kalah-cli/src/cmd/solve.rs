@@ -368,7 +368,7 @@ pub(crate) fn progress_style() -> ProgressStyle {
 /// stderr is a terminal, on one row: see [`progress_style`]).
 pub(crate) fn show_progress(bar: &ProgressBar, message: String) {
     if bar.is_hidden() {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        bar.set_draw_target(crate::output::progress_target());
         bar.set_style(progress_style());
     }
     bar.set_message(message);
