@@ -323,11 +323,48 @@ pub fn layer_path(root: &Path, houses: usize, rules: &Rules, seeds: u32) -> Path
         .join(layer_file_name(seeds))
 }
 
-/// Writes a layer file atomically: `path.tmp`, synced, renamed to `path`.
+/// Writes a layer file atomically: `path.tmp`, synced, renamed to `path`. The header's version
+/// and payload checksum are set here; its other fields are written as given, after the checks
+/// below.
 ///
 /// # Errors
+/// [`EgdbError::BadLayer`], before anything is written, if `header` cannot describe `payload`:
+/// `houses` outside 1..=12, `seeds` past [`MAX_LAYER_SEEDS`](crate::MAX_LAYER_SEEDS), an
+/// encoding other than the one this version writes, or `payload.len()` other than `count`.
 /// [`EgdbError::Io`] on any file system error (the temporary file is removed).
 pub fn write_layer(path: &Path, header: &LayerHeader, payload: &[u8]) -> Result<(), EgdbError> {
+    let what = if !(1..=kalah_core::MAX_HOUSES).contains(&header.houses) {
+        Some(format!(
+            "a board of {} houses a side (1 to {} can be stored)",
+            header.houses,
+            kalah_core::MAX_HOUSES
+        ))
+    } else if header.seeds > crate::MAX_LAYER_SEEDS {
+        Some(format!(
+            "a layer of {} seeds (at most {})",
+            header.seeds,
+            crate::MAX_LAYER_SEEDS
+        ))
+    } else if header.encoding != ENCODING_BYTE {
+        Some(format!(
+            "value encoding {} (this version writes {ENCODING_BYTE})",
+            header.encoding
+        ))
+    } else if payload.len() as u64 != header.count {
+        Some(format!(
+            "{} values for a header that counts {}",
+            payload.len(),
+            header.count
+        ))
+    } else {
+        None
+    };
+    if let Some(what) = what {
+        return Err(EgdbError::BadLayer {
+            path: path.display().to_string(),
+            what,
+        });
+    }
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     }

@@ -115,23 +115,39 @@ impl Indexer {
     /// layer of `seeds` = Σ x seeds.
     ///
     /// # Panics
-    /// If `x` does not hold 2m counts summing to `seeds`, or `seeds` exceeds `max_seeds` (debug
-    /// builds check the sum; release builds return an unspecified rank).
+    /// If `x` does not hold exactly 2m counts, if they do not sum to `seeds`, or if `seeds`
+    /// exceeds `max_seeds` (in every build: the checks cost a few comparisons).
     #[inline]
     pub fn rank(&self, x: &[u8], seeds: u32) -> u64 {
         let n = 2 * self.houses;
-        debug_assert_eq!(x.len(), n);
-        debug_assert_eq!(x.iter().map(|&v| v as u32).sum::<u32>(), seeds);
+        assert_eq!(
+            x.len(),
+            n,
+            "an arrangement of {} houses a side has {n} counts",
+            self.houses
+        );
+        assert!(
+            seeds as usize <= self.max_seeds,
+            "layer {seeds} is past the tables' {} seeds",
+            self.max_seeds
+        );
         let w = self.max_seeds + 1;
         let mut r = seeds as usize;
         let mut rank = 0u64;
         let mut base = 0;
         for &xi in &x[..n - 1] {
-            let left = r - xi as usize;
+            let left = r
+                .checked_sub(xi as usize)
+                .unwrap_or_else(|| panic!("the counts {x:?} sum to more than {seeds} seeds"));
             rank += self.comp[base + r] - self.comp[base + left];
             r = left;
             base += w;
         }
+        assert_eq!(
+            r,
+            x[n - 1] as usize,
+            "the counts {x:?} do not sum to {seeds} seeds"
+        );
         rank
     }
 
@@ -250,6 +266,24 @@ mod tests {
                     assert_eq!(more, r + 1 < size);
                 }
             }
+        }
+    }
+
+    /// `rank`'s documented panics hold in release builds too (they are not debug assertions).
+    #[test]
+    fn rank_refuses_bad_arrangements() {
+        let ix = Indexer::new(2, 5).unwrap();
+        assert_eq!(ix.rank(&[0, 0, 0, 5], 5), 0);
+        assert_eq!(ix.rank(&[5, 0, 0, 0], 5), ix.layer_size(5) - 1);
+        for (x, seeds) in [
+            (&[9u8, 0, 0, 0][..], 9), // past max_seeds
+            (&[1, 1, 1, 1], 3),       // sums to more
+            (&[1, 0, 0, 1], 3),       // sums to less
+            (&[3, 0, 0, 0, 0], 3),    // too many counts
+            (&[3, 0, 0], 3),          // too few
+        ] {
+            let r = std::panic::catch_unwind(|| ix.rank(x, seeds));
+            assert!(r.is_err(), "rank({x:?}, {seeds}) gave {r:?}");
         }
     }
 

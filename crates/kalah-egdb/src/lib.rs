@@ -252,6 +252,16 @@ pub enum EgdbError {
     /// The worker thread pool could not be started.
     #[error("cannot start worker threads: {0}")]
     Threads(String),
+    /// A layer handed to [`file::write_layer`] that its header does not describe (a board of
+    /// no or more than 12 houses, a layer past [`MAX_LAYER_SEEDS`], another value encoding, or
+    /// a payload whose length is not the header's count): nothing was written.
+    #[error("{path}: not written: {what}")]
+    BadLayer {
+        /// The file that was to be written.
+        path: String,
+        /// What does not fit.
+        what: String,
+    },
     /// A build or verify was stopped before its end.
     #[error(
         "interrupted before the end (a build keeps its finished layers and resumes after them)"

@@ -171,6 +171,45 @@ fn a_layer_of_other_rules_is_refused() {
     assert!(e.to_string().contains("capture=standard"), "{e}");
 }
 
+/// A header that cannot describe its payload is refused before anything is written: a file
+/// already at the path stays as it was, and no temporary file is left.
+#[test]
+fn a_layer_whose_header_does_not_fit_is_not_written() {
+    let dir = built(3, 4);
+    let rules = Rules::default();
+    let path = layer_path(dir.path(), 3, &rules, 4);
+    let before = fs::read(&path).unwrap();
+    let good = LayerHeader::expected(3, &rules, 4, 3);
+    let cases = [
+        (LayerHeader::expected(300, &rules, 4, 3), "300 houses"),
+        (LayerHeader::expected(0, &rules, 4, 3), "0 houses"),
+        (LayerHeader::expected(3, &rules, 4000, 3), "4000 seeds"),
+        (
+            LayerHeader {
+                encoding: 9,
+                ..good
+            },
+            "encoding 9",
+        ),
+        (LayerHeader::expected(3, &rules, 4, 2), "counts 2"),
+    ];
+    for (header, what) in cases {
+        match write_layer(&path, &header, &[1, 2, 3]) {
+            Err(e @ EgdbError::BadLayer { .. }) => {
+                assert!(e.to_string().contains(what), "{e}");
+                assert!(e.to_string().contains("not written"), "{e}");
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+        assert_eq!(fs::read(&path).unwrap(), before, "{what}");
+    }
+    let names: Vec<_> = fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+}
+
 #[test]
 fn verify_finds_a_wrong_value_with_a_good_checksum() {
     let dir = built(3, 7);
