@@ -165,7 +165,10 @@ pub struct DepthResult {
     /// Estimated (or, if `exact`, proven) value: final store difference from the view of the side
     /// to move.
     pub value: i32,
-    /// Whether `value` is proven.
+    /// Whether `value` is proven: no estimate went into it (every line searched ended at a game
+    /// end, a proven table entry, a database value or an exact futility bound, never at the
+    /// horizon's evaluation or a heuristic table bound), or the table held the proven value.
+    /// `best` is then a best action under perfect play.
     pub exact: bool,
     /// Best action found, `None` for a finished game.
     pub best: Option<Move>,
@@ -210,6 +213,10 @@ pub struct Solver {
     /// Node count at which the heuristic search for a first guess gives up (`aborted`).
     soft_limit: u64,
     aborted: bool,
+    /// Whether the heuristic search has used an estimate since the flag was last cleared: a
+    /// horizon's evaluation, or a table bound from an earlier heuristic search. While it stays
+    /// clear, the heuristic search's value is proven.
+    estimated: bool,
     /// History heuristic: cut-offs per board side and house, weighted by the seeds in play.
     history: [[u32; 12]; 2],
     c_shift: u32,
@@ -276,6 +283,7 @@ impl Solver {
             etc_min: ETC_MIN_SEEDS,
             soft_limit: u64::MAX,
             aborted: false,
+            estimated: false,
             history: [[0; 12]; 2],
             c_shift: 24,
             nodes: 0,
@@ -892,6 +900,7 @@ impl Solver {
                 self.tt_hits += 1;
                 tt_mv = e.mv;
                 if e.exact || e.draft as i32 >= depth {
+                    self.estimated |= !e.exact;
                     lo = lo.max(e.lo);
                     hi = hi.min(e.hi);
                     if lo >= beta || lo >= hi {
@@ -904,6 +913,7 @@ impl Solver {
             }
         }
         if depth <= 0 {
+            self.estimated = true;
             return evaluate(pos).clamp(lo, hi);
         }
         let a = alpha.max(lo);
@@ -1586,6 +1596,7 @@ impl Solver {
         let (flo, fhi) = self.futility(pos, seeds);
         let mut kids = ArrayVec::<Kid, 13>::new();
         self.children(pos, prev_best, &mut kids);
+        self.estimated = false;
         let mut best = i32::MIN;
         let mut best_mv = kids[0].mv;
         for kid in &kids {
@@ -1625,10 +1636,13 @@ impl Solver {
                 pv.push(Move::Sow(e.mv + 1));
             }
         }
-        let exact = self
-            .key(pos, seeds)
-            .and_then(|k| self.table.probe(&k))
-            .is_some_and(|e| e.exact && e.lo == e.hi && e.lo == best);
+        // Proven if no estimate went into it (every line searched to its game end, a proven
+        // table entry or a database value), or if the table holds the proven value.
+        let exact = !self.estimated
+            || self
+                .key(pos, seeds)
+                .and_then(|k| self.table.probe(&k))
+                .is_some_and(|e| e.exact && e.lo == e.hi && e.lo == best);
         Ok(DepthResult {
             value: value_of(pos, best),
             exact,
@@ -1641,7 +1655,8 @@ impl Solver {
 
     /// Iterative deepening to at most `max_depth` plies within the limits set by
     /// [`Solver::set_limits`] (and the stop flag). Returns the deepest completed iteration (at
-    /// least depth 1, which always completes).
+    /// least depth 1, which always completes); an iteration whose value is proven
+    /// ([`DepthResult::exact`]) is the last, as deeper ones would only prove it again.
     pub fn iterative(&mut self, pos: &Position, max_depth: u32) -> DepthResult {
         let pos = self.settled(pos);
         self.begin(&pos);
@@ -1660,6 +1675,10 @@ impl Solver {
                 Some(Move::Sow(h)) => h - 1,
                 _ => NO_MOVE,
             };
+            if result.exact {
+                // Deeper iterations would only prove the same value again.
+                break;
+            }
             match self.depth_iteration(&pos, depth as i32, prev) {
                 Ok(r) => result = r,
                 Err(_) => break,

@@ -154,6 +154,66 @@ fn cut_off_probes_at_every_node_agree_with_minimax() {
     assert!(random_positions_agree(0x0065_7463, 60, |s| s.tune(1, 1, 24)) >= 1200);
 }
 
+/// The value of playing `mv` in `pos`, for the side to move in `pos`, by plain minimax.
+fn minimax_move_value(pos: &Position, rules: &Rules, mv: Move) -> i32 {
+    let mut child = *pos;
+    let out = child.play(rules, mv).unwrap();
+    let v = minimax_value(&child, rules);
+    if child.is_over() {
+        child.store_diff(pos.side())
+    } else if out.extra_turn {
+        v
+    } else {
+        -v
+    }
+}
+
+/// A depth-limited search that says its value is proven (`exact`: no horizon evaluation or
+/// heuristic table bound went into it) has the minimax value and a best move; deep enough
+/// searches of small positions are proven, shallow ones of larger positions are not.
+#[test]
+fn depth_limited_results_marked_exact_are_proven() {
+    let mut rng = StdRng::seed_from_u64(0x6465_7074);
+    let (mut exact, mut estimates) = (0, 0);
+    for rules in all_rules() {
+        // Only heuristic searches fill this solver's table: nothing proven comes from elsewhere.
+        let mut solver = Solver::new(rules, 1);
+        for i in 0..40 {
+            let m = 1 + i % 4;
+            let seeds = rng.gen_range(1..=8);
+            let pos = random_position(&mut rng, m, seeds, Phase::Normal);
+            let mut p = pos;
+            p.settle(&rules);
+            if p.is_over() {
+                continue;
+            }
+            let depth = [1, 3, 6, 40][i % 4];
+            let r = if i % 2 == 0 {
+                solver.search_depth(&pos, depth).unwrap()
+            } else {
+                solver.iterative(&pos, depth)
+            };
+            if !r.exact {
+                estimates += 1;
+                continue;
+            }
+            exact += 1;
+            let expect = minimax_value(&pos, &rules);
+            assert_eq!(r.value, expect, "{pos} depth {depth} under {rules}: {r:?}");
+            let best = r.best.unwrap();
+            assert_eq!(
+                minimax_move_value(&p, &rules, best),
+                expect,
+                "{pos} depth {depth} under {rules}: {best} is not a best move"
+            );
+        }
+    }
+    assert!(
+        exact >= 300 && estimates >= 100,
+        "{exact} proven, {estimates} estimates"
+    );
+}
+
 #[test]
 fn pie_and_manchester_roots_agree_with_minimax() {
     let mut rng = StdRng::seed_from_u64(7);

@@ -186,6 +186,14 @@ fn depth_limited_search_returns_legal_moves() {
     let v = solver.value(&end).unwrap();
     let r = solver.search_depth(&end, 30).unwrap();
     assert_eq!(r.value, v);
+    assert!(r.exact, "{r:?}");
+    // A position with one legal move, which ends the game: proven by any search, in one
+    // iteration.
+    let last: Position = "1,0,1,0 S".parse().unwrap();
+    let mut fresh = Solver::new(rules, 1);
+    let r = fresh.iterative(&last, 100);
+    assert!(r.exact && r.depth == 1, "{r:?}");
+    assert_eq!(r.value, fresh.value(&last).unwrap());
 }
 
 /// A table larger than the machine can grant is halved until granted instead of aborting the
