@@ -857,7 +857,13 @@ impl Position {
 
     /// Plays an action known to be legal (see [`Position::legal_moves`]).
     ///
-    /// The result of an illegal action is unspecified but memory-safe; debug builds assert.
+    /// # Panics
+    /// Debug builds assert that the action is legal. In release builds an illegal action is
+    /// memory-safe but its result unspecified: it may panic (`Sow(0)`), or leave a position
+    /// that breaks [`Position`]'s invariants (a house past m sows from another pit; its
+    /// counts may no longer sum to the seeds of the game, and its text may not parse back),
+    /// or report what did not happen (`Swap` without the pie rule says `swapped`). Use
+    /// [`Position::play`] for actions that come from outside.
     #[inline]
     pub fn play_unchecked(&mut self, rules: &Rules, mv: Move) -> Outcome {
         match mv {
@@ -880,7 +886,10 @@ impl Position {
     /// 2m+1 seeds or more lap the board and refill the origin house. Then the capture, the extra
     /// turn, the end of the game and the sweep are applied under `rules`.
     ///
-    /// The house must hold seeds and the game must not be over (debug builds assert).
+    /// # Panics
+    /// Debug builds assert that `house` is in 1..=m, holds seeds and that the game is not
+    /// over; in release builds a breach gives an unspecified result, as for
+    /// [`Position::play_unchecked`] (a panic, or a position that breaks the invariants).
     #[inline(always)]
     pub fn sow_unchecked(&mut self, rules: &Rules, house: usize) -> Outcome {
         let src = *self;
@@ -891,7 +900,8 @@ impl Position {
     /// [`Position::sow_unchecked`] on a copy, leaving `self` unchanged. The fastest way to make
     /// a child position in a search (the copy is never read back).
     ///
-    /// The house must hold seeds and the game must not be over (debug builds assert).
+    /// # Panics
+    /// As [`Position::sow_unchecked`].
     #[inline(always)]
     pub fn sown(&self, rules: &Rules, house: usize) -> (Position, Outcome) {
         let mut child = *self;
@@ -1177,6 +1187,21 @@ impl FromStr for Position {
             };
             let text = &body[..digits];
             if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+                // A count, then the side, then a comma (`1,0,1,0 S,`): the comma is at fault.
+                if !last {
+                    let n = body.find(|c: char| !c.is_ascii_digit()).unwrap_or(0);
+                    let after = &body[n..];
+                    let side = after.split_whitespace().next();
+                    if n > 0
+                        && after.starts_with(char::is_whitespace)
+                        && matches!(side, Some("S" | "s" | "N" | "n"))
+                    {
+                        return Err(ParsePositionError::Trailing {
+                            at: col(start + tok.len()),
+                            text: ",".to_string(),
+                        });
+                    }
+                }
                 let word = body.split([' ', '\t', '\n', '\r']).next().unwrap_or("");
                 let word = if last || word.is_empty() {
                     word

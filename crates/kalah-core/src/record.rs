@@ -17,8 +17,10 @@
 //! and a `#` comment may follow the closing `]`. `Result` is `south-north` final stores once the
 //! game is over, `*` before. Each of these five tags may be given once, and each key of the
 //! `Rules` tag once; other tags (`Event`, `Date`, ...) are kept and written back. Players are named by the side
-//! they start on (after a pie-rule `swap` they own the other row). The side labels and turn
-//! numbers are optional when reading; if present they are checked. A turn must end where its
+//! they start on (after a pie-rule `swap` they own the other row). The side labels (`S`, `N`;
+//! `s`, `n` read too) and turn numbers are optional when reading; if present they are checked,
+//! each a word of its own (`1. S 3-6`, not `1.S`). A `Result` that is neither `*` nor two
+//! store counts is refused. A turn must end where its
 //! player's turn ends ([`Turn::check_step`]); the last turn may end in `-` when the player still
 //! has an extra turn to play.
 //!
@@ -178,8 +180,12 @@ pub struct RecordedTurn {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct JsonRecord {
+    /// Left out: the standard rules, as in the text form.
+    #[serde(default)]
     rules: Rules,
-    start: Position,
+    /// Left out: the rules' Kalah(6,4) start, as in the text form (always written).
+    #[serde(default)]
+    start: Option<Position>,
     #[serde(default)]
     south: String,
     #[serde(default)]
@@ -477,7 +483,27 @@ impl GameRecord {
                     "Start" => start = Some((line, value)),
                     "South" => south = value,
                     "North" => north = value,
-                    "Result" => stated_result = Some(value),
+                    "Result" => {
+                        let v = value.trim();
+                        let scores = v.split_once('-').filter(|(a, b)| {
+                            [a, b].iter().all(|x| {
+                                !x.is_empty()
+                                    && x.bytes().all(|c| c.is_ascii_digit())
+                                    && x.parse::<u8>().is_ok()
+                            })
+                        });
+                        if v != "*" && scores.is_none() {
+                            return Err(RecordError::Syntax {
+                                line,
+                                message: format!(
+                                    "tag Result \"{value}\" is not a result: write the final \
+                                     stores, South's first (\"25-23\"), or \"*\" for a game \
+                                     not over"
+                                ),
+                            });
+                        }
+                        stated_result = Some(value)
+                    }
                     // Other tags (Event, Date, ...) are kept as they are.
                     _ => tags.push((key.to_string(), value)),
                 }
@@ -514,7 +540,8 @@ impl GameRecord {
                 });
             }
             let is_number = tok.ends_with('.');
-            if is_number || tok == "S" || tok == "N" {
+            let label = side_label(&tok);
+            if is_number || label.is_some() {
                 // At most one number, then at most one label, before a turn (`1. S 3-6`).
                 if pending_side.is_some() || (is_number && pending_label.is_some()) {
                     return Err(RecordError::Syntax {
@@ -536,8 +563,8 @@ impl GameRecord {
                 }
                 continue;
             }
-            if tok == "S" || tok == "N" {
-                pending_side = Some((line, if tok == "S" { Side::South } else { Side::North }));
+            if let Some(side) = label {
+                pending_side = Some((line, side));
                 continue;
             }
             turn_no += 1;
@@ -633,7 +660,7 @@ impl GameRecord {
     pub fn to_json(&self) -> String {
         let j = JsonRecord {
             rules: self.rules,
-            start: self.start,
+            start: Some(self.start),
             south: one_line(&self.south),
             north: one_line(&self.north),
             turns: self
@@ -669,7 +696,10 @@ impl GameRecord {
         })
     }
 
-    /// Reads the JSON form, replaying and checking every turn as the text form does.
+    /// Reads the JSON form, replaying and checking every turn as the text form does. Every
+    /// field may be left out, with the text form's defaults: `rules` the standard rules, `start`
+    /// Kalah(6,4)'s start, no players, turns, result or tags (`{"turns": ["3-6", "1"]}` is a
+    /// record); an unknown field is refused.
     ///
     /// # Errors
     /// [`RecordError::Json`] for malformed JSON, else as [`GameRecord::parse_text`].
@@ -680,7 +710,9 @@ impl GameRecord {
         // field and turn item, not by the lines of this text, which the user never saw.
         let mut t = String::new();
         let _ = writeln!(t, "[Rules \"{}\"]", j.rules);
-        let _ = writeln!(t, "[Start \"{}\"]", j.start);
+        if let Some(start) = j.start {
+            let _ = writeln!(t, "[Start \"{start}\"]");
+        }
         let _ = writeln!(t, "[South \"{}\"]", escape(&j.south));
         let _ = writeln!(t, "[North \"{}\"]", escape(&j.north));
         if let Some([a, b]) = j.result {
@@ -707,7 +739,7 @@ impl GameRecord {
             // Nor a turn number or side label of the text form (tester 45: `["1.", "S", "3-6"]`
             // was read as one turn, and written back as `["3-6"]`).
             let token = turn.trim();
-            if token.ends_with('.') || token == "S" || token == "N" {
+            if token.ends_with('.') || side_label(token).is_some() {
                 return Err(RecordError::Json(format!(
                     "turns item {}: '{turn}' is not a turn (turn numbers and side labels belong \
                      to the text form; each item here is one turn)",
@@ -728,6 +760,16 @@ impl GameRecord {
 
 /// The tags the text form reads; each may be given once. Other tags are allowed (and may repeat):
 /// they are kept in [`GameRecord::tags`].
+/// The side a side label of the text form names (`S` or `N`, in either case, as the side
+/// letter of a position), or `None` if `tok` is not one.
+fn side_label(tok: &str) -> Option<Side> {
+    match tok {
+        "S" | "s" => Some(Side::South),
+        "N" | "n" => Some(Side::North),
+        _ => None,
+    }
+}
+
 const KNOWN_TAGS: [&str; 5] = ["Rules", "Start", "South", "North", "Result"];
 
 /// The tag the text form reads that `key` is most likely a slip for: another case of it

@@ -266,8 +266,10 @@ fn parse_on_off(key: &str, v: &str) -> Result<bool, RulesError> {
 
 /// `capture=standard end=row-empty leftovers=owner majority-end=off pie=off
 /// first-move-extra-turn=on`: every key, in this order. Parsing accepts any subset in any order,
-/// separated by spaces or commas, and `true`/`yes` and `false`/`no` for `on` and `off`; missing keys take the standard rule; a key given twice is an
-/// error ([`RulesError::RepeatedKey`]).
+/// separated by spaces or commas, and `true`/`yes` and `false`/`no` for `on` and `off`; missing
+/// keys take the standard rule; a key given twice is an error ([`RulesError::RepeatedKey`]).
+/// Keys and values are lower case, as written (`capture=Empty` is refused with a message that
+/// lists the values), unlike the side letters and `swap`, which are read in either case.
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

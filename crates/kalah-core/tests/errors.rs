@@ -252,6 +252,30 @@ fn parse_position_errors_say_where() {
             text: "4a".into()
         }
     );
+    // A comma after the side is named, not the count before it (tester 47: "'0 S' is not a
+    // seed count" for a trailing comma).
+    assert_eq!(
+        parse_err("1,0,1,0 S,"),
+        ParsePositionError::Trailing {
+            at: 10,
+            text: ",".into()
+        }
+    );
+    assert_eq!(
+        parse_err("1,0,1,0 n pie,"),
+        ParsePositionError::Trailing {
+            at: 14,
+            text: ",".into()
+        }
+    );
+    // Not a side after the space: still the item as a whole.
+    assert_eq!(
+        parse_err("4 4,4,4 S"),
+        ParsePositionError::BadCount {
+            at: 1,
+            text: "4 4".into()
+        }
+    );
     assert_eq!(
         parse_err("4,4,,4 S"),
         ParsePositionError::BadCount {
@@ -595,6 +619,33 @@ fn record_errors() {
             stated: "25-23".into(),
             actual: "*".into()
         }
+    );
+    // A Result tag that is no result is a syntax error, not a mismatch (library tester 47).
+    for bad in ["x", "25-", "-23", "25-23-1", "25:23", "300-0", "+1-2", ""] {
+        let e = err(&format!("[Result \"{bad}\"]\n1. S 1\n"));
+        assert!(
+            matches!(&e, RecordError::Syntax { line: 1, message } if message.contains("is not a result")),
+            "{bad:?}: {e:?}"
+        );
+    }
+    // Side labels read in either case, as a position's side letter (tester 47: `1. s 3-6` was
+    // "move s is not a move"); a wrong one is still named.
+    let lower = GameRecord::parse_text("1. s 3-6\n2. n 1\n").unwrap();
+    assert_eq!(lower, GameRecord::parse_text("1. S 3-6\n2. N 1\n").unwrap());
+    assert!(matches!(
+        err("1. n 3-6\n"),
+        RecordError::Syntax { line: 1, message } if message.contains("labelled N but South")
+    ));
+    // The JSON form takes the text form's defaults for the rules and the start.
+    let defaults = GameRecord::parse_json(r#"{"turns": ["3-6", "1"]}"#).unwrap();
+    assert_eq!(defaults, GameRecord::parse_text("3-6 1").unwrap());
+    assert_eq!(
+        defaults,
+        GameRecord::parse_json(&defaults.to_json()).unwrap()
+    );
+    assert_eq!(
+        GameRecord::parse_json("{}").unwrap(),
+        GameRecord::parse_text("").unwrap()
     );
     assert!(matches!(
         GameRecord::parse_json("{"),
