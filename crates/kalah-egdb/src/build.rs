@@ -191,6 +191,11 @@ impl BuildPlan {
     /// progress (finished layers stay; a later build resumes after them). The same as
     /// [`BuildPlan::lock`] then [`BuildLock::run`].
     ///
+    /// The build keeps every layer in memory, about [`BuildPlan::total_positions`] bytes, and
+    /// does not check that the machine has them: compare that with the memory available first
+    /// (as `kalah egdb build` does), since under Linux's memory overcommit a build far too big
+    /// may be killed by the kernel rather than fail with [`EgdbError::Io`] (out of memory).
+    ///
     /// # Errors
     /// [`EgdbError`] for bad plans, a set another build holds ([`EgdbError::Busy`]), unreadable
     /// or corrupt existing layers, I/O errors, or an interruption.

@@ -550,6 +550,27 @@ impl Egdb {
     /// the seeds in the houses (or, when every seed ends in a store, of the wrong parity: gain
     /// ≡ seeds mod 2), is refused the same way (the only check a format 1 file's large layers
     /// get here).
+    ///
+    /// The example of docs/EGDB.md, with the databases of `kalah egdb build --houses 6
+    /// --max-seeds 18` (or more) in the default directory:
+    ///
+    /// ```no_run
+    /// use kalah_core::{Position, Rules};
+    /// use kalah_egdb::Egdb;
+    ///
+    /// fn main() -> Result<(), Box<dyn std::error::Error>> {
+    ///     let rules = Rules::default();
+    ///     let dir = kalah_egdb::default_dir().ok_or("no home directory")?;
+    ///     // None: no layers of Kalah(6,·) under these rules were built there.
+    ///     if let Some(db) = Egdb::open(&dir, 6, &rules)? {
+    ///         // 18 seeds in the houses: answered by layers built to 18 seeds or more.
+    ///         let pos: Position = "0,2,3,1,0,4,9,5,0,0,2,1,0,12 S".parse()?;
+    ///         // The future gain of the side to move (South): -4, so the value is 9 - 12 - 4 = -7.
+    ///         assert_eq!(db.probe(&pos, &rules), Some(-4));
+    ///     }
+    ///     Ok(())
+    /// }
+    /// ```
     pub fn probe(&self, pos: &Position, rules: &Rules) -> Option<i32> {
         let (k, r) = self.locate(pos, rules)?;
         let layer = &self.layers[k as usize];

@@ -10,11 +10,11 @@ fn main() {
         pos,
         mut solver,
     } = common::setup();
-    // TUNE=TT_MIN,ETC_MIN,C_SHIFT (e.g. 4,12,24, the defaults) for experiments.
+    // TUNE=TT_MIN,ETC_MIN,C_SHIFT (e.g. 4,26,24, the defaults) for experiments.
     if let Ok(t) = std::env::var("TUNE") {
         let v: Vec<i64> = t
             .split(',')
-            .map(|x| x.trim().parse().expect("TUNE=4,12,24"))
+            .map(|x| x.trim().parse().expect("TUNE=4,26,24"))
             .collect();
         solver.tune(v[0] as i32, v[1] as i32, v[2] as u32);
     }

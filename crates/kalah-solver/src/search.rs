@@ -197,6 +197,13 @@ struct Kid {
 
 /// The search: rules, transposition table, optional endgame databases, limits and counters.
 /// Reuse one solver for many positions of the same board size and rules to keep the table.
+///
+/// Positions are taken as given, under the solver's rules: an unswept finished game is swept
+/// first ([`Position::settle`]), and a phase tag is read as those rules read it (an `opening`
+/// or `pie` tag means nothing without the pie or Manchester rule, so such a position is solved
+/// as a game past its opening). The solver does not refuse a tag its rules lack; front ends
+/// that take positions from users check [`Position::phase_tag_problem`] first, as `kalah solve`
+/// does.
 pub struct Solver {
     rules: Rules,
     /// Shared with the solvers made by [`Solver::with_shared_table`].
