@@ -618,6 +618,70 @@ fn load_refuses_an_endless_or_huge_file() {
     }
 }
 
+/// Regression (tester 49): `save FILE` replaced the record of another game (a mistyped name
+/// lost it). Another game's record is kept; an earlier save of this game, or a file this
+/// session saved (even after an undo took the game elsewhere) or loaded, is replaced.
+#[test]
+fn save_keeps_another_games_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("other.txt");
+    let other_text = "[Start \"3,3,3,3,0,3,3,3,3,0 S\"]\n1. S 1\n";
+    std::fs::write(&other, other_text).unwrap();
+    let same_start = dir.path().join("same-start.txt");
+    let same_start_text = "1. S 1\n";
+    std::fs::write(&same_start, same_start_text).unwrap();
+    let earlier = dir.path().join("earlier.txt");
+    std::fs::write(&earlier, "1. S 3-6\n").unwrap();
+    let mine = dir.path().join("mine.txt");
+    let script = format!(
+        "3\n6\nsave {}\nsave {}\nsave {}\nsave {}\nundo\nundo\n2\nsave {}\nquit\n",
+        other.display(),
+        same_start.display(),
+        earlier.display(),
+        mine.display(),
+        mine.display()
+    );
+    let out = Command::cargo_bin("kalah")
+        .unwrap()
+        .args(["play", "--opponent", "human"])
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(
+            "holds another game (1 action from 3,3,3,3,0,3,3,3,3,0 S), so it is not replaced"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("holds another game (1 action from 4,4,4,4,4,4,0,4,4,4,4,4,4,0 S)"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), other_text);
+    assert_eq!(
+        std::fs::read_to_string(&same_start).unwrap(),
+        same_start_text
+    );
+    // The earlier save (a prefix of this game) and this session's own file are replaced.
+    assert_eq!(stdout.matches("Saved the game to").count(), 3, "{stdout}");
+    assert!(std::fs::read_to_string(&earlier)
+        .unwrap()
+        .contains("1. S 3-6"));
+    assert!(std::fs::read_to_string(&mine).unwrap().contains("1. S 2"));
+    // A file loaded by the session is its own as well.
+    let out = Command::cargo_bin("kalah")
+        .unwrap()
+        .args(["play", "--opponent", "human", "--load"])
+        .arg(&other)
+        .write_stdin(format!("undo\n2\nsave {}\nquit\n", other.display()))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Saved the game to"), "{stdout}");
+    assert!(std::fs::read_to_string(&other).unwrap().contains("1. S 2"));
+}
+
 /// Regression (tester 35): `save notes.txt` replaced a file that held something else; a FIFO
 /// given to `--load` blocked for ever.
 #[test]

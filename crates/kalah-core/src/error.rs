@@ -116,6 +116,15 @@ pub enum ParsePositionError {
         /// The character.
         text: String,
     },
+    /// A number where the side to move belongs, after a space (`1 0 1 0 S`): the counts are
+    /// separated by spaces, not commas.
+    #[error("column {at}: '{text}' follows a seed count after a space: counts are separated by commas, e.g. '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'")]
+    MissingComma {
+        /// Column of the number.
+        at: usize,
+        /// The number.
+        text: String,
+    },
     /// An unknown trailing token.
     #[error("column {at}: unexpected '{text}' (after the side only 'opening', 'first-turn' or 'pie' may follow)")]
     Trailing {

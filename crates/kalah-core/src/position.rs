@@ -1148,7 +1148,7 @@ impl fmt::Display for Position {
 }
 
 /// Parses the notation written by `Display`. White space around the commas is allowed; the side
-/// letter may be lower case. Error columns count characters from 1.
+/// letter and the phase tag may be in either case. Error columns count characters from 1.
 ///
 /// The text carries no rules, so the phase tag is read whatever the rules of the game will be:
 /// check it with [`Rules::allows_phase`] (a `pie` tag under rules without the pie rule is a
@@ -1248,6 +1248,13 @@ impl FromStr for Position {
                 "N" | "n" => Side::North,
                 _ => {
                     let first = w.chars().next().unwrap_or(' ');
+                    // Counts separated by spaces (`1 0 1 0 S`): a comma is missing.
+                    if !glued && !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) {
+                        return Err(ParsePositionError::MissingComma {
+                            at,
+                            text: w.to_string(),
+                        });
+                    }
                     if glued && first.is_ascii_punctuation() {
                         return Err(ParsePositionError::BadSeparator {
                             at,
@@ -1262,9 +1269,12 @@ impl FromStr for Position {
             });
         }
         if let Some((at, w)) = it.next() {
-            phase = Phase::from_tag(w).ok_or_else(|| ParsePositionError::Trailing {
-                at,
-                text: w.to_string(),
+            // Read in either case, as the side letter is.
+            phase = Phase::from_tag(&w.to_ascii_lowercase()).ok_or_else(|| {
+                ParsePositionError::Trailing {
+                    at,
+                    text: w.to_string(),
+                }
             })?;
         }
         if let Some((at, w)) = it.next() {

@@ -753,13 +753,21 @@ impl GameRecord {
                 format!("turns item {}: {message}", line - first_turn_line + 1),
             ),
             RecordError::Syntax { message, .. } => RecordError::Json(message),
+            // The JSON form has a result field, not a Result tag.
+            RecordError::ResultMismatch { stated, actual } => RecordError::Json(format!(
+                "result [{}] disagrees with the turns, which give {}",
+                stated.replacen('-', ", ", 1),
+                if actual == "*" {
+                    "a game not over (leave result out, or null)".to_string()
+                } else {
+                    format!("[{}]", actual.replacen('-', ", ", 1))
+                }
+            )),
             other => other,
         })
     }
 }
 
-/// The tags the text form reads; each may be given once. Other tags are allowed (and may repeat):
-/// they are kept in [`GameRecord::tags`].
 /// The side a side label of the text form names (`S` or `N`, in either case, as the side
 /// letter of a position), or `None` if `tok` is not one.
 fn side_label(tok: &str) -> Option<Side> {
@@ -770,6 +778,8 @@ fn side_label(tok: &str) -> Option<Side> {
     }
 }
 
+/// The tags the text form reads; each may be given once. Other tags are allowed (and may repeat):
+/// they are kept in [`GameRecord::tags`].
 const KNOWN_TAGS: [&str; 5] = ["Rules", "Start", "South", "North", "Result"];
 
 /// The tag the text form reads that `key` is most likely a slip for: another case of it

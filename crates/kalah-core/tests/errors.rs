@@ -268,6 +268,22 @@ fn parse_position_errors_say_where() {
             text: ",".into()
         }
     );
+    // Counts separated by spaces: the missing comma is named (tester 49: "'0' is not a side").
+    assert_eq!(
+        parse_err("1 0 1 0 S"),
+        ParsePositionError::MissingComma {
+            at: 3,
+            text: "0".into()
+        }
+    );
+    assert!(parse_err("1 0 1 0 S")
+        .to_string()
+        .contains("separated by commas"));
+    // Phase tags in either case, as the side letter.
+    assert_eq!(
+        "3,3,3,0,3,3,3,0 S OPENING".parse::<Position>().unwrap(),
+        "3,3,3,0,3,3,3,0 S opening".parse::<Position>().unwrap()
+    );
     // Not a side after the space: still the item as a whole.
     assert_eq!(
         parse_err("4 4,4,4 S"),
@@ -642,6 +658,14 @@ fn record_errors() {
     assert_eq!(
         defaults,
         GameRecord::parse_json(&defaults.to_json()).unwrap()
+    );
+    // Its result field is named as such, not as the text form's tag (tester 49).
+    assert_eq!(
+        GameRecord::parse_json(r#"{"turns": ["3-6", "1"], "result": [1, 2]}"#)
+            .unwrap_err()
+            .to_string(),
+        "bad JSON game record: result [1, 2] disagrees with the turns, which give a game not \
+         over (leave result out, or null)"
     );
     assert_eq!(
         GameRecord::parse_json("{}").unwrap(),

@@ -961,7 +961,13 @@ fn probe(a: ProbeArgs) -> Result<()> {
                  build it again ('kalah egdb build' replaces it)"
             );
         }
-        bail!("the databases do not cover this position (opening phase: positions before the first turn ends are not stored)");
+        let why = if pos.phase() == kalah_core::Phase::PieChoice {
+            "pie-rule choice: North may still swap, and positions before that choice are not \
+             stored"
+        } else {
+            "opening phase: positions before the first turn ends are not stored"
+        };
+        bail!("the databases do not cover this position ({why})");
     };
     let value = pos.store_diff(side) + gain;
     if a.json {

@@ -1127,6 +1127,9 @@ struct Game {
     /// What `--save`'s file held when this session last loaded or wrote it: a file that holds
     /// something else was changed by another program and is not replaced ([`replace_kept`]).
     keep_last: Vec<u8>,
+    /// The files (canonical paths) this session loaded or saved: `save` replaces them whatever
+    /// game they hold.
+    own_files: Vec<PathBuf>,
 }
 
 /// Replaces `--save`'s file `path` with `text` ([`save_atomically`]) unless it holds neither
@@ -1481,13 +1484,28 @@ impl Game {
         } else {
             // A file that is there and is not a game (notes, say) is not replaced: `save` is
             // meant to replace an earlier save, not whatever has the name (tester 35).
-            if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0)
-                && load_record(path).is_err()
-            {
-                return self.complain(&format!(
-                    "'{file}' exists and does not hold a game record, so it is not replaced: save \
-                     to another name (or delete it first); the game goes on"
-                ));
+            if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0) {
+                match load_record(path) {
+                    Err(_) => {
+                        return self.complain(&format!(
+                            "'{file}' exists and does not hold a game record, so it is not \
+                             replaced: save to another name (or delete it first); the game goes on"
+                        ));
+                    }
+                    // Nor is another game's record (tester 49: a mistyped name lost a saved
+                    // game): one this session neither loaded nor saved, of other rules, another
+                    // start, or moves that neither lead to this game's nor follow from them.
+                    Ok((other, _)) if !self.owns(path) && !same_game(&other, &self.record) => {
+                        let n = other.moves().len();
+                        return self.complain(&format!(
+                            "'{file}' holds another game ({n} action{} from {}), so it is not \
+                             replaced: save to another name (or delete it first); the game goes on",
+                            if n == 1 { "" } else { "s" },
+                            other.start
+                        ));
+                    }
+                    Ok(_) => {}
+                }
             }
             // A Ctrl-C that quits waits for the write (see CtrlC::saving).
             let text = self.record.to_text();
@@ -1508,6 +1526,11 @@ impl Game {
             if kept_here {
                 self.keep_last = text.into_bytes();
             }
+            if let Ok(c) = std::fs::canonicalize(path) {
+                if !self.own_files.contains(&c) {
+                    self.own_files.push(c);
+                }
+            }
             self.ctrl_c.kept_in(Some(file));
         }
         let arg = crate::output::shell_path(file);
@@ -1516,6 +1539,11 @@ impl Game {
             "Saved the game to '{file}' ({n} action{}); continue it with: kalah play --load {arg}\n",
             if n == 1 { "" } else { "s" }
         ))
+    }
+
+    /// Whether this session loaded or saved `path`.
+    fn owns(&self, path: &Path) -> bool {
+        std::fs::canonicalize(path).is_ok_and(|c| self.own_files.contains(&c))
     }
 
     fn complain(&self, msg: &str) -> Result<()> {
@@ -1822,6 +1850,14 @@ fn check_save_target(path: &Path, load: Option<&Path>) -> Result<bool> {
 
 /// Whether `a` and `b` name the same existing file (device and inode: links and spellings
 /// included).
+/// Whether records `a` and `b` are of one game: the same rules and start, and the moves of
+/// one lead to the other's (an earlier save of this game, or one taken back since).
+fn same_game(a: &GameRecord, b: &GameRecord) -> bool {
+    let (x, y) = (a.moves(), b.moves());
+    let n = x.len().min(y.len());
+    a.rules == b.rules && a.start == b.start && x[..n] == y[..n]
+}
+
 fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     match (std::fs::metadata(a), std::fs::metadata(b)) {
@@ -1923,6 +1959,11 @@ pub fn run(args: Args) -> Result<()> {
         keep_json: false,
         keep_error: None,
         keep_last: Vec::new(),
+        own_files: args
+            .load
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .collect(),
     };
     if let Some(path) = &args.save {
         let context = || format!("--save: cannot keep the game in '{}'", path.display());

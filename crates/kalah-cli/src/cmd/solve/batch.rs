@@ -270,8 +270,10 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             shared.print_summary(args.json, start.elapsed())?;
             bail!(
                 "--batch {}: line {n} is longer than {MAX_LINE} bytes (a position line is a few \
-                 dozen): not a file of positions",
-                path.display()
+                 dozen): not a file of positions; the batch stopped there (the summary counts \
+                 the lines before it{})",
+                path.display(),
+                if n == 1 { ": none" } else { "" }
             );
         }
         // A UTF-8 byte-order mark (some Windows editors write one) opens the file, not a line.
