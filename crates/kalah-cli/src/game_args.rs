@@ -169,9 +169,16 @@ impl RuleArgs {
         let Some(text) = text else {
             return self.start_position();
         };
-        let mut pos: Position = text
-            .parse()
-            .with_context(|| format!("bad position '{text}'"))?;
+        let rules = self.rules();
+        let mut pos: Position = match text.parse() {
+            Ok(pos) => pos,
+            // A tag the rules lack is named first, even where it does not fit the side to
+            // move either (`... S pie` without --pie).
+            Err(e) => match PhaseTagProblem::of_refused_text(&e, &rules) {
+                Some(problem) => bail!("bad position '{text}': {}", tag_problem_text(problem)),
+                None => return Err(e).with_context(|| format!("bad position '{text}'")),
+            },
+        };
         if let Some(m) = self.houses {
             if m != pos.houses() {
                 let n = pos.houses();
@@ -181,24 +188,8 @@ impl RuleArgs {
                 );
             }
         }
-        let rules = self.rules();
-        match pos.phase_tag_problem(&rules) {
-            Some(PhaseTagProblem::NeedsRules { tag, needs }) => {
-                let needs = match needs {
-                    PhaseNeeds::Pie => "add --pie",
-                    PhaseNeeds::PieOrManchester => "add --pie or --no-first-move-extra-turn",
-                    PhaseNeeds::PieWithFirstMoveExtraTurn => {
-                        "use --pie without --no-first-move-extra-turn (under the Manchester \
-                         rule South's first sowing earns no extra turn, so no first turn goes on)"
-                    }
-                };
-                bail!(
-                    "the position's phase tag '{tag}' belongs to the opening rules: {needs}, or \
-                     leave the tag out"
-                );
-            }
-            Some(problem) => bail!("the position's {problem}"),
-            None => {}
+        if let Some(problem) = pos.phase_tag_problem(&rules) {
+            bail!("the position's {}", tag_problem_text(problem));
         }
         if self.layout.is_some() || self.seeds.is_some() || self.mirrored {
             crate::output::usage_bail!(
@@ -207,5 +198,23 @@ impl RuleArgs {
         }
         pos.settle(&rules);
         Ok(pos)
+    }
+}
+
+/// A phase-tag problem in the command line's terms: the flags that give the missing rules.
+fn tag_problem_text(problem: PhaseTagProblem) -> String {
+    match problem {
+        PhaseTagProblem::NeedsRules { tag, needs } => {
+            let needs = match needs {
+                PhaseNeeds::Pie => "add --pie",
+                PhaseNeeds::PieOrManchester => "add --pie or --no-first-move-extra-turn",
+                PhaseNeeds::PieWithFirstMoveExtraTurn => {
+                    "use --pie without --no-first-move-extra-turn (under the Manchester rule \
+                     South's first sowing earns no extra turn, so no first turn goes on)"
+                }
+            };
+            format!("phase tag '{tag}' belongs to the opening rules: {needs}, or leave the tag out")
+        }
+        problem => problem.to_string(),
     }
 }

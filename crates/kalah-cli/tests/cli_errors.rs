@@ -390,6 +390,16 @@ fn phase_tag_needs_its_rule() {
         &["perft", "2", &format!("{start} S opening")],
         "phase tag 'opening'",
     );
+    // A tag that fits neither the rules nor the side to move: the rules are named first
+    // (tester 50: "phase 'pie' needs North to move" without the pie rule); with them, the side.
+    fails_with(
+        &["show", &format!("{start} S pie")],
+        "phase tag 'pie' belongs to the opening rules: add --pie",
+    );
+    fails_with(
+        &["show", &format!("{start} S pie"), "--pie"],
+        "phase 'pie' needs North to move",
+    );
     // `first-turn` needs the pie rule with the first-move extra turn: under the Manchester rule
     // no first turn goes on (tester 45: it was allowed there, and the error under standard
     // rules suggested --no-first-move-extra-turn).

@@ -138,6 +138,23 @@ pub enum PhaseTagProblem {
     },
 }
 
+impl PhaseTagProblem {
+    /// The missing rules behind a position text that did not parse (`err`) because its phase
+    /// tag does not fit its side to move or its board (`... S pie`: the tag needs North to
+    /// move), when `rules` lack that tag's opening rules anyway: the fix to name first, as
+    /// [`Position::phase_tag_problem`] names it for a text that parses. `None` for any other
+    /// error, or if `rules` have the tag's rules.
+    pub fn of_refused_text(err: &ParsePositionError, rules: &Rules) -> Option<PhaseTagProblem> {
+        match err {
+            ParsePositionError::Setup(SetupError::Phase { phase, .. }) => {
+                let needs = rules.phase_needs(Phase::from_tag(phase)?)?;
+                Some(PhaseTagProblem::NeedsRules { tag: phase, needs })
+            }
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for PhaseTagProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -674,6 +674,13 @@ impl GameRecord {
         serde_json::to_string_pretty(&j).expect("records serialize")
     }
 
+    /// The standard tag (`Rules`, `Start`, `South`, `North`, `Result`) that `name` is, or is one
+    /// letter away from, if any: for front ends that say where their users give that tag
+    /// instead (the web API's record export takes `position`, not `start`).
+    pub fn standard_tag_like(name: &str) -> Option<&'static str> {
+        standard_tag_like(name)
+    }
+
     /// Why `name` cannot be the name of one of the other tags ([`GameRecord::tags`]) in a
     /// record that reads back as written, or `None` if it can: it must be one word, without
     /// brackets, quotes or control characters, and neither a standard tag (`Rules`, `Start`,

@@ -695,6 +695,28 @@ fn a_phase_tag_problem_names_the_missing_rules_before_the_end() {
     );
 }
 
+/// `PhaseTagProblem::of_refused_text`: a text refused for a tag that does not fit its side to
+/// move names the missing rules when the rules lack them, and nothing when they have them.
+#[test]
+fn a_refused_phase_tag_names_the_missing_rules() {
+    use kalah_core::{ParsePositionError, PhaseNeeds, PhaseTagProblem};
+    let err = "3,3,3,3,0,3,3,3,3,0 S pie".parse::<Position>().unwrap_err();
+    assert_eq!(
+        PhaseTagProblem::of_refused_text(&err, &rules("")),
+        Some(PhaseTagProblem::NeedsRules {
+            tag: "pie",
+            needs: PhaseNeeds::Pie
+        })
+    );
+    assert_eq!(
+        PhaseTagProblem::of_refused_text(&err, &rules("pie=on")),
+        None
+    );
+    let other = "3,3,3,3,0,3,3,3,3 S".parse::<Position>().unwrap_err();
+    assert!(!matches!(other, ParsePositionError::Empty));
+    assert_eq!(PhaseTagProblem::of_refused_text(&other, &rules("")), None);
+}
+
 #[test]
 fn phase_tags_read_back() {
     for p in [Phase::Opening, Phase::FirstTurn, Phase::PieChoice] {

@@ -507,6 +507,23 @@ fn take_tags(body: &mut Body) -> Result<Vec<(String, String)>, ApiError> {
                 Some([Value::String(name), Value::String(value)]) => (name, value),
                 _ => return Err(shape()),
             };
+            // A standard tag is named with the field of this request that gives it (the
+            // JSON record form's field names are not all this endpoint's; tester 50).
+            if let Some(known) = GameRecord::standard_tag_like(name) {
+                let what = if known == name { "" } else { "a near miss of " };
+                let given = match known {
+                    "Rules" => "given as the field 'rules'",
+                    "Start" => "given as the field 'position' (or 'houses', 'seeds', 'layout')",
+                    "South" => "given as the field 'south'",
+                    "North" => "given as the field 'north'",
+                    _ => "written from the moves",
+                };
+                return Err(ApiError::Unprocessable(format!(
+                    "field 'tags', item {}: '{name}' is {what}the standard tag {known}, {given}, \
+                     not among the other tags",
+                    k + 1
+                )));
+            }
             if let Some(why) = GameRecord::tag_name_error(name) {
                 return Err(ApiError::Unprocessable(format!(
                     "field 'tags', item {}: {why}",

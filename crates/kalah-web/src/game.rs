@@ -525,7 +525,7 @@ fn parse_move_token(tok: &str, what: &str) -> Result<TurnText, ApiError> {
     if t.contains(char::is_whitespace) {
         // One array item is one turn: `["3-6 2"]` holds two.
         return Err(bad(format!(
-            "{what}: '{t}' holds a space; one item is one turn (\"3-6\"): give each turn its own item, or all turns as one string (\"3-6 2\")"
+            "{what}: '{t}' holds white space; one item is one turn (\"3-6\"): give each turn its own item, or all turns as one string (\"3-6 2\")"
         )));
     }
     let (body, end) = match t.strip_suffix('-') {
@@ -737,9 +737,16 @@ impl GameFields {
                         "give either 'position' or 'houses'/'seeds'/'layout'/'mirrored', not both",
                     ));
                 }
-                let pos = text
-                    .parse::<Position>()
-                    .map_err(|e| ApiError::Unprocessable(format!("field 'position': {e}")))?;
+                // A tag the rules lack is named first, even where it does not fit the side
+                // to move either (`... S pie` without the pie rule).
+                let pos = text.parse::<Position>().map_err(|e| {
+                    ApiError::Unprocessable(
+                        match kalah_core::PhaseTagProblem::of_refused_text(&e, &rules) {
+                            Some(problem) => format!("field 'position': the {problem}"),
+                            None => format!("field 'position': {e}"),
+                        },
+                    )
+                })?;
                 check_phase_tag(&pos, &rules)?;
                 pos
             }

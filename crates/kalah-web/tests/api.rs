@@ -399,7 +399,7 @@ async fn malformed_requests_are_4xx_with_a_message() {
         (
             r#"{"moves": ["3-6 2"]}"#,
             StatusCode::BAD_REQUEST,
-            &["'moves' item 1: '3-6 2' holds a space; one item is one turn"],
+            &["'moves' item 1: '3-6 2' holds white space; one item is one turn"],
         ),
         (
             r#"{"moves": {"a": 1}}"#,
@@ -835,9 +835,16 @@ async fn records_export_and_import() {
     for (name, says) in [
         (
             "South",
-            "'South' is the standard tag South, given as the field \"south\"",
+            "'South' is the standard tag South, given as the field 'south'",
         ),
-        ("Reslt", "'Reslt' is a near miss of the standard tag Result"),
+        (
+            "Reslt",
+            "'Reslt' is a near miss of the standard tag Result, written from the moves",
+        ),
+        (
+            "Start",
+            "'Start' is the standard tag Start, given as the field 'position'",
+        ),
         ("two words", "'two words' is not a tag name"),
         ("", "'' is not a tag name"),
         ("Ev]ent", "'Ev]ent' is not a tag name"),
@@ -860,6 +867,32 @@ async fn records_export_and_import() {
     assert_eq!(d.body["rules"]["capture"], "empty");
     assert_eq!(d.body["rules"]["pie"], true);
     assert_eq!(d.body["moves"], json!(["1", "swap"]));
+    // A position whose tag fits neither the rules nor the side to move: the rules are named
+    // first (tester 50: "phase 'pie' needs North to move" without the pie rule).
+    assert_error(
+        &post(
+            &app,
+            "/api/legal",
+            json!({"position": "3,3,3,3,0,3,3,3,3,0 S pie"}),
+        )
+        .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &[
+            "field 'position'",
+            "phase tag 'pie' belongs to the opening rules",
+            "pie=on",
+        ],
+    );
+    assert_error(
+        &post(
+            &app,
+            "/api/legal",
+            json!({"position": "3,3,3,3,0,3,3,3,3,0 S pie", "rules": "pie=on"}),
+        )
+        .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["field 'position'", "phase 'pie' needs North to move"],
+    );
     // A start phase tag without its opening rules is refused, as `kalah play --load` does
     // (second fresh-user tester).
     assert_error(
