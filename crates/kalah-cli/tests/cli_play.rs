@@ -641,13 +641,7 @@ fn save_keeps_another_games_record() {
         mine.display(),
         mine.display()
     );
-    let out = Command::cargo_bin("kalah")
-        .unwrap()
-        .args(["play", "--opponent", "human"])
-        .write_stdin(script)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = play(&["--opponent", "human"], &script);
     assert!(
         stdout.contains(
             "holds another game (1 action from 3,3,3,3,0,3,3,3,3,0 S), so it is not replaced"
@@ -670,14 +664,11 @@ fn save_keeps_another_games_record() {
         .contains("1. S 3-6"));
     assert!(std::fs::read_to_string(&mine).unwrap().contains("1. S 2"));
     // A file loaded by the session is its own as well.
-    let out = Command::cargo_bin("kalah")
-        .unwrap()
-        .args(["play", "--opponent", "human", "--load"])
-        .arg(&other)
-        .write_stdin(format!("undo\n2\nsave {}\nquit\n", other.display()))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let path = other.display().to_string();
+    let stdout = play(
+        &["--opponent", "human", "--load", &path],
+        &format!("undo\n2\nsave {path}\nquit\n"),
+    );
     assert!(stdout.contains("Saved the game to"), "{stdout}");
     assert!(std::fs::read_to_string(&other).unwrap().contains("1. S 2"));
 }
