@@ -396,7 +396,8 @@ impl GameRecord {
     /// # Errors
     /// [`RecordError`] naming the line or turn at fault: malformed tags, a tag given twice, a
     /// `Rules` tag that does not parse (a rules key given twice included), a `Start` that does
-    /// not parse, illegal moves, a turn of the wrong shape ([`RecordError::Turn`]), or a
+    /// not parse (one whose phase tag the rules lack and that does not fit its side to move
+    /// either is a [`RecordError::Syntax`] naming the missing rules), illegal moves, a turn of the wrong shape ([`RecordError::Turn`]), or a
     /// `Result` that the moves do not give. A missing `Start` or `Rules` is no error (both
     /// default to Kalah(6,4) standard), nor is a `Start` phase tag that the rules do not allow
     /// (see [`GameRecord::start`]).
@@ -515,9 +516,17 @@ impl GameRecord {
             }
         }
         let start_pos = match start {
-            Some((line, s)) => s
-                .parse::<Position>()
-                .map_err(|source| RecordError::Start { line, source })?,
+            Some((line, s)) => s.parse::<Position>().map_err(|source| {
+                // A tag the rules lack is named first, even where it does not fit the side to
+                // move either (`... S pie` without pie=on), as for a Start that parses.
+                match crate::PhaseTagProblem::of_refused_text(&source, &rules) {
+                    Some(problem) => RecordError::Syntax {
+                        line,
+                        message: format!("the Start position's {problem}"),
+                    },
+                    None => RecordError::Start { line, source },
+                }
+            })?,
             None => Position::start(&crate::rules::Start::default(), &rules),
         };
         let mut rec = GameRecord::new(rules, start_pos);

@@ -644,6 +644,16 @@ fn record_errors() {
             "{bad:?}: {e:?}"
         );
     }
+    // A Start whose tag fits neither the rules nor the side to move names the rules first.
+    assert!(matches!(
+        err("[Start \"3,3,3,3,0,3,3,3,3,0 S pie\"]\n1. S 1\n"),
+        RecordError::Syntax { line: 1, message }
+            if message.contains("Start position's phase tag 'pie' belongs to the opening rules: add pie=on")
+    ));
+    assert!(matches!(
+        err("[Rules \"pie=on\"]\n[Start \"3,3,3,3,0,3,3,3,3,0 S pie\"]\n1. S 1\n"),
+        RecordError::Start { line: 2, .. }
+    ));
     // Side labels read in either case, as a position's side letter (tester 47: `1. s 3-6` was
     // "move s is not a move"); a wrong one is still named.
     let lower = GameRecord::parse_text("1. s 3-6\n2. n 1\n").unwrap();
