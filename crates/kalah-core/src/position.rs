@@ -36,6 +36,16 @@ impl Side {
         self as usize
     }
 
+    /// The side a letter names, `S` or `N` in either case (as positions and records write it),
+    /// or `None` for any other text.
+    pub fn from_letter(text: &str) -> Option<Side> {
+        match text {
+            "S" | "s" => Some(Side::South),
+            "N" | "n" => Some(Side::North),
+            _ => None,
+        }
+    }
+
     /// `S` or `N`.
     pub fn letter(self) -> char {
         match self {
@@ -1208,10 +1218,13 @@ impl FromStr for Position {
                 if !last {
                     let n = body.find(|c: char| !c.is_ascii_digit()).unwrap_or(0);
                     let after = &body[n..];
-                    let side = after.split_whitespace().next();
                     if n > 0
                         && after.starts_with(char::is_whitespace)
-                        && matches!(side, Some("S" | "s" | "N" | "n"))
+                        && after
+                            .split_whitespace()
+                            .next()
+                            .and_then(Side::from_letter)
+                            .is_some()
                     {
                         return Err(ParsePositionError::Trailing {
                             at: col(start + tok.len()),
@@ -1260,10 +1273,9 @@ impl FromStr for Position {
         let mut phase = Phase::Normal;
         let mut it = words.into_iter();
         if let Some((at, w)) = it.next() {
-            to_move = Some(match w {
-                "S" | "s" => Side::South,
-                "N" | "n" => Side::North,
-                _ => {
+            to_move = Some(match Side::from_letter(w) {
+                Some(side) => side,
+                None => {
                     let first = w.chars().next().unwrap_or(' ');
                     // Counts separated by spaces (`1 0 1 0 S`): a comma is missing.
                     if !glued && !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) {

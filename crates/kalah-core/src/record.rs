@@ -20,9 +20,9 @@
 //! they start on (after a pie-rule `swap` they own the other row). The side labels (`S`, `N`;
 //! `s`, `n` read too) and turn numbers are optional when reading; if present they are checked,
 //! each a word of its own (`1. S 3-6`, not `1.S`). A `Result` that is neither `*` nor two
-//! store counts is refused. A turn must end where its
-//! player's turn ends ([`Turn::check_step`]); the last turn may end in `-` when the player still
-//! has an extra turn to play.
+//! store counts is refused. A turn must end where its player's turn ends
+//! ([`Turn::check_step`]); the last turn may end in `-` when the player still has an extra turn
+//! to play.
 //!
 //! ```
 //! use kalah_core::{GameRecord, Move, Position, Rules, Start};
@@ -397,8 +397,9 @@ impl GameRecord {
     /// [`RecordError`] naming the line or turn at fault: malformed tags, a tag given twice, a
     /// `Rules` tag that does not parse (a rules key given twice included), a `Start` that does
     /// not parse (one whose phase tag the rules lack and that does not fit its side to move
-    /// either is a [`RecordError::Syntax`] naming the missing rules), illegal moves, a turn of the wrong shape ([`RecordError::Turn`]), or a
-    /// `Result` that the moves do not give. A missing `Start` or `Rules` is no error (both
+    /// either is a [`RecordError::Syntax`] naming the missing rules), illegal moves, a turn of
+    /// the wrong shape ([`RecordError::Turn`]), a `Result` that is no result, or a `Result` that
+    /// the moves do not give. A missing `Start` or `Rules` is no error (both
     /// default to Kalah(6,4) standard), nor is a `Start` phase tag that the rules do not allow
     /// (see [`GameRecord::start`]).
     pub fn parse_text(text: &str) -> Result<GameRecord, RecordError> {
@@ -485,15 +486,13 @@ impl GameRecord {
                     "South" => south = value,
                     "North" => north = value,
                     "Result" => {
+                        // `*`, or two store counts in plain digits.
+                        let store = |x: &str| {
+                            x.bytes().all(|c| c.is_ascii_digit()) && x.parse::<u8>().is_ok()
+                        };
                         let v = value.trim();
-                        let scores = v.split_once('-').filter(|(a, b)| {
-                            [a, b].iter().all(|x| {
-                                !x.is_empty()
-                                    && x.bytes().all(|c| c.is_ascii_digit())
-                                    && x.parse::<u8>().is_ok()
-                            })
-                        });
-                        if v != "*" && scores.is_none() {
+                        let scores = v.split_once('-').is_some_and(|(a, b)| store(a) && store(b));
+                        if v != "*" && !scores {
                             return Err(RecordError::Syntax {
                                 line,
                                 message: format!(
@@ -549,7 +548,7 @@ impl GameRecord {
                 });
             }
             let is_number = tok.ends_with('.');
-            let label = side_label(&tok);
+            let label = Side::from_letter(&tok);
             if is_number || label.is_some() {
                 // At most one number, then at most one label, before a turn (`1. S 3-6`).
                 if pending_side.is_some() || (is_number && pending_label.is_some()) {
@@ -755,7 +754,7 @@ impl GameRecord {
             // Nor a turn number or side label of the text form (tester 45: `["1.", "S", "3-6"]`
             // was read as one turn, and written back as `["3-6"]`).
             let token = turn.trim();
-            if token.ends_with('.') || side_label(token).is_some() {
+            if token.ends_with('.') || Side::from_letter(token).is_some() {
                 return Err(RecordError::Json(format!(
                     "turns item {}: '{turn}' is not a turn (turn numbers and side labels belong \
                      to the text form; each item here is one turn)",
@@ -781,16 +780,6 @@ impl GameRecord {
             )),
             other => other,
         })
-    }
-}
-
-/// The side a side label of the text form names (`S` or `N`, in either case, as the side
-/// letter of a position), or `None` if `tok` is not one.
-fn side_label(tok: &str) -> Option<Side> {
-    match tok {
-        "S" | "s" => Some(Side::South),
-        "N" | "n" => Some(Side::North),
-        _ => None,
     }
 }
 

@@ -1678,14 +1678,14 @@ impl Solver {
         self.stop = stop;
         let seeds = pos.seeds_in_houses();
         for depth in 2..=max_depth.min(2 * seeds + 2) {
-            let prev = match result.best {
-                Some(Move::Sow(h)) => h - 1,
-                _ => NO_MOVE,
-            };
             if result.exact {
                 // Deeper iterations would only prove the same value again.
                 break;
             }
+            let prev = match result.best {
+                Some(Move::Sow(h)) => h - 1,
+                _ => NO_MOVE,
+            };
             match self.depth_iteration(&pos, depth as i32, prev) {
                 Ok(r) => result = r,
                 Err(_) => break,

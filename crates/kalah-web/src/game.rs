@@ -4,8 +4,8 @@
 use std::fmt;
 
 use kalah_core::{
-    GameRecord, Move, MoveError, Outcome, Phase, Position, Rules, Side, Start, Status, Turn,
-    TurnEnd, TurnError, MAX_HOUSES, MAX_SEEDS,
+    GameRecord, Move, MoveError, Outcome, Phase, PhaseTagProblem, Position, Rules, Side, Start,
+    Status, Turn, TurnEnd, TurnError, MAX_HOUSES, MAX_SEEDS,
 };
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -671,12 +671,13 @@ fn take_layout(body: &mut Body) -> Result<Option<Layout>, ApiError> {
 /// the request does not have, as the command line does: `pie` needs the pie rule, the others
 /// the pie rule or no first-move extra turn.
 fn check_phase_tag(pos: &Position, rules: &Rules) -> Result<(), ApiError> {
-    match pos.phase_tag_problem(rules) {
-        Some(problem) => Err(ApiError::Unprocessable(format!(
-            "field 'position': the {problem}"
-        ))),
-        None => Ok(()),
-    }
+    pos.phase_tag_problem(rules)
+        .map_or(Ok(()), |p| Err(phase_tag_error(p)))
+}
+
+/// The 422 of a position whose phase tag does not fit the rules.
+fn phase_tag_error(problem: PhaseTagProblem) -> ApiError {
+    ApiError::Unprocessable(format!("field 'position': the {problem}"))
 }
 
 /// A game read from a request: rules, the start (settled) and every position after each move.
@@ -739,14 +740,13 @@ impl GameFields {
                 }
                 // A tag the rules lack is named first, even where it does not fit the side
                 // to move either (`... S pie` without the pie rule).
-                let pos = text.parse::<Position>().map_err(|e| {
-                    ApiError::Unprocessable(
-                        match kalah_core::PhaseTagProblem::of_refused_text(&e, &rules) {
-                            Some(problem) => format!("field 'position': the {problem}"),
-                            None => format!("field 'position': {e}"),
+                let pos =
+                    text.parse::<Position>().map_err(
+                        |e| match PhaseTagProblem::of_refused_text(&e, &rules) {
+                            Some(problem) => phase_tag_error(problem),
+                            None => ApiError::Unprocessable(format!("field 'position': {e}")),
                         },
-                    )
-                })?;
+                    )?;
                 check_phase_tag(&pos, &rules)?;
                 pos
             }

@@ -1848,8 +1848,6 @@ fn check_save_target(path: &Path, load: Option<&Path>) -> Result<bool> {
     )
 }
 
-/// Whether `a` and `b` name the same existing file (device and inode: links and spellings
-/// included).
 /// Whether records `a` and `b` are of one game: the same rules and start, and the moves of
 /// one lead to the other's (an earlier save of this game, or one taken back since).
 fn same_game(a: &GameRecord, b: &GameRecord) -> bool {
@@ -1858,6 +1856,8 @@ fn same_game(a: &GameRecord, b: &GameRecord) -> bool {
     a.rules == b.rules && a.start == b.start && x[..n] == y[..n]
 }
 
+/// Whether `a` and `b` name the same existing file (device and inode: links and spellings
+/// included).
 fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     match (std::fs::metadata(a), std::fs::metadata(b)) {
