@@ -480,7 +480,7 @@ fn save_is_atomic_and_tidy() {
     let dir = tempfile::tempdir().unwrap();
     let real = dir.path().join("real.txt");
     // An earlier save (a file of something else would not be replaced).
-    std::fs::write(&real, "1. S 3-6\n").unwrap();
+    std::fs::write(&real, "1. S 3-\n").unwrap();
     let link = dir.path().join("link.txt");
     #[cfg(unix)]
     {
@@ -671,6 +671,112 @@ fn save_keeps_another_games_record() {
     );
     assert!(stdout.contains("Saved the game to"), "{stdout}");
     assert!(std::fs::read_to_string(&other).unwrap().contains("1. S 2"));
+}
+
+/// Regression (tester 52): `save FILE` in a new session replaced a saved game of the same start
+/// that went further (its moves lost), and a file this session had written was replaced after
+/// another program put another game there. Both are kept now; a file this session wrote and
+/// nobody changed since is still replaced, even by a shorter game (an undo, then `save`).
+#[test]
+fn save_keeps_a_longer_record_of_this_game_and_a_changed_own_file() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let longer = dir.path().join("longer.txt");
+    let longer_text = "1. S 3-6\n2. N 1\n";
+    std::fs::write(&longer, longer_text).unwrap();
+    let stdout = play(
+        &["--opponent", "human"],
+        &format!("3\nsave {}\nquit\n", longer.display()),
+    );
+    assert!(
+        stdout.contains(&format!(
+            "'{}' holds this game further on (3 actions, 1 action here), so it is not replaced",
+            longer.display()
+        )),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&longer).unwrap(), longer_text);
+    // This session's own save, then undone and saved again: replaced by the shorter game.
+    let mine = dir.path().join("mine.txt");
+    let stdout = play(
+        &["--opponent", "human"],
+        &format!("3\n6\nsave {0}\nundo\nsave {0}\nquit\n", mine.display()),
+    );
+    assert_eq!(stdout.matches("Saved the game to").count(), 2, "{stdout}");
+    // (`undo` takes back South's whole turn 3-6.)
+    assert!(!std::fs::read_to_string(&mine).unwrap().contains("1. S"));
+    // Another program puts another game in this session's file between two saves.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args(["play", "--opponent", "human"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    writeln!(stdin, "3\nsave {}", mine.display()).unwrap();
+    stdin.flush().unwrap();
+    let mut seen = String::new();
+    while !seen.contains("Saved the game to") {
+        seen = lines.next().expect("a line").unwrap();
+    }
+    let other_text = "[Start \"3,3,3,3,0,3,3,3,3,0 S\"]\n1. S 1\n";
+    std::fs::write(&mine, other_text).unwrap();
+    writeln!(stdin, "save {}\nquit", mine.display()).unwrap();
+    drop(stdin);
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    assert!(child.wait().unwrap().success());
+    let rest = rest.join("\n");
+    assert!(
+        rest.contains(
+            "holds another game (changed by another program since this session last read or \
+             wrote it) (1 action from 3,3,3,3,0,3,3,3,3,0 S), so it is not replaced"
+        ),
+        "{rest}"
+    );
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), other_text);
+}
+
+/// Regression (tester 52): a record's comments were lost when it was saved again, and `save`
+/// over a JSON record (or to a `.json` name) wrote the text form.
+#[test]
+fn saves_keep_comments_and_the_json_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = record_file(&dir, "c.txt", "# club night\n1. S 3-6 # book\n");
+    let stdout = play(
+        &["--opponent", "human", "--load", &f, "--save", &f],
+        "1\nquit\n",
+    );
+    assert!(stdout.contains("North plays 1"), "{stdout}");
+    let text = std::fs::read_to_string(&f).unwrap();
+    assert!(
+        text.contains("# club night\n1. S 3-6\n# book\n2. N 1\n"),
+        "{text}"
+    );
+    // save to a .json name writes JSON; save over a JSON record under another name too.
+    let j = dir.path().join("g.json");
+    let other = record_file(&dir, "g.rec", "{\"turns\": [\"3-6\"]}");
+    play(
+        &["--opponent", "human"],
+        &format!("3\n6\nsave {}\n1\nsave {other}\nquit\n", j.display()),
+    );
+    for path in [j.display().to_string(), other] {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{path} is not JSON ({e}): {text}"));
+        assert!(v["turns"].is_array(), "{text}");
+    }
+    // A new --save file named .json is kept in the JSON form.
+    let k = dir.path().join("k.JSON");
+    play(
+        &["--opponent", "human", "--save", &k.display().to_string()],
+        "3\nquit\n",
+    );
+    let text = std::fs::read_to_string(&k).unwrap();
+    assert!(
+        text.trim_start().starts_with('{') && text.contains("\"3-\""),
+        "{text}"
+    );
 }
 
 /// Regression (tester 35): `save notes.txt` replaced a file that held something else; a FIFO

@@ -1,6 +1,7 @@
 //! Game records: a readable, hand-editable text format and a JSON form. Both round-trip.
 //!
-//! Text format (tags, then one numbered turn a line; `#` starts a comment):
+//! Text format (tags, then one numbered turn a line; `#` starts a comment, kept in
+//! [`GameRecord::comments`]):
 //!
 //! ```text
 //! [Rules "capture=standard end=row-empty leftovers=owner majority-end=off pie=off first-move-extra-turn=on"]
@@ -161,6 +162,14 @@ pub struct GameRecord {
     /// out a tag named like a standard one (`Rules`, `Start`, `South`, `North`, `Result`) or one
     /// letter away from one, so that what they write reads back. Reading refuses such names.
     pub tags: Vec<(String, String)>,
+    /// The text form's `#` comments, in order, each as the number of whole turns written before
+    /// it (0: among the tags or before the first turn; a comment on a turn's line counts that
+    /// turn) and its text after the `#`. [`GameRecord::to_text`] writes each on a line of its
+    /// own after that turn (one past the turns the record holds now, after an undo say: after
+    /// the last turn), so a record loaded and saved keeps its comments; a control character in
+    /// the text is written as a space. The JSON form carries them as
+    /// `"comments": [[1, " a fine start"], ...]`.
+    pub comments: Vec<(usize, String)>,
     moves: Vec<Move>,
 }
 
@@ -197,6 +206,9 @@ struct JsonRecord {
     /// The other tags, `[["Event", "club night"], ...]`, in order; left out when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     tags: Vec<(String, String)>,
+    /// The comments, `[[turns before it, "text"], ...]`; left out when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<(usize, String)>,
 }
 
 impl GameRecord {
@@ -208,6 +220,7 @@ impl GameRecord {
             south: String::new(),
             north: String::new(),
             tags: Vec::new(),
+            comments: Vec::new(),
             moves: Vec::new(),
         }
     }
@@ -353,7 +366,23 @@ impl GameRecord {
             let _ = writeln!(s, "[{name} \"{}\"]", escape(&value));
         }
         s.push('\n');
-        for (i, t) in self.turns().iter().enumerate() {
+        let turns = self.turns();
+        // Comments in order of their turn (a stable sort keeps their own order), those past
+        // the last turn after it.
+        let mut comments: Vec<(usize, String)> = self
+            .comments
+            .iter()
+            .map(|(k, text)| ((*k).min(turns.len()), one_line(text)))
+            .collect();
+        comments.sort_by_key(|(k, _)| *k);
+        let mut comments = comments.into_iter().peekable();
+        let mut comments_after = |s: &mut String, k: usize| {
+            while let Some((_, text)) = comments.next_if(|(after, _)| *after == k) {
+                let _ = writeln!(s, "#{text}");
+            }
+        };
+        comments_after(&mut s, 0);
+        for (i, t) in turns.iter().enumerate() {
             let _ = writeln!(
                 s,
                 "{}. {} {}{}",
@@ -362,6 +391,7 @@ impl GameRecord {
                 t.turn,
                 if t.open { "-" } else { "" }
             );
+            comments_after(&mut s, i + 1);
         }
         s
     }
@@ -408,6 +438,8 @@ impl GameRecord {
         let mut south = String::new();
         let mut north = String::new();
         let mut tags = Vec::new();
+        // Each comment's line and text; given its place among the turns once they are read.
+        let mut comments: Vec<(usize, String)> = Vec::new();
         let mut stated_result: Option<String> = None;
         let mut tokens: Vec<(usize, String)> = Vec::new();
         // The line of each known tag read so far: a tag given twice is refused, not overridden.
@@ -449,11 +481,15 @@ impl GameRecord {
                     message: "a tag line must end with ']'".into(),
                 })?;
                 let after = after.trim();
-                if !(after.is_empty() || after.starts_with('#')) {
-                    return Err(RecordError::Syntax {
-                        line,
-                        message: format!("unexpected '{after}' after the tag"),
-                    });
+                match after.strip_prefix('#') {
+                    Some(comment) => comments.push((line, comment.trim_end().to_string())),
+                    None if after.is_empty() => {}
+                    None => {
+                        return Err(RecordError::Syntax {
+                            line,
+                            message: format!("unexpected '{after}' after the tag"),
+                        })
+                    }
                 }
                 if let Some(k) = KNOWN_TAGS.iter().position(|&t| t == key) {
                     if let Some(first) = tag_lines[k].replace(line) {
@@ -509,7 +545,10 @@ impl GameRecord {
                 }
                 continue;
             }
-            let l = raw.split('#').next().unwrap_or("").trim();
+            let (l, comment) = raw.split_once('#').unwrap_or((raw, ""));
+            if raw.contains('#') {
+                comments.push((line, comment.trim_end().to_string()));
+            }
             for tok in l.split_whitespace() {
                 tokens.push((line, tok.to_string()));
             }
@@ -532,6 +571,8 @@ impl GameRecord {
         rec.south = south;
         rec.north = north;
         rec.tags = tags;
+        // The line of each turn read.
+        let mut turn_lines: Vec<usize> = Vec::new();
         let mut turn_no = 0usize;
         let mut pending_side: Option<(usize, Side)> = None;
         // The line of a turn number or side label read since the last turn, if any.
@@ -576,6 +617,7 @@ impl GameRecord {
                 continue;
             }
             turn_no += 1;
+            turn_lines.push(line);
             let pos = current;
             if let Some((l, side)) = pending_side.take() {
                 if pos.to_move() != Some(side) {
@@ -657,6 +699,10 @@ impl GameRecord {
                 return Err(RecordError::ResultMismatch { stated, actual });
             }
         }
+        rec.comments = comments
+            .into_iter()
+            .map(|(line, text)| (turn_lines.partition_point(|&l| l <= line), text))
+            .collect();
         Ok(rec)
     }
 
@@ -678,6 +724,11 @@ impl GameRecord {
                 .collect(),
             result: self.result(),
             tags: self.written_tags(),
+            comments: self
+                .comments
+                .iter()
+                .map(|(k, text)| (*k, one_line(text)))
+                .collect(),
         };
         serde_json::to_string_pretty(&j).expect("records serialize")
     }
@@ -763,7 +814,7 @@ impl GameRecord {
             }
             let _ = writeln!(t, "{turn}");
         }
-        GameRecord::parse_text(&t).map_err(|e| match e {
+        let mut rec = GameRecord::parse_text(&t).map_err(|e| match e {
             RecordError::Syntax { line, message } if line >= first_turn_line => RecordError::Json(
                 format!("turns item {}: {message}", line - first_turn_line + 1),
             ),
@@ -779,7 +830,13 @@ impl GameRecord {
                 }
             )),
             other => other,
-        })
+        })?;
+        rec.comments = j
+            .comments
+            .into_iter()
+            .map(|(k, text)| (k, one_line(&text)))
+            .collect();
+        Ok(rec)
     }
 }
 
@@ -874,6 +931,55 @@ fn unquote_prefix(s: &str) -> Option<(String, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comments_are_kept_in_their_places_when_the_record_is_written_again() {
+        // Tester 52: a loaded record saved after one more move lost its comments.
+        let text =
+            "# club night, board 3\n[Event \"club\"] # first round\n\n1. S 3-6 # the book move\n\
+                    # North thinks\n2. N 1\n#\n";
+        let mut rec = GameRecord::parse_text(text).unwrap();
+        let want = [
+            (0, " club night, board 3"),
+            (0, " first round"),
+            (1, " the book move"),
+            (1, " North thinks"),
+            (2, ""),
+        ];
+        let got: Vec<(usize, &str)> = rec.comments.iter().map(|(k, t)| (*k, t.as_str())).collect();
+        assert_eq!(got, want);
+        rec.push(Move::Sow(1)).unwrap();
+        let written = rec.to_text();
+        let turns: Vec<&str> = written
+            .lines()
+            .skip_while(|l| !l.is_empty())
+            .skip(1)
+            .collect();
+        assert_eq!(
+            turns,
+            [
+                "# club night, board 3",
+                "# first round",
+                "1. S 3-6",
+                "# the book move",
+                "# North thinks",
+                "2. N 1",
+                "#",
+                "3. S 1"
+            ]
+        );
+        assert_eq!(GameRecord::parse_text(&written).unwrap(), rec);
+        assert_eq!(GameRecord::parse_json(&rec.to_json()).unwrap(), rec);
+        // Turns taken back: their comments go after the last turn, not away.
+        rec.pop();
+        rec.pop();
+        let written = rec.to_text();
+        assert_eq!(written.matches('#').count(), 5, "{written}");
+        assert!(
+            written.ends_with("1. S 3-6\n# the book move\n# North thinks\n#\n"),
+            "{written}"
+        );
+    }
 
     #[test]
     fn a_record_whose_start_was_changed_replays_up_to_its_first_illegal_action() {

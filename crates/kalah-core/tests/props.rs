@@ -309,13 +309,23 @@ proptest! {
     #[test]
     fn records_round_trip((rules, start) in origin_strategy(),
                           choices in prop::collection::vec(any::<usize>(), 0..200),
-                          south in "[ -~]{0,20}", north in "[ -~é]{0,12}") {
+                          south in "[ -~]{0,20}", north in "[ -~é]{0,12}",
+                          comments in prop::collection::vec((any::<usize>(), "[ -~é]{0,16}"), 0..5)) {
         prop_assume!(!start.is_over());
         let mut pos = start;
         let moves = playout(&rules, &mut pos, &choices);
         let mut rec = GameRecord::from_moves(rules, start, &moves).unwrap();
         rec.south = south;
         rec.north = north;
+        // Comments among the turns, as the text reader gives them: in the order of their
+        // places, no white space at their ends.
+        let places = rec.turns().len() + 1;
+        let mut comments: Vec<(usize, String)> = comments
+            .into_iter()
+            .map(|(k, text)| (k % places, text.trim_end().to_string()))
+            .collect();
+        comments.sort_by_key(|c| c.0);
+        rec.comments = comments;
         prop_assert_eq!(rec.position(), pos);
         prop_assert_eq!(rec.positions().len(), moves.len() + 1);
         let turns: Vec<Move> = rec.turns().iter().flat_map(|t| t.turn.moves().to_vec()).collect();

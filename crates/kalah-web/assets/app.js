@@ -46,7 +46,7 @@ function defaultState() {
     analysis: null, // {pits: [...], toMove}
     // What the record this game was loaded from had beyond the game, written back on export:
     // {names: {south, north} (null if they named a person against the engine), tags: [[name,
-    // value], ...]}; null for a game begun here.
+    // value], ...], comments: [[turns before it, text], ...]}; null for a game begun here.
     record: null,
   };
 }
@@ -109,14 +109,20 @@ function sanitize(saved) {
   };
 }
 
-/** A saved record's players and tags, if they have the shape `importRecord` stores. */
+/** A saved record's players, tags and comments, if they have the shape `importRecord` stores
+ * (comments may be missing: a game saved before they were kept). */
 function goodRecord(r, isObj) {
   const str = (v) => typeof v === 'string';
   const pair = (t) => Array.isArray(t) && t.length === 2 && t.every(str);
+  const comment = (c) => Array.isArray(c) && c.length === 2 && Number.isInteger(c[0]) && c[0] >= 0 && str(c[1]);
   if (!isObj(r) || !Array.isArray(r.tags) || !r.tags.every(pair)) return null;
+  const comments = r.comments ?? [];
+  if (!Array.isArray(comments) || !comments.every(comment)) return null;
   const n = r.names;
-  if (n === null) return { names: null, tags: r.tags };
-  return isObj(n) && str(n.south) && str(n.north) ? { names: { south: n.south, north: n.north }, tags: r.tags } : null;
+  if (n === null) return { names: null, tags: r.tags, comments };
+  return isObj(n) && str(n.south) && str(n.north)
+    ? { names: { south: n.south, north: n.north }, tags: r.tags, comments }
+    : null;
 }
 
 /** The entries of a saved value cache that have the shape `requestValue` stores. */
@@ -858,14 +864,14 @@ async function playFromAnalysis() {
 
 // ---- Records --------------------------------------------------------------------------------
 
-/** The record's player tags and other tags: those of the record the game was loaded from (its
- * names unless they were a person against the engine), else in the form `kalah play` saves and
- * reads back (`human`, or `kalah engine LEVEL`): who played South's and North's rows at the
- * start. */
+/** The record's player tags, other tags and comments: those of the record the game was loaded
+ * from (its names unless they were a person against the engine), else in the form `kalah play`
+ * saves and reads back (`human`, or `kalah engine LEVEL`): who played South's and North's rows
+ * at the start. */
 function recordTags() {
   const tag = (side) => (controller(side, 0) === 'human' ? 'human' : `kalah engine ${S.level}`);
   const names = S.record?.names ?? { south: tag('S'), north: tag('N') };
-  return { ...names, tags: S.record?.tags ?? [] };
+  return { ...names, tags: S.record?.tags ?? [], comments: S.record?.comments ?? [] };
 }
 
 async function openRecords() {
@@ -912,7 +918,7 @@ async function importRecord() {
     // anything else is played by two people on this screen, and its names are written back
     // on export (as are the other tags, such as Event, either way).
     const vs = recordOpponent(g.south, g.north);
-    S.record = { names: vs ? null : { south: g.south, north: g.north }, tags: g.tags };
+    S.record = { names: vs ? null : { south: g.south, north: g.north }, tags: g.tags, comments: g.comments };
     S.board = { ...S.board, kind: 'uniform', houses: g.start.houses };
     G = g;
     if (vs) {

@@ -480,8 +480,37 @@ pub(crate) async fn analyze(State(state): State<AppState>, body: ReqBody) -> Api
 }
 
 const EXPORT_FIELDS: &[&str] = &[
-    "rules", "position", "houses", "seeds", "layout", "mirrored", "moves", "south", "north", "tags",
+    "rules", "position", "houses", "seeds", "layout", "mirrored", "moves", "south", "north",
+    "tags", "comments",
 ];
+
+/// The record's `#` comments: `[[turns before it, "text"], ...]`, as `record/import` answers
+/// them (kalah-core's `GameRecord::comments`). Not a list of pairs of a whole number and a
+/// string: a 400.
+fn take_comments(body: &mut Body) -> Result<Vec<(usize, String)>, ApiError> {
+    let Some(v) = body.take("comments") else {
+        return Ok(Vec::new());
+    };
+    let shape = || {
+        ApiError::BadRequest(
+            "field 'comments' must be a list of [turns before it, text] pairs, as \
+             [[1, \" the book move\"]]"
+                .into(),
+        )
+    };
+    v.as_array()
+        .ok_or_else(shape)?
+        .iter()
+        .map(|item| match item.as_array().map(Vec::as_slice) {
+            Some([Value::Number(k), Value::String(text)]) => k
+                .as_u64()
+                .and_then(|k| usize::try_from(k).ok())
+                .map(|k| (k, text.clone()))
+                .ok_or_else(shape),
+            _ => Err(shape()),
+        })
+        .collect()
+}
 
 /// The record's other tags (`Event`, `Date`, ...): `[["Event", "x"], ...]`, as `record/import`
 /// answers them. Not a list of pairs of strings: a 400; a name no record can carry back (two
@@ -542,12 +571,14 @@ pub(crate) async fn record_export(body: ReqBody) -> ApiResult {
     let south = body.take_str("south")?.unwrap_or_default();
     let north = body.take_str("north")?.unwrap_or_default();
     let tags = take_tags(&mut body)?;
+    let comments = take_comments(&mut body)?;
     body.finish()?;
     let game = game.build()?;
     let mut record = game.record()?;
     record.south = south;
     record.north = north;
     record.tags = tags;
+    record.comments = comments;
     Ok(Json(
         json!({ "text": record.to_text(), "json": record.to_json() }),
     ))
@@ -556,8 +587,8 @@ pub(crate) async fn record_export(body: ReqBody) -> ApiResult {
 const IMPORT_FIELDS: &[&str] = &["text"];
 
 /// `POST /api/record/import`: reads a record (text form, or the JSON form as a string) and
-/// answers as `/api/game` does, with the players' names and the other tags (`tags`, as
-/// `record/export` takes them).
+/// answers as `/api/game` does, with the players' names, the other tags (`tags`, as
+/// `record/export` takes them) and the comments (`comments`, likewise).
 pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
     let ReqBody(bytes) = body;
     let mut body = Body::parse(&bytes, IMPORT_FIELDS)?;
@@ -600,6 +631,7 @@ pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
     v["south"] = json!(record.south);
     v["north"] = json!(record.north);
     v["tags"] = json!(record.tags);
+    v["comments"] = json!(record.comments);
     Ok(Json(v))
 }
 

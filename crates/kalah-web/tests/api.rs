@@ -819,6 +819,42 @@ async fn records_export_and_import() {
         let r = post(&app, "/api/record/import", json!({"text": x.body[form]})).await;
         assert_eq!(r.body["tags"], tags, "{form}: {}", r.text);
     }
+    // The comments, likewise (tester 52: `#` comments were lost on the way back).
+    let rec = "# club night\n1. S 3-6 # the book move\n";
+    let t = post(&app, "/api/record/import", json!({"text": rec})).await;
+    assert_eq!(t.status, StatusCode::OK, "{}", t.text);
+    let comments = json!([[0, " club night"], [1, " the book move"]]);
+    assert_eq!(t.body["comments"], comments);
+    assert_eq!(b.body["comments"], json!([]));
+    let x = post(
+        &app,
+        "/api/record/export",
+        json!({"moves": "3-6 1", "comments": t.body["comments"]}),
+    )
+    .await;
+    assert_eq!(x.status, StatusCode::OK, "{}", x.text);
+    let text = x.body["text"].as_str().unwrap();
+    assert!(
+        text.ends_with("\n# club night\n1. S 3-6\n# the book move\n2. N 1\n"),
+        "{text}"
+    );
+    for form in ["text", "json"] {
+        let r = post(&app, "/api/record/import", json!({"text": x.body[form]})).await;
+        assert_eq!(r.body["comments"], comments, "{form}: {}", r.text);
+    }
+    for bad in [
+        json!("x"),
+        json!([[1]]),
+        json!([["1", "x"]]),
+        json!([[-1, "x"]]),
+        json!([[1.5, "x"]]),
+    ] {
+        assert_error(
+            &post(&app, "/api/record/export", json!({"comments": bad})).await,
+            StatusCode::BAD_REQUEST,
+            &["field 'comments' must be a list of [turns before it, text] pairs"],
+        );
+    }
     // Tags of the wrong shape, or named so that no record could carry them back.
     for bad in [
         json!("Event"),

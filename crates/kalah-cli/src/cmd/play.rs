@@ -1119,7 +1119,8 @@ struct Game {
     ctrl_c: Arc<CtrlC>,
     /// `--save FILE`: the file written after every change of the record.
     keep: Option<PathBuf>,
-    /// `--save` writes the JSON form (the file was loaded in that form with `--load`).
+    /// `--save` writes the JSON form (the file was loaded in that form with `--load`, or is new
+    /// and named `*.json`).
     keep_json: bool,
     /// Why the latest write of `--save`'s file failed, if it did: the file then holds an
     /// earlier state of the game.
@@ -1127,9 +1128,9 @@ struct Game {
     /// What `--save`'s file held when this session last loaded or wrote it: a file that holds
     /// something else was changed by another program and is not replaced ([`replace_kept`]).
     keep_last: Vec<u8>,
-    /// The files (canonical paths) this session loaded or saved: `save` replaces them whatever
-    /// game they hold.
-    own_files: Vec<PathBuf>,
+    /// The files (canonical paths) this session loaded or saved, each with what it held then:
+    /// `save` replaces such a file, whatever game it holds, as long as it still holds that.
+    own_files: Vec<(PathBuf, Vec<u8>)>,
 }
 
 /// Replaces `--save`'s file `path` with `text` ([`save_atomically`]) unless it holds neither
@@ -1484,31 +1485,40 @@ impl Game {
         } else {
             // A file that is there and is not a game (notes, say) is not replaced: `save` is
             // meant to replace an earlier save, not whatever has the name (tester 35).
+            let mut json = wants_json(path);
             if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0) {
+                // A file this session loaded or wrote, unchanged since, is replaced whatever it
+                // holds (an undo, then `save` over the same file, takes the game back there).
+                let unchanged = self
+                    .last_seen(path)
+                    .is_some_and(|last| std::fs::read(path).is_ok_and(|now| now == last));
                 match load_record(path) {
-                    Err(_) => {
+                    Err(_) if !unchanged => {
                         return self.complain(&format!(
                             "'{file}' exists and does not hold a game record, so it is not \
                              replaced: save to another name (or delete it first); the game goes on"
                         ));
                     }
-                    // Nor is another game's record (tester 49: a mistyped name lost a saved
-                    // game): one this session neither loaded nor saved, of other rules, another
-                    // start, or moves that neither lead to this game's nor follow from them.
-                    Ok((other, _)) if !self.owns(path) && !same_game(&other, &self.record) => {
-                        let n = other.moves().len();
-                        return self.complain(&format!(
-                            "'{file}' holds another game ({n} action{} from {}), so it is not \
-                             replaced: save to another name (or delete it first); the game goes on",
-                            if n == 1 { "" } else { "s" },
-                            other.start
-                        ));
+                    Err(_) => {}
+                    Ok((other, other_json)) => {
+                        json |= other_json;
+                        if !unchanged {
+                            if let Some(why) = self.would_lose(&other, path) {
+                                return self.complain(&format!(
+                                    "'{file}' {why}, so it is not replaced: save to another name \
+                                     (or delete it first); the game goes on"
+                                ));
+                            }
+                        }
                     }
-                    Ok(_) => {}
                 }
             }
             // A Ctrl-C that quits waits for the write (see CtrlC::saving).
-            let text = self.record.to_text();
+            let text = if json {
+                self.record.to_json()
+            } else {
+                self.record.to_text()
+            };
             let kept_here = self.keep.as_deref().is_some_and(|k| same_file(k, path));
             let write = |g: &mut Game| {
                 if kept_here {
@@ -1524,13 +1534,9 @@ impl Game {
                 ));
             }
             if kept_here {
-                self.keep_last = text.into_bytes();
+                self.keep_last = text.clone().into_bytes();
             }
-            if let Ok(c) = std::fs::canonicalize(path) {
-                if !self.own_files.contains(&c) {
-                    self.own_files.push(c);
-                }
-            }
+            self.saw(path, text.into_bytes());
             self.ctrl_c.kept_in(Some(file));
         }
         let arg = crate::output::shell_path(file);
@@ -1541,9 +1547,60 @@ impl Game {
         ))
     }
 
-    /// Whether this session loaded or saved `path`.
-    fn owns(&self, path: &Path) -> bool {
-        std::fs::canonicalize(path).is_ok_and(|c| self.own_files.contains(&c))
+    /// What `path` held when this session last loaded or wrote it (`--save`'s file: its last
+    /// write), if it did.
+    fn last_seen(&self, path: &Path) -> Option<&[u8]> {
+        if self.keep.as_deref().is_some_and(|k| same_file(k, path)) {
+            return Some(&self.keep_last);
+        }
+        let c = std::fs::canonicalize(path).ok()?;
+        self.own_files
+            .iter()
+            .find(|(p, _)| *p == c)
+            .map(|(_, b)| b.as_slice())
+    }
+
+    /// Remembers that `path` holds `bytes`, as this session loaded or wrote it.
+    fn saw(&mut self, path: &Path, bytes: Vec<u8>) {
+        let Ok(c) = std::fs::canonicalize(path) else {
+            return;
+        };
+        match self.own_files.iter_mut().find(|(p, _)| *p == c) {
+            Some((_, b)) => *b = bytes,
+            None => self.own_files.push((c, bytes)),
+        }
+    }
+
+    /// Why replacing `path`, which holds the record `other` and is not (or no longer) as this
+    /// session last saw it, would lose moves: `other` is another game (other rules, another
+    /// start, or moves that neither lead to this game's nor follow from them: tester 49, a
+    /// mistyped name lost a saved game), or this game with more moves than this session's
+    /// (tester 52: `save` in a new session wiped a finished game of the same start). `None`
+    /// when this game's record holds every move of `other`.
+    fn would_lose(&self, other: &GameRecord, path: &Path) -> Option<String> {
+        let n = other.moves().len();
+        let here = self.record.moves().len();
+        let actions = |n: usize| format!("{n} action{}", if n == 1 { "" } else { "s" });
+        let changed = if self.last_seen(path).is_some() {
+            " (changed by another program since this session last read or wrote it)"
+        } else {
+            ""
+        };
+        if !same_game(other, &self.record) {
+            Some(format!(
+                "holds another game{changed} ({} from {})",
+                actions(n),
+                other.start
+            ))
+        } else if n > here {
+            Some(format!(
+                "holds this game further on{changed} ({}, {} here)",
+                actions(n),
+                actions(here)
+            ))
+        } else {
+            None
+        }
     }
 
     fn complain(&self, msg: &str) -> Result<()> {
@@ -1856,6 +1913,13 @@ fn same_game(a: &GameRecord, b: &GameRecord) -> bool {
     a.rules == b.rules && a.start == b.start && x[..n] == y[..n]
 }
 
+/// Whether `save FILE` or a new `--save FILE` writes the JSON form: a name ending in `.json`
+/// (any case). An existing record in the JSON form is written back in that form too.
+fn wants_json(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
 /// Whether `a` and `b` name the same existing file (device and inode: links and spellings
 /// included).
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -1962,7 +2026,7 @@ pub fn run(args: Args) -> Result<()> {
         own_files: args
             .load
             .iter()
-            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .filter_map(|p| Some((std::fs::canonicalize(p).ok()?, std::fs::read(p).ok()?)))
             .collect(),
     };
     if let Some(path) = &args.save {
@@ -1980,7 +2044,12 @@ pub fn run(args: Args) -> Result<()> {
                 // Written once before the game, so a file that cannot be written is said now,
                 // with a non-zero exit, not after the first action.
                 g.name_players();
-                let text = g.record.to_text();
+                g.keep_json = wants_json(path);
+                let text = if g.keep_json {
+                    g.record.to_json()
+                } else {
+                    g.record.to_text()
+                };
                 save_new_atomically(path, &text).with_context(context)?;
                 g.keep_last = text.into_bytes();
             }

@@ -260,7 +260,8 @@ test('the game survives a reload; records export and import; the position can be
   await page.click('#btn-records');
   await page.waitForSelector('#dlg-records[open]');
   const named = text.replace('[South "human"]', '[South "Ann"]').replace('[North "human"]', '[North "Bob"]')
-    .replace('[Result "*"]', '[Result "*"]\n[Event "Club night"]');
+    .replace('[Result "*"]', '[Result "*"]\n[Event "Club night"]')
+    .replace('1. S 3-6\n', '1. S 3-6 # the book move\n');
   await page.fill('#rec-text', named);
   await page.click('#rec-import');
   await page.waitForSelector('#dlg-records', { state: 'hidden' });
@@ -272,7 +273,7 @@ test('the game survives a reload; records export and import; the position can be
   const again = await page.inputValue('#rec-text');
   assert.match(again, /\[South "Ann"\]\n\[North "Bob"\]/);
   assert.match(again, /\[Event "Club night"\]/);
-  assert.match(again, /1\. S 3-6\n2\. N 1\n/);
+  assert.match(again, /1\. S 3-6\n# the book move\n2\. N 1\n/);
   await page.keyboard.press('Escape');
   await page.waitForSelector('#dlg-records', { state: 'hidden' });
   // A record of a person against the engine (as `kalah play` saves it) is played on against
