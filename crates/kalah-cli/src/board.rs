@@ -297,26 +297,36 @@ pub fn describe(before: &Position, rules: &Rules, out: &Outcome) -> String {
         }
     }
     if let Some(reason) = out.ended {
-        let _ = write!(s, ". Game over: {}", end_reason_text(reason, rules));
+        let _ = write!(
+            s,
+            ". Game over: {}",
+            end_reason_text(reason, rules, out.left)
+        );
     }
     s
 }
 
-/// Why the game ended and where the leftovers went.
-pub fn end_reason_text(reason: EndReason, rules: &Rules) -> String {
+/// Why the game ended and where the seeds `left` in South's and North's houses (`[south,
+/// north]`, before the sweep: [`kalah_core::Outcome::left`]) went.
+pub fn end_reason_text(reason: EndReason, rules: &Rules, left: [u8; 2]) -> String {
     let why = reason.to_string();
+    let [south, north] = left.map(u32::from);
+    if south + north == 0 {
+        return format!("{why}; no seeds are left in the houses");
+    }
     let leftovers = match rules.leftovers {
         LeftoverRule::Owner => {
             "the seeds left in the houses go to their owners' stores".to_string()
         }
         LeftoverRule::Nobody => "the seeds left in the houses count for nobody".to_string(),
-        LeftoverRule::Emptier => match reason {
-            EndReason::RowEmpty(s) | EndReason::MoverBlocked(s) => {
-                format!("the seeds left in the houses go to {s}, whose row is empty")
-            }
-            EndReason::Majority(_) => {
-                "the seeds left in the houses go to their owners' stores".to_string()
-            }
+        // The same sweep as kalah-core's: at a majority stop with neither row empty each
+        // player keeps his own (tester 51: that text was given whatever the rows held).
+        LeftoverRule::Emptier => match reason.sweep(rules, [south, north]) {
+            [_, 0] => "the seeds left in the houses go to South, whose row is empty".to_string(),
+            [0, _] => "the seeds left in the houses go to North, whose row is empty".to_string(),
+            _ => "neither row is empty, so the seeds left in the houses go to their owners' \
+                  stores"
+                .to_string(),
         },
     };
     format!("{why}; {leftovers}")
@@ -362,6 +372,54 @@ mod tests {
         assert_eq!(stores, vec![14, 7]);
         assert!(!text.contains('\x1b'));
         let _ = rules;
+    }
+
+    /// Regression (tester 51): at a majority stop under the emptier rule the text said the
+    /// leftovers went to their owners whatever the rows held; and a game ended with no seeds
+    /// left in the houses said where they went.
+    #[test]
+    fn end_text_follows_the_sweep() {
+        let rules: Rules = "capture=empty leftovers=emptier majority-end=on"
+            .parse()
+            .unwrap();
+        // South's 1 lands in empty house 2 facing an empty house and takes the lone seed:
+        // store 4 of 6, South's row empty, North's 2 seeds to South (6-0).
+        let cases = [
+            (
+                "1,0,0,3,1,0,1,0 S",
+                1,
+                "South's store holds more than half of the seeds; the seeds left in the houses \
+                 go to South, whose row is empty",
+                [6, 0],
+            ),
+            // South's 3 into the store: 4 of 7, both rows hold seeds: each keeps his own.
+            (
+                "1,0,1,3,1,1,0,0 S",
+                3,
+                "South's store holds more than half of the seeds; neither row is empty, so the \
+                 seeds left in the houses go to their owners' stores",
+                [5, 2],
+            ),
+        ];
+        for (text, house, says, score) in cases {
+            let before: Position = text.parse().unwrap();
+            let mut after = before;
+            let out = after.play(&rules, Move::Sow(house)).unwrap();
+            assert_eq!(out.left.iter().sum::<u8>(), if house == 1 { 2 } else { 3 });
+            let line = describe(&before, &rules, &out);
+            assert!(line.ends_with(says), "{text}: {line}");
+            assert_eq!(after.score(&rules), Some(score), "{text}");
+        }
+        // South's 1 captures North's last 2 seeds: nothing left to sweep.
+        let rules = Rules::default();
+        let before: Position = "1,0,0,3,0,2,0,0 S".parse().unwrap();
+        let mut after = before;
+        let out = after.play(&rules, Move::Sow(1)).unwrap();
+        let line = describe(&before, &rules, &out);
+        assert!(
+            line.ends_with("Game over: North's row is empty; no seeds are left in the houses"),
+            "{line}"
+        );
     }
 
     #[test]

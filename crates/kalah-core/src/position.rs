@@ -116,6 +116,34 @@ pub enum EndReason {
     Majority(Side),
 }
 
+impl EndReason {
+    /// The sweep at a game's end for this reason under `rules`: how many of the seeds `left` in
+    /// South's and North's houses (`[south, north]`) go to South's and North's stores. Owner:
+    /// each his own row; nobody: none; emptier: all to the player whose row is empty (the
+    /// reason's side for the row-empty and mover-blocked ends; at a majority stop the side
+    /// whose row is empty, if either, else each keeps his own).
+    pub fn sweep(self, rules: &Rules, left: [u32; 2]) -> [u32; 2] {
+        let [south, north] = left;
+        match rules.leftovers {
+            LeftoverRule::Owner => [south, north],
+            LeftoverRule::Nobody => [0, 0],
+            LeftoverRule::Emptier => {
+                let emptier = match self {
+                    EndReason::RowEmpty(s) | EndReason::MoverBlocked(s) => Some(s),
+                    EndReason::Majority(_) if south == 0 => Some(Side::South),
+                    EndReason::Majority(_) if north == 0 => Some(Side::North),
+                    EndReason::Majority(_) => None,
+                };
+                match emptier {
+                    Some(Side::South) => [south + north, 0],
+                    Some(Side::North) => [0, south + north],
+                    None => [south, north],
+                }
+            }
+        }
+    }
+}
+
 impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -207,6 +235,9 @@ pub struct Outcome {
     pub swapped: bool,
     /// The game ended with this action.
     pub ended: Option<EndReason>,
+    /// Seeds in South's and North's houses when this action ended the game, before the sweep
+    /// took them ([`EndReason::sweep`] says where to); `[0, 0]` when the game goes on.
+    pub left: [u8; 2],
 }
 
 /// An unchecked position: pit counts in bin order, the side to move and the opening phase. Turn
@@ -754,29 +785,7 @@ impl Position {
         let m = self.houses();
         let south: u32 = self.row_seeds(Side::South);
         let north: u32 = self.row_seeds(Side::North);
-        let (to_south, to_north) = match rules.leftovers {
-            LeftoverRule::Owner => (south, north),
-            LeftoverRule::Nobody => (0, 0),
-            LeftoverRule::Emptier => {
-                let emptier = match reason {
-                    EndReason::RowEmpty(s) | EndReason::MoverBlocked(s) => Some(s),
-                    EndReason::Majority(_) => {
-                        if south == 0 {
-                            Some(Side::South)
-                        } else if north == 0 {
-                            Some(Side::North)
-                        } else {
-                            None
-                        }
-                    }
-                };
-                match emptier {
-                    Some(Side::South) => (south + north, 0),
-                    Some(Side::North) => (0, south + north),
-                    None => (south, north),
-                }
-            }
-        };
+        let [to_south, to_north] = reason.sweep(rules, [south, north]);
         for b in 0..m {
             self.pits[b] = 0;
             self.pits[m + 1 + b] = 0;
@@ -1056,6 +1065,9 @@ impl Position {
         }
         if south_empty | north_empty | rules.majority_end {
             out.ended = self.end_after_sowing(rules, south_empty, north_empty);
+            if out.ended.is_some() {
+                out.left = [south_row, north_row];
+            }
         }
         #[cfg(debug_assertions)]
         {

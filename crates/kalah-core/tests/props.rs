@@ -188,7 +188,14 @@ proptest! {
             prop_assert_eq!(unchecked.play_unchecked(&rules, mv), out);
             prop_assert_eq!(unchecked, pos);
             prop_assert_eq!(before.after(&rules, mv).unwrap(), pos);
+            naive.swept_rows = [0, 0];
+            naive.swept_gains = [0, 0];
             let (extra, captured) = naive.play(&rules, to_naive(mv));
+            // What the sweep found in the rows, and where the sweep put it.
+            prop_assert_eq!(out.left.map(u32::from), naive.swept_rows);
+            if let Some(reason) = out.ended {
+                prop_assert_eq!(reason.sweep(&rules, naive.swept_rows), naive.swept_gains);
+            }
             prop_assert_eq!(pos.to_string(), naive.notation(), "after {} under {}", mv, rules);
             prop_assert_eq!(out.extra_turn && !pos.is_over(), extra && !naive.over);
             prop_assert_eq!(out.captured as u32, captured);

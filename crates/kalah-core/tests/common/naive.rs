@@ -25,6 +25,10 @@ pub struct Naive {
     pub to_move: usize,
     pub over: bool,
     pub phase: NPhase,
+    /// The seeds in South's and North's houses when the last sweep took them, and the seeds
+    /// it added to South's and North's stores.
+    pub swept_rows: [u32; 2],
+    pub swept_gains: [u32; 2],
 }
 
 /// A naive action: sow house h (1..m) or swap.
@@ -64,6 +68,8 @@ impl Naive {
             to_move,
             over,
             phase,
+            swept_rows: [0, 0],
+            swept_gains: [0, 0],
         }
     }
 
@@ -157,6 +163,7 @@ impl Naive {
 
     fn sweep(&mut self, rules: &Rules, reason: (char, usize)) {
         let rows = [self.row_sum(0), self.row_sum(1)];
+        self.swept_rows = rows;
         let gains = match rules.leftovers {
             LeftoverRule::Owner => rows,
             LeftoverRule::Nobody => [0, 0],
@@ -172,6 +179,7 @@ impl Naive {
                 }
             }
         };
+        self.swept_gains = gains;
         for (side, gain) in gains.into_iter().enumerate() {
             for h in 1..=self.m {
                 let b = self.house_bin(side, h);
