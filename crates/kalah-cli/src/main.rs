@@ -5,6 +5,17 @@
 
 use clap::{CommandFactory, Parser, Subcommand};
 
+/// `eprintln!` that never panics: a line that cannot be written to stderr (closed, or a full
+/// device) is dropped, so the command still ends with its own exit code (tester 52: with
+/// `2>/dev/full` every error was a panic, exit code 101). Every module of this crate writes
+/// its messages to stderr with it.
+macro_rules! stderr_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod board;
 mod cmd;
 mod game_args;
@@ -61,7 +72,7 @@ fn parse_cli() -> Cli {
                 // command's output does.
                 if let Err(io) = e.print() {
                     if io.kind() != std::io::ErrorKind::BrokenPipe {
-                        eprintln!("kalah: error: cannot write the output: {io}");
+                        stderr_line!("kalah: error: cannot write the output: {io}");
                     }
                     std::process::exit(1);
                 }
@@ -85,7 +96,7 @@ fn parse_cli() -> Cli {
                         if let Err(err) = position.parse::<kalah_core::Position>() {
                             let err = anyhow::Error::new(err)
                                 .context(format!("bad position '{position}'"));
-                            eprintln!("kalah: error: {}", output::error_line(&err));
+                            stderr_line!("kalah: error: {}", output::error_line(&err));
                             std::process::exit(1);
                         }
                     }
@@ -109,7 +120,7 @@ fn parse_cli() -> Cli {
             };
             // Point to the right help page: the (nested) subcommand's when one was named.
             let help = help_page(&args_lossy());
-            eprintln!("kalah: error: {first} (see '{help}')");
+            stderr_line!("kalah: error: {first} (see '{help}')");
             std::process::exit(2);
         }
     }
@@ -141,6 +152,15 @@ fn help_page(args: &[String]) -> String {
 }
 
 fn main() {
+    // A write past the file size limit (`ulimit -f`) fails with EFBIG, reported as any other
+    // write error, rather than killing the process with SIGXFSZ, silently, mid-write (tester
+    // 52: a build or a save so stopped left its temporary file behind).
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to SIG_IGN before any other thread runs; no
+    // handler function is involved.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let cli = parse_cli();
     let result = match cli.command {
         Command::Play(a) => cmd::play::run(a),
@@ -158,7 +178,7 @@ fn main() {
             // The reader of stdout went away (e.g. `| head`): nothing left to say.
             std::process::exit(1);
         }
-        eprintln!("kalah: error: {}", output::error_line(&e));
+        stderr_line!("kalah: error: {}", output::error_line(&e));
         let usage = e.chain().any(|c| c.is::<output::UsageError>());
         std::process::exit(if usage { 2 } else { 1 });
     }

@@ -554,3 +554,71 @@ fn output_to_a_full_device_is_an_error() {
         );
     }
 }
+
+/// Regression (tester 52): with stderr a full device every message was a panic (exit code
+/// 101, "failed printing to stderr"); the command's own exit code stands now.
+#[cfg(target_os = "linux")]
+#[test]
+fn errors_to_a_full_stderr_keep_their_exit_code() {
+    let full = std::path::Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    for (args, code) in [
+        (&["solve", "1,2"][..], 1),
+        (&["solve", "--bogus"], 2),
+        (&["show", "--seeds", "30"], 1),
+    ] {
+        let dev = std::fs::OpenOptions::new().write(true).open(full).unwrap();
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+            .args(args)
+            .stderr(dev)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(code), "kalah {args:?}");
+    }
+}
+
+/// Regression (tester 52): past the file size limit (`ulimit -f`) the process died of
+/// SIGXFSZ without a word, mid-write, leaving its temporary file; the write now fails as any
+/// other (EFBIG), said as such, and the game goes on.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_save_past_the_file_size_limit_is_an_error_not_a_death() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"));
+    cmd.current_dir(dir.path())
+        .args(["play", "--opponent", "human", "--no-egdb"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: libc::RLIM_INFINITY,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"1\nsave s.txt\nquit\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("cannot save to 's.txt': File too large"),
+        "{stdout}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "files left: {left:?}");
+}

@@ -229,7 +229,7 @@ fn human_secs(s: f64) -> String {
 /// Says on stderr what an interrupted command left behind and exits with code 130 (interrupted
 /// by Ctrl-C), as `kalah solve` does.
 fn interrupted(what: &str) -> ! {
-    eprintln!("kalah: {what}");
+    stderr_line!("kalah: {what}");
     std::process::exit(130);
 }
 
@@ -238,7 +238,7 @@ fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let s = stop.clone();
     if let Err(e) = ctrlc::set_handler(move || s.store(true, Ordering::SeqCst)) {
-        eprintln!("kalah: warning: cannot catch Ctrl-C ({e})");
+        stderr_line!("kalah: warning: cannot catch Ctrl-C ({e})");
     }
     stop
 }
@@ -465,7 +465,7 @@ pub(crate) fn threads_for(requested: Option<usize>) -> usize {
 /// `threads` as asked, with the warning of [`threads_for`] if they are more than the cores.
 fn checked_threads(threads: usize) -> usize {
     if let Some(warning) = oversubscribed(threads, rayon_threads()) {
-        eprintln!("kalah: warning: {warning}");
+        stderr_line!("kalah: warning: {warning}");
     }
     threads
 }

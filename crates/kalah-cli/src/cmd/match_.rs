@@ -774,7 +774,7 @@ pub fn run(args: Args) -> Result<()> {
                 bar.finish_and_clear();
                 if crate::output::is_broken_pipe(&e) {
                     // Other commands end silently then; a match says how far it got.
-                    eprintln!(
+                    stderr_line!(
                         "kalah: the output was closed (broken pipe): the match stopped after \
                          {} of {} games",
                         totals.played(),
@@ -794,7 +794,7 @@ pub fn run(args: Args) -> Result<()> {
     super::solve::warn_if_damaged(m.egdb.as_deref());
     summary(&m, &totals, args.games)?;
     if totals.played() < args.games {
-        eprintln!(
+        stderr_line!(
             "kalah: match interrupted (Ctrl-C) after {} of {} games; the game under way was \
              dropped",
             totals.played(),

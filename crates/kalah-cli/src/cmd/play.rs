@@ -346,7 +346,7 @@ impl CtrlC {
                 self.retry_pending();
                 // Off the prompt's line, wherever stdout goes.
                 let _ = print("\n");
-                eprintln!("kalah: interrupted (Ctrl-C): {}", self.fate());
+                stderr_line!("kalah: interrupted (Ctrl-C): {}", self.fate());
                 std::process::exit(130);
             }
         }
@@ -2132,13 +2132,13 @@ pub fn run(args: Args) -> Result<()> {
         // The reader of stdout went away (`kalah play | tee log`, then Ctrl-C ends `tee`): the
         // game cannot go on. Other commands end silently then; a game says what became of it.
         if crate::output::is_broken_pipe(e) {
-            eprintln!(
+            stderr_line!(
                 "kalah: the output was closed (broken pipe): {}",
                 game.ctrl_c.fate()
             );
         } else if crate::output::is_output_error(e) {
             // A full device, say: `main` names the error; this says where the game is.
-            eprintln!(
+            stderr_line!(
                 "kalah: the output could not be written: {}",
                 game.ctrl_c.fate()
             );

@@ -153,7 +153,7 @@ pub fn run(args: Args) -> Result<()> {
         );
         let stop = shutdown_signal();
         if let Err(e) = crate::output::print(&format!("{line}\n")) {
-            eprintln!("kalah: warning: {}; {line}", crate::output::error_line(&e));
+            stderr_line!("kalah: warning: {}; {line}", crate::output::error_line(&e));
         }
         kalah_web::serve(listener, config, stop)
             .await
@@ -195,7 +195,7 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
     };
     async move {
         wait.await;
-        eprintln!("kalah serve: stopping");
+        stderr_line!("kalah serve: stopping");
     }
 }
 

@@ -435,7 +435,7 @@ pub(crate) fn open_egdb_dir(
     };
     let db = match Egdb::open(&path, houses, rules) {
         Err(e) if dir.is_none() => {
-            eprintln!("kalah: warning: {}", default_set_unusable(&e));
+            stderr_line!("kalah: warning: {}", default_set_unusable(&e));
             return Ok(None);
         }
         opened => opened.with_context(|| {
@@ -446,7 +446,7 @@ pub(crate) fn open_egdb_dir(
         })?,
     };
     if db.is_none() && dir.is_some() && crate::cmd::egdb::holds_layer_files(&path) {
-        eprintln!(
+        stderr_line!(
             "kalah: note: --egdb-dir {} is one set's directory (k000.egdb, ...), give its parent, {}; searching without databases",
             path.display(),
             path.parent().unwrap_or(&path).display()
@@ -455,7 +455,7 @@ pub(crate) fn open_egdb_dir(
     }
     if let Some(db) = &db {
         if let Some(k) = db.layers_past_gap() {
-            eprintln!(
+            stderr_line!(
                 "kalah: note: {} has no layer k{:03}.egdb but has k{k:03}.egdb: only layers 0..={} are used",
                 db.dir().display(),
                 db.max_seeds() + 1,
@@ -465,14 +465,14 @@ pub(crate) fn open_egdb_dir(
     }
     if db.is_none() {
         if let Some(why) = crate::cmd::egdb::no_layer_zero(&path, houses, rules, dir) {
-            eprintln!("kalah: note: {why}; searching without databases");
+            stderr_line!("kalah: note: {why}; searching without databases");
             return Ok(None);
         }
     }
     if db.is_none() && dir.is_some() {
         // A directory named on the command line that holds nothing for these rules is most
         // likely a mistake (another rule set, or a set's own directory given as the root).
-        eprintln!(
+        stderr_line!(
             "kalah: note: no endgame databases for Kalah({houses},·) capture={} end={} leftovers={} in {}; searching without them",
             rules.capture,
             rules.end,
@@ -509,7 +509,7 @@ pub(crate) fn check_egdb_dir(path: &std::path::Path) -> Result<()> {
 /// `Egdb::probe`); the positions concerned were searched instead, so the results stand.
 pub(crate) fn warn_if_damaged(egdb: Option<&Egdb>) {
     if let Some(warning) = egdb.and_then(Egdb::damage_warning) {
-        eprintln!("kalah: warning: {warning}");
+        stderr_line!("kalah: warning: {warning}");
     }
 }
 

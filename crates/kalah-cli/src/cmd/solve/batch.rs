@@ -125,7 +125,7 @@ impl Shared {
         if json_out {
             print(&format!("{}\n", json!({ "line": n, "error": msg })))?;
         }
-        eprintln!("kalah: line {n}: {msg}");
+        stderr_line!("kalah: line {n}: {msg}");
         Ok(())
     }
 
