@@ -233,6 +233,15 @@ impl BuildPlan {
             }
         })?;
         let lock_path = dir.join(".build.lock");
+        // A FIFO there would block the open for ever (tester 52), a device worse.
+        if std::fs::metadata(&lock_path).is_ok_and(|m| !m.is_file()) {
+            return Err(io(
+                &lock_path,
+                std::io::Error::other(
+                    "not a regular file (the build's lock is one): remove it and build again",
+                ),
+            ));
+        }
         let file = std::fs::File::options()
             .create(true)
             .write(true)

@@ -378,7 +378,9 @@ pub fn write_layer(path: &Path, header: &LayerHeader, payload: &[u8]) -> Result<
         .chunks(BLOCK_BYTES)
         .flat_map(|b| crc32fast::hash(b).to_le_bytes())
         .collect();
-    let result = (|| {
+    // A failure names the file it happened to: the temporary file, or the layer for the
+    // rename (tester 52: a directory named like the temporary file was reported as the layer).
+    let written = (|| {
         // A stale temporary file, or a link planted under its name, is removed rather than
         // written through; the new one must not exist.
         match std::fs::remove_file(&tmp) {
@@ -389,11 +391,13 @@ pub fn write_layer(path: &Path, header: &LayerHeader, payload: &[u8]) -> Result<
         f.write_all(&h.encode())?;
         f.write_all(payload)?;
         f.write_all(&blocks)?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
+        f.sync_all()
     })();
-    if let Err(e) = result {
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(&tmp, e));
+    }
+    if let Err(e) = std::fs::rename(&tmp, path) {
         let _ = std::fs::remove_file(&tmp);
         return Err(io(path, e));
     }

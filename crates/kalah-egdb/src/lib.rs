@@ -132,6 +132,7 @@ mod solve;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use kalah_core::{LeftoverRule, Phase, Position, Rules};
 use memmap2::Mmap;
@@ -294,13 +295,18 @@ pub struct Egdb {
     dir: PathBuf,
     /// Per layer: its payload failed the checksum checked when the set was opened (layers of
     /// at most [`CHECKED_ON_OPEN`] bytes), or a block of it failed its block checksum when a
-    /// probe first read it (larger layers of format 2); such a layer answers no probe.
+    /// probe first read it (larger layers of format 2), or the whole of it failed when a probe
+    /// first read it (larger layers of format 1); such a layer answers no probe.
     failed_checksum: Vec<AtomicBool>,
     /// Per layer of format 2 larger than [`CHECKED_ON_OPEN`]: one bit a block of
     /// [`file::BLOCK_BYTES`] values, set once the block has matched its checksum. `None` for
     /// the layers checked whole on opening, and for format 1 layers, which have no block
     /// checksums.
     checked_blocks: Vec<Option<Box<[AtomicU64]>>>,
+    /// Per layer of format 1 larger than [`CHECKED_ON_OPEN`] (no block checksums): whether
+    /// its payload matched its checksum, found out by the first probe that reads the layer
+    /// (tester 52: such a layer's damaged values were used). `None` for the other layers.
+    checked_whole: Vec<Option<OnceLock<bool>>>,
     /// One more than the first layer a probe found damaged (an impossible value, or a layer
     /// that failed its checksum), 0 if none.
     damaged: AtomicU32,
@@ -340,15 +346,16 @@ impl Egdb {
     /// `None`, and [`Egdb::damaged_layer`] names it once probed). The larger layers' payloads
     /// are not read here: in files of format 2 each block of [`file::BLOCK_BYTES`] values is
     /// checked against its own checksum the first time a probe reads it, and a block that
-    /// fails makes its layer answer no more probes, as a small layer that fails; a format 1
-    /// file (no block checksums; `kalah egdb build` rewrites it) is checked whole only by
-    /// [`Egdb::check_checksums`], [`Egdb::open_checked`] and [`Egdb::verify`] (`kalah egdb
-    /// verify`). A truncated, foreign or newer-versioned file, or anything but a regular file
+    /// fails makes its layer answer no more probes, as a small layer that fails; a large layer
+    /// of format 1 (no block checksums; `kalah egdb build` rewrites it) is checked whole by the
+    /// first probe that reads it (see [`Egdb::probe`]), and by [`Egdb::check_checksums`],
+    /// [`Egdb::open_checked`] and [`Egdb::verify`] (`kalah egdb verify`). A truncated, foreign or newer-versioned file, or anything but a regular file
     /// in a layer's place, is refused here.
     ///
     /// # Errors
     /// [`EgdbError`] if a file is present but unreadable, truncated, has a corrupt header or is
-    /// of another version.
+    /// of another version; [`EgdbError::Io`] if the set's directory (in a `dir` that is a
+    /// directory) is there but is not a directory, or cannot be read.
     pub fn open(dir: &Path, houses: usize, rules: &Rules) -> Result<Option<Egdb>, EgdbError> {
         Self::open_inner(dir, houses, rules, false, CHECKED_ON_OPEN)
     }
@@ -426,6 +433,28 @@ impl Egdb {
             present += 1;
         }
         if present == 0 {
+            // A set's directory that is there but is no directory, or cannot be read, is not
+            // the same as no set (tester 52: a set made unreadable was silently not used).
+            let set = dir.join(file::set_dir_name(houses, rules));
+            if dir.is_dir() {
+                let io = |path: &Path, source| EgdbError::Io {
+                    path: path.display().to_string(),
+                    source,
+                };
+                if std::fs::metadata(&set).is_ok_and(|m| !m.is_dir()) {
+                    return Err(io(
+                        &set,
+                        std::io::Error::other("not a directory (a set's layers are in one)"),
+                    ));
+                }
+                let zero = file::layer_path(dir, houses, rules, 0);
+                match zero.symlink_metadata() {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(io(&zero, e));
+                    }
+                    _ => {}
+                }
+            }
             return Ok(None);
         }
         let max_seeds = present - 1;
@@ -459,6 +488,14 @@ impl Egdb {
                 })
             })
             .collect();
+        let checked_whole = opened
+            .iter()
+            .enumerate()
+            .map(|(k, (map, _))| {
+                let size = ix.layer_size(k as u32);
+                (!check_payload && size > limit && file::version_of(map) < 2).then(OnceLock::new)
+            })
+            .collect();
         let (layers, failed): (Vec<Mmap>, Vec<bool>) = opened.into_iter().unzip();
         let failed_checksum = failed.into_iter().map(AtomicBool::new).collect();
         Ok(Some(Egdb {
@@ -470,6 +507,7 @@ impl Egdb {
             dir: dir.join(file::set_dir_name(houses, rules)),
             failed_checksum,
             checked_blocks,
+            checked_whole,
             damaged: AtomicU32::new(0),
         }))
     }
@@ -548,8 +586,9 @@ impl Egdb {
     /// answer `None`, so a search finds those values itself, and [`Egdb::damaged_layer`] names
     /// the layer from then on. A stored value that cannot be right, a future gain larger than
     /// the seeds in the houses (or, when every seed ends in a store, of the wrong parity: gain
-    /// ≡ seeds mod 2), is refused the same way (the only check a format 1 file's large layers
-    /// get here).
+    /// ≡ seeds mod 2), is refused the same way. A large layer of format 1 (no block checksums)
+    /// is checked whole by the first probe that reads it, which takes as long as reading the
+    /// file; one that fails answers `None` as above.
     ///
     /// The example of docs/EGDB.md, with the databases of `kalah egdb build --houses 6
     /// --max-seeds 18` (or more) in the default directory:
@@ -591,6 +630,13 @@ impl Egdb {
                 } else {
                     failed.store(true, Ordering::Relaxed);
                 }
+            }
+        }
+        if let Some(whole) = &self.checked_whole[k as usize] {
+            // A format 1 file: the whole layer is checked by its first probe (as long as reading
+            // the file takes; `kalah egdb build` rewrites it in format 2).
+            if !*whole.get_or_init(|| file::check_payload(&self.layer_path(k), layer).is_ok()) {
+                failed.store(true, Ordering::Relaxed);
             }
         }
         if failed.load(Ordering::Relaxed)

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use kalah_core::{CaptureRule, Rules};
-use kalah_egdb::file::{layer_path, write_layer, LayerHeader, HEADER_LEN};
+use kalah_egdb::file::{layer_path, set_dir_name, write_layer, LayerHeader, HEADER_LEN};
 use kalah_egdb::{BuildEvent, BuildPlan, Egdb, EgdbError};
 
 fn plan(dir: &Path, m: usize, k: u32) -> BuildPlan {
@@ -378,7 +378,7 @@ fn a_second_build_of_the_same_set_is_refused_while_one_runs() {
 #[test]
 fn set_directory_names_read_back() {
     use kalah_core::{CaptureRule, EndRule, LeftoverRule, Rules};
-    use kalah_egdb::file::{parse_set_dir_name, set_dir_name};
+    use kalah_egdb::file::parse_set_dir_name;
     let rules = Rules {
         capture: CaptureRule::Empty,
         end: EndRule::MoverBlocked,
@@ -574,6 +574,54 @@ fn format_1_files_are_read_and_upgraded_by_a_build() {
     assert_eq!(db.probe(&pos, &rules), Some(value));
 }
 
+/// Regression (tester 52): a damaged large layer of format 1 (no block checksums) whose values
+/// were all still possible gave wrong values. Its first probe now checks the whole layer.
+#[test]
+fn a_damaged_format_1_layer_is_found_by_its_first_probe() {
+    let dir = built(3, 9);
+    let rules = Rules::default();
+    // 6 seeds in the houses: layer 6.
+    let pos: kalah_core::Position = "1,2,0,9,0,1,2,9 S".parse().unwrap();
+    let value = Egdb::open(dir.path(), 3, &rules)
+        .unwrap()
+        .unwrap()
+        .probe(&pos, &rules)
+        .expect("covered");
+    let path = layer_path(dir.path(), 3, &rules, 6);
+    let bytes = fs::read(&path).unwrap();
+    let count = u64::from_le_bytes(bytes[32..40].try_into().unwrap()) as usize;
+    let mut v1 = bytes[..HEADER_LEN + count].to_vec();
+    v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let crc = crc32fast::hash(&v1[..44]);
+    v1[44..48].copy_from_slice(&crc.to_le_bytes());
+    fs::write(&path, &v1).unwrap();
+    // Whole, read as "large" (no layer checked on opening): the same value.
+    let db = Egdb::open_with_check_limit(dir.path(), 3, &rules, 0)
+        .unwrap()
+        .unwrap();
+    assert_eq!(db.probe(&pos, &rules), Some(value));
+    assert_eq!(db.damaged_layer(), None);
+    drop(db);
+    // Every value moved by 2 (still a possible value: same parity, within the seeds).
+    for b in &mut v1[HEADER_LEN..] {
+        let v = *b as i8;
+        *b = if v + 2 <= 6 { v + 2 } else { v - 2 } as u8;
+    }
+    fs::write(&path, &v1).unwrap();
+    let db = Egdb::open_with_check_limit(dir.path(), 3, &rules, 0)
+        .unwrap()
+        .unwrap();
+    assert_eq!(db.probe(&pos, &rules), None);
+    assert_eq!(db.damaged_layer(), Some(6));
+    assert!(
+        db.damage()
+            .unwrap()
+            .ends_with("k006.egdb fails its checksum: the file is damaged"),
+        "{:?}",
+        db.damage()
+    );
+}
+
 /// Regression (tester 33): with a lower layer missing, a build replaced a file of another
 /// format version above it, though such files are the user's to move.
 #[test]
@@ -632,6 +680,27 @@ fn temporary_links_and_fifos_are_not_followed() {
         .run(&AtomicBool::new(false), &|_| {})
         .unwrap_err();
     assert!(e.to_string().contains("not a regular file"), "{e}");
+    // A FIFO as the build's lock (tester 52: the build hung, waiting for a writer).
+    fs::remove_file(&layer6).unwrap();
+    let lock = dir.path().join(set_dir_name(3, &rules)).join(".build.lock");
+    fs::remove_file(&lock).unwrap();
+    let c_lock = std::ffi::CString::new(lock.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: as above.
+    assert_eq!(unsafe { libc::mkfifo(c_lock.as_ptr(), 0o644) }, 0);
+    let e = plan(dir.path(), 3, 6)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap_err();
+    assert!(
+        e.to_string().contains(".build.lock: not a regular file"),
+        "{e}"
+    );
+    fs::remove_file(&lock).unwrap();
+    // A directory named like the temporary file: the error names it, not the layer.
+    fs::create_dir(&tmp).unwrap();
+    let e = plan(dir.path(), 3, 6)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap_err();
+    assert!(e.to_string().contains("k006.egdb.tmp"), "{e}");
 }
 
 /// Regression (tester 36): a short file of something else in a layer's place was taken for a
@@ -748,4 +817,23 @@ fn totals_that_do_not_fit_a_u64_are_too_large() {
         kalah_egdb::file::file_len(kalah_egdb::file::FORMAT_VERSION, u64::MAX),
         u64::MAX
     );
+}
+
+/// Regression (tester 52): a file in the place of a set's directory read as "no databases"
+/// (a set made unreadable too, for users other than root).
+#[test]
+fn a_file_in_the_place_of_a_set_directory_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = Rules::default();
+    fs::write(dir.path().join(set_dir_name(3, &rules)), "not a set").unwrap();
+    let e = Egdb::open(dir.path(), 3, &rules).unwrap_err();
+    assert!(
+        e.to_string()
+            .ends_with("m3-standard-row-empty-owner: not a directory (a set's layers are in one)"),
+        "{e}"
+    );
+    // No set at all is no error; nor is a root that is no directory.
+    assert!(Egdb::open(dir.path(), 4, &rules).unwrap().is_none());
+    let file = dir.path().join(set_dir_name(3, &rules));
+    assert!(Egdb::open(&file, 3, &rules).unwrap().is_none());
 }
