@@ -137,7 +137,9 @@ impl AppState {
             .or_insert_with(|| match kalah_egdb::Egdb::open(dir, houses, &set_rules) {
                 Ok(db) => db.map(Arc::new),
                 Err(e) => {
-                    eprintln!("kalah serve: endgame databases not used for {houses} houses: {e}");
+                    log(&format!(
+                        "kalah serve: endgame databases not used for {houses} houses: {e}"
+                    ));
                     None
                 }
             })
@@ -157,7 +159,7 @@ impl AppState {
                     .warned
                     .swap(true, std::sync::atomic::Ordering::Relaxed)
                 {
-                    eprintln!("kalah serve: warning: {warning}");
+                    log(&format!("kalah serve: warning: {warning}"));
                 }
             }
         }
@@ -235,7 +237,7 @@ pub async fn serve(
                 Ok((stream, _)) => stream,
                 Err(e) => {
                     if !is_connection_error(&e) {
-                        eprintln!("kalah serve: cannot accept a connection: {e}");
+                        log(&format!("kalah serve: cannot accept a connection: {e}"));
                         tokio::time::sleep(Duration::from_secs(1)).await;
                     }
                     continue;
@@ -278,4 +280,11 @@ fn is_connection_error(e: &std::io::Error) -> bool {
         e.kind(),
         ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
     )
+}
+
+/// Writes one line to stderr, the server's log; a line that cannot be written (stderr closed,
+/// or a full device) is dropped rather than a panic that would stop the server's thread.
+fn log(line: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
