@@ -21,6 +21,7 @@ mod cmd;
 mod game_args;
 mod input;
 mod output;
+mod signals;
 #[cfg(test)]
 mod test_screen;
 

@@ -44,10 +44,15 @@ fn collect(mut from: impl Read + Send + 'static, into: &Arc<Mutex<String>>) {
 }
 
 impl Session {
-    fn start(mut cmd: Command) -> std::io::Result<Session> {
+    fn start(cmd: Command) -> std::io::Result<Session> {
+        Session::start_with(cmd, Stdio::piped())
+    }
+
+    /// As [`Session::start`], with `stdin` as the game's standard input.
+    fn start_with(mut cmd: Command, stdin: Stdio) -> std::io::Result<Session> {
         let spawning = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
         let mut child = cmd
-            .stdin(Stdio::piped())
+            .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()?;
@@ -321,6 +326,65 @@ fn ctrl_c_twice_at_the_terminal_prompt_quits_with_130() {
         out.contains("kalah: interrupted (Ctrl-C): the game was not saved"),
         "{out}"
     );
+}
+
+/// At a terminal's prompt a first Ctrl-C only warns; SIGTERM (`kill`) or SIGHUP (the terminal
+/// closed) ends the game at once, the `--save` file whole, with the signal's exit code and
+/// name (tester 52: SIGTERM only warned, as a first Ctrl-C). The game's stdin is a
+/// pseudo-terminal of its own (openpty), so the signal goes to the game itself.
+#[cfg(target_os = "linux")]
+#[test]
+fn sigterm_or_sighup_at_the_terminal_prompt_ends_the_game() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    for (signal, code, says) in [
+        ("TERM", 143, "terminated (SIGTERM)"),
+        ("HUP", 129, "hung up (SIGHUP)"),
+    ] {
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty writes two new descriptors into the integers; the null pointers ask
+        // for no name, default terminal settings and size.
+        let rc = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+        // SAFETY: both descriptors are new and owned here only.
+        let (master, slave) =
+            unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("g.txt");
+        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("kalah"));
+        cmd.args(["play", "--no-egdb", "--opponent", "human", "--save"])
+            .arg(&file);
+        let s = Session::start_with(cmd, Stdio::from(slave)).unwrap();
+        s.wait_for("legal: 1 2 3 4 5 6> ", 1);
+        std::thread::sleep(Duration::from_millis(200));
+        let spawning = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), &s.child.id().to_string()])
+            .status()
+            .unwrap();
+        drop(spawning);
+        assert!(killed.success());
+        let (exit, out, err) = s.finish();
+        drop(master);
+        assert_eq!(exit, Some(code), "{out}\n{err}");
+        assert_eq!(
+            err,
+            format!(
+                "kalah: {says}: the game as it stands is in '{}'\n",
+                file.display()
+            ),
+            "{out}"
+        );
+        assert!(!out.contains("press Ctrl-C again"), "{out}");
+        assert_eq!(saved(&file).moves(), &[] as &[Move]);
+    }
 }
 
 /// The reader of stdout going away (`kalah play | tee log`, then Ctrl-C ends `tee` too) ends the

@@ -253,6 +253,26 @@ fn ctrl_c_during_analyze_does_not_pass_a_move_bound_off_as_the_position_value() 
     assert!(!text.contains("lies between"), "{text}");
 }
 
+/// SIGTERM (`kill`) stops a search as Ctrl-C does, what was found printed, but the exit code
+/// is SIGTERM's, 143 (tester 52: every stop exited 130).
+#[test]
+fn sigterm_stops_a_search_with_its_own_exit_code() {
+    use std::time::Duration;
+    let child = common::spawn_kalah(&[
+        "analyze",
+        "--houses",
+        "6",
+        "--seeds",
+        "3",
+        "--turns",
+        "--no-egdb",
+    ]);
+    let out = common::signal(child, "TERM", Duration::from_millis(800));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(143), "{text}");
+    assert!(text.contains("the analysis is incomplete"), "{text}");
+}
+
 /// The published exact values of Kalah(m,n) starts, m ≤ 4 and n ≤ 5, under `capture` (the
 /// solver's copy of ../shared/reference/published-values.csv), as batch lines
 /// `START_POSITION VALUE`.

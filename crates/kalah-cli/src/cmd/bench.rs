@@ -230,5 +230,5 @@ fn stopped(
             summary_text(done)
         ))?;
     }
-    std::process::exit(130);
+    std::process::exit(crate::signals::exit_code());
 }

@@ -226,18 +226,18 @@ fn human_secs(s: f64) -> String {
     }
 }
 
-/// Says on stderr what an interrupted command left behind and exits with code 130 (interrupted
-/// by Ctrl-C), as `kalah solve` does.
+/// Says on stderr what an interrupted command left behind and exits with code 128 + the
+/// signal's number (130 for Ctrl-C, 143 for SIGTERM), as `kalah solve` does.
 fn interrupted(what: &str) -> ! {
     stderr_line!("kalah: {what}");
-    std::process::exit(130);
+    std::process::exit(crate::signals::exit_code());
 }
 
-/// Sets `stop` on Ctrl-C (once per process).
+/// Sets `stop` on Ctrl-C, SIGTERM or SIGHUP (once per process).
 fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let s = stop.clone();
-    if let Err(e) = ctrlc::set_handler(move || s.store(true, Ordering::SeqCst)) {
+    if let Err(e) = crate::signals::on_stop(move |_| s.store(true, Ordering::SeqCst)) {
         stderr_line!("kalah: warning: cannot catch Ctrl-C ({e})");
     }
     stop

@@ -795,12 +795,12 @@ pub fn run(args: Args) -> Result<()> {
     summary(&m, &totals, args.games)?;
     if totals.played() < args.games {
         stderr_line!(
-            "kalah: match interrupted (Ctrl-C) after {} of {} games; the game under way was \
-             dropped",
+            "kalah: match {} after {} of {} games; the game under way was dropped",
+            crate::signals::stopped_by(),
             totals.played(),
             args.games
         );
-        std::process::exit(130);
+        std::process::exit(crate::signals::exit_code());
     }
     Ok(())
 }

@@ -339,17 +339,20 @@ impl CtrlC {
                 let prompt = self.prompt.lock().map(|p| p.clone()).unwrap_or_default();
                 let _ = print(&format!("\n{}\n{prompt}", self.warning()));
             }
-            OnCtrlC::Exit => {
-                // A change of the record being written to `--save`'s file is finished first,
-                // and a write that failed is tried once more.
-                let _saving = self.saving.lock();
-                self.retry_pending();
-                // Off the prompt's line, wherever stdout goes.
-                let _ = print("\n");
-                stderr_line!("kalah: interrupted (Ctrl-C): {}", self.fate());
-                std::process::exit(130);
-            }
+            OnCtrlC::Exit => self.exit(),
         }
+    }
+
+    /// Ends the program for a signal (a second Ctrl-C, SIGTERM, SIGHUP): a change of the
+    /// record being written to `--save`'s file is finished first, and a write that failed is
+    /// tried once more; the last line says what became of the game.
+    fn exit(&self) -> ! {
+        let _saving = self.saving.lock();
+        self.retry_pending();
+        // Off the prompt's line, wherever stdout goes.
+        let _ = print("\n");
+        stderr_line!("kalah: {}: {}", crate::signals::stopped_by(), self.fate());
+        std::process::exit(crate::signals::exit_code());
     }
 
     /// The warning of a first Ctrl-C at the prompt.
@@ -2000,7 +2003,11 @@ pub fn run(args: Args) -> Result<()> {
         let ctrl_c = Arc::clone(&ctrl_c);
         // Only fails if a handler is already set (not in `kalah play`): Ctrl-C then keeps its
         // default, ending the process.
-        let _ = ctrlc::set_handler(move || ctrl_c.on_signal());
+        let _ = crate::signals::on_stop(move |stop| match stop {
+            crate::signals::Stop::CtrlC => ctrl_c.on_signal(),
+            // `kill`, a closed terminal: the game ends now, as by a second Ctrl-C.
+            crate::signals::Stop::End => ctrl_c.exit(),
+        });
     }
     let rules = record.rules;
     let mut game = Game {

@@ -222,8 +222,8 @@ impl CtrlC {
         }
     }
 
-    /// Handles a SIGINT that came at `now`: sets the stop flag and returns whether to exit at
-    /// once (code 130).
+    /// Handles a SIGINT (or SIGTERM, SIGHUP) that came at `now`: sets the stop flag and returns
+    /// whether to exit at once (code 128 + the signal's number).
     fn on_signal(&self, now: Instant) -> bool {
         let first = *self.first.get_or_init(|| now);
         self.stop.store(true, Ordering::SeqCst);
@@ -232,12 +232,13 @@ impl CtrlC {
 }
 
 /// Installs the Ctrl-C handling of `solve`, `analyze` and `bench` (see [`CtrlC`]): the first
-/// SIGINT sets `stop`, a later one exits with code 130. A handler already set is kept.
+/// SIGINT (or SIGTERM, SIGHUP) sets `stop`, a later one exits with code 128 + the signal's
+/// number. A handler already set is kept.
 pub(crate) fn stop_on_ctrl_c(stop: Arc<AtomicBool>) {
     let ctrl_c = CtrlC::new(stop);
-    let _ = ctrlc::set_handler(move || {
+    let _ = crate::signals::on_stop(move |_| {
         if ctrl_c.on_signal(Instant::now()) {
-            std::process::exit(130);
+            std::process::exit(crate::signals::exit_code());
         }
     });
 }
@@ -546,7 +547,7 @@ pub(crate) fn stopped(
                 stats.elapsed.as_secs_f64()
             ))?;
         }
-        std::process::exit(130);
+        std::process::exit(crate::signals::exit_code());
     };
     if json_out {
         let mut v = json!({
@@ -568,7 +569,7 @@ pub(crate) fn stopped(
             bounds_text(root.0, root.1, lower, upper)
         ))?;
     }
-    std::process::exit(130);
+    std::process::exit(crate::signals::exit_code());
 }
 
 /// What a stopped solve of `pos` proved: `the value lies between -2 and +6`; once the value is

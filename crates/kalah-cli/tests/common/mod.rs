@@ -20,6 +20,21 @@ pub fn interrupt(child: Child, after: Duration) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Waits `after`, sends `signal` (`TERM`, `HUP`, ...) to `child`, and returns its output once
+/// it has exited.
+///
+/// # Panics
+/// If `kill` cannot be run or fails, or waiting for the child fails.
+pub fn signal(child: Child, signal: &str, after: Duration) -> Output {
+    std::thread::sleep(after);
+    let status = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill -{signal} {}", child.id());
+    child.wait_with_output().unwrap()
+}
+
 /// Starts the `kalah` binary with `args`, its stdout and stderr captured.
 ///
 /// # Panics

@@ -233,14 +233,14 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         let ctrl_c = super::CtrlC::new(stop.clone());
         let shared = shared.clone();
         let json_out = args.json;
-        let _ = ctrlc::set_handler(move || {
+        let _ = crate::signals::on_stop(move |_| {
             let exit = ctrl_c.on_signal(Instant::now());
             if shared.waiting.load(Ordering::SeqCst) {
                 let _ = shared.print_summary(json_out, start.elapsed());
-                std::process::exit(130);
+                std::process::exit(crate::signals::exit_code());
             }
             if exit {
-                std::process::exit(130);
+                std::process::exit(crate::signals::exit_code());
             }
         });
     }
@@ -255,7 +255,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     loop {
         if stop.load(Ordering::SeqCst) {
             shared.print_summary(args.json, start.elapsed())?;
-            std::process::exit(130);
+            std::process::exit(crate::signals::exit_code());
         }
         shared.waiting.store(true, Ordering::SeqCst);
         let read = read_line(&mut input, &mut buf, MAX_LINE, false);
@@ -345,7 +345,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                     ))?;
                 }
                 shared.print_summary(args.json, start.elapsed())?;
-                std::process::exit(130);
+                std::process::exit(crate::signals::exit_code());
             }
         };
         let secs = t0.elapsed().as_secs_f64();

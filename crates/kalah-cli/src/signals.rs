@@ -1,0 +1,66 @@
+//! The signals that stop a command: Ctrl-C (SIGINT), and SIGTERM and SIGHUP (`kill`, a closed
+//! terminal). One handler a process, run on a thread of its own (signal-hook's iterator) and
+//! told which signal came: a first Ctrl-C may only stop a search or warn, while SIGTERM and
+//! SIGHUP end the command as a second Ctrl-C does (tester 52: `kill` of a `kalah play` at its
+//! prompt only warned, and every stop said "Ctrl-C" and exited 130).
+
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+
+/// The last stopping signal received (SIGINT until one comes).
+static LAST: AtomicI32 = AtomicI32::new(SIGINT);
+/// Whether [`on_stop`] has installed its handler.
+static INSTALLED: AtomicBool = AtomicBool::new(false);
+
+/// A stopping signal, as the handler of [`on_stop`] is told it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// SIGINT: a search stops, a prompt may warn first.
+    CtrlC,
+    /// SIGTERM or SIGHUP: the command ends (cleanly: files written, bounds printed).
+    End,
+}
+
+/// Runs `handler` on a thread of its own for every SIGINT, SIGTERM and SIGHUP from now on,
+/// in place of their default (the process dying on the spot).
+///
+/// # Errors
+/// When a handler is installed already (the first one stays), or the signals cannot be
+/// caught.
+pub(crate) fn on_stop(mut handler: impl FnMut(Stop) + Send + 'static) -> std::io::Result<()> {
+    if INSTALLED.swap(true, Ordering::SeqCst) {
+        return Err(std::io::Error::other("a signal handler is set already"));
+    }
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                LAST.store(signal, Ordering::SeqCst);
+                handler(if signal == SIGINT {
+                    Stop::CtrlC
+                } else {
+                    Stop::End
+                });
+            }
+        })?;
+    Ok(())
+}
+
+/// The exit code of a command stopped by the last signal received: 128 + its number (130 for
+/// Ctrl-C, 143 for SIGTERM, 129 for SIGHUP), as a shell reports a command that the signal
+/// killed.
+pub(crate) fn exit_code() -> i32 {
+    128 + LAST.load(Ordering::SeqCst)
+}
+
+/// How messages name the last signal received: `interrupted (Ctrl-C)`, `terminated
+/// (SIGTERM)` or `hung up (SIGHUP)`.
+pub(crate) fn stopped_by() -> &'static str {
+    match LAST.load(Ordering::SeqCst) {
+        SIGTERM => "terminated (SIGTERM)",
+        SIGHUP => "hung up (SIGHUP)",
+        _ => "interrupted (Ctrl-C)",
+    }
+}
