@@ -3,6 +3,8 @@
 
 use assert_cmd::Command;
 
+mod common;
+
 fn kalah() -> Command {
     Command::cargo_bin("kalah").expect("the kalah binary")
 }
@@ -199,22 +201,7 @@ fn header_writes_the_position_as_show_does() {
 #[cfg(unix)]
 fn stderr_on_a_terminal(term: &str) -> Vec<u8> {
     use std::io::Read;
-    use std::os::fd::{FromRawFd, OwnedFd};
-    let (mut master, mut slave) = (0, 0);
-    // SAFETY: openpty writes two new descriptors into the integers; the null pointers ask for
-    // no name, default terminal settings and size.
-    let rc = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
-        )
-    };
-    assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
-    // SAFETY: both descriptors are new and owned here only.
-    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let (master, slave) = common::openpty();
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
         .args(["perft", "11", "--houses", "4", "--seeds", "3"])
         .env("TERM", term)

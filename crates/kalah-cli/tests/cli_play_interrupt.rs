@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{GameRecord, Move};
 
+mod common;
+
 /// Held by every process start of this file's tests (which run on several threads). A process
 /// started by another thread inherits, until its `exec`, every pipe end open at that moment: the
 /// stdout of `a_closed_output_is_said_to_end_the_game_unsaved` most likely stayed open that way
@@ -335,27 +337,11 @@ fn ctrl_c_twice_at_the_terminal_prompt_quits_with_130() {
 #[cfg(target_os = "linux")]
 #[test]
 fn sigterm_or_sighup_at_the_terminal_prompt_ends_the_game() {
-    use std::os::fd::{FromRawFd, OwnedFd};
     for (signal, code, says) in [
         ("TERM", 143, "terminated (SIGTERM)"),
         ("HUP", 129, "hung up (SIGHUP)"),
     ] {
-        let (mut master, mut slave) = (0, 0);
-        // SAFETY: openpty writes two new descriptors into the integers; the null pointers ask
-        // for no name, default terminal settings and size.
-        let rc = unsafe {
-            libc::openpty(
-                &mut master,
-                &mut slave,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                std::ptr::null(),
-            )
-        };
-        assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
-        // SAFETY: both descriptors are new and owned here only.
-        let (master, slave) =
-            unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        let (master, slave) = common::openpty();
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("g.txt");
         let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("kalah"));

@@ -534,6 +534,19 @@ fn a_damaged_block_of_a_large_layer_is_found_by_the_first_probe_into_it() {
     assert!(fs::read(&path).unwrap() == bytes);
 }
 
+/// Rewrites the layer file at `path` in format 1 (no block checksums; the header says version
+/// 1, with its header checksum), as files were written before 2 Dec 2026; returns its bytes.
+fn to_format_1(path: &Path) -> Vec<u8> {
+    let bytes = fs::read(path).unwrap();
+    let count = u64::from_le_bytes(bytes[32..40].try_into().unwrap()) as usize;
+    let mut v1 = bytes[..HEADER_LEN + count].to_vec();
+    v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let crc = crc32fast::hash(&v1[..44]);
+    v1[44..48].copy_from_slice(&crc.to_le_bytes());
+    fs::write(path, &v1).unwrap();
+    v1
+}
+
 /// Format 1 files (no block checksums) are still read, and a build rewrites them in format 2
 /// with the same values.
 #[test]
@@ -543,14 +556,8 @@ fn format_1_files_are_read_and_upgraded_by_a_build() {
     let mut v2 = Vec::new();
     for k in 0..=9 {
         let path = layer_path(dir.path(), 3, &rules, k);
-        let bytes = fs::read(&path).unwrap();
-        let count = u64::from_le_bytes(bytes[32..40].try_into().unwrap()) as usize;
-        let mut v1 = bytes[..HEADER_LEN + count].to_vec();
-        v1[8..12].copy_from_slice(&1u32.to_le_bytes());
-        let crc = crc32fast::hash(&v1[..44]);
-        v1[44..48].copy_from_slice(&crc.to_le_bytes());
-        fs::write(&path, &v1).unwrap();
-        v2.push(bytes);
+        v2.push(fs::read(&path).unwrap());
+        to_format_1(&path);
     }
     let pos: kalah_core::Position = "1,2,0,9,0,1,2,9 S".parse().unwrap();
     let db = Egdb::open_checked(dir.path(), 3, &rules).unwrap().unwrap();
@@ -588,13 +595,7 @@ fn a_damaged_format_1_layer_is_found_by_its_first_probe() {
         .probe(&pos, &rules)
         .expect("covered");
     let path = layer_path(dir.path(), 3, &rules, 6);
-    let bytes = fs::read(&path).unwrap();
-    let count = u64::from_le_bytes(bytes[32..40].try_into().unwrap()) as usize;
-    let mut v1 = bytes[..HEADER_LEN + count].to_vec();
-    v1[8..12].copy_from_slice(&1u32.to_le_bytes());
-    let crc = crc32fast::hash(&v1[..44]);
-    v1[44..48].copy_from_slice(&crc.to_le_bytes());
-    fs::write(&path, &v1).unwrap();
+    let mut v1 = to_format_1(&path);
     // Whole, read as "large" (no layer checked on opening): the same value.
     let db = Egdb::open_with_check_limit(dir.path(), 3, &rules, 0)
         .unwrap()

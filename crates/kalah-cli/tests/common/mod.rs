@@ -123,3 +123,28 @@ pub fn overwrite_layer(path: &Path, arrangements: usize, value: u8) {
     let payload = vec![value; arrangements];
     kalah_egdb::file::write_layer(path, &header, &payload).unwrap();
 }
+
+/// A new pseudo-terminal: its master and slave ends (`openpty`), for a child whose stdin or
+/// stderr must be a terminal.
+///
+/// # Panics
+/// If `openpty` fails.
+#[cfg(unix)]
+pub fn openpty() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd) {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two new descriptors into the integers; the null pointers ask for
+    // no name, default terminal settings and size.
+    let rc = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both descriptors are new and owned here only.
+    unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) }
+}
