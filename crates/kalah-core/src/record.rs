@@ -545,10 +545,13 @@ impl GameRecord {
                 }
                 continue;
             }
-            let (l, comment) = raw.split_once('#').unwrap_or((raw, ""));
-            if raw.contains('#') {
-                comments.push((line, comment.trim_end().to_string()));
-            }
+            let l = match raw.split_once('#') {
+                Some((l, comment)) => {
+                    comments.push((line, comment.trim_end().to_string()));
+                    l
+                }
+                None => raw,
+            };
             for tok in l.split_whitespace() {
                 tokens.push((line, tok.to_string()));
             }

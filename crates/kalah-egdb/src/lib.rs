@@ -349,8 +349,9 @@ impl Egdb {
     /// fails makes its layer answer no more probes, as a small layer that fails; a large layer
     /// of format 1 (no block checksums; `kalah egdb build` rewrites it) is checked whole by the
     /// first probe that reads it (see [`Egdb::probe`]), and by [`Egdb::check_checksums`],
-    /// [`Egdb::open_checked`] and [`Egdb::verify`] (`kalah egdb verify`). A truncated, foreign or newer-versioned file, or anything but a regular file
-    /// in a layer's place, is refused here.
+    /// [`Egdb::open_checked`] and [`Egdb::verify`] (`kalah egdb verify`). A truncated, foreign
+    /// or newer-versioned file, or anything but a regular file in a layer's place, is refused
+    /// here.
     ///
     /// # Errors
     /// [`EgdbError`] if a file is present but unreadable, truncated, has a corrupt header or is
@@ -435,8 +436,8 @@ impl Egdb {
         if present == 0 {
             // A set's directory that is there but is no directory, or cannot be read, is not
             // the same as no set (tester 52: a set made unreadable was silently not used).
-            let set = dir.join(file::set_dir_name(houses, rules));
             if dir.is_dir() {
+                let set = dir.join(file::set_dir_name(houses, rules));
                 let io = |path: &Path, source| EgdbError::Io {
                     path: path.display().to_string(),
                     source,

@@ -1494,18 +1494,22 @@ impl Game {
                 // holds (an undo, then `save` over the same file, takes the game back there).
                 let unchanged = self
                     .last_seen(path)
-                    .is_some_and(|last| std::fs::read(path).is_ok_and(|now| now == last));
-                match load_record(path) {
-                    Err(_) if !unchanged => {
-                        return self.complain(&format!(
-                            "'{file}' exists and does not hold a game record, so it is not \
-                             replaced: save to another name (or delete it first); the game goes on"
-                        ));
+                    .filter(|last| std::fs::read(path).is_ok_and(|now| now == *last));
+                match unchanged {
+                    // What this session wrote or loaded: a record, in the form it was in.
+                    Some(last) => {
+                        json |= std::str::from_utf8(last).is_ok_and(GameRecord::is_json_form)
                     }
-                    Err(_) => {}
-                    Ok((other, other_json)) => {
-                        json |= other_json;
-                        if !unchanged {
+                    None => match load_record(path) {
+                        Err(_) => {
+                            return self.complain(&format!(
+                                "'{file}' exists and does not hold a game record, so it is not \
+                                 replaced: save to another name (or delete it first); the game \
+                                 goes on"
+                            ));
+                        }
+                        Ok((other, other_json)) => {
+                            json |= other_json;
                             if let Some(why) = self.would_lose(&other, path) {
                                 return self.complain(&format!(
                                     "'{file}' {why}, so it is not replaced: save to another name \
@@ -1513,7 +1517,7 @@ impl Game {
                                 ));
                             }
                         }
-                    }
+                    },
                 }
             }
             // A Ctrl-C that quits waits for the write (see CtrlC::saving).
