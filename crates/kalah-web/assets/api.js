@@ -20,15 +20,28 @@ const MAX_RETRY_AFTER_S = 10;
  * POSTs `body` as JSON to `path` and returns the parsed answer. A 503 "busy" answer is retried
  * a few times after the server's Retry-After (at most 10 s); any other error throws an ApiError,
  * and so does an answer that is not JSON or does not come within the request's `time_ms` plus
- * 20 s (status 0).
+ * 20 s (status 0). `signal` (an AbortSignal) cancels the request: it then throws an ApiError
+ * with `cancelled` set, and the server stops the search it was running for it.
  */
-export async function post(path, body, { retries = 4 } = {}) {
+export async function post(path, body, { retries = 4, signal = null } = {}) {
   const wait = (Number(body && body.time_ms) || 0) + ANSWER_GRACE_MS;
+  const cancelled = () => {
+    const e = new ApiError(0, 'the request was cancelled');
+    e.cancelled = true;
+    return e;
+  };
   for (let attempt = 0; ; attempt++) {
+    if (signal && signal.aborted) throw cancelled();
     let resp;
     let data = null;
+    let timedOut = false;
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), wait);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, wait);
+    const onCancel = () => abort.abort();
+    if (signal) signal.addEventListener('abort', onCancel);
     try {
       resp = await fetch(path, {
         method: 'POST',
@@ -43,12 +56,14 @@ export async function post(path, body, { retries = 4 } = {}) {
         data = null;
       }
     } catch (e) {
-      if (abort.signal.aborted) {
+      if (signal && signal.aborted) throw cancelled();
+      if (timedOut) {
         throw new ApiError(0, `the server did not answer within ${Math.round(wait / 1000)} s`);
       }
       throw new ApiError(0, `cannot reach the server (${e.message}); is 'kalah serve' running?`);
     } finally {
       clearTimeout(timer);
+      if (signal) signal.removeEventListener('abort', onCancel);
     }
     if (resp.ok) {
       if (data === null || typeof data !== 'object') {
@@ -74,22 +89,26 @@ export async function info() {
 
 /**
  * One engine request at a time from this page (the server bounds concurrent searches; a page
- * should not compete with itself). Jobs with a higher priority run first.
+ * should not compete with itself). Jobs with a higher priority run first, and a job queued
+ * with a higher priority than the running one cancels it: the engine's move does not wait for
+ * a long hint search (tester 53). A job is `fn(signal)`: it should pass the AbortSignal to
+ * `post`. A cancelled or dropped job's promise rejects with `null`.
  */
 export class EngineQueue {
   constructor() {
     this.jobs = [];
-    this.running = false;
+    this.current = null;
   }
   /** Queues `fn` (returns a promise); resolves with its result. */
   run(fn, priority = 0) {
     return new Promise((resolve, reject) => {
-      this.jobs.push({ fn, priority, resolve, reject });
+      this.jobs.push({ fn, priority, resolve, reject, abort: new AbortController() });
       this.jobs.sort((a, b) => b.priority - a.priority);
+      if (this.current && this.current.priority < priority) this.current.abort.abort();
       this.pump();
     });
   }
-  /** Drops the queued jobs below `priority` (their promises reject with `null`). */
+  /** Drops the queued jobs below `priority` and cancels the running one if it is below it. */
   clear(priority = Infinity) {
     const keep = [];
     for (const j of this.jobs) {
@@ -97,18 +116,21 @@ export class EngineQueue {
       else j.reject(null);
     }
     this.jobs = keep;
+    if (this.current && this.current.priority < priority) this.current.abort.abort();
   }
   async pump() {
-    if (this.running) return;
+    if (this.current) return;
     const job = this.jobs.shift();
     if (!job) return;
-    this.running = true;
+    this.current = job;
     try {
-      job.resolve(await job.fn());
+      const v = await job.fn(job.abort.signal);
+      if (job.abort.signal.aborted) job.reject(null);
+      else job.resolve(v);
     } catch (e) {
-      job.reject(e);
+      job.reject(job.abort.signal.aborted ? null : e);
     } finally {
-      this.running = false;
+      this.current = null;
       this.pump();
     }
   }

@@ -29,6 +29,14 @@ let G = null;
 let busy = false; // animating or waiting for the engine
 let generation = 0; // bumps on every new game/import, to drop stale answers
 let lastEvent = '';
+// Whether `lastEvent` reports a failure (a move not played, the engine failing): a later hint
+// failure does not replace it (tester 53).
+let eventIsError = false;
+/** Sets the event line's text (shown at the next render); `error` marks a failure. */
+function setEvent(text, error = false) {
+  lastEvent = text;
+  eventIsError = error;
+}
 // The engine's failed attempt to move, {gen, cursor, length, message}: the page waits for the
 // Retry button (or another position) instead of asking again at once, which would repeat the
 // failure in a loop (a stopped server, a refused request).
@@ -97,7 +105,7 @@ function sanitize(saved) {
     // The times the page offers (its selects show no other).
     time: pick(saved.time, oneOf(300, 1000, 3000, 10000), d.time),
     humanSide: pick(saved.humanSide, oneOf('S', 'N'), d.humanSide),
-    speed: pick(saved.speed, (v) => v in SPEED, d.speed),
+    speed: pick(saved.speed, (v) => typeof v === 'string' && Object.hasOwn(SPEED, v), d.speed),
     hintTime: pick(saved.hintTime, oneOf(200, 500, 2000, 5000), d.hintTime),
     hints: pick(saved.hints, oneOf(true, false), false),
     start,
@@ -139,12 +147,71 @@ function goodValues(values, isObj) {
   return out;
 }
 
-function save() {
-  try {
-    localStorage.setItem(STORE_KEY, JSON.stringify(S));
-  } catch {
-    /* storage full or disabled: the game still plays */
+// The move being sown (`applyMove`): {gen, game: the moves and cursor with it}, or null. Saved
+// in place of the game's own, so that a reload during the sowing keeps the move (tester 53),
+// whatever else saves meanwhile (a value found for the graph).
+let sowing = null;
+// Why the game could not be saved last time (shown under the board), or ''.
+let saveTrouble = '';
+// Whether another tab of this page changed the saved game: this tab then stops (no moves, no
+// saves) rather than overwrite it, until it is reloaded (tester 53).
+let elsewhere = false;
+
+/** Writes `state` (the game by default) to localStorage. When the browser refuses (its storage
+ * is full or disabled), it tries once more without the cache of values (the game itself is
+ * small), and otherwise says under the board that a reload would lose the game. */
+function save(state = S) {
+  if (elsewhere) return;
+  if (state === S && sowing && sowing.gen === generation) state = { ...S, ...sowing.game };
+  let trouble = '';
+  for (const attempt of [state, { ...state, values: {} }]) {
+    try {
+      localStorage.setItem(STORE_KEY, JSON.stringify(attempt));
+      trouble = '';
+      break;
+    } catch (e) {
+      trouble = e && e.name === 'QuotaExceededError' ? "the browser's storage for this page is full" : 'the browser refuses to store it';
+    }
   }
+  if (trouble !== saveTrouble) {
+    saveTrouble = trouble;
+    const el = $('save-note');
+    el.textContent = trouble ? `This game is not saved: ${trouble}. A reload would lose it; export it (Export / import) to keep it.` : '';
+    el.hidden = !trouble;
+  }
+}
+
+/** The part of a saved state that is the game and its settings (not the cache of values, the
+ * display settings or the analysis board's answer): two states with the same are the same game. */
+function gameKey(st) {
+  const a = st.analysis;
+  return JSON.stringify([st.rules, st.board, st.opponent, st.level, st.time, st.humanSide, st.start,
+    st.moves, st.cursor, st.record, a ? [a.pits, a.toMove, a.phase] : null]);
+}
+
+/** Another tab wrote the saved game: the values it found are kept; if it changed the game,
+ * this tab stops and says so. */
+function onStorage(e) {
+  if (e.key !== STORE_KEY || !S || elsewhere || e.newValue === null) return;
+  let theirs;
+  try {
+    theirs = sanitize(JSON.parse(e.newValue));
+  } catch {
+    return;
+  }
+  // Both read back the same way (key order, the record's shape), so only a change counts.
+  if (gameKey(theirs) === gameKey(sanitize(S))) {
+    for (const [pos, v] of Object.entries(theirs.values)) if (!S.values[pos]) S.values[pos] = v;
+    if (!busy && G) render();
+    return;
+  }
+  elsewhere = true;
+  generation++;
+  queue.clear();
+  busy = false;
+  clearTimeout(analysisTimer);
+  setEvent('');
+  render();
 }
 
 // ---- Derived game facts -------------------------------------------------------------------
@@ -163,7 +230,13 @@ function controller(side, i = S.cursor) {
 
 /** Display names of the board sides now. */
 function names(i = S.cursor) {
-  if (S.opponent === 'human') return { S: 'player 1', N: 'player 2' };
+  if (S.opponent === 'human') {
+    // Player 1 (or the record's South) holds South's row at the start, until a swap.
+    const rec = S.record?.names;
+    const first = rec?.south.trim() || 'player 1';
+    const second = rec?.north.trim() || 'player 2';
+    return swappedBefore(i) ? { S: second, N: first } : { S: first, N: second };
+  }
   const n = {};
   for (const side of ['S', 'N']) n[side] = controller(side, i) === 'human' ? 'you' : `engine (${S.level})`;
   if (swappedBefore(i)) {
@@ -174,7 +247,7 @@ function names(i = S.cursor) {
 }
 
 function who(side, i) {
-  if (S.opponent === 'human') return sideName(side);
+  if (S.opponent === 'human') return `${sideName(side)} (${names(i)[side]})`;
   return controller(side, i) === 'human' ? `You (${sideName(side)})` : `The engine (${sideName(side)})`;
 }
 
@@ -198,7 +271,8 @@ function rulesLine() {
   const storesEmpty = st.pits[m] === 0 && st.pits[2 * m + 1] === 0;
   let board;
   if (storesEmpty && south[0] > 0 && [...south, ...north].every((x) => x === south[0])) board = `Kalah(${m}, ${south[0]})`;
-  else if (storesEmpty && st.phase === 'opening') board = `Kalah(${m}) layout ${south.join(',')}`;
+  else if (storesEmpty && st.to_move === 'S' && south.join() === north.join()) board = `Kalah(${m}) layout ${south.join(',')}`;
+  else if (storesEmpty && st.to_move === 'S' && south.join() === [...north].reverse().join()) board = `Kalah(${m}) layout ${south.join(',')} mirrored`;
   else board = `Kalah(${m}) from ${st.position}`;
   const parts = [board];
   parts.push(`capture ${r.capture}`, `end ${r.end}`, `leftovers ${r.leftovers}`);
@@ -233,7 +307,7 @@ function render() {
   if (S.analysis) {
     renderAnalysis();
   } else {
-    const legal = new Set(humanToMove() && !busy ? st.legal : []);
+    const legal = new Set(humanToMove() && !busy && !elsewhere ? st.legal : []);
     drawBoard(board, {
       pits: st.pits, houses: st.houses, bottom: bottomSide(), toMove: st.to_move,
       legal, names: names(), onSow: (h) => humanMove(String(h)),
@@ -245,8 +319,10 @@ function render() {
   $('btn-hints').setAttribute('aria-pressed', String(S.hints));
   $('btn-analysis').setAttribute('aria-pressed', String(!!S.analysis));
   $('analysis-panel').hidden = !S.analysis;
-  $('btn-undo').disabled = S.cursor === 0 || !!S.analysis;
-  $('btn-redo').disabled = atEnd() || !!S.analysis;
+  // Nothing can be taken back while a move is sown or the engine thinks.
+  const still = busy || elsewhere || !!S.analysis;
+  $('btn-undo').disabled = S.cursor === 0 || still;
+  $('btn-redo').disabled = atEnd() || still;
   $('event').textContent = lastEvent;
   renderStatus();
   renderMoves();
@@ -259,6 +335,14 @@ function renderStatus() {
   const st = current();
   const el = $('status');
   el.classList.toggle('over', !!st.over);
+  if (elsewhere) {
+    el.textContent = 'This game was changed in another tab of this page. This tab has stopped, so as not to overwrite it: reload it to go on here with the game as the other tab left it.';
+    statusButton('btn-retry', false);
+    statusButton('btn-swap', false);
+    statusButton('btn-restore', false);
+    statusButton('btn-reload', true, 'Reload this tab', () => window.location.reload());
+    return;
+  }
   if (S.analysis) {
     el.textContent = 'Analysis board: edit the counts; the values update by themselves.';
     return;
@@ -268,13 +352,15 @@ function renderStatus() {
     const [s, n] = st.score;
     let verdict;
     if (st.winner === 'draw') verdict = 'A draw.';
-    else if (S.opponent === 'human') verdict = `${sideName(st.winner)} wins.`;
+    else if (S.opponent === 'human') verdict = `${who(st.winner)} wins.`;
     else verdict = controller(st.winner) === 'human' ? 'You win!' : 'The engine wins.';
     text = `Game over: South ${s}, North ${n}. ${verdict}`;
   } else if (busy && controller(st.to_move) === 'engine' && atEnd()) {
     text = `The engine (${sideName(st.to_move)}) is thinking…`;
   } else if (isStalled() && controller(st.to_move) === 'engine') {
     text = `The engine (${sideName(st.to_move)}) could not move: press Retry, or take a move back.`;
+  } else if (busy && controller(st.to_move) === 'human') {
+    text = 'Sowing…';
   } else if (controller(st.to_move) === 'human') {
     const you = S.opponent === 'human' ? `${sideName(st.to_move)} to move` : `Your move (${sideName(st.to_move)})`;
     const swap = st.swap ? ' — or swap sides with the button below' : '';
@@ -285,6 +371,8 @@ function renderStatus() {
   if (!atEnd()) text = `Viewing move ${S.cursor} of ${S.moves.length}. ${text}`;
   el.textContent = text;
   statusButton('btn-retry', !S.analysis && !busy && isStalled(), 'Retry the engine', retryEngine);
+  const restore = !S.analysis && !busy && hasDropped();
+  statusButton('btn-restore', restore, restore ? `Bring back the dropped move${dropped.moves.length - dropped.cursor === 1 ? '' : 's'}` : '', restoreDropped);
   // The pie rule's swap gets its own button.
   const showSwap = !st.over && st.swap && controller(st.to_move) === 'human' && !S.analysis;
   const swapBtn = statusButton('btn-swap', showSwap, 'Swap sides (pie rule)', () => humanMove('swap'));
@@ -302,13 +390,13 @@ function statusButton(id, show, label, onClick) {
     btn = document.createElement('button');
     btn.id = id;
     btn.type = 'button';
-    btn.textContent = label;
     btn.addEventListener('click', onClick);
     $('status').after(btn);
   } else if (!show && btn) {
     btn.remove();
     btn = null;
   }
+  if (btn) btn.textContent = label;
   return btn;
 }
 
@@ -375,11 +463,10 @@ function requestValue(pos, priority = 1) {
   const rules = S.rules;
   const time = S.hintTime;
   return queue
-    .run(async () => {
+    .run(async (signal) => {
       if (gen !== generation) return null;
       if (S.values[key]) return S.values[key];
-      const a = await post('/api/analyze', { rules, position: pos, time_ms: time });
-      return a;
+      return post('/api/analyze', { rules, position: pos, time_ms: time }, { signal });
     }, priority)
     .then((a) => {
       if (!a || gen !== generation) return null;
@@ -393,8 +480,8 @@ function requestValue(pos, priority = 1) {
       if (!e) return null;
       console.warn('analysis failed', e.message);
       // Only the position on the board is worth a word: the graph's others fill in later.
-      if (gen === generation && S.hints && G && !S.analysis && current().position === pos && !isStalled()) {
-        lastEvent = `No hints for this position: ${e.message}`;
+      if (gen === generation && S.hints && G && !S.analysis && current().position === pos && !isStalled() && !eventIsError) {
+        setEvent(`No hints for this position: ${e.message}`);
         if (!busy) render();
       }
       return null;
@@ -416,12 +503,17 @@ async function replay(moves) {
   return g;
 }
 
-/** Shows the step's sowing seed by seed, then the capture, then the final position. */
-async function animate(step) {
+/** Shows the step's sowing seed by seed, then the capture, then the final position. Stops as
+ * soon as the game `gen` is replaced (a new game or record must not be drawn over). */
+async function animate(step, gen) {
   const delay = SPEED[S.speed] ?? 140;
   const o = step.outcome;
   if (delay === 0 || o.swapped || !o.path.length) return;
   const board = $('board');
+  const pause = async (ms) => {
+    await sleep(ms);
+    if (gen !== generation) throw new Stale();
+  };
   const before = step.before;
   const [countsText] = before.split(' ');
   const pits = countsText.split(',').map(Number);
@@ -432,25 +524,25 @@ async function animate(step) {
   const originBin = findOrigin(step);
   pits[originBin] = 0;
   setPit(board, originBin, 0, 'origin');
-  await sleep(delay);
+  await pause(delay);
   for (const bin of o.path) {
     pits[bin] += 1;
     setPit(board, bin, pits[bin], 'flash');
-    await sleep(delay);
+    await pause(delay);
   }
   if (o.captured) {
     const [a, b] = o.capture_bins;
     const store = storeOf(m, step.side);
-    await sleep(delay * 2);
+    await pause(delay * 2);
     pits[store] += pits[a] + pits[b];
     pits[a] = 0;
     pits[b] = 0;
     setPit(board, a, 0, 'capture');
     setPit(board, b, 0, 'capture');
     setPit(board, store, pits[store], 'flash');
-    await sleep(delay * 3);
+    await pause(delay * 3);
   }
-  if (o.ended) await sleep(delay * 3);
+  if (o.ended) await pause(delay * 3);
 }
 
 function findOrigin(step) {
@@ -471,21 +563,91 @@ function describe(step, i) {
   return t;
 }
 
-/** Plays `mv` (a string) at the cursor: truncates the future, animates, saves. */
+/** Thrown by an animation whose game was replaced meanwhile. */
+class Stale extends Error {}
+
+// The moves a move played in the history dropped (the game's later moves), while they can be
+// brought back: {gen, moves (the whole game before), cursor (where the new move went)}.
+let dropped = null;
+const hasDropped = () => !!dropped && dropped.gen === generation && dropped.moves.length > dropped.cursor;
+
+/** Plays `mv` (a string) at the cursor and animates it. In the history, the game's next move
+ * just steps on; another move starts a new line, and the later moves can be brought back
+ * (`restoreDropped`). The game is saved before the animation, so a reload meanwhile keeps it. */
 async function applyMove(mv) {
   const gen = generation;
-  const moves = [...S.moves.slice(0, S.cursor), mv];
+  const at = S.cursor;
+  if (!atEnd() && S.moves[at] === mv) {
+    const step = G.steps[at];
+    if (!(await animated(step, gen, { cursor: at + 1 }))) return false;
+    S.cursor = at + 1;
+    // Against the engine, on to the next position where you are to move, as Redo goes.
+    while (S.opponent === 'engine' && !atEnd() && !current().over && controller(current().to_move) === 'engine') S.cursor++;
+    setEvent(describe(step, at));
+    save();
+    return true;
+  }
+  const moves = [...S.moves.slice(0, at), mv];
   const g = await replay(moves);
   if (gen !== generation) return false;
+  const before = S.moves;
   const step = g.steps[g.steps.length - 1];
-  await animate(step);
-  if (gen !== generation) return false;
+  if (!(await animated(step, gen, { moves, cursor: moves.length }))) return false;
   G = g;
   S.moves = moves;
   S.cursor = moves.length;
-  lastEvent = describe(step, moves.length - 1);
+  let text = describe(step, moves.length - 1);
+  if (before.length > at) {
+    dropped = { gen, moves: before, cursor: at };
+    const n = before.length - at;
+    text += ` A new line from move ${at}: the game's ${n} move${n === 1 ? '' : 's'} from there ${n === 1 ? 'was' : 'were'} dropped.`;
+  }
+  setEvent(text);
   save();
   return true;
+}
+
+/** Runs the animation of `step`, the game saved as `game` (its moves and cursor with the step)
+ * meanwhile; false if the game `gen` was replaced meanwhile. */
+async function animated(step, gen, game) {
+  const mine = { gen, game };
+  sowing = mine;
+  save();
+  try {
+    await animate(step, gen);
+  } catch (e) {
+    if (e instanceof Stale) return false;
+    throw e;
+  } finally {
+    if (sowing === mine) sowing = null;
+  }
+  return gen === generation;
+}
+
+/** The "Bring back" button: the game as it was before a move in its history dropped its later
+ * moves, viewed where that move was played. */
+async function restoreDropped() {
+  if (!hasDropped() || busy || S.analysis || elsewhere) return;
+  const d = dropped;
+  busy = true;
+  render();
+  try {
+    const g = await replay(d.moves);
+    if (d.gen !== generation) return;
+    G = g;
+    S.moves = d.moves;
+    S.cursor = d.cursor;
+    dropped = null;
+    setEvent(`The dropped moves are back: viewing move ${d.cursor} of ${d.moves.length}.`);
+    save();
+  } catch (e) {
+    if (d.gen === generation) setEvent(`Cannot bring the moves back: ${e.message}`, true);
+  } finally {
+    if (d.gen === generation) busy = false;
+  }
+  if (d.gen !== generation) return;
+  render();
+  fillValues();
 }
 
 async function humanMove(mv) {
@@ -493,7 +655,7 @@ async function humanMove(mv) {
   const st = current();
   if (st.over || !humanToMove()) return;
   if (mv !== 'swap' && !st.legal.includes(Number(mv))) {
-    lastEvent = `House ${mv} cannot be sown${Number(mv) > st.houses ? `: houses are numbered 1 to ${st.houses}` : ': it is empty'}.`;
+    setEvent(`House ${mv} cannot be sown${Number(mv) > st.houses ? `: houses are numbered 1 to ${st.houses}` : ': it is empty'}.`);
     render();
     return;
   }
@@ -504,7 +666,7 @@ async function humanMove(mv) {
   try {
     await applyMove(mv);
   } catch (e) {
-    if (gen === generation) lastEvent = `Error: ${e.message}`;
+    if (gen === generation) setEvent(`Your move was not played: ${e.message}`, true);
   } finally {
     // A new game started meanwhile owns `busy` and the engine now.
     if (gen === generation) busy = false;
@@ -529,7 +691,7 @@ async function afterChange() {
   const gen = generation;
   try {
     const res = await queue.run(
-      () => post('/api/engine', { rules: S.rules, position: st.position, level: S.level, time_ms: S.time }),
+      (signal) => post('/api/engine', { rules: S.rules, position: st.position, level: S.level, time_ms: S.time }, { signal }),
       3,
     );
     // A new game, or a move made meanwhile (a race with a stale request): not for this position.
@@ -539,7 +701,7 @@ async function afterChange() {
     // null: the job was dropped by a new game.
     if (e && gen === generation) {
       stalled = { gen, cursor: S.cursor, length: S.moves.length, message: e.message };
-      lastEvent = `The engine could not move: ${e.message}`;
+      setEvent(`The engine could not move: ${e.message}`, true);
     }
   } finally {
     if (gen === generation) busy = false;
@@ -551,7 +713,7 @@ async function afterChange() {
 /** The Retry button of a failed engine move. */
 function retryEngine() {
   stalled = null;
-  lastEvent = '';
+  setEvent('');
   afterChange();
 }
 
@@ -560,7 +722,7 @@ function retryEngine() {
 function jump(i) {
   if (busy || S.analysis || !G) return;
   S.cursor = Math.max(0, Math.min(S.moves.length, i));
-  lastEvent = '';
+  setEvent('');
   save();
   render();
   fillValues();
@@ -577,7 +739,7 @@ function undo() {
     }
   }
   S.cursor = i;
-  lastEvent = 'Move taken back.';
+  setEvent('Move taken back.');
   save();
   render();
   fillValues();
@@ -594,7 +756,7 @@ function redo() {
     }
   }
   S.cursor = i;
-  lastEvent = 'Move replayed.';
+  setEvent('Move replayed.');
   save();
   render();
   fillValues();
@@ -606,12 +768,12 @@ async function playOn() {
   try {
     G = await replay(moves);
   } catch (e) {
-    lastEvent = `Cannot play on from here: ${e.message}`;
+    setEvent(`Cannot play on from here: ${e.message}`, true);
     render();
     return;
   }
   S.moves = moves;
-  lastEvent = 'Playing on from this position.';
+  setEvent('Playing on from this position.');
   save();
   render();
   afterChange();
@@ -642,7 +804,7 @@ async function startGame(spec) {
   S.analysis = null;
   S.record = null;
   G = g;
-  lastEvent = 'New game.';
+  setEvent('New game.');
   save();
   render();
   afterChange();
@@ -774,7 +936,8 @@ function analyse() {
   const seq = ++analysisSeq;
   analysisTimer = setTimeout(async () => {
     try {
-      const r = await queue.run(() => post('/api/analyze', { rules: S.rules, position: analysisPosition(), time_ms: S.hintTime }), 2);
+      const body = { rules: S.rules, position: analysisPosition(), time_ms: S.hintTime };
+      const r = await queue.run((signal) => post('/api/analyze', body, { signal }), 2);
       if (seq !== analysisSeq || !S.analysis) return;
       S.analysis.result = r;
     } catch (e) {
@@ -792,7 +955,7 @@ function openAnalysis() {
   if (busy || !G) return;
   const st = current();
   S.analysis = { pits: [...st.pits], toMove: st.to_move || 'S', phase: st.phase || null, result: null };
-  lastEvent = '';
+  setEvent('');
   analyse();
 }
 
@@ -849,7 +1012,7 @@ async function playFromAnalysis() {
     S.values = {};
     S.board = { ...S.board, kind: 'uniform', houses: g.start.houses };
     G = g;
-    lastEvent = 'Playing from the analysis position.';
+    setEvent('Playing from the analysis position.');
     save();
     render();
     afterChange();
@@ -925,10 +1088,10 @@ async function importRecord() {
       S.opponent = 'engine';
       S.humanSide = vs.humanSide;
       S.level = vs.level;
-      lastEvent = `Record loaded (${g.moves.length} moves); you play ${sideName(vs.humanSide)} against the engine (${vs.level}), as the record names the players.`;
+      setEvent(`Record loaded (${g.moves.length} moves); you play ${sideName(vs.humanSide)} against the engine (${vs.level}), as the record names the players.`);
     } else {
       S.opponent = 'human';
-      lastEvent = `Record loaded (${g.moves.length} moves); both sides are played on this screen.`;
+      setEvent(`Record loaded (${g.moves.length} moves); both sides are played on this screen.`);
     }
     save();
     $('dlg-records').close();
@@ -942,12 +1105,12 @@ async function importRecord() {
 async function copyText(text, what) {
   try {
     await navigator.clipboard.writeText(text);
-    lastEvent = `${what} copied: ${text}`;
+    setEvent(`${what} copied: ${text}`);
   } catch {
     const inp = $('posstr');
     inp.focus();
     inp.select();
-    lastEvent = `Press Ctrl+C to copy the ${what.toLowerCase()}.`;
+    setEvent(`Press Ctrl+C to copy the ${what.toLowerCase()}.`);
   }
   $('event').textContent = lastEvent;
 }
@@ -957,7 +1120,7 @@ async function copyText(text, what) {
 const HOUSE_KEYS = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 0: 10, '-': 11, '=': 12 };
 
 function onKey(e) {
-  if (e.defaultPrevented || e.altKey || e.metaKey) return;
+  if (!S || elsewhere || e.defaultPrevented || e.altKey || e.metaKey) return;
   const t = e.target;
   if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
   if (document.querySelector('dialog[open]')) return;
@@ -995,22 +1158,30 @@ function openNew() {
 }
 
 function wire() {
-  $('btn-new').addEventListener('click', openNew);
-  $('btn-undo').addEventListener('click', undo);
-  $('btn-redo').addEventListener('click', redo);
-  $('btn-hints').addEventListener('click', toggleHints);
-  $('btn-analysis').addEventListener('click', () => (S.analysis ? closeAnalysis() : openAnalysis()));
-  $('btn-records').addEventListener('click', openRecords);
-  $('btn-copy').addEventListener('click', () => copyText($('posstr').value, 'Position'));
-  $('btn-playon').addEventListener('click', playOn);
-  $('nav-first').addEventListener('click', () => jump(0));
-  $('nav-prev').addEventListener('click', () => jump(S.cursor - 1));
-  $('nav-next').addEventListener('click', () => jump(S.cursor + 1));
-  $('nav-last').addEventListener('click', () => jump(S.moves.length));
-  $('speed').addEventListener('change', (e) => { S.speed = e.target.value; save(); });
-  $('hint-time').addEventListener('change', (e) => { S.hintTime = Number(e.target.value); save(); });
-  $('new-form').elements.houses.addEventListener('input', limitSeeds);
-  $('new-form').addEventListener('submit', async (e) => {
+  // Every control waits for the page to hold its saved state and game (the first answers of
+  // the server; the New game dialog needs only the state, for a page that could not restore
+  // its game) and does nothing in a tab that stopped for another (`elsewhere`). A click before
+  // then threw (tester 53).
+  const ready = (fn, needsGame = true) => (...args) => {
+    if (S && (G || !needsGame) && !elsewhere) return fn(...args);
+    return undefined;
+  };
+  $('btn-new').addEventListener('click', ready(openNew, false));
+  $('btn-undo').addEventListener('click', ready(undo));
+  $('btn-redo').addEventListener('click', ready(redo));
+  $('btn-hints').addEventListener('click', ready(toggleHints));
+  $('btn-analysis').addEventListener('click', ready(() => (S.analysis ? closeAnalysis() : openAnalysis())));
+  $('btn-records').addEventListener('click', ready(openRecords));
+  $('btn-copy').addEventListener('click', ready(() => copyText($('posstr').value, 'Position')));
+  $('btn-playon').addEventListener('click', ready(playOn));
+  $('nav-first').addEventListener('click', ready(() => jump(0)));
+  $('nav-prev').addEventListener('click', ready(() => jump(S.cursor - 1)));
+  $('nav-next').addEventListener('click', ready(() => jump(S.cursor + 1)));
+  $('nav-last').addEventListener('click', ready(() => jump(S.moves.length)));
+  $('speed').addEventListener('change', ready((e) => { S.speed = e.target.value; save(); }));
+  $('hint-time').addEventListener('change', ready((e) => { S.hintTime = Number(e.target.value); save(); }));
+  $('new-form').elements.houses.addEventListener('input', ready(limitSeeds, false));
+  $('new-form').addEventListener('submit', ready(async (e) => {
     if (e.submitter && e.submitter.value !== 'start') return;
     e.preventDefault();
     try {
@@ -1019,46 +1190,47 @@ function wire() {
     } catch (err) {
       $('new-error').textContent = err.message;
     }
-  });
-  $('rec-import').addEventListener('click', importRecord);
-  $('rec-copy').addEventListener('click', async () => {
+  }, false));
+  $('rec-import').addEventListener('click', ready(importRecord));
+  $('rec-copy').addEventListener('click', ready(async () => {
     try { await navigator.clipboard.writeText($('rec-text').value); } catch { $('rec-text').select(); }
-  });
-  $('rec-download').addEventListener('click', () => {
+  }));
+  $('rec-download').addEventListener('click', ready(() => {
     const blob = new Blob([$('rec-text').value], { type: 'text/plain' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = 'game.kalah';
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-  });
-  $('rec-file').addEventListener('change', async (e) => {
+  }));
+  $('rec-file').addEventListener('change', ready(async (e) => {
     const f = e.target.files[0];
     if (f) $('rec-text').value = await f.text();
-  });
+  }));
   for (const r of document.querySelectorAll('input[name="an-side"]')) {
-    r.addEventListener('change', () => {
+    r.addEventListener('change', ready(() => {
       if (S.analysis && r.checked) { S.analysis.toMove = r.value; S.analysis.phase = null; analyse(); }
-    });
+    }));
   }
-  $('an-load').addEventListener('click', loadAnalysisText);
-  $('an-position').addEventListener('keydown', (e) => { if (e.key === 'Enter') loadAnalysisText(); });
-  $('an-start').addEventListener('click', () => {
+  $('an-load').addEventListener('click', ready(loadAnalysisText));
+  $('an-position').addEventListener('keydown', ready((e) => { if (e.key === 'Enter') loadAnalysisText(); }));
+  $('an-start').addEventListener('click', ready(() => {
     S.analysis.pits = [...G.start.pits];
-    S.analysis.toMove = 'S';
+    S.analysis.toMove = G.start.to_move || 'S';
     S.analysis.phase = G.start.phase || null;
     analyse();
-  });
-  $('an-clear').addEventListener('click', () => {
+  }));
+  $('an-clear').addEventListener('click', ready(() => {
     const a = S.analysis;
     const m = (a.pits.length - 2) / 2;
     a.pits = a.pits.map((x, i) => (i === m || i === 2 * m + 1 ? x : 0));
     a.phase = null;
     analyse();
-  });
-  $('an-play').addEventListener('click', playFromAnalysis);
-  $('an-close').addEventListener('click', closeAnalysis);
+  }));
+  $('an-play').addEventListener('click', ready(playFromAnalysis));
+  $('an-close').addEventListener('click', ready(closeAnalysis));
   document.addEventListener('keydown', onKey);
+  window.addEventListener('storage', onStorage);
 }
 
 function loadAnalysisText() {
@@ -1098,7 +1270,7 @@ async function boot() {
     try {
       G = await replay(S.moves);
       S.cursor = Math.min(S.cursor, S.moves.length);
-      lastEvent = S.moves.length ? 'Your game is back where you left it.' : '';
+      setEvent(S.moves.length ? 'Your game is back where you left it.' : '');
       render();
       if (S.analysis) analyse();
       afterChange();
@@ -1136,7 +1308,7 @@ async function boot() {
     }
   }
   if (note) {
-    lastEvent = note;
+    setEvent(note);
     render();
   }
   document.body.dataset.ready = 'true';

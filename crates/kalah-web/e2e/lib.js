@@ -1,7 +1,7 @@
 // Shared helpers of the browser tests: launch Debian's Chromium headless through playwright-core
 // (no browser download), open the page served by `kalah serve` at $KALAH_URL.
 import { chromium } from 'playwright-core';
-import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,17 @@ export async function launch() {
     ],
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  // For work on the page: KALAH_ASSETS=DIR serves the page (index.html and /assets/*) from DIR
+  // rather than the copy built into the server, so a change needs no rebuild. CI leaves it unset.
+  const assets = process.env.KALAH_ASSETS;
+  if (assets) {
+    const TYPES = { js: 'text/javascript', css: 'text/css', html: 'text/html', svg: 'image/svg+xml' };
+    await context.route((url) => url.pathname === '/' || url.pathname.startsWith('/assets/'), (route) => {
+      const path = new URL(route.request().url()).pathname;
+      const name = path === '/' ? 'index.html' : path.slice('/assets/'.length);
+      route.fulfill({ status: 200, contentType: TYPES[name.split('.').pop()], body: readFileSync(join(assets, name)) });
+    });
+  }
   return {
     context,
     async close() {

@@ -3,7 +3,7 @@
 // to fail with playwright's routes; the server itself is the real `kalah serve`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, setSpeed, waitIdle } from '../lib.js';
+import { launch, openApp, setSpeed, waitIdle, BASE } from '../lib.js';
 
 let browser;
 before(async () => {
@@ -183,5 +183,140 @@ test('the analysis board refuses counts the server would not read, keeps phase t
   await load('1,1,0,1,1,0 S');
   await page.waitForFunction(() => /Could not analyse it: made to fail/.test(document.getElementById('an-value').textContent));
   await analyze.stop();
+  assert.deepEqual(page.errors, []);
+});
+
+test('two tabs: the one whose game was changed in the other stops instead of overwriting it', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await waitIdle(page);
+  const other = await browser.context.newPage();
+  try {
+    await other.goto(BASE + '/');
+    await other.waitForSelector('body[data-ready="true"]');
+    await waitIdle(other);
+    await other.keyboard.press('1');
+    await other.waitForFunction(() => document.querySelectorAll('#moves button').length >= 3);
+    await waitIdle(other);
+    const game = (p) => p.evaluate((k) => { const g = JSON.parse(localStorage.getItem(k)); return [g.moves, g.cursor]; }, STORE_KEY);
+    const theirs = await game(other);
+    await page.waitForFunction(() => /changed in another tab/.test(document.getElementById('status').textContent));
+    assert.ok(await page.isVisible('#btn-reload'));
+    // This tab plays no move and writes nothing (was: its next move overwrote the other game).
+    await page.bringToFront();
+    await page.keyboard.press('2');
+    await page.click('#btn-undo', { force: true });
+    await sleep(500);
+    assert.deepEqual(await game(page), theirs);
+    assert.equal((await page.$$('#board button.pit.playable')).length, 0);
+    // A reload takes the other tab's game.
+    await page.click('#btn-reload');
+    await page.waitForSelector('body[data-ready="true"]');
+    await waitIdle(page);
+    assert.equal(await position(page), await position(other));
+  } finally {
+    await other.close();
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test('a browser that cannot store the game says so; a full storage drops the cache of values, not the game', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.click('#btn-new');
+  await page.waitForSelector('#dlg-new[open]');
+  await page.selectOption('#new-form select[name=opponent]', 'human');
+  await page.click('#new-start');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  // Room for the game, not for its values (the hints fill them in).
+  await page.evaluate(() => {
+    const set = Storage.prototype.setItem;
+    window.storageMode = 'values';
+    Storage.prototype.setItem = function (k, v) {
+      if (window.storageMode === 'none' || (window.storageMode === 'values' && /"values":\{"/.test(v))) {
+        throw new DOMException('the quota has been exceeded', 'QuotaExceededError');
+      }
+      return set.call(this, k, v);
+    };
+  });
+  await page.click('#btn-hints');
+  await page.waitForSelector('#board .hint', { timeout: 20000 });
+  await page.keyboard.press('1');
+  await waitIdle(page);
+  let saved = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), STORE_KEY);
+  assert.deepEqual(saved.moves, ['1']);
+  assert.equal(await page.isVisible('#save-note'), false);
+  // No room at all: the page says the game is not saved (was: nothing, and a reload lost it).
+  await page.evaluate(() => { window.storageMode = 'none'; });
+  await page.keyboard.press('2');
+  await waitIdle(page);
+  await page.waitForSelector('#save-note:not([hidden])');
+  assert.match(await page.textContent('#save-note'), /This game is not saved: the browser's storage for this page is full\. A reload would lose it/);
+  saved = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), STORE_KEY);
+  assert.deepEqual(saved.moves, ['1']);
+  // Room again: the note goes at the next save.
+  await page.evaluate(() => { window.storageMode = 'all'; });
+  await page.keyboard.press('u');
+  await page.waitForSelector('#save-note', { state: 'hidden' });
+  assert.deepEqual(page.errors, []);
+});
+
+test('a move that fails is reported as such, not hidden by a failing hint', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await waitIdle(page);
+  const analyze = await failing(page, '/api/analyze', 500);
+  let game = null;
+  try {
+    // A new game: no value of its start is known yet.
+    await page.click('#btn-new');
+    await page.waitForSelector('#dlg-new[open]');
+    await page.fill('#new-form input[name=seeds]', '5');
+    await page.click('#new-start');
+    await page.waitForSelector('#dlg-new', { state: 'hidden' });
+    await page.click('#btn-hints');
+    await page.waitForFunction(() => /No hints for this position/.test(document.getElementById('event').textContent));
+    game = await failing(page, '/api/game', 500);
+    const before = analyze.count;
+    await page.keyboard.press('1');
+    await page.waitForFunction(() => /Your move was not played: made to fail/.test(document.getElementById('event').textContent));
+    // The hint for the position is asked again after the failed move, and fails again: the
+    // event still tells of the move (was: "No hints for this position").
+    for (let i = 0; i < 50 && analyze.count === before; i++) await sleep(100);
+    assert.ok(analyze.count > before, 'the hint was asked again');
+    await sleep(300);
+    assert.match(await event(page), /Your move was not played: made to fail/);
+  } finally {
+    if (game) await game.stop();
+    await analyze.stop();
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test("the engine's move does not wait for a long hint search: the hint is cancelled", async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.selectOption('#hint-time', '5000');
+  await waitIdle(page);
+  const aborted = [];
+  page.on('requestfailed', (r) => {
+    if (r.url().endsWith('/api/analyze')) aborted.push(r.failure()?.errorText);
+  });
+  let analyzing = 0;
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/analyze')) analyzing++;
+  });
+  await page.click('#btn-hints'); // a 5 s search of the start position (it cannot be solved in 5 s)
+  for (let i = 0; i < 50 && analyzing === 0; i++) await sleep(100);
+  assert.ok(analyzing > 0, 'the hint search started');
+  const engineAsked = page.waitForRequest((r) => r.url().endsWith('/api/engine'));
+  await page.keyboard.press('1'); // no extra turn: the engine (North) is to move
+  await engineAsked;
+  await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 3, null, { timeout: 20000 });
+  // The start position's hint search was cancelled for the engine's move (was: it ran its 5 s
+  // first, and the engine's move waited).
+  assert.ok(aborted.length >= 1, `no hint request was cancelled (${analyzing} made)`);
+  await page.selectOption('#hint-time', '500');
+  await page.click('#btn-hints');
   assert.deepEqual(page.errors, []);
 });

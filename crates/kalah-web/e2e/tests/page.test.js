@@ -319,3 +319,176 @@ test('screen-reader labels, keyboard focus, and a phone-sized screen', async () 
   await page.setViewportSize({ width: 1280, height: 860 });
   assert.deepEqual(page.errors, []);
 });
+
+test('a move in the history: the game\'s own move steps on; another starts a new line, and the dropped moves come back', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  for (const k of ['1', '1', '3']) {
+    await page.keyboard.press(k);
+    await waitIdle(page);
+  }
+  const whole = await page.$$eval('#moves button', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(whole, ['start', '1. S 1', '2. N 1', '3. S 3']);
+  const end = await position(page);
+  await page.keyboard.press('Home');
+  // The game's own move: it steps on, the rest of the game is kept (was: dropped silently).
+  await page.keyboard.press('1');
+  await waitIdle(page);
+  assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), whole);
+  assert.match(await status(page), /Viewing move 1 of 3/);
+  // Another move: a new line; the event says what was dropped, and a button brings it back.
+  await page.keyboard.press('2');
+  await waitIdle(page);
+  assert.deepEqual((await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))).slice(1), ['1. S 1', '2. N 2']);
+  assert.match(await page.textContent('#event'), /the game's 2 moves from there were dropped/);
+  await page.click('#btn-restore');
+  await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
+  assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), whole);
+  assert.match(await status(page), /Viewing move 1 of 3/);
+  assert.equal(await page.$('#btn-restore'), null);
+  await page.keyboard.press('End');
+  assert.equal(await position(page), end);
+  assert.deepEqual(page.errors, []);
+});
+
+test('two players with the pie rule: the names follow the swap, on the board, in the events and the result', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 3, seeds: 1, pie: true, opponent: 'human' });
+  const label = (where) => page.textContent(`#board .rowlabel.${where}`);
+  assert.match(await label('bottom'), /^South — player 1/);
+  assert.match(await label('top'), /^North — player 2/);
+  await page.keyboard.press('3'); // South house 3: 1 seed into the store, an extra turn
+  await waitIdle(page);
+  assert.match(await page.textContent('#event'), /^South \(player 1\) sowed house 3/);
+  await page.keyboard.press('1'); // South house 1 -> house 2; North may now swap
+  await page.waitForSelector('#btn-swap');
+  await page.click('#btn-swap');
+  await page.waitForFunction(() => /swapped sides/.test(document.getElementById('event').textContent));
+  assert.match(await page.textContent('#event'), /^North \(player 2\) swapped sides/);
+  // Player 2 now holds South's row (was: still "player 1" there).
+  assert.match(await label('bottom'), /^South — player 2/);
+  assert.match(await label('top'), /^North — player 1/);
+  for (let guard = 0; guard < 20 && !/Game over/.test(await status(page)); guard++) {
+    await page.locator('#board button.pit.playable').first().click();
+    await waitIdle(page);
+  }
+  const st = await status(page);
+  const m = /Game over: South (\d+), North (\d+)\. (.*)$/.exec(st);
+  assert.ok(m, st);
+  const [s, n] = [Number(m[1]), Number(m[2])];
+  if (s === n) assert.equal(m[3], 'A draw.');
+  else assert.equal(m[3], s > n ? 'South (player 2) wins.' : 'North (player 1) wins.');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the rules line names a custom layout with or without the pie rule; the analysis board\'s start keeps its side to move', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { layout: '3,2,1', opponent: 'human' });
+  assert.match(await page.textContent('#rules-line'), /^Kalah\(3\) layout 3,2,1 ·/);
+  await newGame(page, { layout: '3,2,1', mirrored: true, opponent: 'human' });
+  assert.match(await page.textContent('#rules-line'), /^Kalah\(3\) layout 3,2,1 mirrored ·/);
+  // A game from a position with North to move; the analysis board's Start position is it.
+  await page.click('#btn-analysis');
+  await page.waitForSelector('#analysis-panel:not([hidden])');
+  await page.fill('#an-position', '1,2,0,3,2,0,1,0 N');
+  await page.click('#an-load');
+  await page.click('#an-play');
+  await page.waitForSelector('#analysis-panel', { state: 'hidden' });
+  await waitIdle(page);
+  await page.click('#btn-analysis');
+  await page.waitForSelector('#analysis-panel:not([hidden])');
+  await page.click('#an-start');
+  await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
+  assert.equal(await position(page), '1,2,0,3,2,0,1,0 N');
+  assert.ok(await page.isChecked('input[name="an-side"][value="N"]'));
+  await page.click('#an-close');
+  assert.deepEqual(page.errors, []);
+});
+
+/** The counts the board shows, in bin order. */
+const boardCounts = (page) => page.$$eval('#board .pit', (els) => els
+  .map((e) => [Number(e.dataset.bin), Number(e.querySelector('.count').textContent)])
+  .sort((a, b) => a[0] - b[0])
+  .map((x) => x[1])
+  .join(','));
+
+test('a new game during a sowing is drawn as it is; a reload during a sowing keeps the move', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 12, opponent: 'human' });
+  await setSpeed(page, 'slow'); // 12 seeds: about 4 s of sowing
+  await page.keyboard.press('1');
+  await page.waitForSelector('#board .pit.flash');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  await page.waitForTimeout(5000); // the old sowing would have ended by now
+  // Was: the old sowing went on drawing its counts on the new game's board.
+  assert.equal(await boardCounts(page), (await position(page)).split(' ')[0]);
+  assert.equal(await position(page), '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S');
+  // Reload in the middle of a sowing: the move was saved (was: saved after the animation).
+  await newGame(page, { houses: 6, seeds: 12, opponent: 'human' });
+  await page.keyboard.press('1');
+  await page.waitForSelector('#board .pit.flash');
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.deepEqual((await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))).slice(1), ['1. S 1']);
+  await setSpeed(page, 'instant');
+  assert.deepEqual(page.errors, []);
+});
+
+test('while the engine thinks or a move is sown, Undo and Redo are off and the status does not ask for a move', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, level: 'beginner', time: 300 });
+  await waitIdle(page);
+  const slow = (ms) => async (route) => {
+    await new Promise((r) => setTimeout(r, ms));
+    await route.continue();
+  };
+  const slowGame = slow(1500);
+  const slowEngine = slow(1500);
+  await page.route('**/api/game', slowGame);
+  await page.route('**/api/engine', slowEngine);
+  await page.keyboard.press('1'); // no extra turn: the engine answers
+  await page.waitForFunction(() => document.body.dataset.busy === 'true');
+  // Was: "Your move (South): click a house…" while the move was on its way.
+  assert.equal(await status(page), 'Sowing…');
+  assert.ok(await page.isDisabled('#btn-undo'), 'Undo is off while the move is played');
+  await page.waitForFunction(() => /is thinking/.test(document.getElementById('status').textContent));
+  // Was: Undo looked usable while the engine thought, and did nothing.
+  assert.ok(await page.isDisabled('#btn-undo'), 'Undo is off while the engine thinks');
+  await waitIdle(page);
+  await page.unroute('**/api/game', slowGame);
+  await page.unroute('**/api/engine', slowEngine);
+  assert.equal((await page.$$('#moves button')).length, 3);
+  assert.equal(await page.isDisabled('#btn-undo'), false);
+  assert.deepEqual(page.errors, []);
+});
+
+test('controls used before the page has loaded its game do nothing (no errors); the status says it is loading', async () => {
+  const page = await openApp(browser.context);
+  let release;
+  const held = new Promise((r) => { release = r; });
+  const hold = async (route) => {
+    await held;
+    await route.continue();
+  };
+  await page.route('**/api/info', hold);
+  const errorsBefore = page.errors.length;
+  await page.reload({ waitUntil: 'domcontentloaded' });
+  await page.waitForSelector('#btn-undo');
+  assert.equal(await status(page), 'Loading…');
+  for (const id of ['#btn-undo', '#btn-redo', '#btn-hints', '#btn-analysis', '#btn-records', '#btn-copy', '#nav-first', '#nav-last']) {
+    await page.click(id);
+  }
+  for (const k of ['1', 'u', 'r', 'h', 'a', 'ArrowLeft', 'End']) await page.keyboard.press(k);
+  release();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.unroute('**/api/info', hold);
+  // Was: TypeErrors (S and G were still null) in the page's error line.
+  assert.deepEqual(page.errors.slice(errorsBefore), []);
+  assert.doesNotMatch(await page.textContent('#event'), /Page error/);
+  assert.equal(await page.isVisible('#analysis-panel'), false);
+});
