@@ -765,13 +765,23 @@ function redo() {
 async function playOn() {
   if (busy || !G) return;
   const moves = S.moves.slice(0, S.cursor);
+  const gen = generation;
+  // Busy while the server replays: a move meanwhile would be played into the game it replaces.
+  busy = true;
+  render();
+  let g;
   try {
-    G = await replay(moves);
+    g = await replay(moves);
   } catch (e) {
+    if (gen !== generation) return;
+    busy = false;
     setEvent(`Cannot play on from here: ${e.message}`, true);
     render();
     return;
   }
+  if (gen !== generation) return;
+  busy = false;
+  G = g;
   S.moves = moves;
   setEvent('Playing on from this position.');
   save();

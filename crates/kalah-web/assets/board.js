@@ -72,6 +72,12 @@ export function drawBoard(root, opts) {
   const m = opts.houses;
   const bottom = opts.bottom || 'S';
   const top = other(bottom);
+  // Focus inside the board survives the redraw (tester 53: a keyboard player lost it at every
+  // move): the same pit, else the first house to sow, else the board itself.
+  const active = document.activeElement;
+  const focus = active && active !== document.body && root.contains(active)
+    ? { bin: active.closest('[data-bin]')?.dataset.bin, input: active.tagName === 'INPUT' }
+    : null;
   root.innerHTML = '';
   root.style.setProperty('--m', m);
   root.classList.toggle('editing', !!opts.editable);
@@ -99,6 +105,8 @@ export function drawBoard(root, opts) {
       el.type = 'button';
       const playable = w.side === opts.toMove && opts.legal && opts.legal.has(w.house);
       el.setAttribute('aria-disabled', playable ? 'false' : 'true');
+      // Tab goes only to the houses that can be sown now (the others are read by their label).
+      el.tabIndex = playable ? 0 : -1;
       el.classList.toggle('playable', !!playable);
       if (playable) label += `, press to sow${m <= 9 ? ` (key ${w.house})` : ''}`;
       el.addEventListener('click', () => {
@@ -107,12 +115,7 @@ export function drawBoard(root, opts) {
     }
     const hint = !isStore && w.side === opts.toMove && opts.hints ? opts.hints.get(w.house) : null;
     if (hint) {
-      const h = document.createElement('span');
-      h.className = `hint ${hint.exact ? 'exact' : 'estimate'}${hint.best ? ' best' : ''}`;
-      h.textContent = `${hint.exact ? '' : '≈'}${signed(hint.value)}`;
-      h.title = hint.exact ? 'exact value with perfect play' : "the engine's estimate";
-      h.setAttribute('aria-hidden', 'true');
-      el.appendChild(h);
+      el.appendChild(hintBadge(hint));
       label += `; hint: ${hint.exact ? 'exact value' : 'estimated value'} ${signed(hint.value)}${hint.best ? ', best' : ''}`;
     }
     if (opts.editable) {
@@ -160,6 +163,23 @@ export function drawBoard(root, opts) {
     return row;
   };
 
+  // Each hint again in a strip beside its row (above the top row, below the bottom one): the
+  // style sheet shows the strip instead of the badges on the houses when these are too small
+  // to hold them (many houses, a phone).
+  const strip = (side, row) => {
+    if (!opts.hints || side !== opts.toMove) return;
+    for (let i = 0; i < m; i++) {
+      const h = side === bottom ? i + 1 : m - i;
+      const hint = opts.hints.get(h);
+      const cell = document.createElement('div');
+      cell.className = 'hintcell';
+      cell.style.gridColumn = `${i + 2}`;
+      cell.style.gridRow = String(row);
+      if (hint) cell.appendChild(hintBadge(hint));
+      grid.appendChild(cell);
+    }
+  };
+
   root.appendChild(label(top, 'top'));
   const frame = document.createElement('div');
   frame.className = 'frame';
@@ -173,16 +193,18 @@ export function drawBoard(root, opts) {
     const e = pit(binOf(m, top, m - i));
     e.classList.add('row-top');
     e.style.gridColumn = `${i + 2}`;
-    e.style.gridRow = '1';
+    e.style.gridRow = '2';
     grid.appendChild(e);
   }
   for (let i = 0; i < m; i++) {
     const e = pit(binOf(m, bottom, i + 1));
     e.classList.add('row-bottom');
     e.style.gridColumn = `${i + 2}`;
-    e.style.gridRow = '2';
+    e.style.gridRow = '3';
     grid.appendChild(e);
   }
+  strip(top, 1);
+  strip(bottom, 4);
   const bottomStore = pit(storeOf(m, bottom));
   bottomStore.classList.add('right');
   grid.appendChild(bottomStore);
@@ -190,6 +212,28 @@ export function drawBoard(root, opts) {
   frame.appendChild(numbers(bottom, 'bottom'));
   root.appendChild(frame);
   root.appendChild(label(bottom, 'bottom'));
+  if (focus) {
+    let el = focus.bin === undefined ? null : root.querySelector(`[data-bin="${focus.bin}"]`);
+    if (el && focus.input) el = el.querySelector('input.edit');
+    if (!el || el.tabIndex < 0) el = root.querySelector('button.pit.playable') || root;
+    el.focus({ preventScroll: true });
+  }
+}
+
+/** A hint's badge: the value, ≈ before an estimate, solid when exact, outlined when best. */
+function hintBadge(hint) {
+  const h = document.createElement('span');
+  h.className = `hint ${hint.exact ? 'exact' : 'estimate'}${hint.best ? ' best' : ''}`;
+  if (!hint.exact) {
+    const approx = document.createElement('span');
+    approx.className = 'approx';
+    approx.textContent = '≈';
+    h.appendChild(approx);
+  }
+  h.appendChild(document.createTextNode(signed(hint.value)));
+  h.title = hint.exact ? 'exact value with perfect play' : "the engine's estimate";
+  h.setAttribute('aria-hidden', 'true');
+  return h;
 }
 
 /** Sets one pit's count on a drawn board (for the sowing animation). */

@@ -193,7 +193,7 @@ test('analysis board: edit counts and the side to move, see the values, play fro
   assert.equal(await position(page), '2,0,0,0,1,2,20,1,0,0,0,0,3,21 N');
   const moves = await page.$$eval('#an-moves li', (els) => els.map((e) => e.textContent));
   assert.deepEqual(moves.map((m) => m.split(':')[0]), ['house 1', 'house 6']);
-  assert.ok((await page.$$('#board .hint')).length === 2);
+  assert.ok((await page.$$('#board .pit .hint')).length === 2);
   await screenshot(page, 'analysis.png');
   // Bad input is explained, not crashed on.
   await page.fill('#an-position', '0,0,0 S');
@@ -491,4 +491,59 @@ test('controls used before the page has loaded its game do nothing (no errors); 
   assert.deepEqual(page.errors.slice(errorsBefore), []);
   assert.doesNotMatch(await page.textContent('#event'), /Page error/);
   assert.equal(await page.isVisible('#analysis-panel'), false);
+});
+
+test('keyboard focus stays on the board after a move; Tab skips the houses that cannot be sown', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, level: 'beginner', time: 300 });
+  await waitIdle(page);
+  const tabIndex = (side) => page.$$eval(`#board button.pit[data-side="${side}"]`, (els) => els.map((e) => e.tabIndex));
+  assert.deepEqual(await tabIndex('S'), [0, 0, 0, 0, 0, 0]);
+  // Was: North's six houses, which cannot be sown, were in the Tab order too.
+  assert.deepEqual(await tabIndex('N'), [-1, -1, -1, -1, -1, -1]);
+  await page.focus('#board button[data-side="S"][data-house="1"]');
+  await page.keyboard.press('Enter'); // no extra turn: the engine answers, then South again
+  await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 3);
+  await waitIdle(page);
+  // Was: focus fell to the page's body at the redraw; now it is on a house to sow.
+  const focused = await page.evaluate(() => {
+    const a = document.activeElement;
+    return a && a.closest('#board') ? `${a.className} ${a.dataset.side || ''}` : a.tagName;
+  });
+  assert.match(focused, /pit house .*playable.* S$/);
+  // Enter again sows from there, without a Tab from the top of the page.
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 4);
+  assert.deepEqual(page.errors, []);
+});
+
+test('hints on a phone: legible for 12 houses a side, beside the rows when the houses are small', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.setViewportSize({ width: 360, height: 740 });
+  try {
+    for (const houses of [12, 6]) {
+      await newGame(page, { houses, seeds: 2, opponent: 'human' });
+      if ((await page.getAttribute('#btn-hints', 'aria-pressed')) !== 'true') await page.click('#btn-hints');
+      await page.waitForFunction((m) => [...document.querySelectorAll('#board .hint')].filter((e) => e.offsetParent).length === m, houses, { timeout: 20000 });
+      if (houses === 12) await screenshot(page, 'phone-12-hints.png');
+      const badges = await page.$$eval('#board .hint', (els) => els.filter((e) => e.offsetParent).map((e) => {
+        const r = e.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, size: parseFloat(getComputedStyle(e).fontSize), text: e.textContent };
+      }));
+      for (const b of badges) assert.ok(b.size >= 10, `${houses} houses: a hint in ${b.size}px`);
+      // Was: 9 px badges, each overlapping the next.
+      const sorted = badges.sort((a, b) => a.left - b.left);
+      for (let i = 1; i < sorted.length; i++) {
+        assert.ok(sorted[i].left >= sorted[i - 1].right, `${houses} houses: hints ${sorted[i - 1].text} and ${sorted[i].text} overlap`);
+      }
+      const board = await page.locator('#board .frame').boundingBox();
+      for (const b of badges) assert.ok(b.left >= board.x && b.right <= board.x + board.width, `${houses} houses: a hint off the board`);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'no sideways scrolling');
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 860 });
+  }
+  assert.deepEqual(page.errors, []);
 });
