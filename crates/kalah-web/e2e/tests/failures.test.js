@@ -35,6 +35,16 @@ async function failing(page, path, status) {
   return seen;
 }
 
+/** Starts a new game from the dialog with `opponent` and `seeds` (a house) set if given. */
+async function newGame(page, { opponent, seeds } = {}) {
+  await page.click('#btn-new');
+  await page.waitForSelector('#dlg-new[open]');
+  if (opponent) await page.selectOption('#new-form select[name=opponent]', opponent);
+  if (seeds) await page.fill('#new-form input[name=seeds]', String(seeds));
+  await page.click('#new-start');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+}
+
 /** Opens the page with `value` stored as the saved game (a string, stored as is). */
 async function openWithSaved(value) {
   const page = await openApp(browser.context);
@@ -105,11 +115,7 @@ test('a damaged or refused saved game gives a working page and says so', async (
 test('a server that cannot be reached at load keeps the saved game for a reload', async () => {
   const page = await openApp(browser.context);
   await setSpeed(page, 'instant');
-  await page.click('#btn-new');
-  await page.waitForSelector('#dlg-new[open]');
-  await page.selectOption('#new-form select[name=opponent]', 'human');
-  await page.click('#new-start');
-  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  await newGame(page, { opponent: 'human' });
   for (const k of ['1', '5']) {
     await page.keyboard.press(k);
     await waitIdle(page);
@@ -223,11 +229,7 @@ test('two tabs: the one whose game was changed in the other stops instead of ove
 test('a browser that cannot store the game says so; a full storage drops the cache of values, not the game', async () => {
   const page = await openApp(browser.context);
   await setSpeed(page, 'instant');
-  await page.click('#btn-new');
-  await page.waitForSelector('#dlg-new[open]');
-  await page.selectOption('#new-form select[name=opponent]', 'human');
-  await page.click('#new-start');
-  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  await newGame(page, { opponent: 'human' });
   // Room for the game, not for its values (the hints fill them in).
   await page.evaluate(() => {
     const set = Storage.prototype.setItem;
@@ -269,11 +271,7 @@ test('a move that fails is reported as such, not hidden by a failing hint', asyn
   let game = null;
   try {
     // A new game: no value of its start is known yet.
-    await page.click('#btn-new');
-    await page.waitForSelector('#dlg-new[open]');
-    await page.fill('#new-form input[name=seeds]', '5');
-    await page.click('#new-start');
-    await page.waitForSelector('#dlg-new', { state: 'hidden' });
+    await newGame(page, { seeds: 5 });
     await page.click('#btn-hints');
     await page.waitForFunction(() => /No hints for this position/.test(document.getElementById('event').textContent));
     game = await failing(page, '/api/game', 500);
