@@ -162,11 +162,21 @@ let elsewhere = false;
  * small), and otherwise says under the board that a reload would lose the game. */
 function save(state = S) {
   if (elsewhere) return;
-  if (state === S && sowing && sowing.gen === generation) state = { ...S, ...sowing.game };
+  if (state === S) state = written();
+  // Another tab changed the game since this tab last wrote it (its storage event may not have
+  // come yet): stop rather than write over it.
+  if (lastKey !== null) {
+    const theirs = storedGame();
+    if (theirs && gameKey(theirs) !== lastKey) {
+      stopForOtherTab();
+      return;
+    }
+  }
   let trouble = '';
   for (const attempt of [state, { ...state, values: {} }]) {
     try {
       localStorage.setItem(STORE_KEY, JSON.stringify(attempt));
+      lastKey = gameKey(sanitize(attempt));
       trouble = '';
       break;
     } catch (e) {
@@ -178,6 +188,22 @@ function save(state = S) {
     const el = $('save-note');
     el.textContent = trouble ? `This game is not saved: ${trouble}. A reload would lose it; export it (Export / import) to keep it.` : '';
     el.hidden = !trouble;
+  }
+}
+
+// The game part (`gameKey`) of what this tab last wrote or read in localStorage, or null.
+let lastKey = null;
+
+/** The state as `save` writes it: with the move being sown, if one is. */
+const written = () => (sowing && sowing.gen === generation ? { ...S, ...sowing.game } : S);
+
+/** The saved state in localStorage, read back; null if there is none or it cannot be read. */
+function storedGame() {
+  try {
+    const text = localStorage.getItem(STORE_KEY);
+    return text === null ? null : sanitize(JSON.parse(text));
+  } catch {
+    return null;
   }
 }
 
@@ -199,12 +225,18 @@ function onStorage(e) {
   } catch {
     return;
   }
-  // Both read back the same way (key order, the record's shape), so only a change counts.
-  if (gameKey(theirs) === gameKey(sanitize(S))) {
+  // Both read back the same way (key order, the record's shape), so only a change counts; the
+  // game compared is the one this tab writes (with a move being sown: tester 55).
+  if (gameKey(theirs) === gameKey(sanitize(written()))) {
     for (const [pos, v] of Object.entries(theirs.values)) if (!S.values[pos]) S.values[pos] = v;
     if (!busy && G) render();
     return;
   }
+  stopForOtherTab();
+}
+
+/** This tab stops for another that changed the saved game: no moves, no saves, a reload offered. */
+function stopForOtherTab() {
   elsewhere = true;
   generation++;
   queue.clear();
@@ -1273,6 +1305,7 @@ async function boot() {
     saved = null;
   }
   S = sanitize(saved);
+  lastKey = saved === null ? null : gameKey(storedGame() ?? S);
   $('speed').value = S.speed;
   $('hint-time').value = String(S.hintTime);
   let note = '';
