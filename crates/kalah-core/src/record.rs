@@ -167,7 +167,7 @@ pub struct GameRecord {
     /// turn) and its text after the `#`. [`GameRecord::to_text`] writes each on a line of its
     /// own after that turn (one past the turns the record holds now, after an undo say: after
     /// the last turn), so a record loaded and saved keeps its comments; a control character in
-    /// the text is written as a space. The JSON form carries them as
+    /// the text is written, and read, as a space. The JSON form carries them as
     /// `"comments": [[1, " a fine start"], ...]`.
     pub comments: Vec<(usize, String)>,
     moves: Vec<Move>,
@@ -482,7 +482,7 @@ impl GameRecord {
                 })?;
                 let after = after.trim();
                 match after.strip_prefix('#') {
-                    Some(comment) => comments.push((line, comment.trim_end().to_string())),
+                    Some(comment) => comments.push((line, comment_text(comment))),
                     None if after.is_empty() => {}
                     None => {
                         return Err(RecordError::Syntax {
@@ -547,7 +547,7 @@ impl GameRecord {
             }
             let l = match raw.split_once('#') {
                 Some((l, comment)) => {
-                    comments.push((line, comment.trim_end().to_string()));
+                    comments.push((line, comment_text(comment)));
                     l
                 }
                 None => raw,
@@ -905,6 +905,13 @@ fn tag_name_refuses(c: char) -> bool {
 }
 
 /// `s` with every control character (a line break, a tab, ...) a space.
+/// A `#` comment's text as read: control characters as spaces, as [`GameRecord::to_text`]
+/// writes them (so that a record read and written reads back the same; proptest found a NUL),
+/// then without trailing white space.
+fn comment_text(s: &str) -> String {
+    one_line(s).trim_end().to_string()
+}
+
 fn one_line(s: &str) -> String {
     s.chars()
         .map(|c| if c.is_control() { ' ' } else { c })
@@ -934,6 +941,14 @@ fn unquote_prefix(s: &str) -> Option<(String, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_control_character_in_a_comment_reads_as_the_space_it_is_written_as() {
+        // Proptest (junk_input): "3-#0\06" read a NUL that the writer turns into a space.
+        let rec = GameRecord::parse_text("3-#0\u{0}6\t\u{1}\n").unwrap();
+        assert_eq!(rec.comments, vec![(1, "0 6".to_string())]);
+        assert_eq!(GameRecord::parse_text(&rec.to_text()).unwrap(), rec);
+    }
 
     #[test]
     fn comments_are_kept_in_their_places_when_the_record_is_written_again() {
