@@ -15,10 +15,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const ANSWER_GRACE_MS = 20000;
 /** The longest pause before retrying a 503, whatever its Retry-After says. */
 const MAX_RETRY_AFTER_S = 10;
+/** The longest pause before the first retry of a 503. */
+const FIRST_RETRY_MS = 300;
 
 /**
  * POSTs `body` as JSON to `path` and returns the parsed answer. A 503 "busy" answer is retried
- * a few times after the server's Retry-After (at most 10 s); any other error throws an ApiError,
+ * a few times after the server's Retry-After (at most 10 s; the first time after 0.3 s); any other error throws an ApiError,
  * and so does an answer that is not JSON or does not come within the request's `time_ms` plus
  * 20 s (status 0). `signal` (an AbortSignal) cancels the request: it then throws an ApiError
  * with `cancelled` set, and the server stops the search it was running for it.
@@ -74,7 +76,9 @@ export async function post(path, body, { retries = 4, signal = null } = {}) {
     const message = (data && data.error) || `${resp.status} ${resp.statusText}`;
     if (resp.status === 503 && attempt < retries) {
       const after = Math.min(Number(resp.headers.get('Retry-After')) || 1, MAX_RETRY_AFTER_S);
-      await sleep(after * 1000);
+      // The first retry comes sooner: a search this page has just cancelled (see EngineQueue)
+      // gives its slot back within a few tenths of a second.
+      await sleep(attempt === 0 ? Math.min(after * 1000, FIRST_RETRY_MS) : after * 1000);
       continue;
     }
     throw new ApiError(resp.status, message);
@@ -91,8 +95,10 @@ export async function info() {
  * One engine request at a time from this page (the server bounds concurrent searches; a page
  * should not compete with itself). Jobs with a higher priority run first, and a job queued
  * with a higher priority than the running one cancels it: the engine's move does not wait for
- * a long hint search (tester 53). A job is `fn(signal)`: it should pass the AbortSignal to
- * `post`. A cancelled or dropped job's promise rejects with `null`.
+ * a long hint search (tester 53). The cancelled job is queued again, to run afresh after it
+ * (dropping it lost values of the graph that nothing asked for again). A job is `fn(signal)`:
+ * it should pass the AbortSignal to `post`, and may run more than once. A dropped job's
+ * promise (see `clear`) rejects with `null`.
  */
 export class EngineQueue {
   constructor() {
@@ -104,7 +110,10 @@ export class EngineQueue {
     return new Promise((resolve, reject) => {
       this.jobs.push({ fn, priority, resolve, reject, abort: new AbortController() });
       this.jobs.sort((a, b) => b.priority - a.priority);
-      if (this.current && this.current.priority < priority) this.current.abort.abort();
+      if (this.current && this.current.priority < priority) {
+        this.current.preempted = true;
+        this.current.abort.abort();
+      }
       this.pump();
     });
   }
@@ -116,19 +125,31 @@ export class EngineQueue {
       else j.reject(null);
     }
     this.jobs = keep;
-    if (this.current && this.current.priority < priority) this.current.abort.abort();
+    if (this.current && this.current.priority < priority) {
+      this.current.preempted = false;
+      this.current.abort.abort();
+    }
   }
   async pump() {
     if (this.current) return;
     const job = this.jobs.shift();
     if (!job) return;
     this.current = job;
+    const requeue = () => {
+      job.preempted = false;
+      job.abort = new AbortController();
+      this.jobs.push(job);
+      this.jobs.sort((a, b) => b.priority - a.priority);
+    };
     try {
       const v = await job.fn(job.abort.signal);
-      if (job.abort.signal.aborted) job.reject(null);
-      else job.resolve(v);
+      if (!job.abort.signal.aborted) job.resolve(v);
+      else if (job.preempted) requeue();
+      else job.reject(null);
     } catch (e) {
-      job.reject(job.abort.signal.aborted ? null : e);
+      if (!job.abort.signal.aborted) job.reject(e);
+      else if (job.preempted) requeue();
+      else job.reject(null);
     } finally {
       this.current = null;
       this.pump();

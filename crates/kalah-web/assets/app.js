@@ -195,7 +195,10 @@ function save(state = S) {
 let lastKey = null;
 
 /** The state as `save` writes it: with the move being sown, if one is. */
-const written = () => (sowing && sowing.gen === generation ? { ...S, ...sowing.game } : S);
+const written = () => (isSowing() ? { ...S, ...sowing.game } : S);
+
+/** Whether a move of the game on the board is being sown (animated). */
+const isSowing = () => !!sowing && sowing.gen === generation;
 
 /** The saved state in localStorage, read back; null if there is none or it cannot be read. */
 function storedGame() {
@@ -243,6 +246,9 @@ function stopForOtherTab() {
   busy = false;
   clearTimeout(analysisTimer);
   setEvent('');
+  // Its controls look as dead as they are (they looked usable, tester 55); only Reload works.
+  for (const d of document.querySelectorAll('dialog[open]')) d.close();
+  for (const c of document.querySelectorAll('button, select, input, textarea')) c.disabled = true;
   render();
 }
 
@@ -338,7 +344,9 @@ function render() {
   const board = $('board');
   if (S.analysis) {
     renderAnalysis();
-  } else {
+  } else if (!isSowing()) {
+    // (While a move is sown, the animation draws the board: H pressed meanwhile redrew the
+    // counts from before the move, tester 55.)
     const legal = new Set(humanToMove() && !busy && !elsewhere ? st.legal : []);
     drawBoard(board, {
       pits: st.pits, houses: st.houses, bottom: bottomSide(), toMove: st.to_move,
@@ -387,6 +395,8 @@ function renderStatus() {
     else if (S.opponent === 'human') verdict = `${who(st.winner)} wins.`;
     else verdict = controller(st.winner) === 'human' ? 'You win!' : 'The engine wins.';
     text = `Game over: South ${s}, North ${n}. ${verdict}`;
+  } else if (isSowing()) {
+    text = S.opponent === 'engine' && controller(st.to_move) === 'engine' ? 'The engine sows its move…' : 'Sowing…';
   } else if (busy && controller(st.to_move) === 'engine' && atEnd()) {
     text = `The engine (${sideName(st.to_move)}) is thinking…`;
   } else if (isStalled() && controller(st.to_move) === 'engine') {
@@ -541,6 +551,7 @@ async function animate(step, gen) {
   const delay = SPEED[S.speed] ?? 140;
   const o = step.outcome;
   if (delay === 0 || o.swapped || !o.path.length) return;
+  renderStatus(); // "Sowing…" (the engine's move said "thinking" while it was sown, tester 55)
   const board = $('board');
   const pause = async (ms) => {
     await sleep(ms);
@@ -587,7 +598,7 @@ function describe(step, i) {
   const o = step.outcome;
   const actor = who(step.side, i);
   if (o.swapped) return `${actor} swapped sides (pie rule): the players exchange rows.`;
-  let t = `${actor} sowed house ${step.move} (${o.sown} seed${o.sown === 1 ? '' : 's'})`;
+  let t = `${actor} sowed house ${step.move} (${plural(o.sown, 'seed')})`;
   if (o.captured) t += `, captured ${o.captured} seeds`;
   if (o.extra_turn && !o.ended) t += ' — extra turn!';
   else t += '.';
@@ -599,7 +610,8 @@ function describe(step, i) {
 class Stale extends Error {}
 
 // The moves a move played in the history dropped (the game's later moves), while they can be
-// brought back: {gen, moves (the whole game before), cursor (where the new move went)}.
+// brought back: {gen, moves (the whole game before), cursor (where the new move went), note
+// (the event's words for it), noted (whether the engine's moves still repeat the note)}.
 let dropped = null;
 const hasDropped = () => !!dropped && dropped.gen === generation && dropped.moves.length > dropped.cursor;
 
@@ -630,9 +642,14 @@ async function applyMove(mv) {
   S.cursor = moves.length;
   let text = describe(step, moves.length - 1);
   if (before.length > at) {
-    dropped = { gen, moves: before, cursor: at };
     const n = before.length - at;
-    text += ` A new line from move ${at}: the game's ${n} move${n === 1 ? '' : 's'} from there ${n === 1 ? 'was' : 'were'} dropped.`;
+    const note = `A new line from move ${at}: the game's ${plural(n, 'move')} from there ${n === 1 ? 'was' : 'were'} dropped.`;
+    dropped = { gen, moves: before, cursor: at, note, noted: true };
+    text += ` ${note}`;
+  } else if (hasDropped() && dropped.noted) {
+    // The engine's reply to the move that dropped them: the note stays (it was overwritten by
+    // the reply, tester 55), until the next move of a player here.
+    text += ` ${dropped.note}`;
   }
   setEvent(text);
   save();
@@ -692,6 +709,7 @@ async function humanMove(mv) {
     return;
   }
   if (mv === 'swap' && !st.swap) return;
+  if (dropped) dropped.noted = false;
   busy = true;
   render();
   const gen = generation;
@@ -714,9 +732,14 @@ const isStalled = () => !!stalled && stalled.gen === generation && stalled.curso
   && stalled.length === S.moves.length;
 
 async function afterChange() {
-  fillValues();
   const st = current();
-  if (S.analysis || st.over || !atEnd() || controller(st.to_move) !== 'engine' || busy || isStalled()) return;
+  if (S.analysis || st.over || !atEnd() || controller(st.to_move) !== 'engine' || busy || isStalled()) {
+    fillValues();
+    return;
+  }
+  // The engine moves first; the values are asked for once it has (the call at the end). A value
+  // asked for now was cancelled by the engine's request at once, and the server, still freeing
+  // that search's slot, could refuse the engine for a second (tester 55).
   stalled = null;
   busy = true;
   render();
@@ -823,8 +846,10 @@ async function playOn() {
 
 // ---- New game -------------------------------------------------------------------------------
 
-async function startGame(spec) {
-  // spec: {rules, board, opponent, level, time, humanSide}
+/** Starts a new game of `spec` ({rules, board, opponent, level, time, humanSide}) in the state
+ * `base` (default: the page's state). With `gen`, the game is started only if no other has
+ * started or been loaded since the game `gen` (else false, nothing changed); true once started. */
+async function startGame(spec, { gen = null, base = null } = {}) {
   const body = { rules: spec.rules };
   if (spec.board.kind === 'layout') {
     body.layout = spec.board.layout;
@@ -834,10 +859,12 @@ async function startGame(spec) {
     body.seeds = Number(spec.board.seeds);
   }
   const g = await post('/api/game', body);
+  if (gen !== null && gen !== generation) return false;
   generation++;
   queue.clear();
   busy = false;
   delete document.body.dataset.unavailable;
+  if (base) S = base;
   Object.assign(S, spec);
   S.start = g.start_position;
   S.moves = [];
@@ -850,6 +877,7 @@ async function startGame(spec) {
   save();
   render();
   afterChange();
+  return true;
 }
 
 function fillNewDialog() {
@@ -932,7 +960,10 @@ function renderAnalysis() {
     names: { S: '', N: '' },
     onEdit: (bin, v) => {
       a.pits[bin] = v;
-      analyse();
+      // Redrawn once the change is over: a count changed by Tab fires its change event before
+      // the focus moves on, and a redraw then took the focus away (tester 55). The count itself
+      // is in at once (Play from here, clicked straight after, plays it).
+      setTimeout(analyse, 0);
     },
   });
   for (const r of document.querySelectorAll('input[name="an-side"]')) r.checked = r.value === a.toMove;
@@ -1130,10 +1161,10 @@ async function importRecord() {
       S.opponent = 'engine';
       S.humanSide = vs.humanSide;
       S.level = vs.level;
-      setEvent(`Record loaded (${g.moves.length} moves); you play ${sideName(vs.humanSide)} against the engine (${vs.level}), as the record names the players.`);
+      setEvent(`Record loaded (${plural(g.moves.length, 'move')}); you play ${sideName(vs.humanSide)} against the engine (${vs.level}), as the record names the players.`);
     } else {
       S.opponent = 'human';
-      setEvent(`Record loaded (${g.moves.length} moves); both sides are played on this screen.`);
+      setEvent(`Record loaded (${plural(g.moves.length, 'move')}); both sides are played on this screen.`);
     }
     save();
     $('dlg-records').close();
@@ -1309,9 +1340,20 @@ async function boot() {
   $('speed').value = S.speed;
   $('hint-time').value = String(S.hintTime);
   let note = '';
+  // A game started (New game) or loaded while the saved one is replayed is the one to keep: the
+  // replay's answer is then dropped, as is the start of a game to replace a refused one
+  // (tester 55: the old game's board came back under the new game's settings).
+  const gen = generation;
+  const overtaken = () => {
+    if (gen === generation) return false;
+    document.body.dataset.ready = 'true';
+    return true;
+  };
   if (S.start) {
     try {
-      G = await replay(S.moves);
+      const g = await replay(S.moves);
+      if (overtaken()) return;
+      G = g;
       S.cursor = Math.min(S.cursor, S.moves.length);
       setEvent(S.moves.length ? 'Your game is back where you left it.' : '');
       render();
@@ -1320,6 +1362,7 @@ async function boot() {
       document.body.dataset.ready = 'true';
       return;
     } catch (e) {
+      if (overtaken()) return;
       if (!(e instanceof ApiError) || ![400, 413, 422].includes(e.status)) {
         // The server is down or failing: keep the saved game for a reload.
         unavailable(`Cannot restore your game: ${sentence(e.message)} Reload the page to try again.`);
@@ -1333,15 +1376,23 @@ async function boot() {
     rules: st.rules, board: st.board, opponent: st.opponent, level: st.level, time: st.time, humanSide: st.humanSide,
   });
   try {
-    await startGame(spec(S));
+    if (!(await startGame(spec(S), { gen }))) {
+      overtaken();
+      return;
+    }
   } catch (e) {
+    if (overtaken()) return;
     if (e instanceof ApiError && [400, 413, 422].includes(e.status)) {
       // The saved settings are refused (a board of 99 houses, say): the default game.
       try {
-        S = defaultState();
-        await startGame(spec(S));
+        const fallback = defaultState();
+        if (!(await startGame(spec(fallback), { gen, base: fallback }))) {
+          overtaken();
+          return;
+        }
         note = `Your saved settings were refused (${e.message}); a new game of Kalah(6,4) has started.`;
       } catch (e2) {
+        if (overtaken()) return;
         unavailable(`Cannot start a game: ${sentence(e2.message)} Reload the page to try again.`);
         return;
       }
@@ -1356,6 +1407,9 @@ async function boot() {
   }
   document.body.dataset.ready = 'true';
 }
+
+/** `n` and `word`, plural unless n is 1: "1 move", "3 moves". */
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** `text` ending as a sentence (a full stop added unless it ends in one, or in ? or !). */
 const sentence = (text) => (/[.?!]$/.test(text) ? text : `${text}.`);

@@ -73,10 +73,11 @@ export function drawBoard(root, opts) {
   const bottom = opts.bottom || 'S';
   const top = other(bottom);
   // Focus inside the board survives the redraw (tester 53: a keyboard player lost it at every
-  // move): the same pit, else the first house to sow, else the board itself.
+  // move): the same pit, else the first house to sow, else the board itself. A count being
+  // typed on the analysis board keeps what is typed so far (an answer coming meanwhile redraws).
   const active = document.activeElement;
   const focus = active && active !== document.body && root.contains(active)
-    ? { bin: active.closest('[data-bin]')?.dataset.bin, input: active.tagName === 'INPUT' }
+    ? { bin: active.closest('[data-bin]')?.dataset.bin, input: active.tagName === 'INPUT' ? active.value : null }
     : null;
   root.innerHTML = '';
   root.style.setProperty('--m', m);
@@ -214,7 +215,10 @@ export function drawBoard(root, opts) {
   root.appendChild(label(bottom, 'bottom'));
   if (focus) {
     let el = focus.bin === undefined ? null : root.querySelector(`[data-bin="${focus.bin}"]`);
-    if (el && focus.input) el = el.querySelector('input.edit');
+    if (el && focus.input !== null) {
+      el = el.querySelector('input.edit');
+      if (el) el.value = focus.input;
+    }
     if (!el || el.tabIndex < 0) el = root.querySelector('button.pit.playable') || root;
     el.focus({ preventScroll: true });
   }

@@ -35,11 +35,13 @@ async function failing(page, path, status) {
   return seen;
 }
 
-/** Starts a new game from the dialog with `opponent` and `seeds` (a house) set if given. */
-async function newGame(page, { opponent, seeds } = {}) {
+/** Starts a new game from the dialog with `opponent`, `seeds` (a house) and the human's `side`
+ * set if given. */
+async function newGame(page, { opponent, seeds, side } = {}) {
   await page.click('#btn-new');
   await page.waitForSelector('#dlg-new[open]');
   if (opponent) await page.selectOption('#new-form select[name=opponent]', opponent);
+  if (side) await page.check(`#new-form input[name=side][value=${side}]`);
   if (seeds) await page.fill('#new-form input[name=seeds]', String(seeds));
   await page.click('#new-start');
   await page.waitForSelector('#dlg-new', { state: 'hidden' });
@@ -99,7 +101,7 @@ test('a damaged or refused saved game gives a working page and says so', async (
   ];
   for (const [saved, note] of cases) {
     const page = await openWithSaved(saved);
-    assert.match(await status(page), /Your move|is to move|thinking/, `${saved}: ${await status(page)}`);
+    assert.match(await status(page), /Your move|is to move|thinking|sows its move/, `${saved}: ${await status(page)}`);
     assert.ok((await page.$$('#board button.pit')).length > 0, `${saved}: a board`);
     if (note) assert.match(await event(page), note, saved);
     // The New game dialog works with what was kept.
@@ -215,6 +217,11 @@ test('two tabs: the one whose game was changed in the other stops instead of ove
     await sleep(500);
     assert.deepEqual(await game(page), theirs);
     assert.equal((await page.$$('#board button.pit.playable')).length, 0);
+    // Its controls are off, all but Reload (were: they looked usable).
+    for (const id of ['#btn-new', '#btn-hints', '#btn-analysis', '#btn-records', '#speed', '#nav-first']) {
+      assert.ok(await page.isDisabled(id), `${id} is off`);
+    }
+    assert.equal(await page.isDisabled('#btn-reload'), false);
     // A reload takes the other tab's game.
     await page.click('#btn-reload');
     await page.waitForSelector('body[data-ready="true"]');
@@ -316,5 +323,104 @@ test("the engine's move does not wait for a long hint search: the hint is cancel
   assert.ok(aborted.length >= 1, `no hint request was cancelled (${analyzing} made)`);
   await page.selectOption('#hint-time', '500');
   await page.click('#btn-hints');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a new game started while the saved game is being restored is the one kept', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { opponent: 'human', seeds: 3 });
+  await page.keyboard.press('1');
+  await waitIdle(page);
+  // At the next load the replay of the saved game is held back 1.5 s.
+  let replaying;
+  const seen = new Promise((r) => { replaying = r; });
+  let first = true;
+  const slowReplay = async (route) => {
+    if (first) {
+      first = false;
+      replaying();
+      await sleep(1500);
+    }
+    await route.continue();
+  };
+  await page.route('**/api/game', slowReplay);
+  try {
+    await page.reload();
+    await seen;
+    await newGame(page, { seeds: 5 });
+    await page.waitForSelector('body[data-ready="true"]');
+    await sleep(2000); // the held replay is answered meanwhile
+  } finally {
+    await page.unroute('**/api/game', slowReplay);
+  }
+  // Was: the old game's board (3 seeds, one move) under the new game's empty move list.
+  assert.equal(await position(page), '5,5,5,5,5,5,0,5,5,5,5,5,5,0 S');
+  assert.equal((await page.$$('#moves button')).length, 1);
+  assert.doesNotMatch(await event(page), /back where you left it/);
+  const saved = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), STORE_KEY);
+  assert.equal(saved.start, '5,5,5,5,5,5,0,5,5,5,5,5,5,0 S');
+  assert.deepEqual(saved.moves, []);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the engine to move is asked for its move before any value of its position', async () => {
+  const page = await openApp(browser.context);
+  // Every fetch the page makes, in order, aborted ones included (an aborted one may never
+  // reach the network, where playwright sees requests).
+  await page.addInitScript(() => {
+    const real = window.fetch;
+    window.fetches = [];
+    window.fetch = (url, init) => {
+      window.fetches.push(String(url));
+      return real(url, init);
+    };
+  });
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await setSpeed(page, 'instant');
+  await waitIdle(page);
+  await page.click('#btn-hints');
+  await page.waitForSelector('#board .pit .hint'); // no value is being asked for
+  const before = await page.evaluate(() => window.fetches.length);
+  // The engine plays South, so it moves first (as in an extra-turn chain of its own).
+  await newGame(page, { side: 'N' });
+  await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 2, null, { timeout: 20000 });
+  await waitIdle(page);
+  const asked = (await page.evaluate(() => window.fetches)).slice(before).filter((u) => /analyze|engine/.test(u));
+  // Was: a value of the start position asked for first, cancelled at once by the engine's
+  // request; reaching the server, it could hold the slot the engine's request then wanted.
+  assert.equal(asked[0], '/api/engine', `requests: ${asked.join(' ')}`);
+  assert.ok(asked.includes('/api/analyze'), 'the values are asked for after the engine moved');
+  await page.click('#btn-hints');
+  await newGame(page, { side: 'S' });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a busy server (503) is asked again after 0.3 s the first time, then after its Retry-After', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await waitIdle(page);
+  const times = [];
+  const busy = async (route) => {
+    times.push(Date.now());
+    if (times.length <= 2) {
+      return route.fulfill({ status: 503, headers: { 'Retry-After': '1' }, contentType: 'application/json', body: JSON.stringify({ error: 'every engine slot is busy' }) });
+    }
+    return route.continue();
+  };
+  await page.route('**/api/engine', busy);
+  try {
+    await page.keyboard.press('1'); // no extra turn: the engine (North) is to move
+    await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 3, null, { timeout: 20000 });
+    await waitIdle(page);
+  } finally {
+    await page.unroute('**/api/engine', busy);
+  }
+  assert.equal(times.length, 3);
+  // Was: a second each time (a slot the page's own cancelled search held comes back sooner).
+  assert.ok(times[1] - times[0] < 800, `first retry after ${times[1] - times[0]} ms`);
+  assert.ok(times[2] - times[1] >= 900, `second retry after ${times[2] - times[1]} ms`);
   assert.deepEqual(page.errors, []);
 });

@@ -547,3 +547,58 @@ test('hints on a phone: legible for 12 houses a side, beside the rows when the h
   }
   assert.deepEqual(page.errors, []);
 });
+
+test('analysis board: Tab from a changed count goes on to the next; a count being typed survives an answer', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await waitIdle(page);
+  await page.click('#btn-analysis');
+  await page.waitForSelector('#analysis-panel:not([hidden])');
+  await page.fill('#an-position', '0,0,0,0,1,2,20,1,0,0,0,0,3,21 S');
+  await page.click('#an-load');
+  await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
+  const focused = () => page.evaluate(() => {
+    const a = document.activeElement;
+    return a && a.matches('input.edit') ? a.closest('[data-bin]').dataset.bin : (a ? a.tagName : null);
+  });
+  await page.locator('#board [data-bin="0"] input.edit').fill('2');
+  await page.keyboard.press('Tab');
+  // Was: the change redrew the board mid-Tab and the focus fell to the page.
+  assert.equal(await focused(), '1');
+  // Typed into South's house 2 (Tab selected its count) while the changed position is analysed:
+  // the answer's redraw keeps the digit typed and the focus.
+  await page.keyboard.type('3');
+  await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
+  assert.equal(await focused(), '1');
+  assert.equal(await page.inputValue('#board [data-bin="1"] input.edit'), '3');
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), '2');
+  await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
+  assert.equal(await position(page), '2,3,0,0,1,2,20,1,0,0,0,0,3,21 S');
+  await page.click('#an-close');
+  assert.deepEqual(page.errors, []);
+});
+
+test('against the engine: H while a move is sown leaves the sowing alone, the status says who sows, a dropped line\'s note outlives the reply', async () => {
+  const page = await openApp(browser.context);
+  await newGame(page, { houses: 6, seeds: 4, level: 'beginner', time: 300 });
+  await setSpeed(page, 'slow');
+  await waitIdle(page);
+  await page.keyboard.press('1'); // 4 seeds from South's house 1: no extra turn
+  await page.waitForFunction(() => document.querySelector('#board [data-bin="0"]').classList.contains('origin'));
+  await page.keyboard.press('h');
+  // Was: the board redrawn with the counts from before the move (4 back in the house sown).
+  assert.equal(await page.textContent('#board [data-bin="0"] .count'), '0');
+  await page.waitForFunction(() => /The engine sows its move/.test(document.getElementById('status').textContent), null, { timeout: 20000 });
+  await waitIdle(page);
+  await page.keyboard.press('h');
+  await setSpeed(page, 'instant');
+  // A new line from the start: the engine's reply keeps the note of what was dropped.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('2');
+  await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 3, null, { timeout: 20000 });
+  await waitIdle(page);
+  assert.match(await page.textContent('#event'), /sowed house \d+.*A new line from move 0: the game's \d+ moves? from there (was|were) dropped\.$/s);
+  assert.ok(await page.isVisible('#btn-restore'));
+  assert.deepEqual(page.errors, []);
+});
