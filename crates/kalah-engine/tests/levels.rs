@@ -182,3 +182,25 @@ fn the_table_size_can_be_set_and_proofs_stay_the_same() {
     }
     assert_eq!(Engine::new(Level::Beginner).table_mib(), 1);
 }
+
+#[test]
+fn perfect_with_no_time_left_after_its_proof_answers_from_its_first_depths() {
+    // Kalah(6,4) from the start cannot be proven in no time: the depth-limited search gets what
+    // is left of the budget, nothing here, so it stops after its first depths (depth 1 always
+    // completes). A floor of 10 ms made it search far deeper, and a 1 ms move take 10 ms.
+    let rules = Rules::default();
+    let start = Position::start(&Start::uniform(6, 4).unwrap(), &rules);
+    let mut engine = Engine::new(Level::Perfect);
+    let limits = Limits {
+        time: Some(Duration::ZERO),
+        nodes: None,
+    };
+    let choice = engine.choose_with(&start, &rules, limits).unwrap();
+    assert!(!choice.exact);
+    assert!(start.legal_moves(&rules).contains(&choice.mv));
+    assert!(
+        (1..=3).contains(&choice.depth),
+        "depth {} in no time",
+        choice.depth
+    );
+}
