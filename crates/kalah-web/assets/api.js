@@ -20,10 +20,11 @@ const FIRST_RETRY_MS = 300;
 
 /**
  * POSTs `body` as JSON to `path` and returns the parsed answer. A 503 "busy" answer is retried
- * a few times after the server's Retry-After (at most 10 s; the first time after 0.3 s); any other error throws an ApiError,
- * and so does an answer that is not JSON or does not come within the request's `time_ms` plus
- * 20 s (status 0). `signal` (an AbortSignal) cancels the request: it then throws an ApiError
- * with `cancelled` set, and the server stops the search it was running for it.
+ * a few times after the server's Retry-After (at most 10 s; the first time after 0.3 s); any
+ * other error throws an ApiError, and so does an answer that is not JSON or does not come
+ * within the request's `time_ms` plus 20 s (status 0). `signal` (an AbortSignal) cancels the
+ * request: it then throws an ApiError with `cancelled` set, and the server stops the search it
+ * was running for it.
  */
 export async function post(path, body, { retries = 4, signal = null } = {}) {
   const wait = (Number(body && body.time_ms) || 0) + ANSWER_GRACE_MS;

@@ -493,15 +493,18 @@ function analysisKey(pos) {
   return pos;
 }
 
-/** Asks the server for the value of `pos` and of its moves, unless known. */
+/** The positions whose values are being asked for, with the game's generation (a request of
+ * a game replaced, whose rules may differ, does not stand for the new game's). */
 const pending = new Set();
 
+/** Asks the server for the value of `pos` and of its moves, unless known. */
 function requestValue(pos, priority = 1) {
   const key = analysisKey(pos);
   if (S.values[key]) return Promise.resolve(S.values[key]);
-  if (pending.has(key) && priority < 2) return Promise.resolve(null);
-  pending.add(key);
   const gen = generation;
+  const asked = `${gen} ${key}`;
+  if (pending.has(asked) && priority < 2) return Promise.resolve(null);
+  pending.add(asked);
   const rules = S.rules;
   const time = S.hintTime;
   return queue
@@ -528,7 +531,7 @@ function requestValue(pos, priority = 1) {
       }
       return null;
     })
-    .finally(() => pending.delete(key));
+    .finally(() => pending.delete(asked));
 }
 
 /** Fills the graph: the current position first, then the others from the newest back. */
@@ -762,7 +765,10 @@ async function afterChange() {
     if (gen === generation) busy = false;
   }
   render();
-  if (gen === generation && !isStalled()) afterChange();
+  if (gen !== generation) return;
+  // After a failed move the values are still worth having (the graph, a hint for Retry).
+  if (isStalled()) fillValues();
+  else afterChange();
 }
 
 /** The Retry button of a failed engine move. */

@@ -74,10 +74,15 @@ export function drawBoard(root, opts) {
   const top = other(bottom);
   // Focus inside the board survives the redraw (tester 53: a keyboard player lost it at every
   // move): the same pit, else the first house to sow, else the board itself. A count being
-  // typed on the analysis board keeps what is typed so far (an answer coming meanwhile redraws).
+  // typed on the analysis board keeps what is typed so far and the selection (an answer coming
+  // meanwhile redraws; the count Tab selected must still be replaced by what is typed next).
   const active = document.activeElement;
+  const editing = active && active.tagName === 'INPUT';
   const focus = active && active !== document.body && root.contains(active)
-    ? { bin: active.closest('[data-bin]')?.dataset.bin, input: active.tagName === 'INPUT' ? active.value : null }
+    ? {
+      bin: active.closest('[data-bin]')?.dataset.bin,
+      input: editing ? { value: active.value, from: active.selectionStart, to: active.selectionEnd } : null,
+    }
     : null;
   root.innerHTML = '';
   root.style.setProperty('--m', m);
@@ -120,17 +125,34 @@ export function drawBoard(root, opts) {
       label += `; hint: ${hint.exact ? 'exact value' : 'estimated value'} ${signed(hint.value)}${hint.best ? ', best' : ''}`;
     }
     if (opts.editable) {
+      // Text, not a number field: only a text field tells its selection, which a redraw keeps.
       const inp = document.createElement('input');
-      inp.type = 'number';
-      inp.min = 0;
-      inp.max = 255;
+      inp.type = 'text';
+      inp.inputMode = 'numeric';
+      inp.maxLength = 5;
+      inp.autocomplete = 'off';
       inp.value = count;
       inp.className = 'edit';
       inp.setAttribute('aria-label', `${binName(m, bin)} seeds`);
-      inp.addEventListener('change', () => {
-        const v = Math.max(0, Math.min(255, Math.floor(Number(inp.value) || 0)));
-        inp.value = v;
-        opts.onEdit && opts.onEdit(bin, v);
+      const commit = (v) => {
+        const n = Math.max(0, Math.min(255, v));
+        inp.value = n;
+        if (opts.onEdit) opts.onEdit(bin, n);
+      };
+      // Digits only, as a number field kept them; 0 to 255 once changed.
+      inp.addEventListener('beforeinput', (e) => {
+        if (e.data && /\D/.test(e.data)) e.preventDefault();
+      });
+      inp.addEventListener('input', () => {
+        if (/\D/.test(inp.value)) inp.value = inp.value.replace(/\D/g, '');
+      });
+      inp.addEventListener('change', () => commit(Number(inp.value) || 0));
+      // Up and down step the count, as in a number field.
+      inp.addEventListener('keydown', (e) => {
+        if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+        e.preventDefault();
+        commit((Number(inp.value) || 0) + (e.key === 'ArrowUp' ? 1 : -1));
+        inp.select();
       });
       el.appendChild(inp);
       el.setAttribute('role', 'group');
@@ -215,12 +237,13 @@ export function drawBoard(root, opts) {
   root.appendChild(label(bottom, 'bottom'));
   if (focus) {
     let el = focus.bin === undefined ? null : root.querySelector(`[data-bin="${focus.bin}"]`);
-    if (el && focus.input !== null) {
-      el = el.querySelector('input.edit');
-      if (el) el.value = focus.input;
-    }
+    if (el && focus.input) el = el.querySelector('input.edit');
     if (!el || el.tabIndex < 0) el = root.querySelector('button.pit.playable') || root;
     el.focus({ preventScroll: true });
+    if (focus.input && el.matches('input.edit')) {
+      el.value = focus.input.value;
+      el.setSelectionRange(focus.input.from, focus.input.to);
+    }
   }
 }
 

@@ -561,20 +561,38 @@ test('analysis board: Tab from a changed count goes on to the next; a count bein
     const a = document.activeElement;
     return a && a.matches('input.edit') ? a.closest('[data-bin]').dataset.bin : (a ? a.tagName : null);
   });
+  // Answers come 0.7 s late: the digit below is typed between the two redraws of a change (at
+  // once, and with the answer).
+  const late = async (route) => {
+    await new Promise((r) => setTimeout(r, 700));
+    await route.continue();
+  };
+  await page.route('**/api/analyze', late);
   await page.locator('#board [data-bin="0"] input.edit').fill('2');
   await page.keyboard.press('Tab');
   // Was: the change redrew the board mid-Tab and the focus fell to the page.
   assert.equal(await focused(), '1');
-  // Typed into South's house 2 (Tab selected its count) while the changed position is analysed:
-  // the answer's redraw keeps the digit typed and the focus.
+  // Typed into South's house 2 once the change has redrawn the board: it replaces the count Tab
+  // selected (the redraw keeps the selection: was "03"), and the answer's redraw keeps the
+  // digit typed and the focus.
+  await page.waitForFunction(() => /Computing/.test(document.getElementById('an-value').textContent));
   await page.keyboard.type('3');
   await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
+  await page.unroute('**/api/analyze', late);
   assert.equal(await focused(), '1');
   assert.equal(await page.inputValue('#board [data-bin="1"] input.edit'), '3');
   await page.keyboard.press('Tab');
   assert.equal(await focused(), '2');
+  // Up and down step a count; what is not a digit cannot be typed; Shift+Tab goes back.
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.type('x');
+  assert.equal(await page.inputValue('#board [data-bin="2"] input.edit'), '2');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await focused(), '1');
   await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
-  assert.equal(await position(page), '2,3,0,0,1,2,20,1,0,0,0,0,3,21 S');
+  assert.equal(await position(page), '2,3,1,0,1,2,20,1,0,0,0,0,3,21 S');
   await page.click('#an-close');
   assert.deepEqual(page.errors, []);
 });
