@@ -904,7 +904,6 @@ fn tag_name_refuses(c: char) -> bool {
     c.is_whitespace() || c.is_control() || matches!(c, '"' | '[' | ']')
 }
 
-/// `s` with every control character (a line break, a tab, ...) a space.
 /// A `#` comment's text as read: control characters as spaces, as [`GameRecord::to_text`]
 /// writes them (so that a record read and written reads back the same; proptest found a NUL),
 /// then without trailing white space.
@@ -912,6 +911,7 @@ fn comment_text(s: &str) -> String {
     one_line(s).trim_end().to_string()
 }
 
+/// `s` with every control character (a line break, a tab, ...) a space.
 fn one_line(s: &str) -> String {
     s.chars()
         .map(|c| if c.is_control() { ' ' } else { c })

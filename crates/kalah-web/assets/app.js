@@ -165,7 +165,8 @@ function save(state = S) {
   if (state === S) state = written();
   // Another tab changed the game since this tab last wrote it (its storage event may not have
   // come yet): stop rather than write over it.
-  if (lastKey !== null) {
+  // (Read back and compared only when the text there is not what this tab last wrote or read.)
+  if (lastKey !== null && storedText() !== lastText) {
     const theirs = storedGame();
     if (theirs && gameKey(theirs) !== lastKey) {
       stopForOtherTab();
@@ -175,7 +176,9 @@ function save(state = S) {
   let trouble = '';
   for (const attempt of [state, { ...state, values: {} }]) {
     try {
-      localStorage.setItem(STORE_KEY, JSON.stringify(attempt));
+      const text = JSON.stringify(attempt);
+      localStorage.setItem(STORE_KEY, text);
+      lastText = text;
       lastKey = gameKey(sanitize(attempt));
       trouble = '';
       break;
@@ -191,8 +194,10 @@ function save(state = S) {
   }
 }
 
-// The game part (`gameKey`) of what this tab last wrote or read in localStorage, or null.
+// The game part (`gameKey`) of what this tab last wrote or read in localStorage, or null; and
+// that text itself.
 let lastKey = null;
+let lastText = null;
 
 /** The state as `save` writes it: with the move being sown, if one is. */
 const written = () => (isSowing() ? { ...S, ...sowing.game } : S);
@@ -200,10 +205,19 @@ const written = () => (isSowing() ? { ...S, ...sowing.game } : S);
 /** Whether a move of the game on the board is being sown (animated). */
 const isSowing = () => !!sowing && sowing.gen === generation;
 
+/** The saved state's text in localStorage; null if there is none or it cannot be read. */
+function storedText() {
+  try {
+    return localStorage.getItem(STORE_KEY);
+  } catch {
+    return null;
+  }
+}
+
 /** The saved state in localStorage, read back; null if there is none or it cannot be read. */
 function storedGame() {
   try {
-    const text = localStorage.getItem(STORE_KEY);
+    const text = storedText();
     return text === null ? null : sanitize(JSON.parse(text));
   } catch {
     return null;
@@ -1335,14 +1349,16 @@ async function boot() {
   } catch {
     /* keep the built-in list */
   }
+  const text = storedText();
   let saved = null;
   try {
-    saved = JSON.parse(localStorage.getItem(STORE_KEY) || 'null');
+    saved = JSON.parse(text || 'null');
   } catch {
     saved = null;
   }
   S = sanitize(saved);
-  lastKey = saved === null ? null : gameKey(storedGame() ?? S);
+  lastKey = saved === null ? null : gameKey(S);
+  lastText = text;
   $('speed').value = S.speed;
   $('hint-time').value = String(S.hintTime);
   let note = '';
