@@ -174,16 +174,22 @@ test('a game with other rules: 5 houses, 3 seeds, empty capture, pie rule, two p
   assert.deepEqual(page.errors, []);
 });
 
-test('analysis board: edit counts and the side to move, see the values, play from there', async () => {
+/** A fresh page whose analysis board holds a small endgame (South houses 0,0,0,0,1,2; North
+ * houses 1,0,0,0,0,3; stores 20 and 21), its value shown. */
+async function analysisOfEndgame() {
   const page = await openApp(browser.context);
   await setSpeed(page, 'instant');
   await waitIdle(page);
   await page.click('#btn-analysis');
   await page.waitForSelector('#analysis-panel:not([hidden])');
-  // A small endgame: South houses 0,0,0,0,1,2 ; North houses 1,0,0,0,0,3 ; stores 20 and 21.
   await page.fill('#an-position', '0,0,0,0,1,2,20,1,0,0,0,0,3,21 S');
   await page.click('#an-load');
   await page.waitForFunction(() => /Value: [+-]?\d+ for South/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
+  return page;
+}
+
+test('analysis board: edit counts and the side to move, see the values, play from there', async () => {
+  const page = await analysisOfEndgame();
   // Edit one count with the number field, and the side to move.
   const input = page.locator('#board [data-bin="0"] input.edit');
   await input.fill('2');
@@ -549,14 +555,7 @@ test('hints on a phone: legible for 12 houses a side, beside the rows when the h
 });
 
 test('analysis board: Tab from a changed count goes on to the next; a count being typed survives an answer', async () => {
-  const page = await openApp(browser.context);
-  await setSpeed(page, 'instant');
-  await waitIdle(page);
-  await page.click('#btn-analysis');
-  await page.waitForSelector('#analysis-panel:not([hidden])');
-  await page.fill('#an-position', '0,0,0,0,1,2,20,1,0,0,0,0,3,21 S');
-  await page.click('#an-load');
-  await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
+  const page = await analysisOfEndgame();
   const focused = () => page.evaluate(() => {
     const a = document.activeElement;
     return a && a.matches('input.edit') ? a.closest('[data-bin]').dataset.bin : (a ? a.tagName : null);
