@@ -225,11 +225,11 @@ function storedGame() {
 }
 
 /** The part of a saved state that is the game and its settings (not the cache of values, the
- * display settings or the analysis board's answer): two states with the same are the same game. */
+ * display settings or the analysis board, which each tab keeps for itself: opening it in one
+ * tab stopped the other, tester 56): two states with the same are the same game. */
 function gameKey(st) {
-  const a = st.analysis;
   return JSON.stringify([st.rules, st.board, st.opponent, st.level, st.time, st.humanSide, st.start,
-    st.moves, st.cursor, st.record, a ? [a.pits, a.toMove, a.phase] : null]);
+    st.moves, st.cursor, st.record]);
 }
 
 /** Another tab wrote the saved game: the values it found are kept; if it changed the game,
@@ -260,10 +260,18 @@ function stopForOtherTab() {
   busy = false;
   clearTimeout(analysisTimer);
   setEvent('');
-  // Its controls look as dead as they are (they looked usable, tester 55); only Reload works.
   for (const d of document.querySelectorAll('dialog[open]')) d.close();
-  for (const c of document.querySelectorAll('button, select, input, textarea')) c.disabled = true;
   render();
+  disableControls(); // (`render` draws nothing without a game)
+}
+
+/** A stopped tab's controls look as dead as they are (they looked usable, tester 55), those
+ * that `render` draws anew too (the move list, the analysis board's counts: tester 56); only
+ * Reload works. */
+function disableControls() {
+  for (const c of document.querySelectorAll('button, select, input, textarea')) {
+    if (c.id !== 'btn-reload') c.disabled = true;
+  }
 }
 
 // ---- Derived game facts -------------------------------------------------------------------
@@ -383,6 +391,7 @@ function render() {
   renderGraph();
   const review = !atEnd() && !S.analysis;
   $('review').hidden = !review;
+  if (elsewhere) disableControls();
 }
 
 function renderStatus() {
@@ -524,11 +533,14 @@ function requestValue(pos, priority = 1) {
   return queue
     .run(async (signal) => {
       if (gen !== generation) return null;
-      if (S.values[key]) return S.values[key];
+      if (S.values[key]) return { known: S.values[key] };
       return post('/api/analyze', { rules, position: pos, time_ms: time }, { signal });
     }, priority)
     .then((a) => {
       if (!a || gen !== generation) return null;
+      // Found meanwhile (by another request of this position, or another tab): the entry
+      // itself, not an answer to rebuild (rebuilt, it lost its value for good, tester 56).
+      if (a.known) return a.known;
       const entry = { v: a.value_south, exact: a.exact, value: a.value, moves: a.moves };
       S.values[key] = entry;
       save();
@@ -795,7 +807,8 @@ function retryEngine() {
 // ---- History --------------------------------------------------------------------------------
 
 function jump(i) {
-  if (busy || S.analysis || !G) return;
+  // (The move list's and the graph's buttons call it too: a stopped tab jumped, tester 56.)
+  if (busy || S.analysis || !G || elsewhere) return;
   S.cursor = Math.max(0, Math.min(S.moves.length, i));
   setEvent('');
   save();
@@ -804,7 +817,7 @@ function jump(i) {
 }
 
 function undo() {
-  if (busy || S.analysis || !G || S.cursor === 0) return;
+  if (busy || S.analysis || !G || elsewhere || S.cursor === 0) return;
   let i = S.cursor - 1;
   if (S.opponent === 'engine') {
     while (i > 0) {
@@ -821,7 +834,7 @@ function undo() {
 }
 
 function redo() {
-  if (busy || S.analysis || !G || atEnd()) return;
+  if (busy || S.analysis || !G || elsewhere || atEnd()) return;
   let i = S.cursor + 1;
   if (S.opponent === 'engine') {
     while (i < S.moves.length) {
@@ -1019,7 +1032,7 @@ function renderAnalysis() {
 
 function analyse() {
   const a = S.analysis;
-  if (!a) return;
+  if (!a || elsewhere) return;
   a.result = null;
   a.error = null;
   a.failure = null;
@@ -1277,6 +1290,11 @@ function wire() {
   $('new-form').addEventListener('submit', ready(async (e) => {
     if (e.submitter && e.submitter.value !== 'start') return;
     e.preventDefault();
+    // Only the fields of the board chosen are checked: an unused seeds a house too many for
+    // its houses blocked a custom layout (tester 56). (The form itself is `novalidate`.)
+    const f = $('new-form').elements;
+    const used = f.board.value === 'layout' ? [f.layout] : [f.houses, f.seeds];
+    if (!used.every((el) => el.reportValidity())) return;
     try {
       await startGame(readNewDialog());
       $('dlg-new').close();

@@ -198,13 +198,18 @@ test('two tabs: the one whose game was changed in the other stops instead of ove
   const page = await openApp(browser.context);
   await setSpeed(page, 'instant');
   await waitIdle(page);
+  await page.keyboard.press('1');
+  await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 3);
+  await waitIdle(page);
+  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length >= 2, null, { timeout: 60000 });
   const other = await browser.context.newPage();
   try {
     await other.goto(BASE + '/');
     await other.waitForSelector('body[data-ready="true"]');
     await waitIdle(other);
-    await other.keyboard.press('1');
-    await other.waitForFunction(() => document.querySelectorAll('#moves button').length >= 3);
+    const moves = await other.$$eval('#moves button', (b) => b.length);
+    await other.locator('#board button.pit.playable').first().click();
+    await other.waitForFunction((n) => document.querySelectorAll('#moves button').length > n, moves);
     await waitIdle(other);
     const game = (p) => p.evaluate((k) => { const g = JSON.parse(localStorage.getItem(k)); return [g.moves, g.cursor]; }, STORE_KEY);
     const theirs = await game(other);
@@ -212,15 +217,22 @@ test('two tabs: the one whose game was changed in the other stops instead of ove
     assert.ok(await page.isVisible('#btn-reload'));
     // This tab plays no move and writes nothing (was: its next move overwrote the other game).
     await page.bringToFront();
+    const shown = await position(page);
     await page.keyboard.press('2');
     await page.click('#btn-undo', { force: true });
+    // Nor does it go back in its own game from the move list or the graph (was: both jumped,
+    // tester 56).
+    await page.click('#moves button[data-cursor="0"]', { force: true });
+    await page.locator('#graph circle').first().dispatchEvent('click');
     await sleep(500);
     assert.deepEqual(await game(page), theirs);
+    assert.equal(await position(page), shown);
     assert.equal((await page.$$('#board button.pit.playable')).length, 0);
-    // Its controls are off, all but Reload (were: they looked usable).
+    // Its controls are off, all but Reload (were: they looked usable), the move list's too.
     for (const id of ['#btn-new', '#btn-hints', '#btn-analysis', '#btn-records', '#speed', '#nav-first']) {
       assert.ok(await page.isDisabled(id), `${id} is off`);
     }
+    assert.ok(await page.$$eval('#moves button', (b) => b.length > 1 && b.every((x) => x.disabled)), 'the move list is off');
     assert.equal(await page.isDisabled('#btn-reload'), false);
     // A reload takes the other tab's game.
     await page.click('#btn-reload');
@@ -230,6 +242,60 @@ test('two tabs: the one whose game was changed in the other stops instead of ove
   } finally {
     await other.close();
   }
+  assert.deepEqual(page.errors, []);
+});
+
+test('two tabs: the analysis board of one does not stop the other; a stopped tab\'s analysis board is off', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await waitIdle(page);
+  const other = await browser.context.newPage();
+  try {
+    await other.goto(BASE + '/');
+    await other.waitForSelector('body[data-ready="true"]');
+    await waitIdle(other);
+    // The analysis board is each tab's own (was: opening it stopped the other tab, tester 56).
+    await page.bringToFront();
+    await page.click('#btn-analysis');
+    await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
+    await sleep(500);
+    assert.doesNotMatch(await status(other), /another tab/);
+    await other.bringToFront();
+    const moves = await other.$$eval('#moves button', (b) => b.length);
+    await other.locator('#board button.pit.playable').first().click();
+    await other.waitForFunction((n) => document.querySelectorAll('#moves button').length > n, moves);
+    await waitIdle(other);
+    assert.doesNotMatch(await status(other), /another tab/);
+    // The game changed: the tab with the analysis board stops, and its board with it (was: its
+    // counts could still be edited and analysed).
+    await page.waitForFunction(() => /changed in another tab/.test(document.getElementById('status').textContent));
+    const counts = await page.$$eval('#board input.edit', (x) => x.map((i) => i.disabled));
+    assert.ok(counts.length === 14 && counts.every(Boolean), String(counts));
+    for (const id of ['#an-position', '#an-load', '#btn-playon']) assert.ok(await page.isDisabled(id), `${id} is off`);
+  } finally {
+    await other.close();
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test('a position asked for again and again gets its value (hints, jumps)', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await waitIdle(page);
+  await newGame(page, { opponent: 'human' });
+  // The new game asks for the start's value; H and Home ask again before the answer. The last
+  // asking found the answer in the cache, rebuilt it without its value, and the graph never
+  // got its point (tester 56).
+  await page.keyboard.press('h');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.querySelectorAll('#board .hint').length > 0, null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length === 1, null, { timeout: 10000 })
+    .catch(() => {});
+  await sleep(1500);
+  const st = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), STORE_KEY);
+  assert.ok(Number.isInteger(st.values[st.start]?.v), JSON.stringify(st.values[st.start]));
+  assert.equal(await page.$$eval('#graph circle', (c) => c.length), 1);
   assert.deepEqual(page.errors, []);
 });
 

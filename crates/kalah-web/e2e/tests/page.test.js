@@ -15,6 +15,7 @@ after(async () => {
 const status = (page) => page.textContent('#status');
 const position = (page) => page.inputValue('#posstr');
 const playable = (page) => page.$$('#board button.pit.playable');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Opens the new-game dialog, sets the fields in `set` and starts. */
 async function newGame(page, set) {
@@ -171,6 +172,21 @@ test('a game with other rules: 5 houses, 3 seeds, empty capture, pie rule, two p
   await page.waitForFunction(() => /layout/.test(document.getElementById('new-error').textContent));
   assert.match(await page.textContent('#new-error'), /'x' is not a seed count/);
   await page.click('#dlg-new button[value=cancel]');
+  // Only the board chosen is checked: seeds a house too many for 12 houses do not block a
+  // custom layout (they did, tester 56), but do block houses and seeds.
+  await page.click('#btn-new');
+  await page.fill('#new-form input[name=houses]', '12');
+  await page.fill('#new-form input[name=seeds]', '21');
+  await page.check('#new-form input[name=board][value=uniform]');
+  await page.click('#new-start');
+  await sleep(300);
+  assert.ok(await page.isVisible('#dlg-new'), 'too many seeds a house are refused');
+  await page.check('#new-form input[name=board][value=layout]');
+  await page.fill('#new-form input[name=layout]', '3,3,3,3,3,3,3,3,3,3,3,3');
+  await page.setChecked('#new-form input[name=mirrored]', false);
+  await page.click('#new-start');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  assert.equal((await page.$$('#board .pit.house')).length, 24);
   assert.deepEqual(page.errors, []);
 });
 
@@ -547,6 +563,23 @@ test('hints on a phone: legible for 12 houses a side, beside the rows when the h
       const board = await page.locator('#board .frame').boundingBox();
       for (const b of badges) assert.ok(b.left >= board.x && b.right <= board.x + board.width, `${houses} houses: a hint off the board`);
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'no sideways scrolling');
+      // The analysis board's counts fit their pits, legible, none over the next (were 58 px
+      // wide on pits 25 px apart, tester 56).
+      await page.click('#btn-analysis');
+      await page.waitForSelector('#analysis-panel:not([hidden])');
+      if (houses === 12) await screenshot(page, 'phone-12-analysis.png');
+      const counts = await page.$$eval('#board .pit.house', (pits) => pits.map((p) => {
+        const i = p.querySelector('input.edit').getBoundingClientRect();
+        const r = p.getBoundingClientRect();
+        return { left: i.left, right: i.right, top: i.top, pit: [r.left, r.right], size: parseFloat(getComputedStyle(p.querySelector('input.edit')).fontSize) };
+      }));
+      assert.equal(counts.length, 2 * houses);
+      for (const c of counts) {
+        assert.ok(c.size >= 10, `${houses} houses: a count in ${c.size}px`);
+        assert.ok(c.left >= c.pit[0] - 0.5 && c.right <= c.pit[1] + 0.5, `${houses} houses: a count wider than its pit`);
+      }
+      await page.click('#btn-analysis');
+      await page.waitForSelector('#analysis-panel', { state: 'hidden' });
     }
   } finally {
     await page.setViewportSize({ width: 1280, height: 860 });
