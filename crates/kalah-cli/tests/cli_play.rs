@@ -1617,5 +1617,36 @@ fn a_save_file_changed_by_another_program_is_not_replaced() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("changed by another program"), "{stderr}");
+    // What the file holds is named as it is (was: "an earlier state of the game", tester 57).
+    assert!(
+        stderr.contains("the file holds what another program wrote in it, left as it is"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("earlier state"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&f).unwrap(), other);
+}
+
+/// `save /dev/stdout` with the output a pipe: refused as a pipe, not as a link to something
+/// that "does not exist" (/dev/stdout links to /proc/self/fd/1, which links to "pipe:[N]",
+/// tester 57); `--save /dev/stdout` the same.
+#[test]
+fn saving_to_a_pipe_through_dev_stdout_is_refused_as_a_pipe() {
+    if !std::path::Path::new("/dev/stdout").exists() {
+        return;
+    }
+    // `play` captures the output through a pipe.
+    let text = play(&["--opponent", "human"], "3\nsave /dev/stdout\nquit\n");
+    assert!(
+        text.contains("'/dev/stdout' is not a regular file (a device, a pipe or a socket)"),
+        "{text}"
+    );
+    assert!(!text.contains("does not exist"), "{text}");
+    let out = kalah()
+        .args(["play", "--save", "/dev/stdout"])
+        .write_stdin("1\n")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("'/dev/stdout' is not a regular file"), "{err}");
 }

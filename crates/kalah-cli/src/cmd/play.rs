@@ -297,9 +297,10 @@ impl CtrlC {
         match self.kept() {
             Some(file) => format!("the game as it stands is in '{file}'"),
             None => match &*self.pending.lock().unwrap_or_else(|e| e.into_inner()) {
-                Some((path, ..)) => format!(
-                    "'{}' holds an earlier state of the game (the last write failed)",
-                    path.display()
+                Some((path, _, last)) => format!(
+                    "'{}' {} (the last write failed)",
+                    path.display(),
+                    left_in(path, last)
                 ),
                 None => "the game was not saved".to_string(),
             },
@@ -927,6 +928,14 @@ fn save_target(path: &Path) -> Result<(PathBuf, PathBuf)> {
             (p, linked)
         }
         Err(e) => {
+            // A link the system follows to something with no path: /dev/stdout to a pipe
+            // ("pipe:[1234]") was said not to exist (tester 57).
+            if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+                bail!(
+                    "'{}' is not a regular file (a device, a pipe or a socket); games are saved to files",
+                    path.display()
+                );
+            }
             if let Ok(link) = std::fs::read_link(path) {
                 if e.kind() == std::io::ErrorKind::NotFound {
                     bail!(
@@ -1153,6 +1162,18 @@ fn replace_kept(path: &Path, text: &str, last: &[u8]) -> Result<()> {
         }
     }
     save_atomically(path, text)
+}
+
+/// What `--save`'s file `path` holds after a write that failed, for the messages: what this
+/// session last wrote or found in it (`last`), or another program's content, left as it is
+/// (it was said to hold an earlier state of the game either way, tester 57).
+fn left_in(path: &Path, last: &[u8]) -> &'static str {
+    match std::fs::read(path) {
+        Ok(now) if now == last => "holds an earlier state of the game",
+        Ok(_) => "holds what another program wrote in it, left as it is",
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "is not there",
+        Err(_) => "cannot be read back",
+    }
 }
 
 /// The player (named by the side he started on) who owns board side `side` after `swapped`.
@@ -1454,11 +1475,11 @@ impl Game {
                 let first = self.keep_error.is_none();
                 let why = crate::output::error_line(&e);
                 self.keep_error = Some(why.clone());
+                let left = left_in(&path, &self.keep_last);
                 first.then(|| {
                     Err(format!(
-                        "cannot keep the game in '{file}' (--save): {why}; the file, if it is \
-                         still there, holds an earlier state of the game; each later action or \
-                         undo tries again (or type save FILE to keep it elsewhere)"
+                        "cannot keep the game in '{file}' (--save): {why}; the file {left}; each \
+                         later action or undo tries again (or type save FILE to keep it elsewhere)"
                     ))
                 })
             }
@@ -2134,8 +2155,9 @@ pub fn run(args: Args) -> Result<()> {
         if let (Some(why), Some(path), true) = (&game.keep_error, &game.keep, result.is_ok()) {
             result = Err(anyhow::anyhow!(
                 "--save: '{}' does not hold the game as it stands: the last write failed ({why}); \
-                 the file, if it is still there, holds an earlier state of the game",
-                path.display()
+                 the file {}",
+                path.display(),
+                left_in(path, &game.keep_last)
             ));
         }
     }
