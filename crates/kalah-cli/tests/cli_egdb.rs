@@ -184,6 +184,43 @@ fn corrupt_and_truncated_layers_are_refused() {
         .stderr(predicate::str::contains("truncated"));
 }
 
+/// `verify` names every bad layer file of a set, a truncated one and one failing its checksum
+/// past it, not only the first it met (tester 57: it stopped at the truncated file); a build
+/// replaces both.
+#[test]
+fn verify_names_every_bad_layer_file() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &[]);
+    let set = dir.path().join("m3-standard-row-empty-owner");
+    let short = set.join("k005.egdb");
+    let bytes = std::fs::read(&short).unwrap();
+    std::fs::write(&short, &bytes[..bytes.len() - 50]).unwrap();
+    let flipped = set.join("k007.egdb");
+    let mut bytes = std::fs::read(&flipped).unwrap();
+    let n = bytes.len();
+    bytes[n - 3] ^= 0x40;
+    std::fs::write(&flipped, &bytes).unwrap();
+    let verify = || {
+        kalah()
+            .args(["egdb", "verify", "--houses", "3", "--egdb-dir"])
+            .arg(dir.path())
+            .assert()
+    };
+    let out = verify().code(1).get_output().stderr.clone();
+    let err = String::from_utf8_lossy(&out);
+    assert!(err.contains("2 bad layer files (layers 5 and 7)"), "{err}");
+    assert!(err.contains("k005.egdb: truncated"), "{err}");
+    assert!(err.contains("k007.egdb: corrupt"), "{err}");
+    assert!(
+        err.contains("kalah egdb build --houses 3 --max-seeds 8"),
+        "{err}"
+    );
+    build(dir.path(), &[]);
+    verify()
+        .success()
+        .stdout(predicate::str::contains("verified: all"));
+}
+
 /// Solves `pos` with the databases under `dir` and without: asserts the same value, and returns
 /// the first run's stderr.
 fn solve_agrees_without_the_databases(dir: &Path, pos: &str) -> String {
