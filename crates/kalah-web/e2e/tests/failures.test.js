@@ -194,6 +194,23 @@ test('the analysis board refuses counts the server would not read, keeps phase t
   assert.deepEqual(page.errors, []);
 });
 
+/** A second tab of the page (sharing the first's localStorage), its game loaded. */
+async function secondTab() {
+  const other = await browser.context.newPage();
+  await other.goto(BASE + '/');
+  await other.waitForSelector('body[data-ready="true"]');
+  await waitIdle(other);
+  return other;
+}
+
+/** Sows the first house `page` may sow, and waits until the move (and any reply) is in. */
+async function playFirstHouse(page) {
+  const moves = await page.$$eval('#moves button', (b) => b.length);
+  await page.locator('#board button.pit.playable').first().click();
+  await page.waitForFunction((n) => document.querySelectorAll('#moves button').length > n, moves);
+  await waitIdle(page);
+}
+
 test('two tabs: the one whose game was changed in the other stops instead of overwriting it', async () => {
   const page = await openApp(browser.context);
   await setSpeed(page, 'instant');
@@ -202,15 +219,9 @@ test('two tabs: the one whose game was changed in the other stops instead of ove
   await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 3);
   await waitIdle(page);
   await page.waitForFunction(() => document.querySelectorAll('#graph circle').length >= 2, null, { timeout: 60000 });
-  const other = await browser.context.newPage();
+  const other = await secondTab();
   try {
-    await other.goto(BASE + '/');
-    await other.waitForSelector('body[data-ready="true"]');
-    await waitIdle(other);
-    const moves = await other.$$eval('#moves button', (b) => b.length);
-    await other.locator('#board button.pit.playable').first().click();
-    await other.waitForFunction((n) => document.querySelectorAll('#moves button').length > n, moves);
-    await waitIdle(other);
+    await playFirstHouse(other);
     const game = (p) => p.evaluate((k) => { const g = JSON.parse(localStorage.getItem(k)); return [g.moves, g.cursor]; }, STORE_KEY);
     const theirs = await game(other);
     await page.waitForFunction(() => /changed in another tab/.test(document.getElementById('status').textContent));
@@ -249,11 +260,8 @@ test('two tabs: the analysis board of one does not stop the other; a stopped tab
   const page = await openApp(browser.context);
   await setSpeed(page, 'instant');
   await waitIdle(page);
-  const other = await browser.context.newPage();
+  const other = await secondTab();
   try {
-    await other.goto(BASE + '/');
-    await other.waitForSelector('body[data-ready="true"]');
-    await waitIdle(other);
     // The analysis board is each tab's own (was: opening it stopped the other tab, tester 56).
     await page.bringToFront();
     await page.click('#btn-analysis');
@@ -261,10 +269,7 @@ test('two tabs: the analysis board of one does not stop the other; a stopped tab
     await sleep(500);
     assert.doesNotMatch(await status(other), /another tab/);
     await other.bringToFront();
-    const moves = await other.$$eval('#moves button', (b) => b.length);
-    await other.locator('#board button.pit.playable').first().click();
-    await other.waitForFunction((n) => document.querySelectorAll('#moves button').length > n, moves);
-    await waitIdle(other);
+    await playFirstHouse(other);
     assert.doesNotMatch(await status(other), /another tab/);
     // The game changed: the tab with the analysis board stops, and its board with it (was: its
     // counts could still be edited and analysed).
