@@ -7,6 +7,9 @@ import { drawBoard, setPit, sideName, other, binName, storeOf } from './board.js
 import { drawGraph } from './graph.js';
 
 const STORE_KEY = 'kalah.game.v1';
+// This tab's analysis board, in sessionStorage: each tab has its own, kept over a reload (in
+// the game's localStorage entry the last tab to save won, tester 58).
+const ANALYSIS_KEY = 'kalah.analysis.v1';
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const signed = (v) => (v > 0 ? `+${v}` : `${v}`);
@@ -91,11 +94,6 @@ function sanitize(saved) {
   const moves = Array.isArray(saved.moves) && saved.moves.every((m) => typeof m === 'string' && /^([1-9]\d*|swap)$/.test(m))
     ? saved.moves : [];
   const start = typeof saved.start === 'string' && saved.start ? saved.start : null;
-  const a = saved.analysis;
-  const analysis = isObj(a) && Array.isArray(a.pits) && a.pits.every(whole(0, 255))
-    && a.pits.length >= 4 && a.pits.length <= 26 && a.pits.length % 2 === 0 && oneOf('S', 'N')(a.toMove)
-    ? { pits: a.pits, toMove: a.toMove, phase: pick(a.phase, oneOf('opening', 'first-turn', 'pie'), null), result: null }
-    : null;
   return {
     ...d,
     rules,
@@ -112,9 +110,39 @@ function sanitize(saved) {
     moves: start ? moves : [],
     cursor: start ? pick(saved.cursor, whole(0, moves.length), moves.length) : 0,
     values: goodValues(saved.values, isObj),
-    analysis: start ? analysis : null,
+    analysis: null, // (this tab's own: `storedAnalysis`)
     record: start ? goodRecord(saved.record, isObj) : null,
   };
+}
+
+/** `a` (from sessionStorage, any JSON) as an analysis board: {pits, toMove, phase, result},
+ * or null if it is not one. */
+function goodAnalysis(a) {
+  const ok = a !== null && typeof a === 'object' && Array.isArray(a.pits)
+    && a.pits.every((v) => Number.isInteger(v) && v >= 0 && v <= 255)
+    && a.pits.length >= 4 && a.pits.length <= 26 && a.pits.length % 2 === 0 && ['S', 'N'].includes(a.toMove);
+  if (!ok) return null;
+  return { pits: a.pits, toMove: a.toMove, phase: PHASES.includes(a.phase) ? a.phase : null, result: null };
+}
+
+/** This tab's analysis board as it saved it (`saveAnalysis`), or null. */
+function storedAnalysis() {
+  try {
+    return goodAnalysis(JSON.parse(sessionStorage.getItem(ANALYSIS_KEY) || 'null'));
+  } catch {
+    return null;
+  }
+}
+
+/** Writes this tab's analysis board to sessionStorage, or removes it there once closed. */
+function saveAnalysis() {
+  try {
+    const a = S.analysis;
+    if (a) sessionStorage.setItem(ANALYSIS_KEY, JSON.stringify({ pits: a.pits, toMove: a.toMove, phase: a.phase }));
+    else sessionStorage.removeItem(ANALYSIS_KEY);
+  } catch {
+    // A browser that refuses: the board is not kept over a reload, the game still is.
+  }
 }
 
 /** A saved record's players, tags and comments, if they have the shape `importRecord` stores
@@ -157,12 +185,13 @@ let saveTrouble = '';
 // saves) rather than overwrite it, until it is reloaded (tester 53).
 let elsewhere = false;
 
-/** Writes `state` (the game by default) to localStorage. When the browser refuses (its storage
+/** Writes the game to localStorage (and this tab's analysis board to sessionStorage). When the browser refuses (its storage
  * is full or disabled), it tries once more without the cache of values (the game itself is
  * small), and otherwise says under the board that a reload would lose the game. */
-function save(state = S) {
+function save() {
   if (elsewhere) return;
-  if (state === S) state = written();
+  saveAnalysis();
+  const state = { ...written(), analysis: null };
   // Another tab changed the game since this tab last wrote it (its storage event may not have
   // come yet): stop rather than write over it.
   // (Read back and compared only when the text there is not what this tab last wrote or read.)
@@ -322,18 +351,37 @@ function gameBody(extra = {}) {
 
 // ---- Rendering ----------------------------------------------------------------------------
 
-function rulesLine() {
-  const r = S.rules;
-  const st = G.start;
+/** The New game dialog's board for the start position `st` (a game's `start`): houses and
+ * seeds, a layout (mirrored or not), or, for a start the dialog cannot make (`exact` false),
+ * its houses with seeds a house that fit them. */
+function boardOf(st) {
   const m = st.houses;
   const south = st.pits.slice(0, m);
   const north = st.pits.slice(m + 1, 2 * m + 1);
   const storesEmpty = st.pits[m] === 0 && st.pits[2 * m + 1] === 0;
+  const b = { kind: 'uniform', houses: m, seeds: 4, layout: south.join(','), mirrored: false, exact: storesEmpty };
+  if (storesEmpty && south[0] > 0 && [...south, ...north].every((x) => x === south[0])) return { ...b, seeds: south[0] };
+  if (storesEmpty && st.to_move === 'S' && south.join() === north.join()) return { ...b, kind: 'layout' };
+  if (storesEmpty && st.to_move === 'S' && south.join() === [...north].reverse().join()) return { ...b, kind: 'layout', mirrored: true };
+  return { ...b, seeds: Math.max(1, Math.min(S.board.seeds, Math.floor(maxSeeds / (2 * m)))), exact: false };
+}
+
+/** The board settings of the New game dialog for a game started from `st` some other way
+ * (a record, the analysis board): the record's board, not the last game's (tester 58). */
+function boardSettings(st) {
+  const { exact, ...board } = boardOf(st);
+  return board;
+}
+
+function rulesLine() {
+  const r = S.rules;
+  const st = G.start;
+  const m = st.houses;
+  const b = boardOf(st);
   let board;
-  if (storesEmpty && south[0] > 0 && [...south, ...north].every((x) => x === south[0])) board = `Kalah(${m}, ${south[0]})`;
-  else if (storesEmpty && st.to_move === 'S' && south.join() === north.join()) board = `Kalah(${m}) layout ${south.join(',')}`;
-  else if (storesEmpty && st.to_move === 'S' && south.join() === [...north].reverse().join()) board = `Kalah(${m}) layout ${south.join(',')} mirrored`;
-  else board = `Kalah(${m}) from ${st.position}`;
+  if (!b.exact) board = `Kalah(${m}) from ${st.position}`;
+  else if (b.kind === 'uniform') board = `Kalah(${m}, ${b.seeds})`;
+  else board = `Kalah(${m}) layout ${b.layout}${b.mirrored ? ' mirrored' : ''}`;
   const parts = [board];
   parts.push(`capture ${r.capture}`, `end ${r.end}`, `leftovers ${r.leftovers}`);
   if (r['majority-end']) parts.push('majority end');
@@ -1116,7 +1164,7 @@ async function playFromAnalysis() {
     S.moves = [];
     S.cursor = 0;
     S.values = {};
-    S.board = { ...S.board, kind: 'uniform', houses: g.start.houses };
+    S.board = boardSettings(g.start);
     G = g;
     setEvent('Playing from the analysis position.');
     save();
@@ -1188,7 +1236,7 @@ async function importRecord() {
     // on export (as are the other tags, such as Event, either way).
     const vs = recordOpponent(g.south, g.north);
     S.record = { names: vs ? null : { south: g.south, north: g.north }, tags: g.tags, comments: g.comments };
-    S.board = { ...S.board, kind: 'uniform', houses: g.start.houses };
+    S.board = boardSettings(g.start);
     G = g;
     if (vs) {
       S.opponent = 'engine';
@@ -1375,6 +1423,7 @@ async function boot() {
     saved = null;
   }
   S = sanitize(saved);
+  if (S.start) S.analysis = storedAnalysis();
   lastKey = saved === null ? null : gameKey(S);
   lastText = text;
   $('speed').value = S.speed;

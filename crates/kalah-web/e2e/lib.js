@@ -43,17 +43,21 @@ export async function launch() {
   };
 }
 
-/** A new page at the app, waiting until it has loaded its game; localStorage cleared first if `fresh`. */
+/** A new page at the app, waiting until it has loaded its game; localStorage and
+ * sessionStorage cleared first if `fresh`. */
 export async function openApp(context, { fresh = true } = {}) {
   const page = context.pages()[0] || (await context.newPage());
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.errors = errors;
-  await page.goto(BASE + '/');
   if (fresh) {
-    await page.evaluate(() => localStorage.clear());
-    await page.reload();
+    // Cleared from a page of the same origin that runs no script of the app: cleared from the
+    // app itself, a save of its (still booting) game could come after the clear, and its tab's
+    // analysis board (sessionStorage) came back with it (a test timed out so).
+    await page.goto(BASE + '/api/info');
+    await page.evaluate(() => { localStorage.clear(); sessionStorage.clear(); });
   }
+  await page.goto(BASE + '/');
   await page.waitForSelector('body[data-ready="true"]');
   return page;
 }

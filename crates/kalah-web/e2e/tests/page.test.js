@@ -190,6 +190,56 @@ test('a game with other rules: 5 houses, 3 seeds, empty capture, pie rule, two p
   assert.deepEqual(page.errors, []);
 });
 
+test('after a record is loaded, New game offers its board; the analysis board is each tab\'s own over a reload', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 21, opponent: 'human' });
+  const load = async (start) => {
+    await page.click('#btn-records');
+    await page.waitForSelector('#dlg-records[open]');
+    await page.fill('#rec-text', `[Start "${start}"]\n[Result "*"]\n\n1. S 1\n`);
+    await page.click('#rec-import');
+    await page.waitForSelector('#dlg-records', { state: 'hidden' });
+    await page.click('#btn-new');
+    await page.waitForSelector('#dlg-new[open]');
+    return page.$eval('#new-form', (f) => {
+      const e = f.elements;
+      return [e.board.value, e.houses.value, e.seeds.value, e.layout.value, e.mirrored.checked, f.checkValidity()];
+    });
+  };
+  // Was: houses 12 with the last game's 21 seeds a house (too many for 12: Start refused).
+  const start12 = `${Array(12).fill(2).join(',')},0,${Array(12).fill(2).join(',')},0 S`;
+  assert.deepEqual(await load(start12), ['uniform', '12', '2', '2,2,2,2,2,2,2,2,2,2,2,2', false, true]);
+  await page.click('#new-start');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  assert.match(await page.textContent('#rules-line'), /^Kalah\(12, 2\)/);
+  // Was: Kalah(3, 21) started from a record of the layout 1,2,3.
+  assert.deepEqual(await load('1,2,3,0,3,2,1,0 S'), ['layout', '3', '4', '1,2,3', true, true]);
+  await page.click('#new-start');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  assert.equal(await position(page), '1,2,3,0,3,2,1,0 S');
+  // Tab B, which never opened the analysis board, comes back to its game after a reload
+  // while this tab's board is open (was: it came back on this tab's board, tester 58).
+  await page.click('#btn-analysis');
+  await page.waitForSelector('#analysis-panel:not([hidden])');
+  const other = await browser.context.newPage();
+  try {
+    await other.goto(page.url());
+    await other.waitForSelector('body[data-ready="true"]');
+    assert.ok(await other.isHidden('#analysis-panel'));
+    await other.reload();
+    await other.waitForSelector('body[data-ready="true"]');
+    assert.ok(await other.isHidden('#analysis-panel'));
+  } finally {
+    await other.close();
+  }
+  // This tab's board survives its own reload.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.ok(await page.isVisible('#analysis-panel'));
+  assert.deepEqual(page.errors, []);
+});
+
 /** A fresh page whose analysis board holds a small endgame (South houses 0,0,0,0,1,2; North
  * houses 1,0,0,0,0,3; stores 20 and 21), its value shown. */
 async function analysisOfEndgame() {
