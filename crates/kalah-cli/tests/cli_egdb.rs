@@ -215,6 +215,21 @@ fn verify_names_every_bad_layer_file() {
         err.contains("kalah egdb build --houses 3 --max-seeds 8"),
         "{err}"
     );
+    assert!(!err.contains("delete '"), "{err}");
+    // A directory in a layer's place: a build leaves it alone, so the advice says to delete it
+    // first (tester 59: it named only the build, which then failed).
+    let k006 = set.join("k006.egdb");
+    std::fs::remove_file(&k006).unwrap();
+    std::fs::create_dir(&k006).unwrap();
+    let out = verify().code(1).get_output().stderr.clone();
+    let err = String::from_utf8_lossy(&out);
+    assert!(err.contains("3 bad layer files (layers 5..=7)"), "{err}");
+    let advice = format!(
+        "delete '{}' (not a regular file, which a build leaves alone), then `kalah egdb build",
+        k006.display()
+    );
+    assert!(err.contains(&advice), "{err}");
+    std::fs::remove_dir(&k006).unwrap();
     build(dir.path(), &[]);
     verify()
         .success()

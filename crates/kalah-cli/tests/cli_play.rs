@@ -1647,3 +1647,62 @@ fn saving_to_a_pipe_through_dev_stdout_is_refused_as_a_pipe() {
     );
     assert!(!text.contains("does not exist"), "{text}");
 }
+
+/// Regression (tester 59): `--save`'s file replaced by a FIFO during the game blocked the
+/// session for good (reading it back to see whether another program changed it), deaf to
+/// Ctrl-C and `timeout`. It is refused as not a regular file; the FIFO stays.
+#[cfg(unix)]
+#[test]
+fn a_save_file_replaced_by_a_fifo_is_refused_without_blocking() {
+    use std::io::Write;
+    use std::os::unix::fs::FileTypeExt;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("game.txt");
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args(["play", "--opponent", "human", "--save"])
+        .arg(&f)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"3\n").unwrap();
+    stdin.flush().unwrap();
+    let started = Instant::now();
+    while !std::fs::read_to_string(&f)
+        .unwrap_or_default()
+        .contains("1. S 3")
+    {
+        assert!(started.elapsed() < Duration::from_secs(60), "3 never saved");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::fs::remove_file(&f).unwrap();
+    let made = Command::new("mkfifo")
+        .arg(&f)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        let _ = child.kill();
+        let _ = child.wait();
+        return;
+    }
+    stdin.write_all(b"1\n").unwrap();
+    drop(stdin);
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("kalah play blocked on the FIFO");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("not a regular file"), "{stderr}");
+    assert!(std::fs::symlink_metadata(&f).unwrap().file_type().is_fifo());
+}

@@ -935,8 +935,24 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
     let top = layer_files(&dir).last().copied()?;
     let ks: Vec<u32> = bad.iter().map(|(k, _)| *k).collect();
     let each: Vec<String> = bad.into_iter().map(|(_, e)| e).collect();
+    // A build replaces a damaged file but leaves alone what is not a file (a directory, a
+    // link): those are deleted first (tester 59: the advice named only the build).
+    let in_the_way: Vec<String> = ks
+        .iter()
+        .map(|&k| file::layer_path(&root, m, &rules, k))
+        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|md| !md.is_file()))
+        .map(|p| format!("'{}'", p.display()))
+        .collect();
+    let first = if in_the_way.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "delete {} (not a regular file, which a build leaves alone), then ",
+            in_the_way.join(", ")
+        )
+    };
     Some(anyhow::anyhow!(
-        "{} bad layer file{} ({}): {}; `{}` builds {} again",
+        "{} bad layer file{} ({}): {}; {first}`{}` builds {} again",
         ks.len(),
         if ks.len() == 1 { "" } else { "s" },
         layers_text(&ks),

@@ -1153,7 +1153,7 @@ struct Game {
 /// # Errors
 /// As [`save_atomically`], and when the file was changed by another program.
 fn replace_kept(path: &Path, text: &str, last: &[u8]) -> Result<()> {
-    if let Ok(now) = std::fs::read(path) {
+    if let Ok(now) = read_regular(path) {
         if now != last && now != text.as_bytes() {
             bail!(
                 "it was changed by another program since this session last wrote it (another \
@@ -1164,11 +1164,34 @@ fn replace_kept(path: &Path, text: &str, last: &[u8]) -> Result<()> {
     save_atomically(path, text)
 }
 
+/// The bytes of the regular file `path`. Opened without blocking and checked before reading:
+/// a FIFO put in place of `--save`'s file during a game blocked the read-back for good, deaf to
+/// Ctrl-C (tester 59).
+///
+/// # Errors
+/// When `path` cannot be opened or read, or is not a regular file.
+fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let mut file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other(
+            "not a regular file (a device, a pipe or a socket)",
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// What `--save`'s file `path` holds after a write that failed, for the messages: what this
 /// session last wrote or found in it (`last`), or another program's content, left as it is
 /// (it was said to hold an earlier state of the game either way, tester 57).
 fn left_in(path: &Path, last: &[u8]) -> &'static str {
-    match std::fs::read(path) {
+    match read_regular(path) {
         Ok(now) if now == last => "holds an earlier state of the game",
         Ok(_) => "holds what another program wrote in it, left as it is",
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => "is not there",
@@ -1450,7 +1473,7 @@ impl Game {
         // again: tester 25); read back, not remembered, as the file may have gone meanwhile.
         // Otherwise it holds the record before this change.
         let holds =
-            self.keep_error.is_some() && std::fs::read(&path).is_ok_and(|b| b == text.as_bytes());
+            self.keep_error.is_some() && read_regular(&path).is_ok_and(|b| b == text.as_bytes());
         let written = if holds {
             Ok(())
         } else {
@@ -1515,7 +1538,7 @@ impl Game {
                 // holds (an undo, then `save` over the same file, takes the game back there).
                 let unchanged = self
                     .last_seen(path)
-                    .filter(|last| std::fs::read(path).is_ok_and(|now| now == *last));
+                    .filter(|last| read_regular(path).is_ok_and(|now| now == *last));
                 match unchanged {
                     // What this session wrote or loaded: a record, in the form it was in.
                     Some(last) => {
@@ -2058,7 +2081,7 @@ pub fn run(args: Args) -> Result<()> {
         own_files: args
             .load
             .iter()
-            .filter_map(|p| Some((std::fs::canonicalize(p).ok()?, std::fs::read(p).ok()?)))
+            .filter_map(|p| Some((std::fs::canonicalize(p).ok()?, read_regular(p).ok()?)))
             .collect(),
     };
     if let Some(path) = &args.save {
@@ -2071,7 +2094,7 @@ pub fn run(args: Args) -> Result<()> {
                 // read in. Whether it could be written is checked now.
                 check_replaceable(path).with_context(context)?;
                 g.keep_json = loaded_json;
-                g.keep_last = std::fs::read(path).with_context(context)?;
+                g.keep_last = read_regular(path).with_context(context)?;
             } else {
                 // Written once before the game, so a file that cannot be written is said now,
                 // with a non-zero exit, not after the first action.
