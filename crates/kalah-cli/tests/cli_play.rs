@@ -1490,6 +1490,12 @@ fn save_flag_refuses_what_it_cannot_write() {
     let missing = format!("{d}/no/such/dir/g.txt");
     let link = dir.path().join("dangling");
     std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).unwrap();
+    // A chain of links, the last to nothing: that one is named (tester 59: the first link's
+    // target, which exists, was said not to).
+    let chain = dir.path().join("link1");
+    std::os::unix::fs::symlink("link2", &chain).unwrap();
+    std::os::unix::fs::symlink("link3", dir.path().join("link2")).unwrap();
+    std::os::unix::fs::symlink("new.txt", dir.path().join("link3")).unwrap();
     let cases = [
         (d.to_string(), format!("--save: '{d}' is a directory")),
         // A name that cannot be typed back, as `save` refuses one (tester 25).
@@ -1513,6 +1519,13 @@ fn save_flag_refuses_what_it_cannot_write() {
         (
             link.to_str().unwrap().to_string(),
             "which does not exist".to_string(),
+        ),
+        (
+            chain.to_str().unwrap().to_string(),
+            format!(
+                "'{}' is a symbolic link (through 'link2', 'link3') to 'new.txt', which does not exist",
+                chain.display()
+            ),
         ),
     ];
     for (file, want) in cases {

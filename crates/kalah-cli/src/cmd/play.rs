@@ -938,10 +938,22 @@ fn save_target(path: &Path) -> Result<(PathBuf, PathBuf)> {
             }
             if let Ok(link) = std::fs::read_link(path) {
                 if e.kind() == std::io::ErrorKind::NotFound {
+                    // A chain of links: the one that leads nowhere is named (tester 59: the
+                    // first link's target, which exists, was said not to).
+                    let (through, end) = link_chain(path);
+                    let via = if through.is_empty() {
+                        String::new()
+                    } else {
+                        let names: Vec<String> = through
+                            .iter()
+                            .map(|p| format!("'{}'", p.display()))
+                            .collect();
+                        format!(" (through {})", names.join(", "))
+                    };
                     bail!(
-                        "'{}' is a symbolic link to '{}', which does not exist",
+                        "'{}' is a symbolic link{via} to '{}', which does not exist",
                         path.display(),
-                        link.display()
+                        end.display()
                     );
                 }
                 bail!(
@@ -1162,6 +1174,31 @@ fn replace_kept(path: &Path, text: &str, last: &[u8]) -> Result<()> {
         }
     }
     save_atomically(path, text)
+}
+
+/// Follows the symbolic link `path` link by link (at most 40, as the system does): the links
+/// passed through after `path` itself, and where the chain ends (as its last link names it).
+fn link_chain(path: &Path) -> (Vec<PathBuf>, PathBuf) {
+    let mut through = Vec::new();
+    let mut at = path.to_path_buf();
+    let mut target = PathBuf::new();
+    for _ in 0..40 {
+        let Ok(next) = std::fs::read_link(&at) else {
+            break;
+        };
+        // A relative target is relative to the link's own directory.
+        let full = match at.parent() {
+            Some(dir) if next.is_relative() => dir.join(&next),
+            _ => next.clone(),
+        };
+        target = next;
+        if !std::fs::symlink_metadata(&full).is_ok_and(|m| m.file_type().is_symlink()) {
+            break;
+        }
+        through.push(target.clone());
+        at = full;
+    }
+    (through, target)
 }
 
 /// The bytes of the regular file `path`. Opened without blocking and checked before reading:
