@@ -1659,6 +1659,22 @@ fn saving_to_a_pipe_through_dev_stdout_is_refused_as_a_pipe() {
         "{text}"
     );
     assert!(!text.contains("does not exist"), "{text}");
+    // With the output a file, `--save /dev/stdout` is that file: refused as the session's own
+    // output (tester 59: accepted, then its transcript was taken for another program's change).
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::fs::File::create(dir.path().join("out.txt")).unwrap();
+    let run = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args(["play", "--save", "/dev/stdout"])
+        .stdin(std::process::Stdio::null())
+        .stdout(out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("'/dev/stdout' is this session's own output"),
+        "{err}"
+    );
 }
 
 /// Regression (tester 59): `--save`'s file replaced by a FIFO during the game blocked the

@@ -975,6 +975,12 @@ fn save_target(path: &Path) -> Result<(PathBuf, PathBuf)> {
                 path.display()
             );
         }
+        if let Some(what) = own_output(&m) {
+            bail!(
+                "'{}' is this session's own {what}; games are saved to files of their own",
+                path.display()
+            );
+        }
         if let Err(e) = std::fs::OpenOptions::new().write(true).open(&target) {
             bail!("cannot write '{}': {e}", path.display());
         }
@@ -985,6 +991,32 @@ fn save_target(path: &Path) -> Result<(PathBuf, PathBuf)> {
         _ => PathBuf::from("."),
     };
     Ok((target, dir))
+}
+
+/// Whether the file of metadata `m` is this process's standard output or error (`kalah play
+/// --save /dev/stdout > out.txt`: the transcript then changed the file between saves, which
+/// was taken for another program's doing, tester 59): `output` or `error output`.
+fn own_output(m: &std::fs::Metadata) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let same = |fd: std::os::fd::BorrowedFd<'_>| {
+            fd.try_clone_to_owned()
+                .map(std::fs::File::from)
+                .and_then(|f| f.metadata())
+                .is_ok_and(|o| o.dev() == m.dev() && o.ino() == m.ino())
+        };
+        if same(std::io::stdout().as_fd()) {
+            return Some("output");
+        }
+        if same(std::io::stderr().as_fd()) {
+            return Some("error output");
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = m;
+    None
 }
 
 /// A fresh temporary file next to `target` (in `dir`), created by the kernel with the user's
