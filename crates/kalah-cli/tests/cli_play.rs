@@ -1594,25 +1594,20 @@ fn a_saved_record_keeps_its_owner() {
     assert!(text.contains("1. S 3-6\n2. N 1\n3. S 2"), "{text}");
 }
 
-/// A `--save` file that another program changed during the session is not replaced: the
-/// session says so and ends with exit code 1, and the other program's content stays (tester
-/// 40: two sessions on one `--load F --save F` each overwrote the other's moves, both exit 0).
-#[test]
-fn a_save_file_changed_by_another_program_is_not_replaced() {
+/// A two-player `kalah play ARGS --save F` running with its stdin open, once its first move
+/// (3) is in `f`: the child (stderr piped) and its stdin.
+fn game_saved_after_3(
+    args: &[&str],
+    f: &std::path::Path,
+) -> (std::process::Child, std::process::ChildStdin) {
     use std::io::Write;
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("game.txt");
-    play(
-        &["--opponent", "human", "--save", f.to_str().unwrap()],
-        "quit\n",
-    );
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("kalah"))
-        .args(["play", "--opponent", "human", "--load"])
-        .arg(&f)
+        .args(["play", "--opponent", "human"])
+        .args(args)
         .arg("--save")
-        .arg(&f)
+        .arg(f)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -1622,10 +1617,33 @@ fn a_save_file_changed_by_another_program_is_not_replaced() {
     stdin.write_all(b"3\n").unwrap();
     stdin.flush().unwrap();
     let started = Instant::now();
-    while !std::fs::read_to_string(&f).unwrap().contains("1. S 3") {
-        assert!(started.elapsed() < Duration::from_secs(60), "3 never saved");
+    while !std::fs::read_to_string(f)
+        .unwrap_or_default()
+        .contains("1. S 3")
+    {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("3 never saved");
+        }
         std::thread::sleep(Duration::from_millis(10));
     }
+    (child, stdin)
+}
+
+/// A `--save` file that another program changed during the session is not replaced: the
+/// session says so and ends with exit code 1, and the other program's content stays (tester
+/// 40: two sessions on one `--load F --save F` each overwrote the other's moves, both exit 0).
+#[test]
+fn a_save_file_changed_by_another_program_is_not_replaced() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("game.txt");
+    play(
+        &["--opponent", "human", "--save", f.to_str().unwrap()],
+        "quit\n",
+    );
+    let (child, mut stdin) = game_saved_after_3(&["--load", f.to_str().unwrap()], &f);
     // Another session's game, written over it meanwhile.
     let other = "[Result \"*\"]\n\n1. S 6\n";
     std::fs::write(&f, other).unwrap();
@@ -1685,29 +1703,11 @@ fn saving_to_a_pipe_through_dev_stdout_is_refused_as_a_pipe() {
 fn a_save_file_replaced_by_a_fifo_is_refused_without_blocking() {
     use std::io::Write;
     use std::os::unix::fs::FileTypeExt;
-    use std::process::{Command, Stdio};
+    use std::process::Command;
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("game.txt");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kalah"))
-        .args(["play", "--opponent", "human", "--save"])
-        .arg(&f)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"3\n").unwrap();
-    stdin.flush().unwrap();
-    let started = Instant::now();
-    while !std::fs::read_to_string(&f)
-        .unwrap_or_default()
-        .contains("1. S 3")
-    {
-        assert!(started.elapsed() < Duration::from_secs(60), "3 never saved");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let (mut child, mut stdin) = game_saved_after_3(&[], &f);
     std::fs::remove_file(&f).unwrap();
     let made = Command::new("mkfifo")
         .arg(&f)

@@ -185,9 +185,10 @@ let saveTrouble = '';
 // saves) rather than overwrite it, until it is reloaded (tester 53).
 let elsewhere = false;
 
-/** Writes the game to localStorage (and this tab's analysis board to sessionStorage). When the browser refuses (its storage
- * is full or disabled), it tries once more without the cache of values (the game itself is
- * small), and otherwise says under the board that a reload would lose the game. */
+/** Writes the game to localStorage (and this tab's analysis board to sessionStorage). When
+ * the browser refuses (its storage is full or disabled), it tries once more without the cache
+ * of values (the game itself is small), and otherwise says under the board that a reload
+ * would lose the game. */
 function save() {
   if (elsewhere) return;
   saveAnalysis();
@@ -363,7 +364,7 @@ function boardOf(st) {
   if (storesEmpty && south[0] > 0 && [...south, ...north].every((x) => x === south[0])) return { ...b, seeds: south[0] };
   if (storesEmpty && st.to_move === 'S' && south.join() === north.join()) return { ...b, kind: 'layout' };
   if (storesEmpty && st.to_move === 'S' && south.join() === [...north].reverse().join()) return { ...b, kind: 'layout', mirrored: true };
-  return { ...b, seeds: Math.max(1, Math.min(S.board.seeds, Math.floor(maxSeeds / (2 * m)))), exact: false };
+  return { ...b, seeds: Math.min(S.board.seeds, mostSeedsAHouse(m)), exact: false };
 }
 
 /** The board settings of the New game dialog for a game started from `st` some other way
@@ -986,11 +987,14 @@ function fillNewDialog() {
   $('new-error').textContent = '';
 }
 
-/** Sets the New game form's largest seeds a house for its houses a side (21 for 6 houses). */
+/** The most seeds a house of a board of `m` houses a side may hold (21 for 6 houses). */
+const mostSeedsAHouse = (m) => Math.max(1, Math.floor(maxSeeds / (2 * m)));
+
+/** Sets the New game form's largest seeds a house for its houses a side. */
 function limitSeeds() {
   const f = $('new-form').elements;
   const m = Math.max(1, Math.min(12, Math.trunc(Number(f.houses.value)) || 1));
-  f.seeds.max = String(Math.max(1, Math.floor(maxSeeds / (2 * m))));
+  f.seeds.max = String(mostSeedsAHouse(m));
 }
 
 function readNewDialog() {

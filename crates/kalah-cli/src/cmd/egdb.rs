@@ -918,31 +918,32 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
     let dir = file::layer_path(&root, m, &rules, 0)
         .parent()?
         .to_path_buf();
+    let files = layer_files(&dir);
     let mut bad = Vec::new();
-    for k in layer_files(&dir) {
+    for &k in &files {
+        let path = file::layer_path(&root, m, &rules, k);
         let count = kalah_egdb::Indexer::new(m, k).map(|ix| ix.layer_size(k));
         let checked = count.and_then(|count| {
             let expected = file::LayerHeader::expected(m, &rules, k, count);
-            file::open_layer(&file::layer_path(&root, m, &rules, k), &expected, true)
+            file::open_layer(&path, &expected, true)
         });
         if let Err(e) = checked {
-            bad.push((k, e.to_string()));
+            bad.push((k, path, e.to_string()));
         }
     }
-    if bad.is_empty() {
+    let top = *files.last()?;
+    let ks: Vec<u32> = bad.iter().map(|(k, ..)| *k).collect();
+    if ks.is_empty() {
         return None;
     }
-    let top = layer_files(&dir).last().copied()?;
-    let ks: Vec<u32> = bad.iter().map(|(k, _)| *k).collect();
-    let each: Vec<String> = bad.into_iter().map(|(_, e)| e).collect();
     // A build replaces a damaged file but leaves alone what is not a file (a directory, a
     // link): those are deleted first (tester 59: the advice named only the build).
-    let in_the_way: Vec<String> = ks
+    let in_the_way: Vec<String> = bad
         .iter()
-        .map(|&k| file::layer_path(&root, m, &rules, k))
-        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|md| !md.is_file()))
-        .map(|p| format!("'{}'", p.display()))
+        .filter(|(_, p, _)| std::fs::symlink_metadata(p).is_ok_and(|md| !md.is_file()))
+        .map(|(_, p, _)| format!("'{}'", p.display()))
         .collect();
+    let each: Vec<String> = bad.into_iter().map(|(.., e)| e).collect();
     let first = if in_the_way.is_empty() {
         String::new()
     } else {

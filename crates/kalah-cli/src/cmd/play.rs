@@ -931,10 +931,7 @@ fn save_target(path: &Path) -> Result<(PathBuf, PathBuf)> {
             // A link the system follows to something with no path: /dev/stdout to a pipe
             // ("pipe:[1234]") was said not to exist (tester 57).
             if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-                bail!(
-                    "'{}' is not a regular file (a device, a pipe or a socket); games are saved to files",
-                    path.display()
-                );
+                return Err(not_a_regular_file(path));
             }
             if let Ok(link) = std::fs::read_link(path) {
                 if e.kind() == std::io::ErrorKind::NotFound {
@@ -970,10 +967,7 @@ fn save_target(path: &Path) -> Result<(PathBuf, PathBuf)> {
         // `save /dev/null` would have replaced /dev/null), and would ignore a file's own
         // write protection: only a regular file the user may write is replaced.
         if !m.is_file() {
-            bail!(
-                "'{}' is not a regular file (a device, a pipe or a socket); games are saved to files",
-                path.display()
-            );
+            return Err(not_a_regular_file(path));
         }
         if let Some(what) = own_output(&m) {
             bail!(
@@ -991,6 +985,14 @@ fn save_target(path: &Path) -> Result<(PathBuf, PathBuf)> {
         _ => PathBuf::from("."),
     };
     Ok((target, dir))
+}
+
+/// What is said of `path` when it is not a regular file, which a save would replace.
+fn not_a_regular_file(path: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "'{}' is not a regular file (a device, a pipe or a socket); games are saved to files",
+        path.display()
+    )
 }
 
 /// Whether the file of metadata `m` is this process's standard output or error (`kalah play
