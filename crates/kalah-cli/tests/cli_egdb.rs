@@ -754,7 +754,7 @@ fn build_replaces_a_damaged_layer() {
     type Damage = fn(&mut Vec<u8>);
     let damage: [(&str, Damage); 3] = [
         ("truncated (100 bytes, expected ", |b| b.truncate(100)),
-        ("corrupt (", |b| b.push(0)),
+        ("too long (", |b| b.push(0)),
         // The first value of the layer changed: its block's checksum fails.
         ("corrupt (block checksum mismatch (values 0..462))", |b| {
             b[64] ^= 0x01

@@ -421,6 +421,61 @@ fn an_empty_layer_file_gets_the_same_expected_length_everywhere() {
     }
 }
 
+/// Two bad layer files, one too long and one a broken link: `info`, `solve`, `probe` and
+/// `verify` name both, in the same words (tester 60: `info` gave the link a bare "No such file
+/// or directory" and the long file other words than verify; `solve` and `probe` named one).
+#[cfg(unix)]
+#[test]
+fn every_command_names_every_bad_layer_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "6", &["--quiet"]);
+    let set = dir.path().join("m3-standard-row-empty-owner");
+    let long = set.join("k003.egdb");
+    let mut bytes = std::fs::read(&long).unwrap();
+    let n = bytes.len();
+    bytes.extend_from_slice(b"xyz");
+    std::fs::write(&long, &bytes).unwrap();
+    let link = set.join("k005.egdb");
+    std::fs::remove_file(&link).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("nothing"), &link).unwrap();
+    let too_long = format!(
+        "{}: too long ({} bytes, expected {n}); delete it and rebuild",
+        long.display(),
+        n + 3
+    );
+    let broken = format!(
+        "{}: a symbolic link to nothing (a broken link)",
+        link.display()
+    );
+    let out = common::kalah_with_egdb_dir(&["egdb", "info"], dir.path());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    for want in [&too_long, &broken] {
+        assert!(stdout.contains(&format!("bad file: {want}\n")), "{stdout}");
+    }
+    assert!(
+        stdout.contains(
+            "layers 3 and 5 are bad files (listed above): the set cannot be opened until those files are deleted"
+        ),
+        "{stdout}"
+    );
+    for args in [
+        vec!["solve", "1,1,1,0,1,1,0,0 S", "--houses", "3"],
+        vec!["egdb", "probe", "1,1,1,0,1,1,0,0 S"],
+        vec!["egdb", "verify", "--houses", "3"],
+    ] {
+        let out = common::kalah_with_egdb_dir(&args, dir.path());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "2 bad layer files (layers 3 and 5): {too_long}; {broken}"
+            )),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// `kalah ARGS` with the per-user data directory under `home` (no `--egdb-dir`).
 fn kalah_at_home(home: &Path, args: &[&str]) -> Command {
     let mut cmd = kalah();

@@ -288,6 +288,13 @@ impl BuildPlan {
                     on_event(&BuildEvent::Damaged { seeds: k, problem });
                     None
                 }
+                Err(EgdbError::TooLong {
+                    expected, found, ..
+                }) => {
+                    let problem = format!("too long ({found} bytes, expected {expected})");
+                    on_event(&BuildEvent::Damaged { seeds: k, problem });
+                    None
+                }
                 Err(EgdbError::Corrupt { what, .. }) => {
                     let problem = format!("corrupt ({what})");
                     on_event(&BuildEvent::Damaged { seeds: k, problem });
@@ -322,7 +329,10 @@ impl BuildPlan {
             let path = file::layer_path(&self.root, m, &self.rules, j);
             let want = LayerHeader::expected(m, &self.rules, j, ix.layer_size(j));
             match file::open_layer(&path, &want, false) {
-                Ok(_) | Err(EgdbError::Truncated { .. }) | Err(EgdbError::Corrupt { .. }) => {}
+                Ok(_)
+                | Err(EgdbError::Truncated { .. })
+                | Err(EgdbError::TooLong { .. })
+                | Err(EgdbError::Corrupt { .. }) => {}
                 Err(e) => return Err(e),
             }
         }

@@ -412,26 +412,17 @@ pub fn write_layer(path: &Path, header: &LayerHeader, payload: &[u8]) -> Result<
 /// `Ok(None)` if the file does not exist.
 ///
 /// # Errors
-/// [`EgdbError`] if the file is unreadable, not a database, of another version, truncated,
-/// for another board or rule set, or corrupt (a bad header; a bad payload when checked).
+/// [`EgdbError`] if the file is unreadable, not a database, of another version, truncated or
+/// too long, for another board or rule set, or corrupt (a bad header; a bad payload when
+/// checked); [`EgdbError::Io`] if what is in its place is not a regular file (a directory, a
+/// FIFO, a device, a symbolic link to nothing).
 pub fn open_layer(
     path: &Path,
     expected: &LayerHeader,
     check_payload: bool,
 ) -> Result<Option<Mmap>, EgdbError> {
-    // A FIFO or a device in a layer's place would block the open or the read: refused first.
-    match std::fs::metadata(path) {
-        // A symbolic link to nothing is not a missing layer.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && path.symlink_metadata().is_ok() => {
-            return Err(io(
-                path,
-                std::io::Error::other("a symbolic link to nothing (a broken link)"),
-            ))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(io(path, e)),
-        Ok(m) if !m.is_file() => return Err(not_a_file(path)),
-        Ok(_) => {}
+    if !regular_file_in_place(path)? {
+        return Ok(None);
     }
     let mut f = match File::open(path) {
         Ok(f) => f,
@@ -475,12 +466,10 @@ pub fn open_layer(
                 found: len,
             }
         } else {
-            EgdbError::Corrupt {
+            EgdbError::TooLong {
                 path: p(),
-                what: format!(
-                    "{len} bytes, {} more than the header announces",
-                    len - total
-                ),
+                expected: total,
+                found: len,
             }
         });
     }
@@ -576,6 +565,27 @@ fn short_file(path: &Path, start: &[u8], len: u64, expected: u64) -> EgdbError {
     }
 }
 
+/// Whether a regular file is in a layer's place at `path` (`false`: nothing is there).
+///
+/// # Errors
+/// [`EgdbError::Io`] for what is there but is no regular file: a FIFO or a device would block
+/// the open or the read, a directory cannot be mapped, and a symbolic link to nothing is not a
+/// missing layer (tester 42); and for what cannot be looked at.
+fn regular_file_in_place(path: &Path) -> Result<bool, EgdbError> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && path.symlink_metadata().is_ok() => {
+            Err(io(
+                path,
+                std::io::Error::other("a symbolic link to nothing (a broken link)"),
+            ))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(io(path, e)),
+        Ok(m) if !m.is_file() => Err(not_a_file(path)),
+        Ok(_) => Ok(true),
+    }
+}
+
 fn not_a_file(path: &Path) -> EgdbError {
     EgdbError::Io {
         path: path.display().to_string(),
@@ -588,8 +598,10 @@ fn not_a_file(path: &Path) -> EgdbError {
 /// # Errors
 /// [`EgdbError`] if it cannot be read or is not a layer file of this version.
 pub fn read_header(path: &Path) -> Result<LayerHeader, EgdbError> {
-    if !std::fs::metadata(path).map_err(|e| io(path, e))?.is_file() {
-        return Err(not_a_file(path));
+    // What opening the set says of the same file (tester 60: a broken link was a bare OS
+    // error here).
+    if !regular_file_in_place(path)? {
+        return Err(io(path, std::io::Error::from(std::io::ErrorKind::NotFound)));
     }
     let f = File::open(path).map_err(|e| io(path, e))?;
     let mut start = Vec::with_capacity(HEADER_LEN);

@@ -215,6 +215,16 @@ pub enum EgdbError {
         /// Actual length in bytes.
         found: u64,
     },
+    /// The file is longer than its header says.
+    #[error("{path}: too long ({found} bytes, expected {expected}); delete it and rebuild")]
+    TooLong {
+        /// The file.
+        path: String,
+        /// Expected length in bytes.
+        expected: u64,
+        /// Actual length in bytes.
+        found: u64,
+    },
     /// A checksum or a header field is wrong.
     #[error("{path}: corrupt ({what}); delete it and rebuild")]
     Corrupt {
@@ -222,6 +232,14 @@ pub enum EgdbError {
         path: String,
         /// What is wrong.
         what: String,
+    },
+    /// Several layer files of one set are bad: each one's error, in layer order (opening a set
+    /// names them all, not the first one met: tester 60).
+    #[error("{} bad layer files {}", .errors.len(), each_error(.errors))]
+    BadLayers {
+        /// The layers (seeds) and their errors, one per bad file (none of them `BadLayers`),
+        /// in layer order.
+        errors: Vec<(u32, EgdbError)>,
     },
     /// Another build (another process) is writing the same set of layers.
     #[error("{path}: another `kalah egdb build` is writing this set; wait for it to finish")]
@@ -355,8 +373,9 @@ impl Egdb {
     ///
     /// # Errors
     /// [`EgdbError`] if a file is present but unreadable, truncated, has a corrupt header or is
-    /// of another version; [`EgdbError::Io`] if the set's directory (in a `dir` that is a
-    /// directory) is there but is not a directory, or cannot be read.
+    /// of another version ([`EgdbError::BadLayers`] naming each one if several are);
+    /// [`EgdbError::Io`] if the set's directory (in a `dir` that is a directory) is there but
+    /// is not a directory, or cannot be read.
     pub fn open(dir: &Path, houses: usize, rules: &Rules) -> Result<Option<Egdb>, EgdbError> {
         Self::open_inner(dir, houses, rules, false, CHECKED_ON_OPEN)
     }
@@ -460,22 +479,34 @@ impl Egdb {
         }
         let max_seeds = present - 1;
         let ix = Indexer::new(houses, max_seeds)?;
-        let opened: Vec<(Mmap, bool)> = (0..present)
+        // Every layer opened, so that the error names every bad file, in layer order.
+        let opened: Vec<Result<(Mmap, bool), (u32, EgdbError)>> = (0..present)
             .into_par_iter()
             .map(|k| {
                 let path = file::layer_path(dir, houses, rules, k);
                 let want = LayerHeader::expected(houses, rules, k, ix.layer_size(k));
-                let map = file::open_layer(&path, &want, check_payload)?.ok_or_else(|| {
-                    EgdbError::Io {
-                        path: path.display().to_string(),
-                        source: std::io::Error::from(std::io::ErrorKind::NotFound),
-                    }
-                })?;
+                let map = file::open_layer(&path, &want, check_payload)
+                    .map_err(|e| (k, e))?
+                    .ok_or_else(|| {
+                        let source = std::io::Error::from(std::io::ErrorKind::NotFound);
+                        let path = path.display().to_string();
+                        (k, EgdbError::Io { path, source })
+                    })?;
                 let small = ix.layer_size(k) <= limit;
                 let failed = !check_payload && small && file::check_payload(&path, &map).is_err();
                 Ok((map, failed))
             })
-            .collect::<Result<_, EgdbError>>()?;
+            .collect();
+        let (opened, errors): (Vec<_>, Vec<_>) = opened.into_iter().partition(Result::is_ok);
+        let mut errors: Vec<(u32, EgdbError)> =
+            errors.into_iter().filter_map(Result::err).collect();
+        if errors.len() == 1 {
+            return Err(errors.remove(0).1);
+        }
+        if !errors.is_empty() {
+            return Err(EgdbError::BadLayers { errors });
+        }
+        let opened: Vec<(Mmap, bool)> = opened.into_iter().flatten().collect();
         let checked_blocks = opened
             .iter()
             .enumerate()
@@ -845,6 +876,53 @@ fn verify_layer<const M: usize>(
     let first = results.iter().find_map(|r| r.1);
     Ok((bad, first))
 }
+
+/// `layer 3`, `layers 0..=4`, `layers 0..=4 and 6..=8`, `layers 0..=2, 4 and 6..=8`: the layers
+/// `ks` (ascending), runs written as ranges: how `kalah` names sets of layers.
+pub fn layers_text(ks: &[u32]) -> String {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for &k in ks {
+        match runs.last_mut() {
+            Some((_, hi)) if *hi + 1 == k => *hi = k,
+            _ => runs.push((k, k)),
+        }
+    }
+    let parts: Vec<String> = runs
+        .iter()
+        .map(|&(lo, hi)| {
+            if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo}..={hi}")
+            }
+        })
+        .collect();
+    let list = match parts.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    format!("layer{} {list}", if ks.len() == 1 { "" } else { "s" })
+}
+
+/// The errors of [`EgdbError::BadLayers`]: which layers, then the first [`SHOWN_BAD_LAYERS`]
+/// errors one after another, and how many more there are.
+fn each_error(errors: &[(u32, EgdbError)]) -> String {
+    let ks: Vec<u32> = errors.iter().map(|(k, _)| *k).collect();
+    let shown: Vec<String> = errors
+        .iter()
+        .take(SHOWN_BAD_LAYERS)
+        .map(|(_, e)| e.to_string())
+        .collect();
+    let more = match errors.len().saturating_sub(SHOWN_BAD_LAYERS) {
+        0 => String::new(),
+        n => format!("; and {n} more (`kalah egdb info` lists each)"),
+    };
+    format!("({}): {}{more}", layers_text(&ks), shown.join("; "))
+}
+
+/// How many of the bad layer files of [`EgdbError::BadLayers`] its message shows in full.
+pub const SHOWN_BAD_LAYERS: usize = 3;
 
 /// One layer file found under a database root (for `kalah egdb info`).
 #[derive(Clone, Debug)]

@@ -139,11 +139,88 @@ fn truncated_files_are_refused() {
         open_err(dir.path(), 3),
         EgdbError::Truncated { .. }
     ));
-    // Too long is refused too.
+    // Too long is refused too, in the words `kalah egdb info` uses (tester 60: "corrupt (1 more
+    // than the header announces)" there).
     let mut long = bytes.clone();
     long.push(0);
     fs::write(&path, &long).unwrap();
-    assert!(matches!(open_err(dir.path(), 3), EgdbError::Corrupt { .. }));
+    let e = open_err(dir.path(), 3);
+    let (n, expected) = (long.len(), bytes.len());
+    assert!(matches!(e, EgdbError::TooLong { .. }), "{e:?}");
+    assert!(
+        e.to_string()
+            .contains(&format!("too long ({n} bytes, expected {expected})")),
+        "{e}"
+    );
+}
+
+/// Several bad layer files: opening the set names every one, in layer order, not whichever the
+/// parallel opening met first (tester 60: `solve` and `probe` named one, not always the
+/// lowest); a single bad file keeps its own error.
+#[test]
+fn every_bad_layer_is_named_on_opening() {
+    let dir = built(3, 7);
+    let rules = Rules::default();
+    let bad = [2u32, 5, 6];
+    for &k in &bad {
+        let path = layer_path(dir.path(), 3, &rules, k);
+        let bytes = fs::read(&path).unwrap();
+        fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+    }
+    let e = open_err(dir.path(), 3);
+    let EgdbError::BadLayers { errors } = &e else {
+        panic!("{e:?}")
+    };
+    let named: Vec<(u32, String)> = errors
+        .iter()
+        .map(|(k, e)| match e {
+            EgdbError::Truncated { path, .. } => (*k, path.clone()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let expected: Vec<(u32, String)> = bad
+        .iter()
+        .map(|&k| {
+            (
+                k,
+                layer_path(dir.path(), 3, &rules, k).display().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(named, expected);
+    let text = e.to_string();
+    assert!(
+        text.starts_with("3 bad layer files (layers 2 and 5..=6): "),
+        "{text}"
+    );
+    for (_, path) in &expected {
+        assert_eq!(text.matches(path.as_str()).count(), 1, "{text}");
+    }
+    // More than are shown in full: counted.
+    let path = layer_path(dir.path(), 3, &rules, 7);
+    let bytes = fs::read(&path).unwrap();
+    fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+    let text = open_err(dir.path(), 3).to_string();
+    assert!(
+        text.starts_with("4 bad layer files (layers 2 and 5..=7): "),
+        "{text}"
+    );
+    assert!(!text.contains(&path.display().to_string()), "{text}");
+    assert!(
+        text.ends_with("; and 1 more (`kalah egdb info` lists each)"),
+        "{text}"
+    );
+    // Mended but one: that one's own error.
+    plan(dir.path(), 3, 7)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap();
+    let path = layer_path(dir.path(), 3, &rules, 4);
+    let bytes = fs::read(&path).unwrap();
+    fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+    assert!(matches!(
+        open_err(dir.path(), 3),
+        EgdbError::Truncated { .. }
+    ));
 }
 
 #[test]
@@ -166,8 +243,21 @@ fn a_layer_of_other_rules_is_refused() {
         .unwrap();
     }
     fs::copy(&ours, &theirs).unwrap();
+    // Layers 0 and 1 are standard-capture copies as well: all three are named.
     let e = Egdb::open(dir.path(), 3, &empty).unwrap_err();
-    assert!(matches!(e, EgdbError::Mismatch { .. }), "{e:?}");
+    let EgdbError::BadLayers { errors } = &e else {
+        panic!("{e:?}")
+    };
+    assert!(
+        errors
+            .iter()
+            .all(|(_, e)| matches!(e, EgdbError::Mismatch { .. })),
+        "{e:?}"
+    );
+    assert_eq!(
+        errors.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
+        [0, 1, 2]
+    );
     assert!(e.to_string().contains("capture=standard"), "{e}");
 }
 
@@ -761,6 +851,11 @@ fn a_broken_link_in_a_layers_place_is_refused() {
     std::os::unix::fs::symlink(dir.path().join("nothing"), &layer3).unwrap();
     let e = open_err(dir.path(), 3);
     assert!(e.to_string().contains("broken link"), "{e}");
+    // `kalah egdb info` says the same (tester 60: a bare "No such file or directory" there).
+    let listed = kalah_egdb::list_layers(dir.path()).unwrap();
+    let l = listed.iter().find(|l| l.path == layer3).expect("listed");
+    let why = l.header.as_ref().expect_err("a bad file");
+    assert!(why.contains("broken link"), "{why}");
     let e = plan(dir.path(), 3, 5)
         .run(&AtomicBool::new(false), &|_| {})
         .unwrap_err();

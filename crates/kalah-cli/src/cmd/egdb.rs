@@ -593,7 +593,7 @@ impl SetListing {
         }
         outln!(
             "  {name}: {}, {} positions, {}",
-            layers_text(&self.layers),
+            kalah_egdb::layers_text(&self.layers),
             self.positions,
             human_bytes(self.bytes)
         )?;
@@ -605,7 +605,7 @@ impl SetListing {
         if let (Some(&top), Some((m, rules))) = (self.old_format.last(), set) {
             outln!(
                 "    {} in file format 1, without block checksums (a damaged block is only found by verify): `{}` rewrites {}",
-                layers_text(&self.old_format),
+                kalah_egdb::layers_text(&self.old_format),
                 build_command(m, &rules, top, given),
                 if self.old_format.len() == 1 { "it" } else { "them" }
             )?;
@@ -615,8 +615,19 @@ impl SetListing {
                 "    layer {gap} cannot be read (permission denied, listed above): the set cannot be opened until this user may read that file"
             )?;
         } else if self.bad.contains(&gap) {
+            // Every bad file below the first missing one stops the set being opened.
+            let exists = |k: &u32| self.layers.contains(k) || self.bad.contains(k);
+            let end = (gap..).find(|k| !exists(k)).unwrap_or(gap);
+            let mut blocking: Vec<u32> = self.bad.iter().copied().filter(|&k| k < end).collect();
+            blocking.sort_unstable();
+            let (is, that) = if blocking.len() == 1 {
+                ("is a bad file", "that file is")
+            } else {
+                ("are bad files", "those files are")
+            };
             outln!(
-                "    layer {gap} is a bad file (listed above): the set cannot be opened until that file is deleted and built again"
+                "    {} {is} (listed above): the set cannot be opened until {that} deleted and built again",
+                kalah_egdb::layers_text(&blocking)
             )?;
         } else if let Some(&top) = above.last() {
             let fix = set.map_or(String::new(), |(m, rules)| {
@@ -630,47 +641,19 @@ impl SetListing {
             if used.is_empty() {
                 outln!(
                     "    layer 0 is missing, so {} {are} not used{fix}",
-                    layers_text(&above)
+                    kalah_egdb::layers_text(&above)
                 )?;
             } else {
                 outln!(
                     "    {} {} used; layer {gap} is missing, so {} {are} not{fix}",
-                    layers_text(&used),
+                    kalah_egdb::layers_text(&used),
                     if used.len() == 1 { "is" } else { "are" },
-                    layers_text(&above)
+                    kalah_egdb::layers_text(&above)
                 )?;
             }
         }
         Ok(())
     }
-}
-
-/// `layer 3`, `layers 0..=4`, `layers 0..=4 and 6..=8`, `layers 0..=2, 4 and 6..=8`: the layers
-/// `ks` (ascending), runs written as ranges.
-fn layers_text(ks: &[u32]) -> String {
-    let mut runs: Vec<(u32, u32)> = Vec::new();
-    for &k in ks {
-        match runs.last_mut() {
-            Some((_, hi)) if *hi + 1 == k => *hi = k,
-            _ => runs.push((k, k)),
-        }
-    }
-    let parts: Vec<String> = runs
-        .iter()
-        .map(|&(lo, hi)| {
-            if lo == hi {
-                lo.to_string()
-            } else {
-                format!("{lo}..={hi}")
-            }
-        })
-        .collect();
-    let list = match parts.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
-    };
-    format!("layer{} {list}", if ks.len() == 1 { "" } else { "s" })
 }
 
 /// The layer (seeds) a file's name `kNNN.egdb` gives, if it is such a name.
@@ -809,7 +792,7 @@ pub(crate) fn no_layer_zero(
     Some(format!(
         "{}: layer 0 is missing, so its {} cannot be used; `{}` fills the gap",
         set.display(),
-        layers_text(&files),
+        kalah_egdb::layers_text(&files),
         build_command(m, rules, top, given)
     ))
 }
@@ -872,7 +855,7 @@ fn verify(a: VerifyArgs) -> Result<()> {
         outln!(
             "layer {} is missing: {} {} not used by the solver and {} not verified; `{}` fills the gap",
             db.max_seeds() + 1,
-            layers_text(&unused),
+            kalah_egdb::layers_text(&unused),
             if unused.len() == 1 { "is" } else { "are" },
             if unused.len() == 1 { "was" } else { "were" },
             build_command(m, &a.rules.rules(), top, root)
@@ -956,7 +939,7 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
         "{} bad layer file{} ({}): {}; {first}`{}` builds {} again",
         ks.len(),
         if ks.len() == 1 { "" } else { "s" },
-        layers_text(&ks),
+        kalah_egdb::layers_text(&ks),
         each.join("; "),
         build_command(m, &rules, top, a.dir.egdb_dir.as_deref()),
         if ks.len() == 1 { "it" } else { "them" }
@@ -1136,17 +1119,17 @@ mod tests {
 
     #[test]
     fn layer_lists_are_written_as_ranges() {
-        assert_eq!(layers_text(&[3]), "layer 3");
-        assert_eq!(layers_text(&[0, 1, 2, 3, 4]), "layers 0..=4");
+        assert_eq!(kalah_egdb::layers_text(&[3]), "layer 3");
+        assert_eq!(kalah_egdb::layers_text(&[0, 1, 2, 3, 4]), "layers 0..=4");
         assert_eq!(
-            layers_text(&[0, 1, 2, 3, 4, 6, 7, 8]),
+            kalah_egdb::layers_text(&[0, 1, 2, 3, 4, 6, 7, 8]),
             "layers 0..=4 and 6..=8"
         );
         assert_eq!(
-            layers_text(&[0, 1, 2, 4, 6, 7, 8]),
+            kalah_egdb::layers_text(&[0, 1, 2, 4, 6, 7, 8]),
             "layers 0..=2, 4 and 6..=8"
         );
-        assert_eq!(layers_text(&[6, 8]), "layers 6 and 8");
+        assert_eq!(kalah_egdb::layers_text(&[6, 8]), "layers 6 and 8");
     }
 
     #[test]
