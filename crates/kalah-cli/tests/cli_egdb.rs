@@ -229,6 +229,33 @@ fn verify_names_every_bad_layer_file() {
         k006.display()
     );
     assert!(err.contains(&advice), "{err}");
+    // ... and the build says so too, and that nothing was built (tester 60: it said "the
+    // layers finished before are kept ... once the problem is fixed").
+    let out = kalah()
+        .args([
+            "egdb",
+            "build",
+            "--houses",
+            "3",
+            "--max-seeds",
+            "8",
+            "--egdb-dir",
+        ])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8_lossy(&out);
+    let refused = format!(
+        "{}: not a regular file (a directory, a FIFO or a device); a build does not replace it: move it away or delete it",
+        k006.display()
+    );
+    assert!(err.contains(&refused), "{err}");
+    assert!(err.trim_end().ends_with("nothing was built"), "{err}");
+    assert!(!err.contains("finished before are kept"), "{err}");
+    assert!(k006.is_dir());
     std::fs::remove_dir(&k006).unwrap();
     build(dir.path(), &[]);
     verify()

@@ -300,7 +300,7 @@ impl BuildPlan {
                     on_event(&BuildEvent::Damaged { seeds: k, problem });
                     None
                 }
-                other => other?,
+                other => other.map_err(in_the_way)?,
             };
             match opened {
                 Some(map) => {
@@ -333,7 +333,7 @@ impl BuildPlan {
                 | Err(EgdbError::Truncated { .. })
                 | Err(EgdbError::TooLong { .. })
                 | Err(EgdbError::Corrupt { .. }) => {}
-                Err(e) => return Err(e),
+                Err(e) => return Err(in_the_way(e)),
             }
         }
         on_event(&BuildEvent::Progress { done, total });
@@ -466,4 +466,18 @@ fn as_atomic(buf: &mut [u8]) -> &[AtomicU8] {
     // SAFETY: AtomicU8 has the same size and alignment as u8 (documented), and the exclusive
     // borrow of `buf` guarantees no other access for the returned lifetime.
     unsafe { &*(buf as *mut [u8] as *const [AtomicU8]) }
+}
+
+/// An error met opening what is in a layer's place before a build writes anything: a file
+/// system error there (a directory, a broken link, no permission) becomes
+/// [`EgdbError::InTheWay`], which says that nothing was built and what to do; other errors
+/// (another set's file, another version) already say so.
+fn in_the_way(e: EgdbError) -> EgdbError {
+    match e {
+        EgdbError::Io { path, source } => EgdbError::InTheWay {
+            path,
+            what: source.to_string(),
+        },
+        other => other,
+    }
 }

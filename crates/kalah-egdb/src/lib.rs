@@ -241,6 +241,20 @@ pub enum EgdbError {
         /// in layer order.
         errors: Vec<(u32, EgdbError)>,
     },
+    /// What is in the place of a layer a build would write cannot be read or is no regular
+    /// file (a directory, a device, a broken link): a build does not replace it, and stops
+    /// before it builds anything.
+    #[error(
+        "{path}: {what}; a build does not replace it: move it away or delete it (or, if it \
+         cannot be read, let this user read it), then run the same command again; nothing was \
+         built"
+    )]
+    InTheWay {
+        /// The layer file's path.
+        path: String,
+        /// What is wrong with it (the error met opening it).
+        what: String,
+    },
     /// Another build (another process) is writing the same set of layers.
     #[error("{path}: another `kalah egdb build` is writing this set; wait for it to finish")]
     Busy {

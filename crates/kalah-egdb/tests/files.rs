@@ -770,7 +770,19 @@ fn temporary_links_and_fifos_are_not_followed() {
     let e = plan(dir.path(), 3, 6)
         .run(&AtomicBool::new(false), &|_| {})
         .unwrap_err();
+    // ... saying that nothing was built and what to do, not that a failed write kept the
+    // layers before it (tester 60).
+    assert!(
+        matches!(&e, EgdbError::InTheWay { path, .. } if *path == layer6.display().to_string()),
+        "{e:?}"
+    );
     assert!(e.to_string().contains("not a regular file"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("a build does not replace it: move it away or delete it"),
+        "{e}"
+    );
+    assert!(e.to_string().ends_with("nothing was built"), "{e}");
     // A FIFO as the build's lock (tester 52: the build hung, waiting for a writer).
     fs::remove_file(&layer6).unwrap();
     let lock = dir.path().join(set_dir_name(3, &rules)).join(".build.lock");
@@ -859,6 +871,7 @@ fn a_broken_link_in_a_layers_place_is_refused() {
     let e = plan(dir.path(), 3, 5)
         .run(&AtomicBool::new(false), &|_| {})
         .unwrap_err();
+    assert!(matches!(e, EgdbError::InTheWay { .. }), "{e:?}");
     assert!(e.to_string().contains("broken link"), "{e}");
     assert!(fs::symlink_metadata(&layer3)
         .unwrap()
