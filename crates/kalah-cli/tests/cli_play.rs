@@ -1595,7 +1595,7 @@ fn a_saved_record_keeps_its_owner() {
 }
 
 /// A two-player `kalah play ARGS --save F` running with its stdin open, once its first move
-/// (3) is in `f`: the child (stderr piped) and its stdin.
+/// (3) is in `f`: the child (stdout and stderr piped) and its stdin.
 fn game_saved_after_3(
     args: &[&str],
     f: &std::path::Path,
@@ -1609,7 +1609,7 @@ fn game_saved_after_3(
         .arg("--save")
         .arg(f)
         .stdin(Stdio::piped())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -1629,6 +1629,30 @@ fn game_saved_after_3(
         std::thread::sleep(Duration::from_millis(10));
     }
     (child, stdin)
+}
+
+/// A `--save` file deleted during the session is written anew at the next action, and the
+/// session says so (tester 60: it was quietly made again); the game goes on.
+#[test]
+fn a_save_file_deleted_during_the_game_is_written_anew_and_said() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("game.txt");
+    let (child, mut stdin) = game_saved_after_3(&[], &f);
+    std::fs::remove_file(&f).unwrap();
+    stdin.write_all(b"1\n2\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let said = format!(
+        "'{}' was gone (deleted or moved away since this session last wrote it): written anew, \
+         the game is kept in it.",
+        f.display()
+    );
+    assert_eq!(stdout.matches(&said).count(), 1, "{stdout}");
+    let text = std::fs::read_to_string(&f).unwrap();
+    assert!(text.contains("1. S 3-1\n2. N 2"), "{text}");
 }
 
 /// A `--save` file that another program changed during the session is not replaced: the

@@ -1194,20 +1194,26 @@ struct Game {
 /// Replaces `--save`'s file `path` with `text` ([`save_atomically`]) unless it holds neither
 /// `last`, what this session last found or wrote in it, nor `text`: another program changed
 /// it meanwhile (tester 40: two sessions on one `--load F --save F` each overwrote the other's
-/// moves, both exiting 0). A file gone is written anew.
+/// moves, both exiting 0). A file gone is written anew: returns whether it was gone (deleted or
+/// moved away), for the session to say so.
 ///
 /// # Errors
 /// As [`save_atomically`], and when the file was changed by another program.
-fn replace_kept(path: &Path, text: &str, last: &[u8]) -> Result<()> {
-    if let Ok(now) = read_regular(path) {
-        if now != last && now != text.as_bytes() {
-            bail!(
-                "it was changed by another program since this session last wrote it (another \
-                 kalah play on the same file?), so it is not replaced"
-            );
+fn replace_kept(path: &Path, text: &str, last: &[u8]) -> Result<bool> {
+    let gone = match read_regular(path) {
+        Ok(now) => {
+            if now != last && now != text.as_bytes() {
+                bail!(
+                    "it was changed by another program since this session last wrote it \
+                     (another kalah play on the same file?), so it is not replaced"
+                );
+            }
+            false
         }
-    }
-    save_atomically(path, text)
+        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+    };
+    save_atomically(path, text)?;
+    Ok(gone)
 }
 
 /// Follows the symbolic link `path` link by link (at most 40, as the system does): the links
@@ -1546,7 +1552,7 @@ impl Game {
         let holds =
             self.keep_error.is_some() && read_regular(&path).is_ok_and(|b| b == text.as_bytes());
         let written = if holds {
-            Ok(())
+            Ok(false)
         } else {
             replace_kept(&path, &text, &self.keep_last)
         };
@@ -1556,13 +1562,21 @@ impl Game {
             .lock()
             .unwrap_or_else(|e| e.into_inner());
         match written {
-            Ok(()) => {
+            Ok(gone) => {
                 *pending = None;
                 self.keep_last = text.into_bytes();
                 self.ctrl_c.kept_in(Some(&file));
-                self.keep_error
-                    .take()
-                    .map(|_| Ok(format!("The game is kept in '{file}' again.")))
+                let again = self.keep_error.take().is_some();
+                // A file deleted or moved away during the game is written anew, and said
+                // (tester 60: it was quietly made again).
+                match (again, gone) {
+                    (true, _) => Some(Ok(format!("The game is kept in '{file}' again."))),
+                    (false, true) => Some(Ok(format!(
+                        "'{file}' was gone (deleted or moved away since this session last wrote \
+                         it): written anew, the game is kept in it."
+                    ))),
+                    (false, false) => None,
+                }
             }
             Err(e) => {
                 *pending = Some((path.clone(), text, self.keep_last.clone()));
@@ -1644,7 +1658,7 @@ impl Game {
             let kept_here = self.keep.as_deref().is_some_and(|k| same_file(k, path));
             let write = |g: &mut Game| {
                 if kept_here {
-                    replace_kept(path, &text, &g.keep_last)
+                    replace_kept(path, &text, &g.keep_last).map(drop)
                 } else {
                     save_atomically(path, &text)
                 }
