@@ -12,19 +12,18 @@ fn kalah() -> Command {
     Command::cargo_bin("kalah").unwrap()
 }
 
-fn build(dir: &Path, extra: &[&str]) {
-    kalah()
-        .args([
-            "egdb",
-            "build",
-            "--houses",
-            "3",
-            "--max-seeds",
-            "8",
-            "--quiet",
-        ])
+/// `kalah egdb build --houses 3 --max-seeds 8 --egdb-dir DIR`, to run.
+fn build_3_8(dir: &Path) -> Command {
+    let mut cmd = kalah();
+    cmd.args(["egdb", "build", "--houses", "3", "--max-seeds", "8"])
         .arg("--egdb-dir")
-        .arg(dir)
+        .arg(dir);
+    cmd
+}
+
+fn build(dir: &Path, extra: &[&str]) {
+    build_3_8(dir)
+        .arg("--quiet")
         .args(extra)
         .assert()
         .success()
@@ -231,17 +230,7 @@ fn verify_names_every_bad_layer_file() {
     assert!(err.contains(&advice), "{err}");
     // ... and the build says so too, and that nothing was built (tester 60: it said "the
     // layers finished before are kept ... once the problem is fixed").
-    let out = kalah()
-        .args([
-            "egdb",
-            "build",
-            "--houses",
-            "3",
-            "--max-seeds",
-            "8",
-            "--egdb-dir",
-        ])
-        .arg(dir.path())
+    let out = build_3_8(dir.path())
         .assert()
         .code(1)
         .get_output()
@@ -904,19 +893,7 @@ fn info_names_format_1_layers_and_build_upgrades_them() {
             && text.contains("kalah egdb build --houses 3 --max-seeds 7"),
         "{text}"
     );
-    let out = kalah()
-        .args([
-            "egdb",
-            "build",
-            "--houses",
-            "3",
-            "--max-seeds",
-            "8",
-            "--egdb-dir",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let out = build_3_8(dir.path()).output().unwrap();
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{text}");
