@@ -544,6 +544,34 @@ fn save_is_atomic_and_tidy() {
 /// links. Only a regular file the user may write is replaced now; the others are refused and
 /// left as they were.
 #[cfg(unix)]
+/// `save` into a directory that takes no new files (`/proc`) says so, not "No such file or
+/// directory" of a directory that is there (tester 62); a tab before or after a `save` name is
+/// refused as one inside it is.
+#[cfg(target_os = "linux")]
+#[test]
+fn save_names_a_directory_that_takes_no_files_and_refuses_tabs_around_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let x = dir.path().join("x");
+    let input = format!(
+        "save /proc/version\nsave \t{0}\nsave {0}\t\nquit\n",
+        x.display()
+    );
+    let out = play(&["--opponent", "human"], &input);
+    assert!(
+        out.contains(
+            "! cannot save to '/proc/version': cannot write in '/proc': it takes no new files"
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("! a file name with control characters is refused: ")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert!(!x.exists());
+}
+
 #[test]
 fn save_refuses_devices_pipes_read_only_files_and_broken_links() {
     use std::os::unix::fs::{FileTypeExt, PermissionsExt};

@@ -471,6 +471,7 @@ enum Command {
 }
 
 fn parse_command(line: &str) -> Result<Command, String> {
+    let typed = line;
     let line = line.trim();
     if line.is_empty() {
         return Ok(Command::Empty);
@@ -495,16 +496,22 @@ fn parse_command(line: &str) -> Result<Command, String> {
         "quit" | "q" | "exit" => no_arg(Command::Quit),
         "swap" => no_arg(Command::Action(Move::Swap)),
         "save" => {
-            if rest.is_empty() {
+            // The name as typed, without the spaces around it only: a tab or an escape before
+            // or after it is refused as one inside it is (tester 62: `save <TAB>x` saved `x`).
+            let name = typed
+                .trim_start()
+                .split_once(char::is_whitespace)
+                .map_or("", |(_, r)| r.trim_matches(' '));
+            if name.is_empty() {
                 Err("save needs a file name: save FILE".to_string())
-            } else if rest.chars().any(char::is_control) {
+            } else if name.chars().any(char::is_control) {
                 // Refused rather than saved under a name that cannot be typed back.
                 Err(format!(
                     "a file name with control characters is refused: '{}'",
-                    printable(rest)
+                    printable(name)
                 ))
             } else {
-                Ok(Command::Save(rest.to_string()))
+                Ok(Command::Save(name.to_string()))
             }
         }
         _ if word.bytes().all(|b| b.is_ascii_digit()) => {
@@ -1044,6 +1051,13 @@ fn temp_beside(target: &Path, dir: &Path) -> Result<(PathBuf, std::fs::File)> {
         {
             Ok(f) => return Ok((candidate, f)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            // A directory that is there but takes no new files (`/proc`) answers "No such
+            // file or directory", which reads as if the directory were missing (tester 62).
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && real_dir.is_dir() => bail!(
+                "cannot write in '{}': it takes no new files (a save writes a temporary file \
+                 there first, then renames it over the file)",
+                dir.display()
+            ),
             Err(e) => bail!("cannot write in '{}': {e}", dir.display()),
         }
     }
@@ -1818,10 +1832,13 @@ impl Game {
         };
         // A byte-order mark (the start of a script saved by some editors) is no part of the
         // command, as in `solve --batch`.
+        // Only the spaces and the line's end are cut here: a tab or an escape is part of what
+        // was typed (a `save` name with one is refused).
+        let blank = |c: char| c == ' ' || c == '\r' || c == '\n';
         let line = text
-            .trim()
+            .trim_matches(blank)
             .trim_start_matches('\u{feff}')
-            .trim()
+            .trim_matches(blank)
             .to_string();
         if self.piped {
             print(&format!("{}\n", printable(&line)))?;
@@ -2422,6 +2439,19 @@ mod tests {
             parse_command("save t\tz.txt"),
             Err("a file name with control characters is refused: 't\\tz.txt'".to_string())
         );
+        // A tab before or after the name is refused too (tester 62), spaces are dropped.
+        for typed in ["save \tx", "save x\t", "save\t\tx"] {
+            assert!(
+                parse_command(typed)
+                    .is_err_and(|e| e.starts_with("a file name with control characters")),
+                "{typed:?}"
+            );
+        }
+        assert_eq!(
+            parse_command("  save   x.txt  "),
+            Ok(Command::Save("x.txt".into()))
+        );
+        assert_eq!(parse_command("save\tx"), Ok(Command::Save("x".into())));
         assert_eq!(
             parse_command("save a\\tb.txt"),
             Ok(Command::Save("a\\tb.txt".into()))
