@@ -168,7 +168,8 @@ pub struct GameRecord {
     /// own after that turn (one past the turns the record holds now, after an undo say: after
     /// the last turn), so a record loaded and saved keeps its comments; a control character in
     /// the text is written, and read, as a space. The JSON form carries them as
-    /// `"comments": [[1, " a fine start"], ...]`.
+    /// `"comments": [[1, " a fine start"], ...]`; both forms write, and read, a number past the
+    /// turns as the number of turns (after the last one).
     pub comments: Vec<(usize, String)>,
     moves: Vec<Move>,
 }
@@ -727,10 +728,12 @@ impl GameRecord {
                 .collect(),
             result: self.result(),
             tags: self.written_tags(),
+            // As the text form places them: one past the last turn is after it (tester 62:
+            // `[[99, ...]]` stayed 99 here and became 1 in the text form).
             comments: self
                 .comments
                 .iter()
-                .map(|(k, text)| (*k, one_line(text)))
+                .map(|(k, text)| ((*k).min(self.turns().len()), one_line(text)))
                 .collect(),
         };
         serde_json::to_string_pretty(&j).expect("records serialize")
@@ -834,10 +837,12 @@ impl GameRecord {
             )),
             other => other,
         })?;
+        // A comment placed past the last turn goes after it, as the text form reads it.
+        let turns = rec.turns().len();
         rec.comments = j
             .comments
             .into_iter()
-            .map(|(k, text)| (k, one_line(&text)))
+            .map(|(k, text)| (k.min(turns), one_line(&text)))
             .collect();
         Ok(rec)
     }
@@ -997,6 +1002,29 @@ mod tests {
             written.ends_with("1. S 3-6\n# the book move\n# North thinks\n#\n"),
             "{written}"
         );
+    }
+
+    #[test]
+    fn a_comment_placed_past_the_last_turn_goes_after_it_in_both_forms() {
+        // Tester 62: `"comments": [[99, ...]]` stayed 99 in the JSON form, while the text form
+        // wrote it after the last turn (and read it back as 2 here).
+        let rules = Rules::default();
+        let start = Position::start(&crate::Start::uniform(6, 4).unwrap(), &rules);
+        let mut rec = GameRecord::from_moves(rules, start, &[Move::Sow(3), Move::Sow(6)]).unwrap();
+        rec.push(Move::Sow(1)).unwrap();
+        assert_eq!(rec.turns().len(), 2);
+        rec.comments = vec![(99, " late".to_string())];
+        let from_json = GameRecord::parse_json(&rec.to_json()).unwrap();
+        let from_text = GameRecord::parse_text(&rec.to_text()).unwrap();
+        assert_eq!(from_json.comments, vec![(2, " late".to_string())]);
+        assert_eq!(from_text.comments, from_json.comments);
+        // Written as 2, not 99.
+        let mut j: serde_json::Value = serde_json::from_str(&rec.to_json()).unwrap();
+        assert_eq!(j["comments"], serde_json::json!([[2, " late"]]));
+        // Read from JSON written by hand: the same place.
+        j["comments"] = serde_json::json!([[7, " later"]]);
+        let read = GameRecord::parse_json(&j.to_string()).unwrap();
+        assert_eq!(read.comments, vec![(2, " later".to_string())]);
     }
 
     #[test]
