@@ -945,6 +945,19 @@ impl Position {
         (child, out)
     }
 
+    /// [`Position::sow_unchecked`] written into `child`, a copy of `self` made by the caller
+    /// (e.g. in its place in a list of children), leaving `self` unchanged. Reads the position
+    /// before the sowing from `self`, so the copy is only written: a search that makes its
+    /// children in place this way never reads a child's fresh bytes back as wider words (a
+    /// store-forwarding stall on x86).
+    ///
+    /// # Panics
+    /// As [`Position::sow_unchecked`]; debug builds also assert that `child` equals `self`.
+    #[inline(always)]
+    pub fn sow_into(&self, child: &mut Position, rules: &Rules, house: usize) -> Outcome {
+        child.sow_from(self, rules, house)
+    }
+
     /// [`Position::sow_unchecked`] on `src`, written into `self` (a copy of `src`). Reading
     /// the position before the sowing from `src` rather than from `self` keeps loads away from
     /// the copy's fresh stores (perft copies a position, then sows the copy).

@@ -178,11 +178,16 @@ proptest! {
             let mover = pos.side();
             let before = pos;
             let out = pos.play(&rules, mv).unwrap();
-            // The copy-free child and play_unchecked agree with play; `before` is untouched.
+            // The copy-free child, the child sown into a copy and play_unchecked agree with
+            // play; `before` is untouched.
             if let Move::Sow(h) = mv {
                 let (child, o) = before.sown(&rules, h as usize);
                 prop_assert_eq!(child, pos);
                 prop_assert_eq!(o, out);
+                // Sown into a copy made beforehand (the search's children made in place).
+                let mut slot = before;
+                prop_assert_eq!(before.sow_into(&mut slot, &rules, h as usize), out);
+                prop_assert_eq!(slot, pos);
             }
             let mut unchecked = before;
             prop_assert_eq!(unchecked.play_unchecked(&rules, mv), out);

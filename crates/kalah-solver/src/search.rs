@@ -195,6 +195,47 @@ struct Kid {
     order: i64,
 }
 
+/// The children of a node, made in place and never moved: each child is sown straight into its
+/// slot of `made` (legal-move order), and the search order is a list of indices into it.
+/// Moving a child after its sowing read its freshly written bytes back as wider words, a
+/// store-forwarding stall on every child (see docs/BENCHMARKS.md, "Children made in place").
+struct Kids {
+    /// The children in legal-move order: houses in increasing order, then a swap.
+    made: ArrayVec<Kid, 13>,
+    /// Indices into `made`, best first for the search.
+    order: [u8; 13],
+}
+
+impl Kids {
+    #[inline(always)]
+    fn new() -> Kids {
+        Kids {
+            made: ArrayVec::new(),
+            order: [0; 13],
+        }
+    }
+
+    /// How many children.
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.made.len()
+    }
+
+    /// The children in search order.
+    #[inline(always)]
+    fn iter(&self) -> impl Iterator<Item = &Kid> + '_ {
+        self.order[..self.made.len()]
+            .iter()
+            .map(move |&i| &self.made[i as usize])
+    }
+
+    /// The children in legal-move order (houses in increasing order, then a swap).
+    #[inline(always)]
+    fn in_move_order(&self) -> impl Iterator<Item = &Kid> + '_ {
+        self.made.iter()
+    }
+}
+
 /// The search: rules, transposition table, optional endgame databases, limits and counters.
 /// Reuse one solver for many positions of the same board size and rules to keep the table.
 ///
@@ -537,18 +578,30 @@ impl Solver {
     /// move, or [`NO_MOVE`]), then finished games, then extra-turn moves (nearest the store
     /// first), then by immediate gain (captures) and the history heuristic.
     #[inline]
-    fn children(&self, pos: &Position, tt_mv: u8, kids: &mut ArrayVec<Kid, 13>) {
+    fn children(&self, pos: &Position, tt_mv: u8, kids: &mut Kids) {
         let d0 = pos.store_diff(pos.side());
         let mask = pos.legal_houses();
         let m = pos.houses();
-        for h in 0..m {
-            if mask & (1 << h) == 0 {
-                continue;
-            }
-            let (child, out) = pos.sown(&self.rules, h + 1);
-            let (sign, c) = relation(d0, &child, out.extra_turn);
-            let over = child.is_over();
-            let hist = self.history[pos.side().index()][h] as i64;
+        let side = pos.side().index();
+        let list = &mut kids.made;
+        debug_assert!(mask >> m == 0);
+        let mut rest = mask;
+        while rest != 0 {
+            let h = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            list.push(Kid {
+                pos: *pos,
+                mv: h as u8,
+                sign: 0,
+                c: 0,
+                over: false,
+                order: 0,
+            });
+            let kid = list.last_mut().expect("just pushed");
+            let out = pos.sow_into(&mut kid.pos, &self.rules, h + 1);
+            let (sign, c) = relation(d0, &kid.pos, out.extra_turn);
+            let over = kid.pos.is_over();
+            let hist = self.history[side][h] as i64;
             let mut order = ((c as i64) << self.c_shift) + hist;
             if over {
                 order += 1 << 42;
@@ -558,20 +611,16 @@ impl Solver {
             if h as u8 == tt_mv {
                 order += 1 << 44;
             }
-            kids.push(Kid {
-                pos: child,
-                mv: h as u8,
-                sign,
-                c,
-                over,
-                order,
-            });
+            kid.sign = sign;
+            kid.c = c;
+            kid.over = over;
+            kid.order = order;
         }
         if pos.can_swap(&self.rules) {
             let mut child = *pos;
             child.play_unchecked(&self.rules, Move::Swap);
             let (sign, c) = relation(d0, &child, false);
-            kids.push(Kid {
+            list.push(Kid {
                 pos: child,
                 mv: SWAP,
                 sign,
@@ -580,13 +629,18 @@ impl Solver {
                 order: (c as i64) << self.c_shift,
             });
         }
-        // Insertion sort, highest order first.
-        for i in 1..kids.len() {
+        // Insertion sort of the indices, highest order first (stable: legal-move order among
+        // equals).
+        let n = list.len();
+        let order = &mut kids.order;
+        for i in 0..n {
+            let key = list[i].order;
             let mut j = i;
-            while j > 0 && kids[j - 1].order < kids[j].order {
-                kids.swap(j - 1, j);
+            while j > 0 && list[order[j - 1] as usize].order < key {
+                order[j] = order[j - 1];
                 j -= 1;
             }
+            order[j] = i as u8;
         }
     }
 
@@ -688,7 +742,7 @@ impl Solver {
         // The table's move is not tried first: it was stored by an earlier MTD(f) pass with
         // another bound, and the static order (game-ending moves, extra turns, captures,
         // history) finds cheaper cut-offs; see docs/BENCHMARKS.md ("table move").
-        let mut kids = ArrayVec::<Kid, 13>::new();
+        let mut kids = Kids::new();
         self.children(pos, NO_MOVE, &mut kids);
         // The children's keys, computed once for the prefetch and the cut-off probes.
         // Without the cut-off probes below, a child whose futility bounds (its immediate gain ±
@@ -697,7 +751,7 @@ impl Solver {
         // may hold tighter bounds, which make this node's fail-soft result tighter.)
         let etc = key.is_some() && seeds >= self.etc_min;
         let mut ckeys = ArrayVec::<Option<Option<Key>>, 13>::new();
-        for kid in &kids {
+        for kid in kids.iter() {
             let mut ck = None;
             if !kid.over {
                 let s = kid.pos.seeds_in_houses() as i32;
@@ -716,6 +770,7 @@ impl Solver {
         // value from the endgame databases, which answer every normal-phase position they
         // cover) may already refute this node. The bounds, seen from this node as
         // `(lower, upper)`, are kept to skip children that cannot raise the result (below).
+        // (Read only at nodes that make the probes.)
         let mut kid_bounds = [(i32::MIN, i32::MAX); 13];
         if etc {
             for (i, (kid, ck)) in kids.iter().zip(&ckeys).enumerate() {
@@ -751,15 +806,15 @@ impl Solver {
         // the other children are searched (simplified ABDADA): by then its value is usually in
         // the table. The first child searched never waits.
         let share = seeds >= BUSY_MIN_SEEDS && self.busy.is_some();
-        let mut put_off = [false; 13];
-        let mut any_put_off = false;
+        // Bit i: child i (in search order) was put off.
+        let mut put_off = 0u16;
         let mut searched = false;
         'passes: for pass in 0..2 {
-            if best >= b || (pass == 1 && !any_put_off) {
+            if best >= b || (pass == 1 && put_off == 0) {
                 break;
             }
             for (ki, kid) in kids.iter().enumerate() {
-                if pass == 1 && !put_off[ki] {
+                if pass == 1 && put_off & (1 << ki) == 0 {
                     continue;
                 }
                 // A child whose proven upper bound cannot raise the result past max(a, best)
@@ -767,23 +822,25 @@ impl Solver {
                 // fails low, every child's gain is at most the largest of the bounds taken) or
                 // is unchanged (the bound is at most `best`); a child of known exact gain
                 // counts as searched.
-                let (blo, bhi) = kid_bounds[ki];
-                if !kid.over && (bhi <= a.max(best) || blo == bhi) {
-                    if bhi > best {
-                        best = bhi;
-                        best_mv = kid.mv;
-                        if best >= b {
-                            break 'passes;
+                if etc {
+                    let (blo, bhi) = kid_bounds[ki];
+                    if !kid.over && (bhi <= a.max(best) || blo == bhi) {
+                        if bhi > best {
+                            best = bhi;
+                            best_mv = kid.mv;
+                            if best >= b {
+                                break 'passes;
+                            }
                         }
+                        continue;
                     }
-                    continue;
                 }
-                let mark = match (&self.busy, ckeys[ki].flatten()) {
-                    (Some(busy), Some(k)) if share => {
+                let busy_key = if share { ckeys[ki].flatten() } else { None };
+                let mark = match (&self.busy, busy_key) {
+                    (Some(busy), Some(k)) => {
                         let h = k.hash64();
                         if pass == 0 && searched && busy.contains(h) {
-                            put_off[ki] = true;
-                            any_put_off = true;
+                            put_off |= 1 << ki;
                             continue;
                         }
                         busy.mark(h);
@@ -925,11 +982,11 @@ impl Solver {
         }
         let a = alpha.max(lo);
         let b = beta.min(hi);
-        let mut kids = ArrayVec::<Kid, 13>::new();
+        let mut kids = Kids::new();
         self.children(pos, tt_mv, &mut kids);
         let mut best = i32::MIN;
         let mut best_mv = NO_MOVE;
-        for kid in &kids {
+        for kid in kids.iter() {
             let g = if kid.over {
                 kid.c
             } else {
@@ -1195,10 +1252,10 @@ impl Solver {
     fn solution(&mut self, pos: &Position, g: i32) -> Result<Solution, SolveError> {
         // Progress reports from here on show the proven value.
         self.root_bounds = (value_of(pos, g), value_of(pos, g));
-        let mut kids = ArrayVec::<Kid, 13>::new();
+        let mut kids = Kids::new();
         self.children(pos, NO_MOVE, &mut kids);
         let mut best = Vec::new();
-        for kid in &kids {
+        for kid in kids.iter() {
             match self.kid_reaches(kid, g) {
                 Ok(true) => best.push(kid.mv),
                 Ok(false) => {}
@@ -1344,10 +1401,10 @@ impl Solver {
                 .key(&cur, seeds)
                 .and_then(|k| self.table.probe(&k))
                 .map_or(NO_MOVE, |e| e.mv);
-            let mut kids = ArrayVec::<Kid, 13>::new();
+            let mut kids = Kids::new();
             self.children(&cur, tt_mv, &mut kids);
             let mut next = None;
-            for kid in &kids {
+            for kid in kids.iter() {
                 if self.kid_reaches(kid, g)? {
                     next = Some(*kid);
                     break;
@@ -1387,12 +1444,11 @@ impl Solver {
         if pos.is_over() {
             return Ok(Vec::new());
         }
-        let mut kids = ArrayVec::<Kid, 13>::new();
+        let mut kids = Kids::new();
         self.children(&pos, NO_MOVE, &mut kids);
-        kids.sort_unstable_by_key(|k| k.mv);
         let d0 = pos.store_diff(pos.side());
         let mut out = Vec::with_capacity(kids.len());
-        for (i, kid) in kids.iter().enumerate() {
+        for (i, kid) in kids.in_move_order().enumerate() {
             let g = if kid.over {
                 kid.c
             } else {
@@ -1601,12 +1657,16 @@ impl Solver {
         }
         let seeds = pos.seeds_in_houses() as i32;
         let (flo, fhi) = self.futility(pos, seeds);
-        let mut kids = ArrayVec::<Kid, 13>::new();
+        let mut kids = Kids::new();
         self.children(pos, prev_best, &mut kids);
         self.estimated = false;
         let mut best = i32::MIN;
-        let mut best_mv = kids[0].mv;
-        for kid in &kids {
+        let mut best_mv = kids
+            .iter()
+            .next()
+            .expect("a position not over has a move")
+            .mv;
+        for kid in kids.iter() {
             let alpha = best.max(flo - 1);
             let g = if kid.over {
                 kid.c
