@@ -125,6 +125,13 @@ pub enum ParsePositionError {
         /// The number.
         text: String,
     },
+    /// A comma between the last count and the side to move (`1,0,1,0, S`): the side follows the
+    /// last count after a space. `at` is the comma's column.
+    #[error("column {at}: a comma before the side to move: the side follows the last count after a space, e.g. '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'")]
+    CommaBeforeSide {
+        /// Column of the comma.
+        at: usize,
+    },
     /// An unknown trailing token.
     #[error("column {at}: unexpected '{text}' (after the side only 'opening', 'first-turn' or 'pie' may follow)")]
     Trailing {

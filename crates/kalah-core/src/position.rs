@@ -1257,6 +1257,14 @@ impl FromStr for Position {
                         });
                     }
                 }
+                // The counts, a comma, then the side (`1,0,1,0, S`): the comma is at fault
+                // (tester 63: "'S' is not a seed count").
+                if last && !pits.is_empty() {
+                    let first = body.split_whitespace().next().unwrap_or("");
+                    if Side::from_letter(first).is_some() {
+                        return Err(ParsePositionError::CommaBeforeSide { at: col(start - 1) });
+                    }
+                }
                 let word = body.split([' ', '\t', '\n', '\r']).next().unwrap_or("");
                 let word = if last || word.is_empty() {
                     word

@@ -252,6 +252,24 @@ fn parse_position_errors_say_where() {
             text: "4a".into()
         }
     );
+    // A comma between the counts and the side is named, not the side (tester 63: "'S' is not a
+    // seed count").
+    assert_eq!(
+        parse_err("4,4,4,4,0,4,4,4,4,0, S"),
+        ParsePositionError::CommaBeforeSide { at: 20 }
+    );
+    assert_eq!(
+        parse_err("1,0,1,0,n pie"),
+        ParsePositionError::CommaBeforeSide { at: 8 }
+    );
+    // A word that is no side still reads as a bad count.
+    assert_eq!(
+        parse_err("1,0,1,0, x"),
+        ParsePositionError::BadCount {
+            at: 10,
+            text: "x".into()
+        }
+    );
     // A comma after the side is named, not the count before it (tester 47: "'0 S' is not a
     // seed count" for a trailing comma).
     assert_eq!(
