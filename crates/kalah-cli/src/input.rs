@@ -8,16 +8,24 @@ use std::io::BufRead;
 pub enum LineRead {
     /// A line, in the buffer (with its line break if it had one).
     Line,
-    /// A line longer than the limit: not kept (the buffer is empty).
+    /// A line longer than the limit: not kept (the buffer is empty), read to its end.
     TooLong,
+    /// A line longer than the limit that did not end within the bytes [`read_line`] reads of
+    /// one line: abandoned, the rest of it not read (an endless input such as `/dev/zero`).
+    Abandoned,
     /// The end of the input.
     End,
 }
 
+/// The most bytes of one line read to find its end, for [`read_line`]'s `limit`: a line longer
+/// than this is abandoned (64 KiB; a command or a position line is a few dozen bytes).
+pub const ENDLESS_LINE: usize = 64 * 1024;
+
 /// Reads one line into `buf` (cleared first), keeping at most `max` bytes of text (and its line
 /// break) in memory. A line of more than `max` bytes, not counting its line break, gives
-/// [`LineRead::TooLong`]: with `to_end` it is read to its end (so the next call reads the next
-/// line), else reading stops past `max` bytes (an endless input never ends its line).
+/// [`LineRead::TooLong`] once it has been read to its end (so the next call reads the next
+/// line), or [`LineRead::Abandoned`] when no end came within `limit` bytes: reading stops there
+/// (an endless input never ends its line; with `limit` at most `max`, at once).
 ///
 /// # Errors
 /// The input's I/O error.
@@ -25,11 +33,13 @@ pub fn read_line(
     input: &mut impl BufRead,
     buf: &mut Vec<u8>,
     max: usize,
-    to_end: bool,
+    limit: usize,
 ) -> std::io::Result<LineRead> {
     buf.clear();
     let mut any = false;
     let mut too_long = false;
+    // Bytes of the line read so far (kept or not).
+    let mut read = 0usize;
     loop {
         let chunk = match input.fill_buf() {
             Ok(c) => c,
@@ -55,8 +65,12 @@ pub fn read_line(
             }
         }
         input.consume(take);
-        if done || (too_long && !to_end) {
+        read = read.saturating_add(take);
+        if done {
             break;
+        }
+        if too_long && read > limit {
+            return Ok(LineRead::Abandoned);
         }
     }
     Ok(match (any, too_long) {
@@ -81,7 +95,7 @@ mod tests {
             let mut buf = Vec::new();
             let mut input = line.as_bytes();
             assert_eq!(
-                read_line(&mut input, &mut buf, 10, true).unwrap(),
+                read_line(&mut input, &mut buf, 10, usize::MAX).unwrap(),
                 want,
                 "{line:?}"
             );
@@ -97,31 +111,59 @@ mod tests {
         let mut buf = Vec::new();
         let mut input = text.as_bytes();
         assert_eq!(
-            read_line(&mut input, &mut buf, 10, true).unwrap(),
+            read_line(&mut input, &mut buf, 10, usize::MAX).unwrap(),
             LineRead::Line
         );
         assert_eq!(buf, b"ab\n");
         assert_eq!(
-            read_line(&mut input, &mut buf, 10, true).unwrap(),
+            read_line(&mut input, &mut buf, 10, usize::MAX).unwrap(),
             LineRead::TooLong
         );
         assert!(buf.is_empty());
         assert_eq!(
-            read_line(&mut input, &mut buf, 10, true).unwrap(),
+            read_line(&mut input, &mut buf, 10, usize::MAX).unwrap(),
             LineRead::Line
         );
         assert_eq!(buf, b"cd");
         assert_eq!(
-            read_line(&mut input, &mut buf, 10, true).unwrap(),
+            read_line(&mut input, &mut buf, 10, usize::MAX).unwrap(),
             LineRead::End
         );
-        // Without `to_end`, reading stops soon after the limit.
+        // With `limit` at `max`, reading stops soon after it.
         use std::io::Read;
         let mut endless = std::io::repeat(0).take(1 << 30);
         let mut endless = std::io::BufReader::new(&mut endless);
         assert_eq!(
-            read_line(&mut endless, &mut buf, 10, false).unwrap(),
+            read_line(&mut endless, &mut buf, 10, 10).unwrap(),
+            LineRead::Abandoned
+        );
+    }
+
+    /// A line past `limit` without its end is abandoned after about `limit` bytes (`kalah
+    /// play < /dev/zero` read one endless line forever); one that ends within it is read to
+    /// its end, and the next line comes next.
+    #[test]
+    fn an_endless_line_is_abandoned_at_the_limit() {
+        use std::io::Read;
+        let mut endless = std::io::BufReader::new(std::io::repeat(0).take(1 << 30));
+        let mut buf = Vec::new();
+        assert_eq!(
+            read_line(&mut endless, &mut buf, 10, 100_000).unwrap(),
+            LineRead::Abandoned
+        );
+        let left = endless.bytes().count();
+        let read = (1 << 30) - left;
+        assert!((100_000..100_000 + 64 * 1024).contains(&read), "{read}");
+        let text = format!("{}\nok\n", "x".repeat(50_000));
+        let mut input = text.as_bytes();
+        assert_eq!(
+            read_line(&mut input, &mut buf, 10, 100_000).unwrap(),
             LineRead::TooLong
         );
+        assert_eq!(
+            read_line(&mut input, &mut buf, 10, 100_000).unwrap(),
+            LineRead::Line
+        );
+        assert_eq!(buf, b"ok\n");
     }
 }

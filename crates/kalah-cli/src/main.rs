@@ -69,10 +69,12 @@ fn parse_cli() -> Cli {
                     | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
             ) {
                 // As `e.exit()`, but a help or version text that cannot be written (stdout a
-                // full device) is an error, not exit 0; a closed pipe ends quietly, as every
-                // command's output does.
+                // full device) is an error, not exit 0; a closed pipe is said as for every
+                // command's output.
                 if let Err(io) = e.print() {
-                    if io.kind() != std::io::ErrorKind::BrokenPipe {
+                    if io.kind() == std::io::ErrorKind::BrokenPipe {
+                        stderr_line!("kalah: {}", output::CLOSED_OUTPUT);
+                    } else {
                         stderr_line!("kalah: error: cannot write the output: {io}");
                     }
                     std::process::exit(1);
@@ -175,8 +177,10 @@ fn main() {
         Command::Serve(a) => cmd::serve::run(a),
     };
     if let Err(e) = result {
-        if output::is_broken_pipe(&e) {
-            // The reader of stdout went away (e.g. `| head`): nothing left to say.
+        // The reader of stdout went away (e.g. `| head -1`): one line, the same for every
+        // command, with what the command had done if it said (a match, a game).
+        if let Some(line) = output::closed_output_line(&e) {
+            stderr_line!("kalah: {line}");
             std::process::exit(1);
         }
         stderr_line!("kalah: error: {}", output::error_line(&e));

@@ -39,8 +39,8 @@ pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
 ///
 /// # Errors
 /// The I/O error, after `cannot write the output: ` (tester 35: a full device said only `No
-/// space left on device`), if stdout cannot be written (e.g. a closed pipe); `main` ends
-/// quietly on a broken pipe.
+/// space left on device`), if stdout cannot be written (e.g. a closed pipe); on a broken pipe
+/// `main` says [`CLOSED_OUTPUT`].
 pub fn print(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
@@ -56,11 +56,43 @@ pub fn is_output_error(e: &anyhow::Error) -> bool {
     e.chain().any(|c| c.to_string() == OUTPUT_ERROR)
 }
 
-/// Whether an error is a broken pipe on stdout (the reader went away): not worth a message.
+/// Whether an error is a broken pipe on stdout (the reader went away, e.g. `| head -1`).
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// What every command says when its output was closed (a broken pipe: the reader went away):
+/// one line on stderr, then exit code 1 (`main` prints it; tester: `perft` and `solve --batch`
+/// said nothing, `match` said this).
+pub const CLOSED_OUTPUT: &str = "the output was closed (broken pipe)";
+
+/// What a command had done when its output was closed (`the match stopped after 3 of 10
+/// games`), put as the context of the broken-pipe error: `main` adds it to [`CLOSED_OUTPUT`].
+#[derive(Debug)]
+pub struct WhenClosed(pub String);
+
+impl std::fmt::Display for WhenClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for WhenClosed {}
+
+/// The line (without `kalah: `) for an error that is a closed output ([`is_broken_pipe`]):
+/// [`CLOSED_OUTPUT`], then what the command had done ([`WhenClosed`]) if it said; `None` for
+/// any other error.
+pub fn closed_output_line(e: &anyhow::Error) -> Option<String> {
+    if !is_broken_pipe(e) {
+        return None;
+    }
+    // (`anyhow`'s own downcast finds a context; the chain's items are not the context type.)
+    Some(match e.downcast_ref::<WhenClosed>() {
+        Some(when) => format!("{CLOSED_OUTPUT}: {when}"),
+        None => CLOSED_OUTPUT.to_string(),
     })
 }
 

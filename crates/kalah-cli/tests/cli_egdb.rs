@@ -147,6 +147,59 @@ fn bad_requests_are_one_line_errors() {
         .stderr(predicate::str::contains("up to 8"));
 }
 
+/// Regression: an opening-phase position with more seeds than the layers was answered with
+/// "24 seeds in the houses, the databases go up to 8: `kalah egdb build ... --max-seeds 24 ...`
+/// builds the layers needed", though no build stores positions of the opening phases; the
+/// phase is now checked before the seed count, whatever the count.
+#[test]
+fn opening_phases_are_not_covered_whatever_their_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &[]);
+    for (pos, why) in [
+        // 12 and 6 seeds in the houses: beyond the layers (8) and within them.
+        (
+            "3,3,3,0,3,3,3,0 S opening",
+            "opening phase: positions before the first turn ends are not stored",
+        ),
+        (
+            "1,1,1,0,1,1,1,0 S opening",
+            "opening phase: positions before the first turn ends are not stored",
+        ),
+        (
+            "4,4,0,1,4,4,4,0 S first-turn",
+            "opening phase: positions before the first turn ends are not stored",
+        ),
+        (
+            "1,1,0,1,1,1,1,0 S first-turn",
+            "opening phase: positions before the first turn ends are not stored",
+        ),
+        (
+            "0,4,4,1,4,4,4,0 N pie",
+            "pie-rule choice: North may still swap",
+        ),
+        (
+            "0,1,1,1,1,1,1,0 N pie",
+            "pie-rule choice: North may still swap",
+        ),
+    ] {
+        let out = kalah()
+            .args(["egdb", "probe", pos, "--pie", "--egdb-dir"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{pos}: {err}");
+        assert!(
+            err.starts_with(&format!(
+                "kalah: error: the databases do not cover this position ({why}"
+            )),
+            "{pos}: {err}"
+        );
+        assert!(!err.contains("egdb build"), "{pos}: {err}");
+        assert_eq!(err.lines().count(), 1, "{pos}: {err}");
+    }
+}
+
 #[test]
 fn corrupt_and_truncated_layers_are_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -291,15 +344,19 @@ fn impossible_database_values_are_searched_instead_and_reported() {
         stderr.contains("k007.egdb holds impossible values") && stderr.contains("egdb verify"),
         "{stderr}"
     );
+    // Its checksums hold, so the build would keep it: the advice is to delete it first.
+    assert!(stderr.contains("delete it and build it again"), "{stderr}");
     kalah()
         .args(["egdb", "probe", pos, "--egdb-dir"])
         .arg(dir.path())
         .assert()
         .failure()
         .stderr(
-            predicate::str::contains("no value for this position: ").and(predicate::str::contains(
-                "k007.egdb holds impossible values",
-            )),
+            predicate::str::contains("no value for this position: ")
+                .and(predicate::str::contains(
+                    "k007.egdb holds impossible values",
+                ))
+                .and(predicate::str::contains("delete it and build it again")),
         );
 }
 

@@ -359,24 +359,38 @@ fn an_empty_layer_file_gets_the_same_expected_length_everywhere() {
         .join("m3-standard-row-empty-owner")
         .join("k004.egdb");
     std::fs::write(&layer, b"").unwrap();
-    let want = format!(
-        "{}: truncated (0 bytes, expected 194); delete it and rebuild",
-        layer.display()
+    let want = format!("{}: truncated (0 bytes, expected 194); ", layer.display());
+    // A build replaces a damaged layer itself: the advice is to run it, not to delete the file
+    // (it said "delete it and rebuild", and `info` "until that file is deleted and built
+    // again"); where the set is known, the whole command.
+    let build = format!(
+        "`kalah egdb build --houses 3 --max-seeds 6 --egdb-dir {}`",
+        dir.path().display()
     );
     kalah()
         .args(["egdb", "info", "--egdb-dir"])
         .arg(dir.path())
         .assert()
         .code(1)
-        .stdout(predicate::str::contains(format!("bad file: {want}")));
+        .stdout(predicate::str::contains(format!(
+            "bad file: {want}build it again (`kalah egdb build` replaces it)\n"
+        )))
+        .stdout(predicate::str::contains(format!(
+            "layer 4 is a bad file (listed above): the set cannot be opened until that file is built again: {build} replaces it\n"
+        )))
+        .stdout(predicate::str::contains("delete").not());
     for args in [
         vec!["egdb", "verify", "--houses", "3"],
         vec!["egdb", "probe", "1,1,0,1,1,0,1,0 S"],
+        vec!["solve", "1,1,0,1,1,0,1,0 S"],
     ] {
-        one_line_error(
-            kalah().args(&args).arg("--egdb-dir").arg(dir.path()),
-            1,
-            &want,
+        let mut cmd = kalah();
+        cmd.args(&args).arg("--egdb-dir").arg(dir.path());
+        one_line_error(&mut cmd, 1, &format!("{want}{build} builds it again\n"));
+        let err = cmd.output().unwrap().stderr;
+        assert!(
+            !String::from_utf8_lossy(&err).contains("delete"),
+            "{args:?}"
         );
     }
     // Names no build writes are no layers, as for the solver, which never opens them: not
@@ -439,7 +453,7 @@ fn every_command_names_every_bad_layer_alike() {
     std::fs::remove_file(&link).unwrap();
     std::os::unix::fs::symlink(dir.path().join("nothing"), &link).unwrap();
     let too_long = format!(
-        "{}: too long ({} bytes, expected {n}); delete it and rebuild",
+        "{}: too long ({} bytes, expected {n});",
         long.display(),
         n + 3
     );
@@ -450,13 +464,21 @@ fn every_command_names_every_bad_layer_alike() {
     let out = common::kalah_with_egdb_dir(&["egdb", "info"], dir.path());
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    for want in [&too_long, &broken] {
+    for want in [
+        &format!("{too_long} build it again (`kalah egdb build` replaces it)"),
+        &broken,
+    ] {
         assert!(stdout.contains(&format!("bad file: {want}\n")), "{stdout}");
     }
+    // The link must go (a build leaves it alone); the too-long file a build replaces itself.
+    let build = format!(
+        "kalah egdb build --houses 3 --max-seeds 6 --egdb-dir {}",
+        dir.path().display()
+    );
     assert!(
-        stdout.contains(
-            "layers 3 and 5 are bad files (listed above): the set cannot be opened until those files are deleted"
-        ),
+        stdout.contains(&format!(
+            "layers 3 and 5 are bad files (listed above): the set cannot be opened until the file of layer 5 is deleted (a build leaves it alone) and `{build}` builds layers 3 and 5 again\n"
+        )),
         "{stdout}"
     );
     for args in [
@@ -468,11 +490,15 @@ fn every_command_names_every_bad_layer_alike() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
         assert!(
-            err.contains(&format!(
-                "2 bad layer files (layers 3 and 5): {too_long}; {broken}"
-            )),
+            err.contains(&format!("2 bad layer files (layers 3 and 5): {too_long} ")),
             "{args:?}: {err}"
         );
+        assert!(err.contains(&format!("; {broken}")), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("`{build}` builds ")),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("delete it and rebuild"), "{args:?}: {err}");
     }
 }
 
@@ -550,6 +576,22 @@ fn a_damaged_set_in_the_default_directory_is_skipped_with_a_warning() {
         .assert()
         .success()
         .stderr(predicate::str::is_empty());
+    // A damaged layer (cut short) a build replaces itself: the warning names that build (of
+    // the default directory: no --egdb-dir), not a file to delete.
+    let good = std::fs::read(root.join("m3-standard-row-empty-owner/k001.egdb")).unwrap();
+    std::fs::write(&junk, &good[..40]).unwrap();
+    let out = kalah_at_home(home.path(), &["solve", "--houses", "3", "--seeds", "2"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "kalah: warning: endgame databases not used (searching without them): {}: truncated (40 bytes, expected 69); `kalah egdb build --houses 3 --max-seeds 4` builds it again",
+            junk.display()
+        )
+    );
 }
 
 /// Without layer 0 a set cannot be opened: verify and probe say so and give the build command

@@ -239,3 +239,99 @@ fn the_progress_bar_is_left_out_on_a_dumb_terminal() {
     let dumb = stderr_on_a_terminal("dumb");
     assert!(dumb.is_empty(), "{:?}", String::from_utf8_lossy(&dumb));
 }
+
+/// Regression: `kalah perft` ignored Ctrl-C, SIGTERM and SIGHUP though its bar said "(Ctrl-C
+/// stops)": the signal killed it, with nothing on stderr. Now it stops with one line naming the
+/// signal, and 128 + the signal's number as its exit code, as `solve` and `match` do.
+#[cfg(unix)]
+#[test]
+fn a_signal_stops_perft_with_one_line_and_its_exit_code() {
+    use std::io::BufRead;
+    for (signal, code, words) in [
+        ("INT", 130, "interrupted (Ctrl-C)"),
+        ("TERM", 143, "terminated (SIGTERM)"),
+        ("HUP", 129, "hung up (SIGHUP)"),
+    ] {
+        for divide in [false, true] {
+            let mut args = vec!["perft", "40"];
+            if divide {
+                args.push("--divide");
+            }
+            let mut child = common::spawn_kalah(&args);
+            // The first line comes once the signals are caught.
+            let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+            let mut first = String::new();
+            stdout.read_line(&mut first).unwrap();
+            assert!(first.starts_with("perft 40 of "), "{first:?}");
+            let out = common::signal(child, signal, std::time::Duration::from_millis(300));
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(code), "{signal}: {err}");
+            assert_eq!(err.lines().count(), 1, "{signal}: {err}");
+            assert!(
+                err.starts_with(&format!("kalah: perft {words} after "))
+                    && err.ends_with(" s: the count was not finished\n"),
+                "{signal}: {err}"
+            );
+            let mut rest = String::new();
+            std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+            assert_eq!(rest, "", "{signal}");
+        }
+    }
+}
+
+/// On a terminal, Ctrl-C clears the progress bar before the line that says perft stopped:
+/// the bar was left on the line.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_clears_the_progress_bar() {
+    use std::io::Read;
+    let (master, slave) = common::openpty();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args(["perft", "40"])
+        .env("TERM", "xterm")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(slave)
+        .spawn()
+        .expect("runs");
+    let mut master = std::fs::File::from(master);
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    let mut signalled = None;
+    loop {
+        match master.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+        }
+        let drawn = String::from_utf8_lossy(&out).contains("positions two plies down");
+        if drawn && signalled.is_none() {
+            let status = std::process::Command::new("kill")
+                .args(["-INT", &child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(status.success());
+            signalled = Some(out.len());
+        }
+    }
+    let status = child.wait_with_output().unwrap().status;
+    assert_eq!(status.code(), Some(130));
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (before, line) = text
+        .rsplit_once("kalah: perft interrupted (Ctrl-C) after ")
+        .unwrap_or_else(|| panic!("no stop line: {text:?}"));
+    assert!(
+        line.ends_with(" s: the count was not finished\r\n"),
+        "{text:?}"
+    );
+    // The bar's last drawing is erased: its line cleared (`ESC [2K`), the cursor at its start,
+    // nothing drawn after.
+    let cleared = before.rfind("\x1b[2K").expect("a line cleared");
+    let last_bar = before.rfind("positions two plies down").unwrap();
+    assert!(last_bar < cleared, "{before:?}");
+    assert!(
+        before[cleared..]
+            .chars()
+            .all(|c| c.is_ascii_control() || "[2K0123456789ABCDGJ".contains(c)),
+        "{before:?}"
+    );
+}

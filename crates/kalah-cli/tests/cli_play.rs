@@ -421,12 +421,71 @@ fn colour_only_when_asked_or_on_a_terminal() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("\x1b["));
 }
 
+/// Runs `kalah play --opponent human` with `stdin` as its input, `feed` written to it on a
+/// thread of its own (the game may stop reading: write errors are ignored); gives up after 60 s.
+/// Returns the exit code and stderr.
+fn play_fed(stdin: std::process::Stdio, feed: Option<Vec<u8>>) -> (Option<i32>, String) {
+    use std::io::{Read, Write};
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args(["play", "--no-egdb", "--opponent", "human"])
+        .stdin(stdin)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let (Some(feed), Some(mut input)) = (feed, child.stdin.take()) {
+        std::thread::spawn(move || {
+            let _ = input.write_all(&feed);
+        });
+    }
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("still reading after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status.code(), err)
+}
+
+/// Regression: `kalah play < /dev/zero` read one endless line forever, at full speed. A line
+/// whose end does not come within 64 KiB is abandoned and ends the game (the input is no typed
+/// commands): one line on stderr, exit code 1.
+#[cfg(unix)]
+#[test]
+fn an_endless_line_ends_the_game() {
+    let want = "kalah: error: stdin: a line is longer than 65536 bytes (a command is a few \
+                characters): not typed commands; the game cannot go on: the game was not saved\n";
+    let zero = std::fs::File::open("/dev/zero").unwrap();
+    let (code, err) = play_fed(zero.into(), None);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(err, want);
+    // A line of 3 MB that ends (then a move): the same.
+    let mut feed = vec![b'3'; 3_000_000];
+    feed.extend_from_slice(b"\n3\nquit\n");
+    let (code, err) = play_fed(std::process::Stdio::piped(), Some(feed));
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(err, want);
+}
+
 /// Regression: a line without end (e.g. `< /dev/zero`) was read whole and the process died of
-/// a failed allocation. Long lines are now refused and the game goes on; control characters
-/// are echoed as escapes, never sent to the terminal.
+/// a failed allocation. Long lines are now refused and the game goes on (up to 64 KiB: see
+/// `an_endless_line_ends_the_game`); control characters are echoed as escapes, never sent to
+/// the terminal.
 #[test]
 fn long_lines_and_control_characters() {
-    let long = "3".repeat(3_000_000);
+    let long = "3".repeat(60_000);
     let text = play(
         &["--opponent", "human"],
         &format!("{long}\n\x1b[2Jx\0\n3\nquit\n"),

@@ -495,6 +495,74 @@ fn batch_input_limits_and_ctrl_c_while_waiting() {
     assert!(rest.starts_with("1 position solved"), "{rest}");
 }
 
+/// Regression: a binary file given to `--batch` gave one "line N: not UTF-8 text" error a line
+/// (11,734 for 3 MB of random bytes). After 9 such lines, the 10th stops the batch with one
+/// line saying the file does not look like text, after the summary of the lines before it, as
+/// an over-long line does; a few such lines in a file of positions are still bad lines only.
+#[test]
+fn batch_stops_at_a_file_that_is_not_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("binary.bin");
+    // A position, then 1000 short lines of bytes that are no UTF-8 (0xff never is).
+    let mut bytes = b"3,3,0,3,3,0 S\n".to_vec();
+    for i in 0..1000u32 {
+        bytes.extend_from_slice(&[0xff, (i % 200) as u8 + 0x20, 0xfe, b'\n']);
+    }
+    std::fs::write(&file, &bytes).unwrap();
+    let path = file.to_str().unwrap();
+    for json in [false, true] {
+        let mut args = vec!["solve", "--batch", path];
+        if json {
+            args.push("--json");
+        }
+        let out = kalah(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 10, "{stderr}");
+        for (i, line) in lines[..9].iter().enumerate() {
+            assert!(
+                line.starts_with(&format!("kalah: line {}: not UTF-8 text", i + 2)),
+                "{stderr}"
+            );
+        }
+        assert_eq!(
+            lines[9],
+            format!(
+                "kalah: error: --batch {path}: line 11 is the 10th line that is not UTF-8 text: \
+                 the file does not look like text (a file of positions); the batch stopped there \
+                 (the summary counts the lines before it)"
+            )
+        );
+        if json {
+            let summary: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+            assert_eq!(summary["summary"]["positions"], 1, "{stdout}");
+            assert_eq!(summary["summary"]["errors"], 9, "{stdout}");
+        } else {
+            assert!(
+                stdout.contains("1 position solved, 0 mismatches, 9 bad lines;"),
+                "{stdout}"
+            );
+        }
+    }
+    // Nine such lines among positions: bad lines, and the batch goes on to its end.
+    let mut bytes = Vec::new();
+    for _ in 0..9 {
+        bytes.extend_from_slice(b"\xff\n");
+    }
+    bytes.extend_from_slice(b"3,3,0,3,3,0 S\n");
+    std::fs::write(&file, &bytes).unwrap();
+    let out = kalah(&["solve", "--batch", path]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("1 position solved, 0 mismatches, 9 bad lines;"),
+        "{stdout}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("does not look like text"));
+}
+
 /// `nodes` and `seconds` count the whole command: the value, the best actions and principal
 /// variation, and the best turns (the turns were left out; on Kalah(11,1) they are more than
 /// half the time). One thread with a given table is deterministic: the library's two searches

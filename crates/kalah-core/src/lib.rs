@@ -31,7 +31,7 @@ pub use error::{
     MoveError, ParseLayoutError, ParsePositionError, RulesError, SetupError, TurnError,
 };
 pub use moves::{Move, Turn, TurnEnd};
-pub use perft::{divide, perft, perft_full};
+pub use perft::{divide, perft, perft_full, perft_stoppable};
 pub use position::{
     EndReason, MoveList, Outcome, Phase, PhaseTagProblem, Position, Setup, Side, Status,
 };

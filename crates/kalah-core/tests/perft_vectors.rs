@@ -9,7 +9,11 @@
 mod common;
 
 use common::naive::Naive;
-use kalah_core::{divide, perft, perft_full, Position, Rules};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use kalah_core::{divide, perft, perft_full, perft_stoppable, Position, Rules};
 
 /// (rules, position, deepest depth). Every depth 1..=deepest goes into the data file.
 const CASES: &[(&str, &str, u32)] = &[
@@ -140,6 +144,12 @@ fn perft_vectors_match_kalah_core_and_the_naive_rules() {
             "perft_full, line {}: {line}",
             i + 1
         );
+        assert_eq!(
+            perft_stoppable(&pos, &rules, depth, &AtomicBool::new(false)),
+            Some(count),
+            "perft_stoppable, line {}: {line}",
+            i + 1
+        );
         let parts: u64 = divide(&pos, &rules, depth).iter().map(|&(_, n)| n).sum();
         assert_eq!(parts, count, "divide, line {}: {line}", i + 1);
         lines += 1;
@@ -149,6 +159,43 @@ fn perft_vectors_match_kalah_core_and_the_naive_rules() {
     assert_eq!(
         lines, want as usize,
         "the data file is out of date: regenerate it"
+    );
+}
+
+/// `perft_stoppable` gives up (`None`) when its flag is set before or during the count, soon
+/// after a set from another thread (as `kalah perft` stops on Ctrl-C), and counts as `perft`
+/// when it is not set.
+#[test]
+fn a_stoppable_perft_stops_when_told() {
+    let rules = Rules::default();
+    let start: Position = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S".parse().unwrap();
+    for depth in [0, 3, 9] {
+        assert_eq!(
+            perft_stoppable(&start, &rules, depth, &AtomicBool::new(true)),
+            None
+        );
+    }
+    assert_eq!(
+        perft_stoppable(&start, &rules, 9, &AtomicBool::new(false)),
+        Some(perft(&start, &rules, 9))
+    );
+    // Depth 40 never ends: only the flag, set by another thread, ends it.
+    let stop = Arc::new(AtomicBool::new(false));
+    let setter = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            stop.store(true, Ordering::Relaxed);
+            Instant::now()
+        })
+    };
+    let result = perft_stoppable(&start, &rules, 40, &stop);
+    let stopped_at = setter.join().unwrap();
+    assert_eq!(result, None);
+    // Generous for a loaded machine: a check comes every millisecond or two of counting.
+    assert!(
+        stopped_at.elapsed() < Duration::from_secs(5),
+        "slow to stop"
     );
 }
 

@@ -171,6 +171,12 @@ pub(crate) fn worker_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, E
     pool.build().map_err(|e| EgdbError::Threads(e.to_string()))
 }
 
+/// How the messages of a damaged layer file ([`EgdbError::Truncated`], [`EgdbError::TooLong`],
+/// [`EgdbError::Corrupt`]) end: a build replaces such a file itself (it says "damaged, ...
+/// building it again"), so nothing needs deleting. A front end that knows the whole build
+/// command (board, rules, directory) may put it in place of this text.
+pub const REBUILD_ADVICE: &str = "build it again (`kalah egdb build` replaces it)";
+
 /// Errors opening, building or verifying databases.
 #[derive(Debug, thiserror::Error)]
 pub enum EgdbError {
@@ -206,7 +212,7 @@ pub enum EgdbError {
         expected: u32,
     },
     /// The file is shorter than its header says.
-    #[error("{path}: truncated ({found} bytes, expected {expected}); delete it and rebuild")]
+    #[error("{path}: truncated ({found} bytes, expected {expected}); {advice}", advice = REBUILD_ADVICE)]
     Truncated {
         /// The file.
         path: String,
@@ -216,7 +222,7 @@ pub enum EgdbError {
         found: u64,
     },
     /// The file is longer than its header says.
-    #[error("{path}: too long ({found} bytes, expected {expected}); delete it and rebuild")]
+    #[error("{path}: too long ({found} bytes, expected {expected}); {advice}", advice = REBUILD_ADVICE)]
     TooLong {
         /// The file.
         path: String,
@@ -226,7 +232,7 @@ pub enum EgdbError {
         found: u64,
     },
     /// A checksum or a header field is wrong.
-    #[error("{path}: corrupt ({what}); delete it and rebuild")]
+    #[error("{path}: corrupt ({what}); {advice}", advice = REBUILD_ADVICE)]
     Corrupt {
         /// The file.
         path: String,
@@ -698,7 +704,8 @@ impl Egdb {
     }
 
     /// The first layer (seeds in the houses) in which [`Egdb::probe`] found an impossible value
-    /// or which failed its checksum when the set was opened, if any: its file is damaged (`kalah egdb verify` confirms it; delete it and build again).
+    /// or which failed its checksum when the set was opened, if any: its file is damaged (`kalah
+    /// egdb verify` confirms it; see [`Egdb::damage_warning`] for the repair).
     pub fn damaged_layer(&self) -> Option<u32> {
         self.damaged.load(Ordering::Relaxed).checked_sub(1)
     }
@@ -723,12 +730,29 @@ impl Egdb {
     /// after their own prefix once a search is done: `DIR/kNNN.egdb holds impossible values: the
     /// file is damaged (those positions were searched instead); check it with 'kalah egdb
     /// verify' and build it again ('kalah egdb build' replaces it)`.
+    ///
+    /// A layer whose checksum fails is replaced by the build; one whose checksums hold but whose
+    /// values are impossible is kept by the build (it checks the checksums), so that file must
+    /// be deleted first.
     pub fn damage_warning(&self) -> Option<String> {
         Some(format!(
             "{} (those positions were searched instead); check it with 'kalah egdb verify' and \
-             build it again ('kalah egdb build' replaces it)",
-            self.damage()?
+             {}",
+            self.damage()?,
+            self.repair_advice()?
         ))
+    }
+
+    /// How to repair the damaged layer ([`Egdb::damaged_layer`]), if any: a file that failed
+    /// its checksum is replaced by `kalah egdb build`; one whose checksums hold but whose values
+    /// are impossible is kept by the build (it checks the checksums), so it must be deleted first.
+    pub fn repair_advice(&self) -> Option<&'static str> {
+        let k = self.damaged_layer()? as usize;
+        Some(if self.failed_checksum[k].load(Ordering::Relaxed) {
+            "build it again ('kalah egdb build' replaces it)"
+        } else {
+            "delete it and build it again ('kalah egdb build' keeps a file whose checksums hold)"
+        })
     }
 
     /// The path of the file of layer `seeds`.

@@ -531,6 +531,9 @@ fn info(a: DirArgs) -> Result<()> {
             Err(problem) => {
                 bad += 1;
                 set.bad.extend(layer_of_file_name(&l.path));
+                if build_replaces(&l.path) {
+                    set.replaceable.extend(layer_of_file_name(&l.path));
+                }
                 if l.unreadable {
                     set.unreadable.extend(layer_of_file_name(&l.path));
                 }
@@ -572,6 +575,9 @@ struct SetListing {
     bad: Vec<u32>,
     /// The bad files this user may not read (their remedy is the permissions, not a rebuild).
     unreadable: Vec<u32>,
+    /// The bad files a build replaces itself (damaged: truncated, too long, corrupt); the
+    /// others (not a database, another set's, not a file) must be moved away first.
+    replaceable: Vec<u32>,
     /// The usable layers in an older file format (no block checksums).
     old_format: Vec<u32>,
     positions: u64,
@@ -625,10 +631,34 @@ impl SetListing {
             } else {
                 ("are bad files", "those files are")
             };
-            outln!(
-                "    {} {is} (listed above): the set cannot be opened until {that} deleted and built again",
-                kalah_egdb::layers_text(&blocking)
-            )?;
+            let layers = kalah_egdb::layers_text(&blocking);
+            let in_the_way: Vec<u32> = blocking
+                .iter()
+                .copied()
+                .filter(|k| !self.replaceable.contains(k))
+                .collect();
+            // The build that replaces the damaged files (a build replaces them itself; tester:
+            // the advice said to delete them first).
+            let top = self.layers.iter().chain(&self.bad).max().copied();
+            let build = set
+                .zip(top)
+                .map(|((m, rules), top)| build_command(m, &rules, top, given));
+            match build {
+                Some(cmd) if in_the_way.is_empty() => outln!(
+                    "    {layers} {is} (listed above): the set cannot be opened until {that} built again: `{cmd}` replaces {}",
+                    if blocking.len() == 1 { "it" } else { "them" }
+                )?,
+                Some(cmd) if in_the_way.len() < blocking.len() => outln!(
+                    "    {layers} {is} (listed above): the set cannot be opened until the {} of {} {} deleted (a build leaves {} alone) and `{cmd}` builds {layers} again",
+                    if in_the_way.len() == 1 { "file" } else { "files" },
+                    kalah_egdb::layers_text(&in_the_way),
+                    if in_the_way.len() == 1 { "is" } else { "are" },
+                    if in_the_way.len() == 1 { "it" } else { "them" },
+                )?,
+                _ => outln!(
+                    "    {layers} {is} (listed above): the set cannot be opened until {that} deleted and built again"
+                )?,
+            }
         } else if let Some(&top) = above.last() {
             let fix = set.map_or(String::new(), |(m, rules)| {
                 format!(
@@ -674,6 +704,71 @@ fn layer_files(dir: &Path) -> Vec<u32> {
     ks.sort_unstable();
     ks
 }
+
+/// Whether a build replaces the layer file at `path` (`ROOT/SET/kNNN.egdb`) itself: a damaged
+/// layer of its set (truncated, too long, corrupt), as the build judges it. Not a file that is
+/// not a database, another set's or layer's, or no regular file: those a build leaves alone.
+fn build_replaces(path: &Path) -> bool {
+    let set = path
+        .parent()
+        .and_then(|d| d.file_name())
+        .and_then(|n| n.to_str())
+        .and_then(kalah_egdb::file::parse_set_dir_name);
+    let (Some((m, rules)), Some(k)) = (set, layer_of_file_name(path)) else {
+        return false;
+    };
+    let Ok(ix) = kalah_egdb::Indexer::new(m, k) else {
+        return false;
+    };
+    let expected = kalah_egdb::file::LayerHeader::expected(m, &rules, k, ix.layer_size(k));
+    matches!(
+        kalah_egdb::file::open_layer(path, &expected, false),
+        Err(kalah_egdb::EgdbError::Truncated { .. }
+            | kalah_egdb::EgdbError::TooLong { .. }
+            | kalah_egdb::EgdbError::Corrupt { .. })
+    )
+}
+
+/// `text`, a message about the set of `m` houses and `rules` under `root`, with the general
+/// advice for a damaged layer file ([`kalah_egdb::REBUILD_ADVICE`]) replaced by the command that
+/// builds it again (up to the set's largest layer file; `given`: the `--egdb-dir` to repeat in
+/// it): `PATH: truncated (5000 bytes, expected 11516); `kalah egdb build --houses 4 --max-seeds
+/// 10 --egdb-dir db` builds it again`. A second damaged file of the message gets "the same
+/// command builds it again".
+pub(crate) fn with_build_command(
+    text: &str,
+    root: &Path,
+    m: usize,
+    rules: &kalah_core::Rules,
+    given: Option<&Path>,
+) -> String {
+    let mut parts = text.split(kalah_egdb::REBUILD_ADVICE);
+    let mut out = parts.next().unwrap_or_default().to_string();
+    let set = root.join(kalah_egdb::file::set_dir_name(m, rules));
+    let top = layer_files(&set).last().copied().unwrap_or(0);
+    for (i, part) in parts.enumerate() {
+        if i == 0 {
+            out += &format!("`{}` builds it again", build_command(m, rules, top, given));
+        } else {
+            out += "the same command builds it again";
+        }
+        out += part;
+    }
+    out
+}
+
+/// A set that cannot be opened (bad layer files), its message naming the build command where
+/// a build replaces the files (see [`with_build_command`]).
+#[derive(Debug)]
+struct BadSet(String);
+
+impl std::fmt::Display for BadSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadSet {}
 
 /// The layer files of `db`'s set past the first missing layer (which ends the layers opened):
 /// on disk, but used neither by the solver nor by `verify`.
@@ -752,8 +847,9 @@ fn layer_problem(l: &kalah_egdb::LayerInfo, h: &kalah_egdb::file::LayerHeader) -
             "too long"
         };
         return Some(format!(
-            "{what} ({} bytes, expected {want}); delete it and rebuild",
-            l.bytes
+            "{what} ({} bytes, expected {want}); {}",
+            l.bytes,
+            kalah_egdb::REBUILD_ADVICE
         ));
     }
     let rules = kalah_core::Rules {
@@ -813,7 +909,9 @@ fn open(dir: &DirArgs, rules_args: &RuleArgs, m: usize) -> Result<Egdb> {
     if holds_layer_files(&root) {
         return Err(set_dir_given(&root));
     }
-    let opened = Egdb::open(&root, m, &rules)?;
+    let given = dir.egdb_dir.as_deref();
+    let opened = Egdb::open(&root, m, &rules)
+        .map_err(|e| BadSet(with_build_command(&e.to_string(), &root, m, &rules, given)))?;
     if opened.is_none() {
         // Layers without layer 0 (tester 12: "no databases" though the files are there).
         if let Some(why) = no_layer_zero(&root, m, &rules, dir.egdb_dir.as_deref()) {
@@ -836,9 +934,7 @@ fn verify(a: VerifyArgs) -> Result<()> {
     let m = houses(&a.rules)?;
     let db = match open(&a.dir, &a.rules, m) {
         Ok(db) => db,
-        Err(e) if e.downcast_ref::<kalah_egdb::EgdbError>().is_some() => {
-            return Err(every_bad_layer(&a, m).unwrap_or(e))
-        }
+        Err(e) if e.is::<BadSet>() => return Err(every_bad_layer(&a, m).unwrap_or(e)),
         Err(e) => return Err(e),
     };
     let total: u64 = (0..=db.max_seeds()).map(|k| db.layer_size(k)).sum();
@@ -926,7 +1022,12 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
         .filter(|(_, p, _)| std::fs::symlink_metadata(p).is_ok_and(|md| !md.is_file()))
         .map(|(_, p, _)| format!("'{}'", p.display()))
         .collect();
-    let each: Vec<String> = bad.into_iter().map(|(.., e)| e).collect();
+    // The build command comes once, at the end: not the general advice after each file.
+    let advice = format!("; {}", kalah_egdb::REBUILD_ADVICE);
+    let each: Vec<String> = bad
+        .into_iter()
+        .map(|(.., e)| e.replace(&advice, ""))
+        .collect();
     let first = if in_the_way.is_empty() {
         String::new()
     } else {
@@ -968,6 +1069,17 @@ fn probe(a: ProbeArgs) -> Result<()> {
         }
         return Ok(());
     };
+    // Before the seed count: no build adds positions of the opening phases, whatever its
+    // layers (a probe with more seeds than the layers said that a bigger build would help).
+    if pos.phase() != kalah_core::Phase::Normal {
+        let why = if pos.phase() == kalah_core::Phase::PieChoice {
+            "pie-rule choice: North may still swap, and positions before that choice are not \
+             stored"
+        } else {
+            "opening phase: positions before the first turn ends are not stored"
+        };
+        bail!("the databases do not cover this position ({why})");
+    }
     if k > db.max_seeds() {
         // Layer files past a gap are not used: say so, as `info` and `verify` do.
         let unused = layers_past_gap(&db);
@@ -1001,19 +1113,14 @@ fn probe(a: ProbeArgs) -> Result<()> {
         );
     }
     let Some(gain) = db.probe(&pos, &rules) else {
-        if let Some(damage) = db.damage() {
+        if let (Some(damage), Some(repair)) = (db.damage(), db.repair_advice()) {
             bail!(
                 "no value for this position: {damage}; check it with 'kalah egdb verify' and \
-                 build it again ('kalah egdb build' replaces it)"
+                 {repair}"
             );
         }
-        let why = if pos.phase() == kalah_core::Phase::PieChoice {
-            "pie-rule choice: North may still swap, and positions before that choice are not \
-             stored"
-        } else {
-            "opening phase: positions before the first turn ends are not stored"
-        };
-        bail!("the databases do not cover this position ({why})");
+        // Every position of the normal phase within the layers is stored.
+        bail!("the databases do not cover this position");
     };
     let value = pos.store_diff(side) + gain;
     if a.json {

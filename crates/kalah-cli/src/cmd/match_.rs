@@ -772,16 +772,12 @@ pub fn run(args: Args) -> Result<()> {
         if let Some(line) = line {
             if let Err(e) = bar.suspend(|| print(&format!("{line}\n"))) {
                 bar.finish_and_clear();
-                if crate::output::is_broken_pipe(&e) {
-                    // Other commands end silently then; a match says how far it got.
-                    stderr_line!(
-                        "kalah: the output was closed (broken pipe): the match stopped after \
-                         {} of {} games",
-                        totals.played(),
-                        args.games
-                    );
-                }
-                return Err(e);
+                // `main` says that the output was closed; a match adds how far it got.
+                return Err(e.context(crate::output::WhenClosed(format!(
+                    "the match stopped after {} of {} games",
+                    totals.played(),
+                    args.games
+                ))));
             }
         }
         bar.set_message(m.score_text(&totals.all));

@@ -1,11 +1,13 @@
 //! `kalah perft`: count the action sequences of a given length (one sowing or swap is one ply;
 //! an extra turn is another ply by the same player; a finished game adds nothing deeper).
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_core::{divide, perft, Move, Position, Rules};
+use kalah_core::{divide, perft, perft_stoppable, Move, Position, Rules};
 
 use crate::game_args::RuleArgs;
 use crate::output::print;
@@ -41,44 +43,75 @@ fn parse_depth(s: &str) -> Result<u32, String> {
 ///
 /// Prints the count (the number of sequences of exactly DEPTH plies), the nodes (positions
 /// reached at plies 1 to DEPTH, i.e. the sum of the counts of every depth up to DEPTH), the time
-/// and nodes per second.
+/// and nodes per second. Ctrl-C (or SIGTERM, SIGHUP) stops the count: the progress bar is
+/// cleared, one line on stderr says so, and the exit code is 128 + the signal's number.
 pub fn run(args: Args) -> Result<()> {
     let rules = args.rules.rules();
     let pos = args.rules.position(args.position.as_deref())?;
     let depth = args.depth;
+    // Caught from before the first line (a test that waits for it may then signal).
+    let stop = Arc::new(AtomicBool::new(false));
+    super::solve::stop_on_ctrl_c(stop.clone());
     print(&format!("perft {depth} of {}\n", pos))?;
     let t0 = Instant::now();
     let bar = progress_bar(&pos, &rules, depth);
-    let count = if args.divide && depth > 0 {
-        let split = divide_counted(&pos, &rules, depth, &bar);
-        let mut s = String::new();
-        for (mv, n) in &split {
-            s.push_str(&format!("{:>4}: {n}\n", mv.to_string()));
-        }
-        bar.suspend(|| print(&s))?;
-        split.iter().map(|(_, n)| n).sum()
-    } else if depth > 0 {
-        divide_counted(&pos, &rules, depth, &bar)
-            .iter()
-            .map(|(_, n)| n)
-            .sum()
-    } else {
-        perft(&pos, &rules, depth)
-    };
-    // perft(1) + ... + perft(DEPTH): the root (ply 0) is not counted, so depth 0 has no nodes.
-    bar.set_message("nodes of the smaller depths");
-    let nodes: u64 = if depth == 0 {
-        0
-    } else {
-        count + (1..depth).map(|d| perft(&pos, &rules, d)).sum::<u64>()
-    };
+    let counted = count(&pos, &rules, depth, args.divide, &bar, &stop);
+    // Whatever ended the count (its end, a stop, a closed output), the bar leaves the line.
     bar.finish_and_clear();
+    let Some((count, nodes)) = counted? else {
+        stderr_line!(
+            "kalah: perft {} after {:.1} s: the count was not finished",
+            crate::signals::stopped_by(),
+            t0.elapsed().as_secs_f64()
+        );
+        std::process::exit(crate::signals::exit_code());
+    };
     let secs = t0.elapsed().as_secs_f64();
     let rate = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
     print(&format!(
         "count: {count}\nnodes: {nodes}\ntime: {secs:.3} s ({:.1} M nodes/s)\n",
         rate / 1e6
     ))
+}
+
+/// The count and the nodes of `kalah perft` (with `divide`, the counts below each first action
+/// are printed first), or `None` once `stop` is set.
+fn count(
+    pos: &Position,
+    rules: &Rules,
+    depth: u32,
+    divide: bool,
+    bar: &ProgressBar,
+    stop: &AtomicBool,
+) -> Result<Option<(u64, u64)>> {
+    let count = if depth == 0 {
+        match perft_stoppable(pos, rules, 0, stop) {
+            Some(n) => n,
+            None => return Ok(None),
+        }
+    } else {
+        let Some(split) = divide_counted(pos, rules, depth, bar, stop) else {
+            return Ok(None);
+        };
+        if divide {
+            let mut s = String::new();
+            for (mv, n) in &split {
+                s.push_str(&format!("{:>4}: {n}\n", mv.to_string()));
+            }
+            bar.suspend(|| print(&s))?;
+        }
+        split.iter().map(|(_, n)| n).sum()
+    };
+    // perft(1) + ... + perft(DEPTH): the root (ply 0) is not counted, so depth 0 has no nodes.
+    bar.set_message("nodes of the smaller depths");
+    let mut nodes = if depth == 0 { 0 } else { count };
+    for d in 1..depth {
+        match perft_stoppable(pos, rules, d, stop) {
+            Some(n) => nodes += n,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some((count, nodes)))
 }
 
 /// Depths from which a bar is worth drawing (a second or more on Kalah(6,4)).
@@ -104,15 +137,16 @@ fn progress_bar(pos: &Position, rules: &Rules, depth: u32) -> ProgressBar {
 }
 
 /// [`divide`], counted below each position two plies down so that `bar` moves: the same
-/// counts (perft of a position is the sum of its children's).
+/// counts (perft of a position is the sum of its children's); `None` once `stop` is set.
 fn divide_counted(
     pos: &Position,
     rules: &Rules,
     depth: u32,
     bar: &ProgressBar,
-) -> Vec<(Move, u64)> {
+    stop: &AtomicBool,
+) -> Option<Vec<(Move, u64)>> {
     if depth < 2 {
-        return divide(pos, rules, depth);
+        return Some(divide(pos, rules, depth));
     }
     pos.legal_moves(rules)
         .into_iter()
@@ -120,20 +154,16 @@ fn divide_counted(
             let mut child = *pos;
             child.play_unchecked(rules, mv);
             if !child_counts(&child, rules) {
-                return (mv, 0);
+                return Some((mv, 0));
             }
-            let n = child
-                .legal_moves(rules)
-                .into_iter()
-                .map(|gm| {
-                    let mut grand = child;
-                    grand.play_unchecked(rules, gm);
-                    let n = perft(&grand, rules, depth - 2);
-                    bar.inc(1);
-                    n
-                })
-                .sum::<u64>();
-            (mv, n)
+            let mut n = 0;
+            for gm in child.legal_moves(rules) {
+                let mut grand = child;
+                grand.play_unchecked(rules, gm);
+                n += perft_stoppable(&grand, rules, depth - 2, stop)?;
+                bar.inc(1);
+            }
+            Some((mv, n))
         })
         .collect()
 }
@@ -175,8 +205,8 @@ mod tests {
                 for depth in 0..=5 {
                     let bar = ProgressBar::hidden();
                     assert_eq!(
-                        divide_counted(&pos, &rules, depth, &bar),
-                        divide(&pos, &rules, depth),
+                        divide_counted(&pos, &rules, depth, &bar, &AtomicBool::new(false)),
+                        Some(divide(&pos, &rules, depth)),
                         "{text} {rules} depth {depth}"
                     );
                 }

@@ -1808,14 +1808,28 @@ impl Game {
     }
 
     /// Reads one line; `None` at the end of input. A line longer than [`MAX_LINE`] bytes is read
-    /// to its end but not kept (memory stays bounded even on endless input without a newline);
-    /// it comes back as [`Line::TooLong`].
+    /// to its end but not kept; it comes back as [`Line::TooLong`].
+    ///
+    /// # Errors
+    /// A line without its end within [`ENDLESS_LINE`](crate::input::ENDLESS_LINE) bytes (`kalah
+    /// play < /dev/zero` read one endless line forever, at full speed): the input is no typed
+    /// commands, and the game cannot go on. And stdin's I/O errors.
     fn read_line(&self, input: &mut impl BufRead) -> Result<Option<Line>> {
         let mut buf = Vec::new();
-        let read = crate::input::read_line(input, &mut buf, MAX_LINE, true)
+        let limit = crate::input::ENDLESS_LINE;
+        let read = crate::input::read_line(input, &mut buf, MAX_LINE, limit)
             .context("cannot read stdin")?;
         if read == crate::input::LineRead::End {
             return Ok(None);
+        }
+        if read == crate::input::LineRead::Abandoned {
+            // Off the prompt's line, wherever stdout goes.
+            print("\n")?;
+            bail!(
+                "stdin: a line is longer than {limit} bytes (a command is a few characters): \
+                 not typed commands; the game cannot go on: {}",
+                self.ctrl_c.fate()
+            );
         }
         if read == crate::input::LineRead::TooLong {
             if self.piped {
@@ -2286,15 +2300,18 @@ pub fn run(args: Args) -> Result<()> {
             ));
         }
     }
-    if let Err(e) = &result {
+    let result = result.map_err(|e| {
         // The reader of stdout went away (`kalah play | tee log`, then Ctrl-C ends `tee`): the
-        // game cannot go on. Other commands end silently then; a game says what became of it.
-        if crate::output::is_broken_pipe(e) {
-            stderr_line!(
-                "kalah: the output was closed (broken pipe): {}",
-                game.ctrl_c.fate()
-            );
-        } else if crate::output::is_output_error(e) {
+        // game cannot go on. `main` says that the output was closed; a game adds what became
+        // of it.
+        if crate::output::is_broken_pipe(&e) {
+            e.context(crate::output::WhenClosed(game.ctrl_c.fate()))
+        } else {
+            e
+        }
+    });
+    if let Err(e) = &result {
+        if crate::output::is_output_error(e) && !crate::output::is_broken_pipe(e) {
             // A full device, say: `main` names the error; this says where the game is.
             stderr_line!(
                 "kalah: the output could not be written: {}",

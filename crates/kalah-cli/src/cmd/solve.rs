@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Move, Position, Rules};
 use kalah_egdb::Egdb;
@@ -435,16 +435,20 @@ pub(crate) fn open_egdb_dir(
         },
     };
     let db = match Egdb::open(&path, houses, rules) {
+        // The message names the build that replaces a damaged file (a build does it itself).
         Err(e) if dir.is_none() => {
+            let e = crate::cmd::egdb::with_build_command(&e.to_string(), &path, houses, rules, dir);
             stderr_line!("kalah: warning: {}", default_set_unusable(&e));
             return Ok(None);
         }
-        opened => opened.with_context(|| {
-            format!(
+        Err(e) => {
+            let e = crate::cmd::egdb::with_build_command(&e.to_string(), &path, houses, rules, dir);
+            return Err(anyhow::anyhow!(e).context(format!(
                 "cannot open the endgame databases in {} (--no-egdb searches without them)",
                 path.display()
-            )
-        })?,
+            )));
+        }
+        Ok(db) => db,
     };
     if db.is_none() && dir.is_some() && crate::cmd::egdb::holds_layer_files(&path) {
         stderr_line!(
@@ -486,7 +490,7 @@ pub(crate) fn open_egdb_dir(
 
 /// The warning for a set of the default database directory that cannot be opened (`error`
 /// names the file and its problem), used without it.
-fn default_set_unusable(error: &kalah_egdb::EgdbError) -> String {
+fn default_set_unusable(error: &str) -> String {
     format!("endgame databases not used (searching without them): {error}")
 }
 

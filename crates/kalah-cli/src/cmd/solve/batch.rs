@@ -107,6 +107,10 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
 /// The longest batch line read (a position line is a few dozen bytes; `/dev/zero` is endless).
 const MAX_LINE: usize = 4096;
 
+/// The lines that are not UTF-8 text at which a batch stops: the file is no text (a binary
+/// file, a compressed one), not a file of positions with a few bad lines.
+const MAX_NOT_TEXT: u64 = 10;
+
 /// The UTF-8 byte-order mark, skipped at the start of the file (only there).
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -252,13 +256,15 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     let mut egdbs: HashMap<usize, Option<Arc<Egdb>>> = HashMap::new();
     let mut buf = Vec::new();
     let mut n = 0u64;
+    // Lines that are not UTF-8 text so far (see [`MAX_NOT_TEXT`]).
+    let mut not_text = 0u64;
     loop {
         if stop.load(Ordering::SeqCst) {
             shared.print_summary(args.json, start.elapsed())?;
             std::process::exit(crate::signals::exit_code());
         }
         shared.waiting.store(true, Ordering::SeqCst);
-        let read = read_line(&mut input, &mut buf, MAX_LINE, false);
+        let read = read_line(&mut input, &mut buf, MAX_LINE, MAX_LINE);
         shared.waiting.store(false, Ordering::SeqCst);
         let read = read.with_context(|| format!("cannot read --batch {}", path.display()))?;
         if read == LineRead::End {
@@ -266,7 +272,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         }
         n += 1;
         solving.line.store(n, Ordering::Relaxed);
-        if read == LineRead::TooLong {
+        if matches!(read, LineRead::TooLong | LineRead::Abandoned) {
             shared.print_summary(args.json, start.elapsed())?;
             bail!(
                 "--batch {}: line {n} is longer than {MAX_LINE} bytes (a position line is a few \
@@ -286,16 +292,36 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         if text.trim_ascii_start().starts_with(b"#") {
             continue;
         }
-        let entry = std::str::from_utf8(text)
-            .context("not UTF-8 text")
-            .and_then(split_line)
-            .and_then(|e| match e {
-                Some(e) => {
-                    let pos = rule_args.position(Some(&e.position))?;
-                    Ok(Some((e, pos)))
+        let text = match std::str::from_utf8(text) {
+            Ok(text) => text,
+            Err(e) => {
+                // A binary file gave one such line after another (11,734 for 3 MB of random
+                // bytes): after a few, the file is taken for what it is.
+                not_text += 1;
+                if not_text == MAX_NOT_TEXT {
+                    shared.print_summary(args.json, start.elapsed())?;
+                    bail!(
+                        "--batch {}: line {n} is the {MAX_NOT_TEXT}th line that is not UTF-8 text: \
+                         the file does not look like text (a file of positions); the batch \
+                         stopped there (the summary counts the lines before it)",
+                        path.display()
+                    );
                 }
-                None => Ok(None),
-            });
+                shared.bad_line(
+                    args.json,
+                    n,
+                    &anyhow::Error::new(e).context("not UTF-8 text"),
+                )?;
+                continue;
+            }
+        };
+        let entry = split_line(text).and_then(|e| match e {
+            Some(e) => {
+                let pos = rule_args.position(Some(&e.position))?;
+                Ok(Some((e, pos)))
+            }
+            None => Ok(None),
+        });
         let (entry, pos) = match entry {
             Ok(Some(x)) => x,
             Ok(None) => continue,
