@@ -75,6 +75,9 @@ pub fn perft_stoppable(
     stoppable_inner(pos, rules, depth, stop)
 }
 
+/// The stoppable upper plies of [`perft_stoppable`]: the same walk as `perft_inner`, kept apart
+/// so that `perft_inner` stays free of the flag and of `Option` (a unified walk counted
+/// Kalah(6,4) perft(10) at 117-132 M moves/s against 184, example `perft_speed 10`, 5 Dec 2026).
 fn stoppable_inner(pos: &Position, rules: &Rules, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth <= STOP_CHECK_PLIES {
         return Some(perft_inner(pos, rules, depth));
