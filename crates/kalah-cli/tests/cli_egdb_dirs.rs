@@ -726,3 +726,40 @@ fn a_probe_past_layers_out_of_reach_points_to_solve() {
         ),
     );
 }
+
+#[test]
+fn two_damaged_layers_name_the_build_once() {
+    // Opening a set with several damaged layer files names each file; the first gets the whole
+    // build command, the next ones point back to it (the CLI fills in the library's advice per
+    // file, EgdbError::message_with).
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "6", &["--quiet"]);
+    let set = dir.path().join("m3-standard-row-empty-owner");
+    for k in [4, 5] {
+        std::fs::write(set.join(format!("k00{k}.egdb")), b"").unwrap();
+    }
+    let build = format!(
+        "`kalah egdb build --houses 3 --max-seeds 6 --egdb-dir {}`",
+        dir.path().display()
+    );
+    let want = format!(
+        "2 bad layer files (layers 4..=5): {}: truncated (0 bytes, expected 194); {build} builds it again; {}: truncated (0 bytes, expected ",
+        set.join("k004.egdb").display(),
+        set.join("k005.egdb").display()
+    );
+    for args in [
+        vec!["egdb", "probe", "1,1,0,1,1,0,1,0 S"],
+        vec!["solve", "1,1,0,1,1,0,1,0 S"],
+    ] {
+        let mut cmd = kalah();
+        cmd.args(&args).arg("--egdb-dir").arg(dir.path());
+        one_line_error(&mut cmd, 1, &want);
+        let err = String::from_utf8_lossy(&cmd.output().unwrap().stderr).into_owned();
+        assert!(
+            err.trim_end()
+                .ends_with("); the same command builds it again"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("replaces it"), "{args:?}: {err}");
+    }
+}

@@ -212,7 +212,7 @@ pub enum EgdbError {
         expected: u32,
     },
     /// The file is shorter than its header says.
-    #[error("{path}: truncated ({found} bytes, expected {expected}); {advice}", advice = REBUILD_ADVICE)]
+    #[error("{path}: {}; {advice}", truncated(.found, .expected), advice = REBUILD_ADVICE)]
     Truncated {
         /// The file.
         path: String,
@@ -222,7 +222,7 @@ pub enum EgdbError {
         found: u64,
     },
     /// The file is longer than its header says.
-    #[error("{path}: too long ({found} bytes, expected {expected}); {advice}", advice = REBUILD_ADVICE)]
+    #[error("{path}: {}; {advice}", too_long(.found, .expected), advice = REBUILD_ADVICE)]
     TooLong {
         /// The file.
         path: String,
@@ -232,7 +232,7 @@ pub enum EgdbError {
         found: u64,
     },
     /// A checksum or a header field is wrong.
-    #[error("{path}: corrupt ({what}); {advice}", advice = REBUILD_ADVICE)]
+    #[error("{path}: {}; {advice}", corrupt(.what), advice = REBUILD_ADVICE)]
     Corrupt {
         /// The file.
         path: String,
@@ -241,7 +241,7 @@ pub enum EgdbError {
     },
     /// Several layer files of one set are bad: each one's error, in layer order (opening a set
     /// names them all, not the first one met: tester 60).
-    #[error("{} bad layer files {}", .errors.len(), each_error(.errors))]
+    #[error("{}", bad_layers(.errors, &mut |_| Some(REBUILD_ADVICE.to_string())))]
     BadLayers {
         /// The layers (seeds) and their errors, one per bad file (none of them `BadLayers`),
         /// in layer order.
@@ -306,6 +306,70 @@ pub enum EgdbError {
         "interrupted before the end (a build keeps its finished layers and resumes after them)"
     )]
     Interrupted,
+}
+
+impl EgdbError {
+    /// What is wrong with a damaged layer file ([`EgdbError::Truncated`], [`EgdbError::TooLong`],
+    /// [`EgdbError::Corrupt`]), without its path or advice: `truncated (5000 bytes, expected
+    /// 11516)`. `None` for every other error: a build replaces only such files itself.
+    pub fn damage(&self) -> Option<String> {
+        match self {
+            EgdbError::Truncated {
+                expected, found, ..
+            } => Some(truncated(found, expected)),
+            EgdbError::TooLong {
+                expected, found, ..
+            } => Some(too_long(found, expected)),
+            EgdbError::Corrupt { what, .. } => Some(corrupt(what)),
+            _ => None,
+        }
+    }
+
+    /// The error's message (its `Display`) with the advice after each damaged layer file it
+    /// names ([`REBUILD_ADVICE`]) replaced by `advice(i)`, `i` counting those files from 0 in
+    /// the order the message names them (one for a damaged file; each shown file of
+    /// [`EgdbError::BadLayers`]); `None` leaves the advice out (`PATH: truncated (5000 bytes,
+    /// expected 11516)`). A front end that knows the whole build command (board, rules,
+    /// directory) puts it there. `to_string()` is `message_with(&mut |_|
+    /// Some(REBUILD_ADVICE.to_string()))`.
+    pub fn message_with(&self, advice: &mut dyn FnMut(usize) -> Option<String>) -> String {
+        let mut n = 0;
+        self.message_counting(advice, &mut n)
+    }
+
+    fn message_counting(
+        &self,
+        advice: &mut dyn FnMut(usize) -> Option<String>,
+        n: &mut usize,
+    ) -> String {
+        match self {
+            EgdbError::Truncated { path, .. }
+            | EgdbError::TooLong { path, .. }
+            | EgdbError::Corrupt { path, .. } => {
+                let damage = self.damage().unwrap_or_default();
+                let text = match advice(*n) {
+                    Some(a) => format!("{path}: {damage}; {a}"),
+                    None => format!("{path}: {damage}"),
+                };
+                *n += 1;
+                text
+            }
+            EgdbError::BadLayers { errors } => bad_layers_counting(errors, advice, n),
+            _ => self.to_string(),
+        }
+    }
+}
+
+fn truncated(found: &u64, expected: &u64) -> String {
+    format!("truncated ({found} bytes, expected {expected})")
+}
+
+fn too_long(found: &u64, expected: &u64) -> String {
+    format!("too long ({found} bytes, expected {expected})")
+}
+
+fn corrupt(what: &str) -> String {
+    format!("corrupt ({what})")
 }
 
 /// Refuses rule sets whose outcome depends on the stores.
@@ -945,18 +1009,34 @@ pub fn layers_text(ks: &[u32]) -> String {
 
 /// The errors of [`EgdbError::BadLayers`]: which layers, then the first [`SHOWN_BAD_LAYERS`]
 /// errors one after another, and how many more there are.
-fn each_error(errors: &[(u32, EgdbError)]) -> String {
+fn bad_layers(
+    errors: &[(u32, EgdbError)],
+    advice: &mut dyn FnMut(usize) -> Option<String>,
+) -> String {
+    bad_layers_counting(errors, advice, &mut 0)
+}
+
+fn bad_layers_counting(
+    errors: &[(u32, EgdbError)],
+    advice: &mut dyn FnMut(usize) -> Option<String>,
+    n: &mut usize,
+) -> String {
     let ks: Vec<u32> = errors.iter().map(|(k, _)| *k).collect();
     let shown: Vec<String> = errors
         .iter()
         .take(SHOWN_BAD_LAYERS)
-        .map(|(_, e)| e.to_string())
+        .map(|(_, e)| e.message_counting(advice, n))
         .collect();
     let more = match errors.len().saturating_sub(SHOWN_BAD_LAYERS) {
         0 => String::new(),
         n => format!("; and {n} more (`kalah egdb info` lists each)"),
     };
-    format!("({}): {}{more}", layers_text(&ks), shown.join("; "))
+    format!(
+        "{} bad layer files ({}): {}{more}",
+        errors.len(),
+        layers_text(&ks),
+        shown.join("; ")
+    )
 }
 
 /// How many of the bad layer files of [`EgdbError::BadLayers`] its message shows in full.

@@ -196,6 +196,31 @@ fn every_bad_layer_is_named_on_opening() {
     for (_, path) in &expected {
         assert_eq!(text.matches(path.as_str()).count(), 1, "{text}");
     }
+    // The advice after each damaged file is the caller's to choose, counted in the order the
+    // message names the files; the default is the general advice.
+    assert_eq!(
+        e.message_with(&mut |_| Some(kalah_egdb::REBUILD_ADVICE.to_string())),
+        text
+    );
+    let mut seen = Vec::new();
+    let custom = e.message_with(&mut |i| {
+        seen.push(i);
+        (i != 1).then(|| format!("advice {i}"))
+    });
+    assert_eq!(seen, [0, 1, 2]);
+    let damage = errors[0].1.damage().unwrap();
+    assert!(damage.starts_with("truncated ("), "{damage}");
+    assert!(
+        custom.contains(&format!("{}: {damage}; advice 0; ", expected[0].1)),
+        "{custom}"
+    );
+    assert!(
+        custom.contains(&format!("{}: truncated (", expected[1].1)),
+        "{custom}"
+    );
+    assert!(custom.ends_with("; advice 2"), "{custom}");
+    assert!(!custom.contains(kalah_egdb::REBUILD_ADVICE), "{custom}");
+    assert_eq!(custom.matches("advice").count(), 2, "{custom}");
     // More than are shown in full: counted.
     let path = layer_path(dir.path(), 3, &rules, 7);
     let bytes = fs::read(&path).unwrap();

@@ -729,32 +729,29 @@ fn build_replaces(path: &Path) -> bool {
     )
 }
 
-/// `text`, a message about the set of `m` houses and `rules` under `root`, with the general
-/// advice for a damaged layer file ([`kalah_egdb::REBUILD_ADVICE`]) replaced by the command that
-/// builds it again (up to the set's largest layer file; `given`: the `--egdb-dir` to repeat in
-/// it): `PATH: truncated (5000 bytes, expected 11516); `kalah egdb build --houses 4 --max-seeds
-/// 10 --egdb-dir db` builds it again`. A second damaged file of the message gets "the same
-/// command builds it again".
+/// The message of `e`, an error about the set of `m` houses and `rules` under `root`, with the
+/// general advice for a damaged layer file ([`kalah_egdb::REBUILD_ADVICE`]) replaced by the
+/// command that builds it again (up to the set's largest layer file; `given`: the `--egdb-dir`
+/// to repeat in it): `PATH: truncated (5000 bytes, expected 11516); `kalah egdb build --houses
+/// 4 --max-seeds 10 --egdb-dir db` builds it again`. A second damaged file of the message gets
+/// "the same command builds it again".
 pub(crate) fn with_build_command(
-    text: &str,
+    e: &kalah_egdb::EgdbError,
     root: &Path,
     m: usize,
     rules: &kalah_core::Rules,
     given: Option<&Path>,
 ) -> String {
-    let mut parts = text.split(kalah_egdb::REBUILD_ADVICE);
-    let mut out = parts.next().unwrap_or_default().to_string();
     let set = root.join(kalah_egdb::file::set_dir_name(m, rules));
     let top = layer_files(&set).last().copied().unwrap_or(0);
-    for (i, part) in parts.enumerate() {
-        if i == 0 {
-            out += &format!("`{}` builds it again", build_command(m, rules, top, given));
+    let command = build_command(m, rules, top, given);
+    e.message_with(&mut |i| {
+        Some(if i == 0 {
+            format!("`{command}` builds it again")
         } else {
-            out += "the same command builds it again";
-        }
-        out += part;
-    }
-    out
+            "the same command builds it again".to_string()
+        })
+    })
 }
 
 /// A set that cannot be opened (bad layer files), its message naming the build command where
@@ -911,7 +908,7 @@ fn open(dir: &DirArgs, rules_args: &RuleArgs, m: usize) -> Result<Egdb> {
     }
     let given = dir.egdb_dir.as_deref();
     let opened = Egdb::open(&root, m, &rules)
-        .map_err(|e| BadSet(with_build_command(&e.to_string(), &root, m, &rules, given)))?;
+        .map_err(|e| BadSet(with_build_command(&e, &root, m, &rules, given)))?;
     if opened.is_none() {
         // Layers without layer 0 (tester 12: "no databases" though the files are there).
         if let Some(why) = no_layer_zero(&root, m, &rules, dir.egdb_dir.as_deref()) {
@@ -1007,7 +1004,8 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
             file::open_layer(&path, &expected, true)
         });
         if let Err(e) = checked {
-            bad.push((k, path, e.to_string()));
+            // The build command comes once, at the end: not the general advice after each file.
+            bad.push((k, path, e.message_with(&mut |_| None)));
         }
     }
     let top = *files.last()?;
@@ -1022,12 +1020,7 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
         .filter(|(_, p, _)| std::fs::symlink_metadata(p).is_ok_and(|md| !md.is_file()))
         .map(|(_, p, _)| format!("'{}'", p.display()))
         .collect();
-    // The build command comes once, at the end: not the general advice after each file.
-    let advice = format!("; {}", kalah_egdb::REBUILD_ADVICE);
-    let each: Vec<String> = bad
-        .into_iter()
-        .map(|(.., e)| e.replace(&advice, ""))
-        .collect();
+    let each: Vec<String> = bad.into_iter().map(|(.., e)| e).collect();
     let first = if in_the_way.is_empty() {
         String::new()
     } else {

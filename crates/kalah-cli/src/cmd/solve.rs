@@ -437,12 +437,12 @@ pub(crate) fn open_egdb_dir(
     let db = match Egdb::open(&path, houses, rules) {
         // The message names the build that replaces a damaged file (a build does it itself).
         Err(e) if dir.is_none() => {
-            let e = crate::cmd::egdb::with_build_command(&e.to_string(), &path, houses, rules, dir);
+            let e = crate::cmd::egdb::with_build_command(&e, &path, houses, rules, dir);
             stderr_line!("kalah: warning: {}", default_set_unusable(&e));
             return Ok(None);
         }
         Err(e) => {
-            let e = crate::cmd::egdb::with_build_command(&e.to_string(), &path, houses, rules, dir);
+            let e = crate::cmd::egdb::with_build_command(&e, &path, houses, rules, dir);
             return Err(anyhow::anyhow!(e).context(format!(
                 "cannot open the endgame databases in {} (--no-egdb searches without them)",
                 path.display()
