@@ -557,7 +557,6 @@ fn info_on_a_missing_egdb_dir_is_an_error() {
 fn a_closed_stdout_is_not_a_panic() {
     // `kalah egdb build ... | head -1` panicked ("failed printing to stdout: Broken pipe") with a
     // backtrace; so did `kalah egdb info` and `kalah serve` with their first line.
-    use std::io::Read;
     use std::process::Stdio;
     let dir = tempfile::tempdir().unwrap();
     build(dir.path(), &[]);
@@ -576,14 +575,7 @@ fn a_closed_stdout_is_not_a_panic() {
             .spawn()
             .unwrap();
         drop(child.stdout.take()); // the reader goes away before the first line
-        let mut err = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut err)
-            .unwrap();
-        child.wait().unwrap();
+        let (_, err) = common::stderr_to_end(&mut child);
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
     // The server keeps serving without its address line; stop it after a moment.
@@ -604,14 +596,7 @@ fn a_closed_stdout_is_not_a_panic() {
         .args(["-TERM", &child.id().to_string()])
         .status()
         .unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    child.wait().unwrap();
+    let (_, err) = common::stderr_to_end(&mut child);
     assert!(!err.contains("panicked"), "serve: {err}");
 }
 

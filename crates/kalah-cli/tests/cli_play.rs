@@ -2,6 +2,8 @@
 
 use assert_cmd::Command;
 
+mod common;
+
 fn kalah() -> Command {
     let mut c = Command::cargo_bin("kalah").expect("the kalah binary");
     c.env_remove("NO_COLOR");
@@ -425,7 +427,7 @@ fn colour_only_when_asked_or_on_a_terminal() {
 /// thread of its own (the game may stop reading: write errors are ignored); gives up after 60 s.
 /// Returns the exit code and stderr.
 fn play_fed(stdin: std::process::Stdio, feed: Option<Vec<u8>>) -> (Option<i32>, String) {
-    use std::io::{Read, Write};
+    use std::io::Write;
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
         .args(["play", "--no-egdb", "--opponent", "human"])
         .stdin(stdin)
@@ -449,13 +451,7 @@ fn play_fed(stdin: std::process::Stdio, feed: Option<Vec<u8>>) -> (Option<i32>, 
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let (_, err) = common::stderr_to_end(&mut child);
     (status.code(), err)
 }
 

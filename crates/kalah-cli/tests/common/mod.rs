@@ -35,6 +35,23 @@ pub fn signal(child: Child, signal: &str, after: Duration) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Reads all of `child`'s captured standard error (up to its end: the child has exited or
+/// closed it) and waits for the child to exit.
+///
+/// # Panics
+/// If the child's stderr was not captured or already taken, or reading or waiting fails.
+pub fn stderr_to_end(child: &mut Child) -> (std::process::ExitStatus, String) {
+    use std::io::Read;
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr captured")
+        .read_to_string(&mut err)
+        .unwrap();
+    (child.wait().unwrap(), err)
+}
+
 /// Starts the `kalah` binary with `args`, its stdout and stderr captured.
 ///
 /// # Panics
