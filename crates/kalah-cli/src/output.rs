@@ -115,19 +115,34 @@ pub fn error_line(e: &anyhow::Error) -> String {
         }
         line.push_str(text);
     }
-    line.split_whitespace()
-        .map(|word| {
-            let word = printable(word);
-            let n = word.chars().count();
-            if n > MAX_WORD {
-                let head: String = word.chars().take(MAX_WORD / 2).collect();
-                format!("{head}... ({n} characters)")
-            } else {
-                word
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    // Words and the gaps between them: a gap of plain spaces is kept as it is (a file name may
+    // hold two spaces in a row, and the message must name that file: tester 64), any other gap
+    // (a line break, a tab) becomes one space.
+    let mut out = String::new();
+    let mut rest = line.trim();
+    while !rest.is_empty() {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let (word, after) = rest.split_at(end);
+        let word = printable(word);
+        let n = word.chars().count();
+        if n > MAX_WORD {
+            let head: String = word.chars().take(MAX_WORD / 2).collect();
+            out += &format!("{head}... ({n} characters)");
+        } else {
+            out += &word;
+        }
+        let next = after
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(after.len());
+        let (gap, after) = after.split_at(next);
+        if gap.chars().all(|c| c == ' ') {
+            out += gap;
+        } else {
+            out.push(' ');
+        }
+        rest = after;
+    }
+    out
 }
 
 /// `text` with control characters (escape sequences, NUL, ...) and invisible format characters
@@ -242,6 +257,9 @@ mod tests {
         );
         let e = anyhow::anyhow!("bad move '\x1b[31mRED'\ttab\nnext");
         assert_eq!(error_line(&e), "bad move '\\u{1b}[31mRED' tab next");
+        // Runs of spaces are kept (a file name may hold them); other gaps become one space.
+        let e = anyhow::anyhow!("'x  y.txt' exists\n\t (use 'x  y.txt')");
+        assert_eq!(error_line(&e), "'x  y.txt' exists (use 'x  y.txt')");
         // Ordinary lines are unchanged, long paths included.
         let path = format!("/tmp/{}/k009.egdb", "d".repeat(200));
         let e = anyhow::anyhow!("{path}: truncated (0 bytes, expected 64)");

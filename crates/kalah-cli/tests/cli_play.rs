@@ -1842,3 +1842,25 @@ fn a_save_file_replaced_by_a_fifo_is_refused_without_blocking() {
     assert!(stderr.contains("not a regular file"), "{stderr}");
     assert!(std::fs::symlink_metadata(&f).unwrap().file_type().is_fifo());
 }
+
+/// A file name with two spaces in a row is named as it is in error messages (tester 64: the
+/// error line squeezed runs of spaces, so the advice `--load 'x y.txt'` named another file).
+#[test]
+fn a_file_name_with_a_run_of_spaces_is_named_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "x  y.txt";
+    std::fs::write(dir.path().join(name), "hi").unwrap();
+    let out = kalah()
+        .current_dir(dir.path())
+        .args(["play", "--save", name])
+        .write_stdin("quit\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.ends_with(&format!("kalah play --load '{name}' --save '{name}'\n")),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dir.path().join(name)).unwrap(), b"hi");
+}
