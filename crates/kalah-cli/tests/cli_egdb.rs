@@ -1001,3 +1001,54 @@ fn build_announces_the_size_it_writes() {
         "{listed}"
     );
 }
+
+/// A layer whose values are wrong but whose checksums hold (rewritten with fresh ones): `verify`
+/// names the lowest layer that differs and its file, says to delete it first (a build keeps a
+/// file whose checksums hold) and gives the build; following that advice mends the set (tester
+/// 64: it said "delete the layers and rebuild", naming no file).
+#[test]
+fn verify_names_the_file_to_delete_after_a_wrong_value() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &[]);
+    let rules = kalah_core::Rules::default();
+    let layer = dir
+        .path()
+        .join("m3-standard-row-empty-owner")
+        .join("k006.egdb");
+    let good = std::fs::read(&layer).unwrap();
+    let db = kalah_egdb::Egdb::open(dir.path(), 3, &rules)
+        .unwrap()
+        .unwrap();
+    let mut values = db.layer_values(6).to_vec();
+    drop(db);
+    // Every value 2 higher: possible values (the probes take them), all wrong.
+    for v in values.iter_mut() {
+        *v = v.wrapping_add(2);
+    }
+    let header = kalah_egdb::file::read_header(&layer).unwrap();
+    kalah_egdb::file::write_layer(&layer, &header, &values).unwrap();
+    let out = kalah()
+        .args(["egdb", "verify", "--houses", "3", "--egdb-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let want = format!(
+        "; a build keeps a file whose checksums hold: delete {}, then `kalah egdb build --houses 3 --max-seeds 8 --egdb-dir {}` builds layer 6 again",
+        layer.display(),
+        dir.path().display()
+    );
+    assert!(err.contains(" in layers 6"), "{err}");
+    assert!(err.contains("(first: layer 6 rank "), "{err}");
+    assert!(err.contains(&want), "{err}");
+    // The advice, followed: the file back as it was built, and verify passes.
+    std::fs::remove_file(&layer).unwrap();
+    build(dir.path(), &[]);
+    assert_eq!(std::fs::read(&layer).unwrap(), good);
+    kalah()
+        .args(["egdb", "verify", "--houses", "3", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+}

@@ -422,14 +422,19 @@ pub struct Egdb {
 pub const CHECKED_ON_OPEN: u64 = 4 << 20;
 
 /// The result of [`Egdb::verify`].
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct VerifyReport {
     /// Entries re-derived.
     pub positions: u64,
     /// Entries whose stored value differs from the one derived from their children.
     pub mismatches: u64,
-    /// The first mismatch found: (seeds, rank, stored value, derived value).
+    /// The first mismatch found: (seeds, rank, stored value, derived value), in the lowest
+    /// layer that has any (layers are checked in increasing order).
     pub first: Option<(u32, u64, i32, i32)>,
+    /// The layers (seeds) with mismatches, in increasing order. A layer whose values are wrong
+    /// also makes the layers above it differ where their entries read it, so the lowest is the
+    /// one to build again first.
+    pub bad_layers: Vec<u32>,
 }
 
 impl Egdb {
@@ -901,6 +906,9 @@ impl Egdb {
             )
             .map_err(|_| EgdbError::Interrupted)?;
             report.mismatches += bad;
+            if bad > 0 {
+                report.bad_layers.push(k);
+            }
             if report.first.is_none() {
                 report.first = first.map(|(r, s, d)| (k, r, s, d));
             }

@@ -346,6 +346,10 @@ fn verify_finds_a_wrong_value_with_a_good_checksum() {
     assert!(bad.mismatches >= 1);
     let (k, r, _, _) = bad.first.unwrap();
     assert!(k == 6 || k == 7, "first mismatch in layer {k}");
+    // The layers that differ, lowest first: the first mismatch's layer heads them.
+    assert_eq!(bad.bad_layers.first(), Some(&k));
+    assert!(bad.bad_layers.windows(2).all(|w| w[0] < w[1]));
+    assert!(bad.bad_layers.iter().all(|&j| (6..=7).contains(&j)));
     if k == 6 {
         assert_eq!(r, 100);
     }

@@ -969,10 +969,34 @@ fn verify(a: VerifyArgs) -> Result<()> {
     };
     if report.mismatches > 0 {
         let (k, r, s, d) = report.first.unwrap_or_default();
+        // A build keeps a file whose checksums hold, so the file goes first; the layers above
+        // the lowest bad one may differ only because they read it (tester 64: the advice was
+        // "delete the layers and rebuild", naming no file).
+        let path = crate::output::shell_path(&db.layer_path(k).to_string_lossy());
+        let build = build_command(
+            m,
+            &a.rules.rules(),
+            db.max_seeds(),
+            a.dir.egdb_dir.as_deref(),
+        );
+        let above = &report.bad_layers[1..];
+        let then = if above.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; then verify again ({} may differ only where {} layer {k}): if {} still {}, delete {} too and build again",
+                kalah_egdb::layers_text(above),
+                if above.len() == 1 { "it reads" } else { "they read" },
+                if above.len() == 1 { "it" } else { "they" },
+                if above.len() == 1 { "differs" } else { "differ" },
+                if above.len() == 1 { "it" } else { "them" }
+            )
+        };
         bail!(
-            "{} of {} entries differ from their children's values (first: layer {k} rank {r}: stored {s}, derived {d}); delete the layers and rebuild",
+            "{} of {} entries differ from their children's values, in {} (first: layer {k} rank {r}: stored {s}, derived {d}); a build keeps a file whose checksums hold: delete {path}, then `{build}` builds layer {k} again{then}",
             report.mismatches,
-            report.positions
+            report.positions,
+            kalah_egdb::layers_text(&report.bad_layers),
         );
     }
     outln!(
