@@ -345,7 +345,12 @@ fn impossible_database_values_are_searched_instead_and_reported() {
         "{stderr}"
     );
     // Its checksums hold, so the build would keep it: the advice is to delete it first.
-    assert!(stderr.contains("delete it and build it again"), "{stderr}");
+    // With the whole build command (tester 64: the generic 'kalah egdb build').
+    let build = format!(
+        "delete it (a build keeps a file whose checksums hold), then `kalah egdb build --houses 3 --max-seeds 8 --egdb-dir {}` builds it again",
+        dir.path().display()
+    );
+    assert!(stderr.contains(&build), "{stderr}");
     kalah()
         .args(["egdb", "probe", pos, "--egdb-dir"])
         .arg(dir.path())
@@ -356,7 +361,7 @@ fn impossible_database_values_are_searched_instead_and_reported() {
                 .and(predicate::str::contains(
                     "k007.egdb holds impossible values",
                 ))
-                .and(predicate::str::contains("delete it and build it again")),
+                .and(predicate::str::contains(build.as_str())),
         );
 }
 
@@ -381,13 +386,23 @@ fn a_small_layer_failing_its_checksum_is_not_used() {
         stderr.contains("k010.egdb fails its checksum: the file is damaged"),
         "{stderr}"
     );
+    // A build replaces it: the whole command, no deleting (tester 64: the generic advice).
+    let build = format!(
+        "and `kalah egdb build --houses 3 --max-seeds 12 --egdb-dir {}` builds it again",
+        dir.path().display()
+    );
+    assert!(stderr.contains(&build), "{stderr}");
+    assert!(!stderr.contains("delete"), "{stderr}");
     // A position of that layer: no value from it; of another layer: the value as before.
     kalah()
         .args(["egdb", "probe", "3,3,1,0,1,1,1,0 S", "--egdb-dir"])
         .arg(dir.path())
         .assert()
         .failure()
-        .stderr(predicate::str::contains("k010.egdb fails its checksum"));
+        .stderr(
+            predicate::str::contains("k010.egdb fails its checksum")
+                .and(predicate::str::contains(build.as_str())),
+        );
     kalah()
         .args(["egdb", "probe", "3,3,1,0,1,1,0,0 S", "--egdb-dir"])
         .arg(dir.path())

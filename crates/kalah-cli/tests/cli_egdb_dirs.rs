@@ -499,7 +499,48 @@ fn every_command_names_every_bad_layer_alike() {
             "{args:?}: {err}"
         );
         assert!(!err.contains("delete it and rebuild"), "{args:?}: {err}");
+        // The link is named to go first (a build leaves it alone: tester 64, `solve` and
+        // `probe` gave it no advice); `verify` says so in its own summary.
+        if args[0] != "egdb" || args[1] != "verify" {
+            assert!(
+                err.contains(&format!(
+                    "; {broken}; a build leaves it alone: move it away or delete it, then the same command builds it again"
+                )),
+                "{args:?}: {err}"
+            );
+        }
     }
+}
+
+/// A directory in a layer's place: `solve` and `probe` say to move it away or delete it (a
+/// build leaves it alone) and name the build (tester 64: no advice); doing so mends the set.
+#[test]
+fn a_directory_in_a_layers_place_is_named_to_go_first() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "6", &["--quiet"]);
+    let layer = dir
+        .path()
+        .join("m3-standard-row-empty-owner")
+        .join("k004.egdb");
+    let good = std::fs::read(&layer).unwrap();
+    std::fs::remove_file(&layer).unwrap();
+    std::fs::create_dir(&layer).unwrap();
+    let want = format!(
+        "{}: not a regular file (a directory, a FIFO or a device); a build leaves it alone: move it away or delete it, then `kalah egdb build --houses 3 --max-seeds 6 --egdb-dir {}` builds it again",
+        layer.display(),
+        dir.path().display()
+    );
+    for args in [
+        vec!["egdb", "probe", "1,1,0,1,1,0,1,0 S"],
+        vec!["solve", "1,1,0,1,1,0,1,0 S"],
+    ] {
+        let mut cmd = kalah();
+        cmd.args(&args).arg("--egdb-dir").arg(dir.path());
+        one_line_error(&mut cmd, 1, &want);
+    }
+    std::fs::remove_dir(&layer).unwrap();
+    build(dir.path(), "6", &["--quiet"]);
+    assert_eq!(std::fs::read(&layer).unwrap(), good);
 }
 
 /// `kalah ARGS` with the per-user data directory under `home` (no `--egdb-dir`).

@@ -478,6 +478,7 @@ fn in_the_way(e: EgdbError) -> EgdbError {
             path,
             what: source.to_string(),
         },
+        EgdbError::NotAFile { path, what } => EgdbError::InTheWay { path, what },
         other => other,
     }
 }

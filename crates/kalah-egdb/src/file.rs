@@ -414,8 +414,8 @@ pub fn write_layer(path: &Path, header: &LayerHeader, payload: &[u8]) -> Result<
 /// # Errors
 /// [`EgdbError`] if the file is unreadable, not a database, of another version, truncated or
 /// too long, for another board or rule set, or corrupt (a bad header; a bad payload when
-/// checked); [`EgdbError::Io`] if what is in its place is not a regular file (a directory, a
-/// FIFO, a device, a symbolic link to nothing).
+/// checked); [`EgdbError::NotAFile`] if what is in its place is not a regular file (a
+/// directory, a FIFO, a device, a symbolic link to nothing).
 pub fn open_layer(
     path: &Path,
     expected: &LayerHeader,
@@ -574,10 +574,10 @@ fn short_file(path: &Path, start: &[u8], len: u64, expected: u64) -> EgdbError {
 fn regular_file_in_place(path: &Path) -> Result<bool, EgdbError> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && path.symlink_metadata().is_ok() => {
-            Err(io(
-                path,
-                std::io::Error::other("a symbolic link to nothing (a broken link)"),
-            ))
+            Err(EgdbError::NotAFile {
+                path: path.display().to_string(),
+                what: "a symbolic link to nothing (a broken link)".to_string(),
+            })
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(io(path, e)),
@@ -587,9 +587,9 @@ fn regular_file_in_place(path: &Path) -> Result<bool, EgdbError> {
 }
 
 fn not_a_file(path: &Path) -> EgdbError {
-    EgdbError::Io {
+    EgdbError::NotAFile {
         path: path.display().to_string(),
-        source: std::io::Error::other("not a regular file (a directory, a FIFO or a device)"),
+        what: "not a regular file (a directory, a FIFO or a device)".to_string(),
     }
 }
 

@@ -177,6 +177,35 @@ pub(crate) fn worker_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, E
 /// command (board, rules, directory) may put it in place of this text.
 pub const REBUILD_ADVICE: &str = "build it again (`kalah egdb build` replaces it)";
 
+/// How the message of something in a layer's place that is not a regular file
+/// ([`EgdbError::NotAFile`]: a directory, a FIFO, a device, a broken link) ends: a build leaves
+/// it alone, so it goes first. A front end that knows the whole build command may put it in
+/// place of this text.
+pub const DELETE_FIRST_ADVICE: &str =
+    "a build leaves it alone: move it away or delete it, then build it again (`kalah egdb build`)";
+
+/// How a bad layer file is mended ([`EgdbError::message_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repair {
+    /// A build replaces the file itself: truncated, too long or corrupt
+    /// ([`REBUILD_ADVICE`]).
+    Rebuild,
+    /// A build leaves it alone (it is not a regular file): it is moved away or deleted first
+    /// ([`DELETE_FIRST_ADVICE`]).
+    DeleteFirst,
+}
+
+/// The advice of [`EgdbError`]'s own messages.
+fn default_advice(_: usize, repair: Repair) -> Option<String> {
+    Some(
+        match repair {
+            Repair::Rebuild => REBUILD_ADVICE,
+            Repair::DeleteFirst => DELETE_FIRST_ADVICE,
+        }
+        .to_string(),
+    )
+}
+
 /// Errors opening, building or verifying databases.
 #[derive(Debug, thiserror::Error)]
 pub enum EgdbError {
@@ -241,11 +270,20 @@ pub enum EgdbError {
     },
     /// Several layer files of one set are bad: each one's error, in layer order (opening a set
     /// names them all, not the first one met: tester 60).
-    #[error("{}", bad_layers(.errors, &mut |_| Some(REBUILD_ADVICE.to_string())))]
+    #[error("{}", bad_layers(.errors, &mut default_advice))]
     BadLayers {
         /// The layers (seeds) and their errors, one per bad file (none of them `BadLayers`),
         /// in layer order.
         errors: Vec<(u32, EgdbError)>,
+    },
+    /// What is in a layer's place, met opening a set, is not a regular file (a directory, a
+    /// FIFO, a device, a symbolic link to nothing): a build leaves it alone.
+    #[error("{path}: {what}; {advice}", advice = DELETE_FIRST_ADVICE)]
+    NotAFile {
+        /// The layer file's path.
+        path: String,
+        /// What is there instead (`not a regular file (a directory, a FIFO or a device)`).
+        what: String,
     },
     /// What is in the place of a layer a build would write cannot be read or is no regular
     /// file (a directory, a device, a broken link): a build does not replace it, and stops
@@ -309,45 +347,49 @@ pub enum EgdbError {
 }
 
 impl EgdbError {
-    /// What is wrong with a damaged layer file ([`EgdbError::Truncated`], [`EgdbError::TooLong`],
-    /// [`EgdbError::Corrupt`]), without its path or advice: `truncated (5000 bytes, expected
-    /// 11516)`. `None` for every other error: a build replaces only such files itself.
-    pub fn damage(&self) -> Option<String> {
+    /// What is wrong with a bad layer file, without its path or advice, and how it is mended:
+    /// `truncated (5000 bytes, expected 11516)` and [`Repair::Rebuild`] for a damaged file
+    /// ([`EgdbError::Truncated`], [`EgdbError::TooLong`], [`EgdbError::Corrupt`]); `not a
+    /// regular file (...)` and [`Repair::DeleteFirst`] for [`EgdbError::NotAFile`]. `None` for
+    /// every other error.
+    pub fn damage(&self) -> Option<(String, Repair)> {
         match self {
             EgdbError::Truncated {
                 expected, found, ..
-            } => Some(truncated(found, expected)),
+            } => Some((truncated(found, expected), Repair::Rebuild)),
             EgdbError::TooLong {
                 expected, found, ..
-            } => Some(too_long(found, expected)),
-            EgdbError::Corrupt { what, .. } => Some(corrupt(what)),
+            } => Some((too_long(found, expected), Repair::Rebuild)),
+            EgdbError::Corrupt { what, .. } => Some((corrupt(what), Repair::Rebuild)),
+            EgdbError::NotAFile { what, .. } => Some((what.clone(), Repair::DeleteFirst)),
             _ => None,
         }
     }
 
-    /// The error's message (its `Display`) with the advice after each damaged layer file it
-    /// names ([`REBUILD_ADVICE`]) replaced by `advice(i)`, `i` counting those files from 0 in
-    /// the order the message names them (one for a damaged file; each shown file of
-    /// [`EgdbError::BadLayers`]); `None` leaves the advice out (`PATH: truncated (5000 bytes,
-    /// expected 11516)`). A front end that knows the whole build command (board, rules,
-    /// directory) puts it there. `to_string()` is `message_with(&mut |_|
-    /// Some(REBUILD_ADVICE.to_string()))`.
-    pub fn message_with(&self, advice: &mut dyn FnMut(usize) -> Option<String>) -> String {
+    /// The error's message (its `Display`) with the advice after each bad layer file it names
+    /// ([`REBUILD_ADVICE`], [`DELETE_FIRST_ADVICE`]) replaced by `advice(i, repair)`, `i`
+    /// counting those files from 0 in the order the message names them (one for a bad file;
+    /// each shown file of [`EgdbError::BadLayers`]) and `repair` saying how that file is
+    /// mended; `None` leaves the advice out (`PATH: truncated (5000 bytes, expected 11516)`). A
+    /// front end that knows the whole build command (board, rules, directory) puts it there.
+    /// `to_string()` is this with those two constants as the advice.
+    pub fn message_with(&self, advice: &mut dyn FnMut(usize, Repair) -> Option<String>) -> String {
         let mut n = 0;
         self.message_counting(advice, &mut n)
     }
 
     fn message_counting(
         &self,
-        advice: &mut dyn FnMut(usize) -> Option<String>,
+        advice: &mut dyn FnMut(usize, Repair) -> Option<String>,
         n: &mut usize,
     ) -> String {
         match self {
             EgdbError::Truncated { path, .. }
             | EgdbError::TooLong { path, .. }
-            | EgdbError::Corrupt { path, .. } => {
-                let damage = self.damage().unwrap_or_default();
-                let text = match advice(*n) {
+            | EgdbError::Corrupt { path, .. }
+            | EgdbError::NotAFile { path, .. } => {
+                let (damage, repair) = self.damage().unwrap_or((String::new(), Repair::Rebuild));
+                let text = match advice(*n, repair) {
                     Some(a) => format!("{path}: {damage}; {a}"),
                     None => format!("{path}: {damage}"),
                 };
@@ -804,23 +846,42 @@ impl Egdb {
     /// values are impossible is kept by the build (it checks the checksums), so that file must
     /// be deleted first.
     pub fn damage_warning(&self) -> Option<String> {
+        self.damage_warning_with(self.repair_advice()?)
+    }
+
+    /// [`Egdb::damage_warning`] with the repair given (a front end's, naming the whole build
+    /// command), if a layer is damaged.
+    pub fn damage_warning_with(&self, repair: &str) -> Option<String> {
         Some(format!(
             "{} (those positions were searched instead); check it with 'kalah egdb verify' and \
-             {}",
-            self.damage()?,
-            self.repair_advice()?
+             {repair}",
+            self.damage()?
         ))
     }
 
     /// How to repair the damaged layer ([`Egdb::damaged_layer`]), if any: a file that failed
     /// its checksum is replaced by `kalah egdb build`; one whose checksums hold but whose values
     /// are impossible is kept by the build (it checks the checksums), so it must be deleted first.
+    /// A front end that knows the whole build command gives it instead, after
+    /// [`Egdb::repair`].
     pub fn repair_advice(&self) -> Option<&'static str> {
+        Some(match self.repair()? {
+            Repair::Rebuild => "build it again ('kalah egdb build' replaces it)",
+            Repair::DeleteFirst => {
+                "delete it and build it again ('kalah egdb build' keeps a file whose checksums hold)"
+            }
+        })
+    }
+
+    /// How the damaged layer ([`Egdb::damaged_layer`]) is mended, if any: [`Repair::Rebuild`]
+    /// for a file that failed its checksum (a build replaces it), [`Repair::DeleteFirst`] for
+    /// one whose checksums hold but whose values are impossible (a build keeps it).
+    pub fn repair(&self) -> Option<Repair> {
         let k = self.damaged_layer()? as usize;
         Some(if self.failed_checksum[k].load(Ordering::Relaxed) {
-            "build it again ('kalah egdb build' replaces it)"
+            Repair::Rebuild
         } else {
-            "delete it and build it again ('kalah egdb build' keeps a file whose checksums hold)"
+            Repair::DeleteFirst
         })
     }
 
@@ -1019,14 +1080,14 @@ pub fn layers_text(ks: &[u32]) -> String {
 /// errors one after another, and how many more there are.
 fn bad_layers(
     errors: &[(u32, EgdbError)],
-    advice: &mut dyn FnMut(usize) -> Option<String>,
+    advice: &mut dyn FnMut(usize, Repair) -> Option<String>,
 ) -> String {
     bad_layers_counting(errors, advice, &mut 0)
 }
 
 fn bad_layers_counting(
     errors: &[(u32, EgdbError)],
-    advice: &mut dyn FnMut(usize) -> Option<String>,
+    advice: &mut dyn FnMut(usize, Repair) -> Option<String>,
     n: &mut usize,
 ) -> String {
     let ks: Vec<u32> = errors.iter().map(|(k, _)| *k).collect();
@@ -1127,7 +1188,10 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
                     }
                     .to_string()
                 }
-                e => e.to_string(),
+                // The listing's summary says what to delete first: no advice on each line.
+                e => e.message_with(&mut |_, repair| {
+                    (repair == Repair::Rebuild).then(|| REBUILD_ADVICE.to_string())
+                }),
             });
             out.push(LayerInfo {
                 path,

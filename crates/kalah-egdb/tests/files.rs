@@ -199,16 +199,17 @@ fn every_bad_layer_is_named_on_opening() {
     // The advice after each damaged file is the caller's to choose, counted in the order the
     // message names the files; the default is the general advice.
     assert_eq!(
-        e.message_with(&mut |_| Some(kalah_egdb::REBUILD_ADVICE.to_string())),
+        e.message_with(&mut |_, _| Some(kalah_egdb::REBUILD_ADVICE.to_string())),
         text
     );
     let mut seen = Vec::new();
-    let custom = e.message_with(&mut |i| {
+    let custom = e.message_with(&mut |i, repair| {
+        assert_eq!(repair, kalah_egdb::Repair::Rebuild);
         seen.push(i);
         (i != 1).then(|| format!("advice {i}"))
     });
     assert_eq!(seen, [0, 1, 2]);
-    let damage = errors[0].1.damage().unwrap();
+    let (damage, _) = errors[0].1.damage().unwrap();
     assert!(damage.starts_with("truncated ("), "{damage}");
     assert!(
         custom.contains(&format!("{}: {damage}; advice 0; ", expected[0].1)),

@@ -745,11 +745,17 @@ pub(crate) fn with_build_command(
     let set = root.join(kalah_egdb::file::set_dir_name(m, rules));
     let top = layer_files(&set).last().copied().unwrap_or(0);
     let command = build_command(m, rules, top, given);
-    e.message_with(&mut |i| {
-        Some(if i == 0 {
+    e.message_with(&mut |i, repair| {
+        let build = if i == 0 {
             format!("`{command}` builds it again")
         } else {
             "the same command builds it again".to_string()
+        };
+        Some(match repair {
+            kalah_egdb::Repair::Rebuild => build,
+            kalah_egdb::Repair::DeleteFirst => {
+                format!("a build leaves it alone: move it away or delete it, then {build}")
+            }
         })
     })
 }
@@ -787,6 +793,28 @@ fn too_big_to_build(total: u64) -> Option<String> {
             human_bytes(total),
             human_bytes(have)
         )
+    })
+}
+
+/// How to mend the damaged layer of `db` ([`Egdb::damaged_layer`]), if any, with the command
+/// that builds it again: "`kalah egdb build --houses 3 --max-seeds 8 --egdb-dir db` builds it
+/// again", or, for a file whose checksums hold (a build keeps it), "delete it, then ...".
+pub(crate) fn repair_with_command(db: &Egdb) -> Option<String> {
+    let repair = db.repair()?;
+    let root = db.dir().parent()?;
+    // The default root goes without `--egdb-dir`.
+    let default = kalah_egdb::default_dir();
+    let given = (default.as_deref() != Some(root)).then_some(root);
+    let top = layer_files(db.dir())
+        .last()
+        .copied()
+        .unwrap_or(db.max_seeds());
+    let command = build_command(db.houses(), db.rules(), top, given);
+    Some(match repair {
+        kalah_egdb::Repair::Rebuild => format!("`{command}` builds it again"),
+        kalah_egdb::Repair::DeleteFirst => format!(
+            "delete it (a build keeps a file whose checksums hold), then `{command}` builds it again"
+        ),
     })
 }
 
@@ -1029,7 +1057,7 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
         });
         if let Err(e) = checked {
             // The build command comes once, at the end: not the general advice after each file.
-            bad.push((k, path, e.message_with(&mut |_| None)));
+            bad.push((k, path, e.message_with(&mut |_, _| None)));
         }
     }
     let top = *files.last()?;
@@ -1130,7 +1158,7 @@ fn probe(a: ProbeArgs) -> Result<()> {
         );
     }
     let Some(gain) = db.probe(&pos, &rules) else {
-        if let (Some(damage), Some(repair)) = (db.damage(), db.repair_advice()) {
+        if let (Some(damage), Some(repair)) = (db.damage(), repair_with_command(&db)) {
             bail!(
                 "no value for this position: {damage}; check it with 'kalah egdb verify' and \
                  {repair}"

@@ -513,7 +513,9 @@ pub(crate) fn check_egdb_dir(path: &std::path::Path) -> Result<()> {
 /// Warns on stderr if the probes of `egdb` met a damaged layer (impossible values: see
 /// `Egdb::probe`); the positions concerned were searched instead, so the results stand.
 pub(crate) fn warn_if_damaged(egdb: Option<&Egdb>) {
-    if let Some(warning) = egdb.and_then(Egdb::damage_warning) {
+    let Some(db) = egdb else { return };
+    let repair = crate::cmd::egdb::repair_with_command(db);
+    if let Some(warning) = repair.and_then(|r| db.damage_warning_with(&r)) {
         stderr_line!("kalah: warning: {warning}");
     }
 }
