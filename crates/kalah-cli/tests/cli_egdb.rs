@@ -475,7 +475,10 @@ fn ctrl_c_leaves_no_corrupt_file_and_the_build_resumes() {
     let out = common::interrupt(child, Duration::from_millis(300));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(err.contains("interrupted"), "{err}");
+    assert!(
+        err.contains("kalah: build interrupted (Ctrl-C): the finished layers are kept"),
+        "{err}"
+    );
     let mut names: Vec<String> = std::fs::read_dir(&set)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

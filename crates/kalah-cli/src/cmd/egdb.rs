@@ -226,10 +226,11 @@ fn human_secs(s: f64) -> String {
     }
 }
 
-/// Says on stderr what an interrupted command left behind and exits with code 128 + the
-/// signal's number (130 for Ctrl-C, 143 for SIGTERM), as `kalah solve` does.
-fn interrupted(what: &str) -> ! {
-    stderr_line!("kalah: {what}");
+/// Says on stderr that `command` was stopped, by which signal, and what it left behind
+/// (`kalah: build terminated (SIGTERM): the finished layers are kept ...`), and exits with code
+/// 128 + the signal's number (130 for Ctrl-C, 143 for SIGTERM), as `kalah solve` does.
+fn interrupted(command: &str, left: &str) -> ! {
+    stderr_line!("kalah: {command} {}: {left}", crate::signals::stopped_by());
     std::process::exit(crate::signals::exit_code());
 }
 
@@ -347,7 +348,8 @@ fn build(a: BuildArgs) -> Result<()> {
     let report = match result {
         Ok(r) => r,
         Err(kalah_egdb::EgdbError::Interrupted) => interrupted(
-            "build interrupted: the finished layers are kept and no partial file is left; run the same command again to resume",
+            "build",
+            "the finished layers are kept and no partial file is left; run the same command again to resume",
         ),
         // A write that failed (a full disk, say) leaves the layers finished before it.
         Err(e @ kalah_egdb::EgdbError::Io { .. }) => anyhow::bail!(
@@ -990,9 +992,7 @@ fn verify(a: VerifyArgs) -> Result<()> {
     bar.finish_and_clear();
     let report = match report {
         Ok(r) => r,
-        Err(kalah_egdb::EgdbError::Interrupted) => {
-            interrupted("verify interrupted: nothing was changed")
-        }
+        Err(kalah_egdb::EgdbError::Interrupted) => interrupted("verify", "nothing was changed"),
         Err(e) => return Err(every_bad_layer(&a, m).unwrap_or_else(|| e.into())),
     };
     if report.mismatches > 0 {
