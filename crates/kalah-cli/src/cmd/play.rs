@@ -534,6 +534,17 @@ fn parse_command(line: &str) -> Result<Command, String> {
                 Err(e) => Err(e.to_string()),
             }
         }
+        // A signed number is read as a move, and refused as `03` is (tester 64: '+1' was "not a
+        // command").
+        _ if rest.is_empty()
+            && word
+                .strip_prefix('+')
+                .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            word.parse::<Move>()
+                .map(Command::Action)
+                .map_err(|e| e.to_string())
+        }
         // A negative number is no house, told as a number too large is (tester 41: '-1' was
         // "not a command", where the web API says houses are numbered 1 to m).
         _ if rest.is_empty()
@@ -2482,6 +2493,15 @@ mod tests {
         assert_eq!(parse_command("-1"), Ok(Command::NoHouse("-1".into(), None)));
         assert!(parse_command("-").is_err());
         assert!(parse_command("-1 2").is_err());
+        // A sign is refused as a leading zero is: as a move, not as an unknown command.
+        for word in ["+1", "03"] {
+            assert_eq!(
+                parse_command(word),
+                Err(format!(
+                    "'{word}' is not a move: expected a house number (digits, no leading zero) or 'swap'"
+                ))
+            );
+        }
         assert_eq!(
             parse_command("3-999"),
             Ok(Command::NoHouse("999".into(), Some("3-999".into())))

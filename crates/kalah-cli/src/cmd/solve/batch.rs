@@ -218,7 +218,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         Box::new(std::io::stdin())
     } else {
         let file = std::fs::File::open(path)
-            .with_context(|| format!("cannot read --batch {}", path.display()))?;
+            .with_context(|| format!("cannot read --batch '{}'", path.display()))?;
         Box::new(file)
     };
     let mut input = BufReader::new(input);
@@ -266,7 +266,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         shared.waiting.store(true, Ordering::SeqCst);
         let read = read_line(&mut input, &mut buf, MAX_LINE, MAX_LINE);
         shared.waiting.store(false, Ordering::SeqCst);
-        let read = read.with_context(|| format!("cannot read --batch {}", path.display()))?;
+        let read = read.with_context(|| format!("cannot read --batch '{}'", path.display()))?;
         if read == LineRead::End {
             break;
         }
