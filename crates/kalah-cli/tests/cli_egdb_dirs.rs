@@ -26,6 +26,35 @@ fn build(dir: &Path, max_seeds: &str, extra: &[&str]) -> std::process::Output {
     out
 }
 
+/// A standard-capture set of Kalah(3,·) to 6 seeds, built in a new directory, and the path of
+/// its layer 4.
+fn built_with_layer_4() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "6", &["--quiet"]);
+    let layer = dir
+        .path()
+        .join("m3-standard-row-empty-owner")
+        .join("k004.egdb");
+    (dir, layer)
+}
+
+/// `egdb probe` and `solve` of a position of 4 seeds on Kalah(3,·) with the databases in `dir`:
+/// each fails with one line on stderr containing `want`; their stderr.
+fn probe_and_solve_fail_with(dir: &Path, want: &str) -> Vec<String> {
+    [
+        vec!["egdb", "probe", "1,1,0,1,1,0,1,0 S"],
+        vec!["solve", "1,1,0,1,1,0,1,0 S"],
+    ]
+    .iter()
+    .map(|args| {
+        let mut cmd = kalah();
+        cmd.args(args).arg("--egdb-dir").arg(dir);
+        one_line_error(&mut cmd, 1, want);
+        String::from_utf8_lossy(&cmd.output().unwrap().stderr).into_owned()
+    })
+    .collect()
+}
+
 /// One line on stderr containing `want`, exit code `code`, nothing on stdout.
 fn one_line_error(cmd: &mut Command, code: i32, want: &str) {
     let out = cmd.output().unwrap();
@@ -352,12 +381,7 @@ fn verify_and_info_say_which_layers_a_missing_one_leaves_unused() {
 fn an_empty_layer_file_gets_the_same_expected_length_everywhere() {
     // For a 0-byte k004.egdb, `info` said "expected 64" (a header) and verify and probe
     // "expected 194" (the whole layer: 64 + C(4 + 5, 5) values + one block checksum of 4).
-    let dir = tempfile::tempdir().unwrap();
-    build(dir.path(), "6", &["--quiet"]);
-    let layer = dir
-        .path()
-        .join("m3-standard-row-empty-owner")
-        .join("k004.egdb");
+    let (dir, layer) = built_with_layer_4();
     std::fs::write(&layer, b"").unwrap();
     let want = format!("{}: truncated (0 bytes, expected 194); ", layer.display());
     // A build replaces a damaged layer itself: the advice is to run it, not to delete the file
@@ -516,12 +540,7 @@ fn every_command_names_every_bad_layer_alike() {
 /// build leaves it alone) and name the build (tester 64: no advice); doing so mends the set.
 #[test]
 fn a_directory_in_a_layers_place_is_named_to_go_first() {
-    let dir = tempfile::tempdir().unwrap();
-    build(dir.path(), "6", &["--quiet"]);
-    let layer = dir
-        .path()
-        .join("m3-standard-row-empty-owner")
-        .join("k004.egdb");
+    let (dir, layer) = built_with_layer_4();
     let good = std::fs::read(&layer).unwrap();
     std::fs::remove_file(&layer).unwrap();
     std::fs::create_dir(&layer).unwrap();
@@ -530,14 +549,7 @@ fn a_directory_in_a_layers_place_is_named_to_go_first() {
         layer.display(),
         dir.path().display()
     );
-    for args in [
-        vec!["egdb", "probe", "1,1,0,1,1,0,1,0 S"],
-        vec!["solve", "1,1,0,1,1,0,1,0 S"],
-    ] {
-        let mut cmd = kalah();
-        cmd.args(&args).arg("--egdb-dir").arg(dir.path());
-        one_line_error(&mut cmd, 1, &want);
-    }
+    probe_and_solve_fail_with(dir.path(), &want);
     std::fs::remove_dir(&layer).unwrap();
     build(dir.path(), "6", &["--quiet"]);
     assert_eq!(std::fs::read(&layer).unwrap(), good);
@@ -788,19 +800,12 @@ fn two_damaged_layers_name_the_build_once() {
         set.join("k004.egdb").display(),
         set.join("k005.egdb").display()
     );
-    for args in [
-        vec!["egdb", "probe", "1,1,0,1,1,0,1,0 S"],
-        vec!["solve", "1,1,0,1,1,0,1,0 S"],
-    ] {
-        let mut cmd = kalah();
-        cmd.args(&args).arg("--egdb-dir").arg(dir.path());
-        one_line_error(&mut cmd, 1, &want);
-        let err = String::from_utf8_lossy(&cmd.output().unwrap().stderr).into_owned();
+    for err in probe_and_solve_fail_with(dir.path(), &want) {
         assert!(
             err.trim_end()
                 .ends_with("); the same command builds it again"),
-            "{args:?}: {err}"
+            "{err}"
         );
-        assert!(!err.contains("replaces it"), "{args:?}: {err}");
+        assert!(!err.contains("replaces it"), "{err}");
     }
 }
