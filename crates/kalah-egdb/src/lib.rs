@@ -383,12 +383,14 @@ impl EgdbError {
         advice: &mut dyn FnMut(usize, Repair) -> Option<String>,
         n: &mut usize,
     ) -> String {
-        match self {
-            EgdbError::Truncated { path, .. }
-            | EgdbError::TooLong { path, .. }
-            | EgdbError::Corrupt { path, .. }
-            | EgdbError::NotAFile { path, .. } => {
-                let (damage, repair) = self.damage().unwrap_or((String::new(), Repair::Rebuild));
+        match (self, self.damage()) {
+            (
+                EgdbError::Truncated { path, .. }
+                | EgdbError::TooLong { path, .. }
+                | EgdbError::Corrupt { path, .. }
+                | EgdbError::NotAFile { path, .. },
+                Some((damage, repair)),
+            ) => {
                 let text = match advice(*n, repair) {
                     Some(a) => format!("{path}: {damage}; {a}"),
                     None => format!("{path}: {damage}"),
@@ -396,7 +398,7 @@ impl EgdbError {
                 *n += 1;
                 text
             }
-            EgdbError::BadLayers { errors } => bad_layers_counting(errors, advice, n),
+            (EgdbError::BadLayers { errors }, _) => bad_layers_counting(errors, advice, n),
             _ => self.to_string(),
         }
     }

@@ -1008,16 +1008,17 @@ fn verify(a: VerifyArgs) -> Result<()> {
             a.dir.egdb_dir.as_deref(),
         );
         let above = &report.bad_layers[1..];
+        let (they, read, differ, them) = if above.len() == 1 {
+            ("it", "reads", "differs", "it")
+        } else {
+            ("they", "read", "differ", "them")
+        };
         let then = if above.is_empty() {
             String::new()
         } else {
             format!(
-                "; then verify again ({} may differ only where {} layer {k}): if {} still {}, delete {} too and build again",
+                "; then verify again ({} may differ only where {they} {read} layer {k}): if {they} still {differ}, delete {them} too and build again",
                 kalah_egdb::layers_text(above),
-                if above.len() == 1 { "it reads" } else { "they read" },
-                if above.len() == 1 { "it" } else { "they" },
-                if above.len() == 1 { "differs" } else { "differ" },
-                if above.len() == 1 { "it" } else { "them" }
             )
         };
         bail!(
