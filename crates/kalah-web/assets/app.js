@@ -7,6 +7,12 @@ import { drawBoard, setPit, sideName, other, binName, storeOf } from './board.js
 import { drawGraph } from './graph.js';
 
 const STORE_KEY = 'kalah.game.v1';
+// The cache of values found for the game, in its own localStorage entry ({game: `valuesGame`,
+// values}), shared by the tabs: a tab that found a value writes that entry, never the game, so
+// it cannot write its game over a move another tab has just played (a browser test failed so in
+// CI: the idle tab's value saves stopped the tab that moved). Older saves kept the cache in the
+// game's entry; it is still read from there.
+const VALUES_KEY = 'kalah.values.v1';
 // This tab's analysis board, in sessionStorage: each tab has its own, kept over a reload (in
 // the game's localStorage entry the last tab to save won, tester 58).
 const ANALYSIS_KEY = 'kalah.analysis.v1';
@@ -192,7 +198,8 @@ let elsewhere = false;
 function save() {
   if (elsewhere) return;
   saveAnalysis();
-  const state = { ...written(), analysis: null };
+  // (The values have their own entry: `saveValues`.)
+  const state = { ...written(), analysis: null, values: undefined };
   // Another tab changed the game since this tab last wrote it (its storage event may not have
   // come yet): stop rather than write over it.
   // (Read back and compared only when the text there is not what this tab last wrote or read.)
@@ -204,12 +211,14 @@ function save() {
     }
   }
   let trouble = '';
-  for (const attempt of [state, { ...state, values: {} }]) {
+  const text = JSON.stringify(state);
+  for (const attempt of [0, 1]) {
     try {
-      const text = JSON.stringify(attempt);
+      // The second time with room made: the cache of values dropped.
+      if (attempt) localStorage.removeItem(VALUES_KEY);
       localStorage.setItem(STORE_KEY, text);
       lastText = text;
-      lastKey = gameKey(sanitize(attempt));
+      lastKey = gameKey(sanitize(state));
       trouble = '';
       break;
     } catch (e) {
@@ -221,6 +230,46 @@ function save() {
     const el = $('save-note');
     el.textContent = trouble ? `This game is not saved: ${trouble}. A reload would lose it; export it (Export / import) to keep it.` : '';
     el.hidden = !trouble;
+  }
+}
+
+/** Which game a cache of values belongs to: its rules and start position (a value holds for
+ * its position under its rules). */
+const valuesGame = () => JSON.stringify([Object.keys(STANDARD_RULES).map((k) => S.rules[k]), S.start]);
+
+/** The values in `text` (the values entry, as `saveValues` writes it) if they belong to this
+ * tab's game; otherwise (another game's, none, damaged) {}. */
+function valuesIn(text) {
+  try {
+    const st = JSON.parse(text || 'null');
+    const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+    return isObj(st) && st.game === valuesGame() ? goodValues(st.values, isObj) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Adds the values of `found` that this tab does not have yet; whether there were any. */
+function mergeValues(found) {
+  let any = false;
+  for (const [pos, v] of Object.entries(found)) {
+    if (!S.values[pos]) {
+      S.values[pos] = v;
+      any = true;
+    }
+  }
+  return any;
+}
+
+/** Writes the cache of values (with those other tabs stored for the same game) to its own
+ * localStorage entry. A browser that refuses loses only the cache over a reload. */
+function saveValues() {
+  if (elsewhere) return;
+  try {
+    mergeValues(valuesIn(localStorage.getItem(VALUES_KEY)));
+    localStorage.setItem(VALUES_KEY, JSON.stringify({ game: valuesGame(), values: S.values }));
+  } catch {
+    // Full or refused: the game's own save (`save`) says whether the game is kept.
   }
 }
 
@@ -265,7 +314,15 @@ function gameKey(st) {
 /** Another tab wrote the saved game: the values it found are kept; if it changed the game,
  * this tab stops and says so. */
 function onStorage(e) {
-  if (e.key !== STORE_KEY || !S || elsewhere || e.newValue === null) return;
+  if (!S || elsewhere || e.newValue === null) return;
+  if (e.key === VALUES_KEY) {
+    if (mergeValues(valuesIn(e.newValue)) && !busy && G) render();
+    return;
+  }
+  if (e.key !== STORE_KEY) return;
+  // Written before this tab's last save, whose event comes only now: what is stored is this
+  // tab's game (its save found no other game there), so nothing changed.
+  if (e.newValue !== lastText && storedText() === lastText) return;
   let theirs;
   try {
     theirs = sanitize(JSON.parse(e.newValue));
@@ -592,7 +649,7 @@ function requestValue(pos, priority = 1) {
       if (a.known) return a.known;
       const entry = { v: a.value_south, exact: a.exact, value: a.value, moves: a.moves };
       S.values[key] = entry;
-      save();
+      saveValues();
       if (!busy) render();
       return entry;
     })
@@ -1427,7 +1484,14 @@ async function boot() {
     saved = null;
   }
   S = sanitize(saved);
-  if (S.start) S.analysis = storedAnalysis();
+  if (S.start) {
+    S.analysis = storedAnalysis();
+    try {
+      mergeValues(valuesIn(localStorage.getItem(VALUES_KEY)));
+    } catch {
+      // Unreadable: the values are asked for again.
+    }
+  }
   lastKey = saved === null ? null : gameKey(S);
   lastText = text;
   $('speed').value = S.speed;

@@ -18,6 +18,7 @@ const event = (page) => page.textContent('#event');
 const position = (page) => page.inputValue('#posstr');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const STORE_KEY = 'kalah.game.v1';
+const VALUES_KEY = 'kalah.values.v1';
 
 /** Counts the requests to `path` and answers them with `status` and an error (or aborts them
  * as a network failure when `status` is 0), until the returned function is called. */
@@ -256,6 +257,37 @@ test('two tabs: the one whose game was changed in the other stops instead of ove
   assert.deepEqual(page.errors, []);
 });
 
+test('two tabs: a value found in one writes the cache of values, not the game', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await waitIdle(page);
+  await newGame(page, { opponent: 'human' });
+  await page.keyboard.press('1');
+  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length >= 2, null, { timeout: 60000 });
+  // The second tab finds the values again (the cache is gone), while this one listens.
+  await page.evaluate((k) => {
+    localStorage.removeItem(k);
+    window.heard = [];
+    window.addEventListener('storage', (e) => window.heard.push(e.key));
+  }, VALUES_KEY);
+  const other = await secondTab();
+  try {
+    await other.waitForFunction(() => document.querySelectorAll('#graph circle').length >= 2, null, { timeout: 60000 });
+    await page.waitForFunction((k) => window.heard.includes(k), VALUES_KEY, { timeout: 10000 });
+    // The game's entry was not written (was: every value found wrote the whole game, and a value
+    // saved by an idle tab just before another tab's move stopped that tab, whose move the
+    // browser tests then waited for in vain).
+    assert.deepEqual(await page.evaluate(() => window.heard.filter((k) => k !== 'kalah.values.v1')), []);
+    assert.doesNotMatch(await status(page), /another tab/);
+    // A reload of either tab reads the values back from their entry.
+    const cache = await other.evaluate((k) => JSON.parse(localStorage.getItem(k)), VALUES_KEY);
+    assert.ok(Object.keys(cache.values).length >= 2, JSON.stringify(cache));
+  } finally {
+    await other.close();
+  }
+  assert.deepEqual(page.errors, []);
+});
+
 test('two tabs: the analysis board of one does not stop the other; a stopped tab\'s analysis board is off', async () => {
   const page = await openApp(browser.context);
   await setSpeed(page, 'instant');
@@ -299,7 +331,8 @@ test('a position asked for again and again gets its value (hints, jumps)', async
     .catch(() => {});
   await sleep(1500);
   const st = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), STORE_KEY);
-  assert.ok(Number.isInteger(st.values[st.start]?.v), JSON.stringify(st.values[st.start]));
+  const cache = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), VALUES_KEY);
+  assert.ok(Number.isInteger(cache.values[st.start]?.v), JSON.stringify(cache));
   assert.equal(await page.$$eval('#graph circle', (c) => c.length), 1);
   assert.deepEqual(page.errors, []);
 });
