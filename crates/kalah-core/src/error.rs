@@ -172,6 +172,29 @@ pub enum MoveError {
     /// [`MAX_HOUSES`](crate::MAX_HOUSES) houses); the text as written.
     #[error("there is no house {0}: a side has at most {max} houses", max = crate::MAX_HOUSES)]
     HouseTooLarge(String),
+    /// [`MoveError::HouseTooLarge`] told once the board is known ([`MoveError::on_board`]), in
+    /// the words of [`MoveError::NoSuchHouse`]: the house number as written, and the board's
+    /// houses a side.
+    #[error("there is no house {house}: houses are numbered 1 to {houses}")]
+    NoSuchLargeHouse {
+        /// The house asked for, as written (plain digits, above 255).
+        house: String,
+        /// Houses a side.
+        houses: usize,
+    },
+}
+
+impl MoveError {
+    /// This error told on a board of `houses` houses a side: a [`MoveError::HouseTooLarge`]
+    /// (read before the board was known) becomes [`MoveError::NoSuchLargeHouse`], so that house
+    /// `99999` is refused in the same words as house `9` on six houses; any other error is
+    /// returned as it is.
+    pub fn on_board(self, houses: usize) -> MoveError {
+        match self {
+            MoveError::HouseTooLarge(house) => MoveError::NoSuchLargeHouse { house, houses },
+            other => other,
+        }
+    }
 }
 
 /// A turn (`3-6`) that cannot be played, or a written turn that does not end where the mover's

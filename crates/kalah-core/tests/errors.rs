@@ -557,6 +557,26 @@ fn turn_errors() {
         rec.to_string(),
         "turn 2: move 9: there is no house 9: houses are numbered 1 to 6"
     );
+    // A house number too large for any board is told in the same words, with the board's
+    // houses (was: "a side has at most 12 houses"), on any board.
+    for (start, houses) in [
+        ("4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", 6),
+        ("3,3,3,0,3,3,3,0 S", 3),
+    ] {
+        let rec =
+            GameRecord::parse_text(&format!("[Start \"{start}\"]\n1. S 99999\n")).unwrap_err();
+        assert_eq!(
+            rec.to_string(),
+            format!(
+                "turn 1: move 99999: there is no house 99999: houses are numbered 1 to {houses}"
+            )
+        );
+    }
+    // Elsewhere, `on_board` leaves an error as it is.
+    assert_eq!(
+        MoveError::EmptyHouse(3).on_board(6),
+        MoveError::EmptyHouse(3)
+    );
 }
 
 #[test]

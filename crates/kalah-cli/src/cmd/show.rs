@@ -186,7 +186,7 @@ pub fn play_moves(pos: Position, rules: &Rules, text: &str) -> Result<(Position,
             {
                 let n = before.len() + 1;
                 let m = at.houses();
-                let what = format!("there is no house {house}: houses are numbered 1 to {m}");
+                let what = MoveError::HouseTooLarge(house.clone()).on_board(m);
                 if word.contains('-') {
                     bail!("--moves item {n} ('{word}'): {what}");
                 }
