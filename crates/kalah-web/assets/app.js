@@ -171,10 +171,14 @@ function goodRecord(r, isObj) {
 function goodValues(values, isObj) {
   const out = {};
   if (!isObj(values)) return out;
+  // A value is a store difference: at most the board's seeds either way (a damaged entry
+  // showed hints of +1e300, tester 65).
+  const value = (v) => Number.isInteger(v) && Math.abs(v) <= maxSeeds;
   for (const [pos, e] of Object.entries(values)) {
-    const num = (v) => v === null || Number.isInteger(v);
+    const num = (v) => v === null || value(v);
     if (isObj(e) && num(e.v) && num(e.value) && typeof e.exact === 'boolean' && Array.isArray(e.moves)
-      && e.moves.every((m) => isObj(m) && typeof m.move === 'string' && Number.isInteger(m.value))) {
+      && e.moves.every((m) => isObj(m) && typeof m.move === 'string' && value(m.value)
+        && (m.exact === undefined || typeof m.exact === 'boolean'))) {
       out[pos] = e;
     }
   }
@@ -1491,6 +1495,9 @@ async function boot() {
     } catch {
       // Unreadable: the values are asked for again.
     }
+    // An older save kept the values in the game's entry, which the next save writes without
+    // them: into their own entry now (tester 65: a save lost them before a value was found).
+    if (Object.keys(S.values).length) saveValues();
   }
   lastKey = saved === null ? null : gameKey(S);
   lastText = text;

@@ -337,6 +337,52 @@ test('a position asked for again and again gets its value (hints, jumps)', async
   assert.deepEqual(page.errors, []);
 });
 
+test('the values of an older save are kept over saves; a value no board could have is asked for again', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { opponent: 'human' });
+  await page.keyboard.press('1');
+  await waitIdle(page);
+  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length === 2, null, { timeout: 60000 });
+  const [game, cache] = await page.evaluate(([g, v]) => [JSON.parse(localStorage.getItem(g)), JSON.parse(localStorage.getItem(v))], [STORE_KEY, VALUES_KEY]);
+  assert.equal(game.values, undefined, 'the game entry holds no values');
+  assert.equal(Object.keys(cache.values).length, 2);
+  let asked = 0;
+  page.on('request', (r) => { if (r.url().endsWith('/api/analyze')) asked += 1; });
+  const reloadWith = async (g, v) => {
+    await page.evaluate(([gk, vk, gt, vt]) => {
+      localStorage.setItem(gk, gt);
+      if (vt === null) localStorage.removeItem(vk); else localStorage.setItem(vk, vt);
+    }, [STORE_KEY, VALUES_KEY, JSON.stringify(g), v === null ? null : JSON.stringify(v)]);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await waitIdle(page);
+  };
+  // Saved by the page before the values had their own entry: in the game's.
+  await reloadWith({ ...game, values: cache.values }, null);
+  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length === 2);
+  // A save (the speed) and a reload: the values are still there, none asked for (was: the save
+  // wrote the game without them, and the reload asked for both, tester 65).
+  await setSpeed(page, 'fast');
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await waitIdle(page);
+  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length === 2);
+  assert.equal(asked, 0, 'no value asked for');
+  // A damaged entry: a value no board could have is dropped and asked for again (was: a hint
+  // and a graph of +1e300).
+  const damaged = structuredClone(cache);
+  damaged.values[game.start].v = 1e300;
+  await reloadWith({ ...game, speed: 'instant' }, damaged);
+  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length === 2, null, { timeout: 60000 });
+  assert.equal(asked, 1, 'the damaged value asked for again');
+  const again = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), VALUES_KEY);
+  // (Found again within the hint time: not always the same estimate.)
+  const v = again.values[game.start].v;
+  assert.ok(Number.isInteger(v) && Math.abs(v) <= 48, String(v));
+  assert.deepEqual(page.errors, []);
+});
+
 test('a browser that cannot store the game says so; a full storage drops the cache of values, not the game', async () => {
   const page = await openApp(browser.context);
   await setSpeed(page, 'instant');
