@@ -172,6 +172,13 @@ pub enum MoveError {
     /// [`MAX_HOUSES`](crate::MAX_HOUSES) houses); the text as written.
     #[error("there is no house {0}: a side has at most {max} houses", max = crate::MAX_HOUSES)]
     HouseTooLarge(String),
+    /// A written turn with an empty action: nothing at all, two dashes in a row (`3--6`), or a
+    /// dash first (`-1`). The one wording of `kalah show --moves`, game records and the web API.
+    #[error(
+        "an empty action; join the actions of one turn with single dashes and no spaces, e.g. \
+         3-6 (a trailing dash, as in 3-, says the turn goes on)"
+    )]
+    EmptyAction,
     /// [`MoveError::HouseTooLarge`] told once the board is known ([`MoveError::on_board`]), in
     /// the words of [`MoveError::NoSuchHouse`]: the house number as written, and the board's
     /// houses a side.

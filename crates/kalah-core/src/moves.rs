@@ -242,7 +242,8 @@ impl Turn {
     /// [`FromStr`]; the claim is checked only when played.
     ///
     /// # Errors
-    /// [`MoveError::Parse`] naming the first item that is not an action (`3--6`: an empty one).
+    /// As `Turn`'s [`FromStr`] (after one trailing `-`): [`MoveError::EmptyAction`] for an empty
+    /// action (`3--6`, `-1`, `3--`), else the error of the first item that is not an action.
     pub fn parse_written(text: &str) -> Result<(Turn, TurnEnd), MoveError> {
         let t = text.trim();
         match t.strip_suffix('-') {
@@ -254,12 +255,16 @@ impl Turn {
 
 /// `3-6`, `5`, `swap`. Also accepts `,` between the moves. A trailing `-` (an unfinished turn,
 /// `3-`) is refused here: [`Turn::parse_written`] reads it.
+///
+/// # Errors
+/// [`MoveError::EmptyAction`] if the text or any action in it is empty (`3--6`, `-1`, `3-`),
+/// before any other; else the first action's error from [`Move`]'s [`FromStr`].
 impl FromStr for Turn {
     type Err = MoveError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim();
-        if t.is_empty() {
-            return Err(MoveError::Parse(String::new()));
+        if t.split(['-', ',']).any(|a| a.trim().is_empty()) {
+            return Err(MoveError::EmptyAction);
         }
         t.split(['-', ','])
             .map(str::parse)

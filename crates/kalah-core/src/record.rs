@@ -638,7 +638,12 @@ impl GameRecord {
             }
             let (turn, end) = Turn::parse_written(&tok).map_err(|source| RecordError::Illegal {
                 turn: turn_no,
-                mv: tok.strip_suffix('-').unwrap_or(&tok).to_string(),
+                // (`-` alone as written, not as nothing.)
+                mv: tok
+                    .strip_suffix('-')
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or(&tok)
+                    .to_string(),
                 source: source.on_board(current.houses()),
             })?;
             for (k, &mv) in turn.0.iter().enumerate() {

@@ -529,7 +529,19 @@ fn turn_errors() {
     assert_eq!(Turn(vec![]).play(&mut p, &r), Err(TurnError::Empty));
     // A failed turn leaves the position unchanged.
     assert_eq!(p, start);
-    assert_eq!("".parse::<Turn>(), Err(MoveError::Parse(String::new())));
+    // An empty action, before any other problem (`-x`), in one wording.
+    for empty in ["", "-1", "3--6", "3-", ",3", "-x", "3- -6"] {
+        assert_eq!(
+            empty.parse::<Turn>(),
+            Err(MoveError::EmptyAction),
+            "{empty}"
+        );
+    }
+    assert_eq!(
+        MoveError::EmptyAction.to_string(),
+        "an empty action; join the actions of one turn with single dashes and no spaces, e.g. \
+         3-6 (a trailing dash, as in 3-, says the turn goes on)"
+    );
     assert_eq!("3-x".parse::<Turn>(), Err(MoveError::Parse("x".into())));
     assert_eq!("3,6".parse::<Turn>().unwrap().to_string(), "3-6");
     assert_eq!(
@@ -570,6 +582,19 @@ fn turn_errors() {
             format!(
                 "turn 1: move 99999: there is no house 99999: houses are numbered 1 to {houses}"
             )
+        );
+    }
+    // An empty action in a record is named as such (was: "move : '' is not a move"), the turn
+    // as written.
+    for (turn, mv) in [("-", "-"), ("3--1", "3--1"), ("-1", "-1"), ("3--", "3-")] {
+        let rec = GameRecord::parse_text(&format!(
+            "[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]\n1. S {turn}\n"
+        ))
+        .unwrap_err();
+        assert_eq!(
+            rec.to_string(),
+            format!("turn 1: move {mv}: {}", MoveError::EmptyAction),
+            "{turn}"
         );
     }
     // Elsewhere, `on_board` leaves an error as it is.

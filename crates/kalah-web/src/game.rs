@@ -534,9 +534,7 @@ fn parse_move_token(tok: &str, what: &str) -> Result<TurnText, ApiError> {
     };
     if body.split(['-', ',']).any(|a| a.trim().is_empty()) {
         // `-3`, `3--6`, `-`: as `kalah show --moves` says it.
-        return Err(bad(format!(
-            "{what} ('{t}'): an empty action; join the actions of one turn with single dashes and no spaces, e.g. 3-6 (a trailing dash, as in 3-, says the turn goes on)"
-        )));
+        return Err(bad(format!("{what} ('{t}'): {}", MoveError::EmptyAction)));
     }
     let actions = body
         .split(['-', ','])

@@ -93,11 +93,7 @@ fn parse_item(word: &str, n: usize) -> Result<MovesItem> {
         None => (word, TurnEnd::Prefix),
     };
     if body.split('-').any(str::is_empty) {
-        bail!(
-            "--moves item {n} ('{word}'): an empty action; join the actions of one turn with \
-             single dashes and no spaces, e.g. 3-6 (a trailing dash, as in 3-, says the turn \
-             goes on)"
-        );
+        bail!("--moves item {n} ('{word}'): {}", MoveError::EmptyAction);
     }
     let turn: Turn = body
         .parse()
