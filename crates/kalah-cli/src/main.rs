@@ -94,6 +94,10 @@ fn parse_cli() -> Cli {
                     let position = args_lossy()
                         .into_iter()
                         .find(|a| a.starts_with(arg.as_str()) && a.contains(','));
+                    if let Some(line) = unquoted_position(arg, &args_lossy()) {
+                        stderr_line!("kalah: error: {line}");
+                        std::process::exit(2);
+                    }
                     if let (true, Some(position)) = (numeric, position) {
                         // The position parser's own message, as for any other bad position.
                         if let Err(err) = position.parse::<kalah_core::Position>() {
@@ -127,6 +131,34 @@ fn parse_cli() -> Cli {
             std::process::exit(2);
         }
     }
+}
+
+/// The message for a position typed without quotes (`kalah show 4,4,...,0 S`), whose side
+/// letter, and phase tag if any, clap met as arguments of their own: `arg` is the one clap
+/// refused, `args` the command line without the program name. `None` when `arg` is not a side
+/// letter or phase tag right after counts (a position's, not `--moves` or `--layout`'s).
+fn unquoted_position(arg: &str, args: &[String]) -> Option<String> {
+    let tag = |a: &str| ["S", "N", "s", "n", "opening", "first-turn", "pie"].contains(&a);
+    let i = args.iter().position(|a| a == arg)?;
+    let counts = args.get(i.checked_sub(1)?)?;
+    let items: Vec<&str> = counts.split(',').collect();
+    let looks_like_counts = items.len() >= 4
+        && items.len().is_multiple_of(2)
+        && items
+            .iter()
+            .all(|c| !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()));
+    let flag_value = i >= 2 && ["--moves", "--layout"].contains(&args[i - 2].as_str());
+    if !tag(arg) || !looks_like_counts || flag_value {
+        return None;
+    }
+    let words: Vec<&str> = std::iter::once(counts.as_str())
+        .chain(args[i..].iter().map(String::as_str).take_while(|a| tag(a)))
+        .collect();
+    Some(format!(
+        "unexpected argument '{arg}' after the counts '{counts}': a position is one argument, \
+         its side to move included; quote it: '{}'",
+        words.join(" ")
+    ))
 }
 
 /// The command line without the program name, as text (`std::env::args` panics on an argument

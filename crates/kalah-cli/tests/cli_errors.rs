@@ -45,6 +45,54 @@ fn fails_with(args: &[&str], needle: &str) {
     );
 }
 
+/// A position typed without quotes: the advice quotes it, side and phase tag included, and the
+/// quoted command works (tester 65: clap's "unexpected argument 'S' found" alone).
+#[test]
+fn an_unquoted_position_is_told_to_be_quoted() {
+    for (args, quoted) in [
+        (
+            &["show", "4,4,4,4,4,4,0,4,4,4,4,4,4,0", "S"][..],
+            "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S",
+        ),
+        (
+            &["solve", "1,0,1,0", "N", "pie", "--pie"][..],
+            "1,0,1,0 N pie",
+        ),
+        (
+            &["analyze", "--json", "1,1,0,1,1,0", "n"][..],
+            "1,1,0,1,1,0 n",
+        ),
+    ] {
+        let (line, code) = failure(args);
+        assert_eq!(code, 2, "{line}");
+        assert!(
+            line.contains(&format!("quote it: '{quoted}'")),
+            "kalah {args:?}: {line}"
+        );
+        // Quoted as told, the command runs.
+        let mut fixed: Vec<&str> = args
+            .iter()
+            .copied()
+            .take_while(|a| !quoted.starts_with(a))
+            .collect();
+        fixed.push(quoted);
+        fixed.extend(
+            args.iter()
+                .copied()
+                .skip(fixed.len() + quoted.split(' ').count() - 1),
+        );
+        let out = kalah().args(&fixed).output().expect("runs");
+        assert!(
+            out.status.success(),
+            "kalah {fixed:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // Counts given to --moves or --layout are not a position.
+    let line = fails(&["show", "--moves", "3,6,1,2", "S"]);
+    assert!(!line.contains("quote it"), "{line}");
+}
+
 #[test]
 fn bad_positions() {
     fails_with(&["show", "4,4,#,4 S"], "'#' is not a seed count");
