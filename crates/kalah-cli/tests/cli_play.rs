@@ -384,6 +384,27 @@ fn bad_commands_do_not_stop_the_game() {
     assert!(text.trim_end().ends_with("Bye."));
 }
 
+/// A house number above 255 in a typed turn is told as house 9 is, legal actions included
+/// (tester 65).
+#[test]
+fn a_large_house_in_a_typed_turn_is_told_as_a_small_one() {
+    let turns = ["3-9", "1-9", "9-9", "3,9", "3-6-9"];
+    let lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("! "))
+            .map(str::to_string)
+            .collect()
+    };
+    let input = |t: &[String]| format!("{}\nquit\n", t.join("\n"));
+    let small: Vec<String> = turns.iter().map(|t| t.to_string()).collect();
+    let large: Vec<String> = small.iter().map(|t| t.replace('9', "99999")).collect();
+    let want = lines(&play(&["--opponent", "human"], &input(&small)));
+    let got = lines(&play(&["--opponent", "human"], &input(&large)));
+    assert_eq!(want.len(), turns.len(), "{want:?}");
+    let got: Vec<String> = got.iter().map(|l| l.replace("99999", "9")).collect();
+    assert_eq!(got, want);
+}
+
 #[test]
 fn empty_house_and_save_errors_are_reported() {
     let text = play(
@@ -517,7 +538,7 @@ fn long_lines_and_control_characters() {
         "{text}"
     );
     assert!(
-        text.contains("! '3-256': there is no house 256: houses are numbered 1 to 6\n"),
+        text.contains("! '3-256': action 2 (house 256) cannot be played: there is no house 256: houses are numbered 1 to 6 (legal after '3': 1 2 4 5 6)\n"),
         "{text}"
     );
     assert!(

@@ -141,6 +141,19 @@ fn failure(args: &[&str]) -> (String, i32) {
     )
 }
 
+/// A house number above 255 in a turn is told as house 9 is, the first problem first (tester
+/// 65: `1-99999` skipped the check of action 1).
+#[test]
+fn a_large_house_in_a_turn_is_told_as_a_small_one() {
+    for small in ["3-9", "1-9", "9-9", "3-6-9", "3-9-", "3-1-9"] {
+        let large = small.replace('9', "99999");
+        let (got, code) = failure(&["show", "--moves", &large]);
+        let (want, want_code) = failure(&["show", "--moves", small]);
+        assert_eq!(got.replace("99999", "9"), want, "{large}");
+        assert_eq!(code, want_code);
+    }
+}
+
 /// `--moves` reads a turn as `kalah play`, game records and the web API do: a dash joins the
 /// actions of one turn, and every action of it but the last must earn an extra turn.
 #[test]
@@ -256,8 +269,8 @@ fn a_turn_of_the_wrong_shape_is_refused_naming_its_item() {
         ),
         (
             &["--moves", "3-256"],
-            "kalah: error: --moves item 1 ('3-256'): there is no house 256: houses are numbered 1 \
-             to 6",
+            "kalah: error: --moves item 1: '3-256': action 2 (house 256) cannot be played: there is \
+             no house 256: houses are numbered 1 to 6 (in 4,4,0,5,5,5,1,4,4,4,4,4,4,0 S)",
         ),
         (
             &["--moves", "03"],

@@ -261,6 +261,20 @@ pub enum TurnError {
         /// The action ended the game (it may have landed in the store, but the game is over).
         game_over: bool,
     },
+    /// An action whose house number is above 255 (no board has it), after actions that can be
+    /// played: told where it comes in the turn, in the words of [`TurnError::Move`]
+    /// ([`Turn::refuse_large_house`](crate::Turn::refuse_large_house)).
+    #[error("'{turn}': action {index} (house {house}) cannot be played: {source}")]
+    NoSuchLargeHouse {
+        /// The turn as written.
+        turn: String,
+        /// 1-based index of that action in the turn.
+        index: usize,
+        /// Its house number, as written.
+        house: String,
+        /// Why: [`MoveError::NoSuchLargeHouse`], with the board's houses.
+        source: MoveError,
+    },
     /// An unfinished turn (written with a trailing `-`, `3-`) whose last action does not leave
     /// its mover to move: it earns no extra turn, or it ends the game.
     #[error(

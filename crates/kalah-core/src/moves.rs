@@ -198,6 +198,98 @@ impl Turn {
         Ok(outcomes)
     }
 
+    /// Why the written turn `text` cannot be played in `pos` when it holds a house number above
+    /// 255 among two actions or more (`3-99999`, `99999-3`): [`Turn::parse_written`] refuses such a text
+    /// with [`MoveError::HouseTooLarge`] before the board is known, and this tells it as any
+    /// other written turn is told, the first problem first: an action before that house that
+    /// cannot be played ([`TurnError::Move`]) or that ends the turn the text goes on with
+    /// ([`TurnError::TooLong`]), else that house, with the board's houses
+    /// ([`TurnError::NoSuchLargeHouse`]). The turn is quoted as `text` is written, without the
+    /// trailing `-` of an unfinished turn and with dashes for commas, as [`Turn`]'s `Display`
+    /// writes it. With it, the
+    /// position in which the action told of was to be played (`pos` after the actions before
+    /// it).
+    ///
+    /// `None` when `text` is one action (a front end tells a lone house in its own words), has
+    /// no such house, or has a problem before it that reading finds (an empty action, a word
+    /// that is not an action): the reading error stands.
+    pub fn refuse_large_house(
+        text: &str,
+        pos: &Position,
+        rules: &Rules,
+    ) -> Option<(TurnError, Position)> {
+        let written = text.trim();
+        let body = written.strip_suffix('-').unwrap_or(written);
+        if !body.contains(['-', ',']) {
+            return None;
+        }
+        let mut before = Vec::new();
+        for (k, a) in body.split(['-', ',']).enumerate() {
+            match a.parse::<Move>() {
+                Ok(mv) => before.push(mv),
+                Err(MoveError::HouseTooLarge(house)) => {
+                    let turn = body.replace(',', "-");
+                    // The actions before it must each leave the mover to move: as an
+                    // unfinished turn (`3-`) is checked, told as the whole text goes on.
+                    let before = Turn(before);
+                    let mut after = *pos;
+                    // (Nothing before it: it is the first problem.)
+                    let played = if before.0.is_empty() {
+                        Ok(Vec::new())
+                    } else {
+                        before.play_as(&mut after, rules, TurnEnd::Open)
+                    };
+                    let err = match played {
+                        Ok(_) => TurnError::NoSuchLargeHouse {
+                            turn,
+                            index: k + 1,
+                            source: MoveError::NoSuchLargeHouse {
+                                house: house.clone(),
+                                houses: pos.houses(),
+                            },
+                            house,
+                        },
+                        Err(TurnError::OpenNoExtraTurn {
+                            index,
+                            mv,
+                            game_over,
+                            ..
+                        }) => TurnError::TooLong {
+                            turn,
+                            index,
+                            mv,
+                            game_over,
+                        },
+                        Err(TurnError::Move {
+                            index, mv, source, ..
+                        }) => TurnError::Move {
+                            turn,
+                            index,
+                            mv,
+                            source,
+                        },
+                        Err(other) => other,
+                    };
+                    // Where that action was to be played: after the ones before it.
+                    let at = match &err {
+                        TurnError::NoSuchLargeHouse { .. } => after,
+                        TurnError::Move { index, .. } | TurnError::TooLong { index, .. } => {
+                            let mut p = *pos;
+                            for &mv in &before.0[..index - 1] {
+                                p.play_unchecked(rules, mv);
+                            }
+                            p
+                        }
+                        _ => *pos,
+                    };
+                    return Some((err, at));
+                }
+                Err(_) => return None,
+            }
+        }
+        None
+    }
+
     /// Every whole turn of the side to move, in increasing move order, with the position after
     /// it. Chains of extra turns are expanded; a swap is a turn of its own. Empty if the game is
     /// over.

@@ -636,16 +636,30 @@ impl GameRecord {
                     });
                 }
             }
-            let (turn, end) = Turn::parse_written(&tok).map_err(|source| RecordError::Illegal {
-                turn: turn_no,
-                // (`-` alone as written, not as nothing.)
-                mv: tok
-                    .strip_suffix('-')
-                    .filter(|m| !m.is_empty())
-                    .unwrap_or(&tok)
-                    .to_string(),
-                source: source.on_board(current.houses()),
-            })?;
+            let (turn, end) = match Turn::parse_written(&tok) {
+                Ok(read) => read,
+                Err(source) => {
+                    // A house number above 255 after other actions (`3-99999`): those are
+                    // checked first, as in any other turn.
+                    if let Some((source, _)) = Turn::refuse_large_house(&tok, &current, &rec.rules)
+                    {
+                        return Err(RecordError::Turn {
+                            turn: turn_no,
+                            source,
+                        });
+                    }
+                    return Err(RecordError::Illegal {
+                        turn: turn_no,
+                        // (`-` alone as written, not as nothing.)
+                        mv: tok
+                            .strip_suffix('-')
+                            .filter(|m| !m.is_empty())
+                            .unwrap_or(&tok)
+                            .to_string(),
+                        source: source.on_board(current.houses()),
+                    });
+                }
+            };
             for (k, &mv) in turn.0.iter().enumerate() {
                 let mut p = current;
                 let o = match p.play(&rec.rules, mv) {

@@ -604,6 +604,54 @@ fn turn_errors() {
     );
 }
 
+/// A house number above 255 after other actions (`3-99999`) is told as house 9 is, the first
+/// problem first (tester 65: the actions before it went unchecked, in other words).
+#[test]
+fn a_large_house_in_a_turn_is_told_as_a_small_one() {
+    let start: Position = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S".parse().unwrap();
+    let r = Rules::default();
+    for small in ["3-9", "1-9", "9-9", "3-6-9", "3-9-", "3,9", "3-1-9", "2-9"] {
+        let large = small.replace('9', "99999");
+        // As a record's turn: the same words, the number apart.
+        let record = |t: &str| {
+            GameRecord::parse_text(&format!("[Start \"{start}\"]\n1. S {t}\n"))
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            record(&large).replace("99999", "9"),
+            record(small),
+            "{large}"
+        );
+        // The library call: the error of the first action that cannot be played, and the
+        // position it was to be played in.
+        let (err, at) = Turn::refuse_large_house(&large, &start, &r).expect(small);
+        let small_turn: Turn = small.trim_end_matches('-').parse().unwrap();
+        let mut p = start;
+        let small_err = small_turn
+            .play_as(&mut p, &r, kalah_core::TurnEnd::Whole)
+            .unwrap_err();
+        let index = match (&err, &small_err) {
+            (TurnError::NoSuchLargeHouse { index, .. }, TurnError::Move { index: i, .. })
+            | (TurnError::Move { index, .. }, TurnError::Move { index: i, .. })
+            | (TurnError::TooLong { index, .. }, TurnError::TooLong { index: i, .. }) => {
+                assert_eq!(index, i, "{large}");
+                *index
+            }
+            other => panic!("{large}: {other:?}"),
+        };
+        let mut before = start;
+        for &mv in &small_turn.moves()[..index - 1] {
+            before.play(&r, mv).unwrap();
+        }
+        assert_eq!(at, before, "{large}");
+    }
+    // Not for a lone house (its reader's own words), nor one after a problem reading finds.
+    for t in ["99999", "x-99999", "3--99999", "3-9"] {
+        assert_eq!(Turn::refuse_large_house(t, &start, &r), None, "{t}");
+    }
+}
+
 #[test]
 fn a_pie_record_without_the_opening_tag_says_why_swap_fails() {
     // A pie-rule record whose Start lacks the tag: the swap's error says why.

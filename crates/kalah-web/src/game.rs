@@ -448,6 +448,7 @@ impl TurnText {
             TurnError::Move { turn, .. }
             | TurnError::Incomplete { turn, .. }
             | TurnError::TooLong { turn, .. }
+            | TurnError::NoSuchLargeHouse { turn, .. }
             | TurnError::OpenNoExtraTurn { turn, .. } => *turn = self.text(),
             TurnError::Empty => {}
         }

@@ -597,7 +597,8 @@ fn as_typed(mut e: TurnError, typed: &str) -> TurnError {
     match &mut e {
         TurnError::Move { turn, .. }
         | TurnError::Incomplete { turn, .. }
-        | TurnError::TooLong { turn, .. } => *turn = typed.to_string(),
+        | TurnError::TooLong { turn, .. }
+        | TurnError::NoSuchLargeHouse { turn, .. } => *turn = typed.to_string(),
         // Its message writes the trailing '-' itself.
         TurnError::OpenNoExtraTurn { turn, .. } => *turn = turn_body(typed).to_string(),
         _ => {}
@@ -1948,6 +1949,33 @@ impl Game {
             match cmd {
                 Command::Empty => {}
                 Command::NoHouse(word, turn) => {
+                    // After other actions (`3-99999`): those are checked first, as in any
+                    // other turn.
+                    if let Some((e, there)) = turn
+                        .as_deref()
+                        .and_then(|t| Turn::refuse_large_house(t, &pos, &self.rules))
+                        .map(|(e, there)| (as_typed(e, line.trim()), there))
+                    {
+                        // With the legal actions where the refused one was to be played, as
+                        // for any other illegal action of a turn.
+                        let msg = match e {
+                            TurnError::Move { index, .. }
+                            | TurnError::NoSuchLargeHouse { index, .. } => {
+                                let legal = board::legal_list(&there, &self.rules);
+                                let typed = turn.as_deref().unwrap_or_default();
+                                let done: Vec<&str> =
+                                    typed.split(['-', ',']).take(index - 1).collect();
+                                if done.is_empty() {
+                                    format!("{e} (legal: {legal})")
+                                } else {
+                                    format!("{e} (legal after '{}': {legal})", done.join("-"))
+                                }
+                            }
+                            _ => e.to_string(),
+                        };
+                        self.complain(&msg)?;
+                        continue;
+                    }
                     let mut msg = format!(
                         "there is no house {word}: houses are numbered 1 to {}",
                         pos.houses()

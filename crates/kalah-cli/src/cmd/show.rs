@@ -181,11 +181,15 @@ pub fn play_moves(pos: Position, rules: &Rules, text: &str) -> Result<(Position,
                 (refused, unreadable.downcast_ref::<MoveError>())
             {
                 let n = before.len() + 1;
-                let m = at.houses();
-                let what = MoveError::HouseTooLarge(house.clone()).on_board(m);
-                if word.contains('-') {
-                    bail!("--moves item {n} ('{word}'): {what}");
+                // After other actions (`3-99999`): those are checked first, as in any turn.
+                if let Some((e, there)) = Turn::refuse_large_house(word, &at, rules) {
+                    // As `play_items` words them: a turn that goes on too far names no position.
+                    if matches!(e, kalah_core::TurnError::TooLong { .. }) {
+                        bail!("--moves item {n}: {e}");
+                    }
+                    bail!("--moves item {n}: {e} (in {there})");
                 }
+                let what = MoveError::HouseTooLarge(house.clone()).on_board(at.houses());
                 bail!("--moves item {n} ('{word}') cannot be played in {at}: {what}");
             }
             Err(unreadable)
