@@ -340,7 +340,56 @@ function onStorage(e) {
     if (!busy && G) render();
     return;
   }
+  if (bringsEngineMove(theirs)) {
+    adoptEngineMove(theirs, e.newValue);
+    return;
+  }
   stopForOtherTab();
+}
+
+// The engine's move this tab is waiting for: {gen, length (of the game it answers)}, or null.
+let thinking = null;
+
+/** Whether `theirs` (another tab's save) is this tab's game with moves after it, written
+ * while this tab waits for the engine to move at its end: the other tab (one opened meanwhile,
+ * asking the engine too) got the engine's move first (tester 65: one of the two stopped). */
+function bringsEngineMove(theirs) {
+  if (!thinking || thinking.gen !== generation || isSowing() || S.analysis) return false;
+  const mine = sanitize(S);
+  const n = mine.moves.length;
+  return thinking.length === n && mine.cursor === n && theirs.moves.length > n
+    && theirs.cursor === theirs.moves.length && mine.moves.every((m, i) => theirs.moves[i] === m)
+    && gameKey({ ...theirs, moves: mine.moves, cursor: n }) === gameKey(mine);
+}
+
+/** Takes the game of another tab that brought the engine's move (`bringsEngineMove`) instead
+ * of asking on: this tab's request is dropped, and it goes on from there, saving nothing. */
+async function adoptEngineMove(theirs, text) {
+  generation++;
+  queue.clear();
+  thinking = null;
+  const gen = generation;
+  busy = true;
+  lastText = text;
+  lastKey = gameKey(theirs);
+  try {
+    const g = await replay(theirs.moves);
+    if (gen !== generation) return;
+    G = g;
+    S.moves = theirs.moves;
+    S.cursor = theirs.cursor;
+    const step = g.steps[g.steps.length - 1];
+    setEvent(`${describe(step, g.steps.length - 1)} (Played in another tab of this page.)`);
+  } catch (e) {
+    if (gen !== generation) return;
+    // Not replayed here: stop as for any other change, the game is the other tab's.
+    busy = false;
+    stopForOtherTab();
+    return;
+  }
+  busy = false;
+  render();
+  afterChange();
 }
 
 /** This tab stops for another that changed the saved game: no moves, no saves, a reload offered. */
@@ -883,6 +932,7 @@ async function afterChange() {
   busy = true;
   render();
   const gen = generation;
+  thinking = { gen, length: S.moves.length };
   try {
     const res = await queue.run(
       (signal) => post('/api/engine', { rules: S.rules, position: st.position, level: S.level, time_ms: S.time }, { signal }),
@@ -898,7 +948,10 @@ async function afterChange() {
       setEvent(`The engine could not move: ${e.message}`, true);
     }
   } finally {
-    if (gen === generation) busy = false;
+    if (gen === generation) {
+      busy = false;
+      thinking = null;
+    }
   }
   render();
   if (gen !== generation) return;

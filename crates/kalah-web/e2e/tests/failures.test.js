@@ -38,10 +38,12 @@ async function failing(page, path, status) {
 
 /** Starts a new game from the dialog with `opponent`, `seeds` (a house) and the human's `side`
  * set if given. */
-async function newGame(page, { opponent, seeds, side } = {}) {
+async function newGame(page, { opponent, seeds, side, level, time } = {}) {
   await page.click('#btn-new');
   await page.waitForSelector('#dlg-new[open]');
   if (opponent) await page.selectOption('#new-form select[name=opponent]', opponent);
+  if (level) await page.selectOption('#new-form select[name=level]', level);
+  if (time) await page.selectOption('#new-form select[name=time]', String(time));
   if (side) await page.check(`#new-form input[name=side][value=${side}]`);
   if (seeds) await page.fill('#new-form input[name=seeds]', String(seeds));
   await page.click('#new-start');
@@ -282,6 +284,36 @@ test('two tabs: a value found in one writes the cache of values, not the game', 
     // A reload of either tab reads the values back from their entry.
     const cache = await other.evaluate((k) => JSON.parse(localStorage.getItem(k)), VALUES_KEY);
     assert.ok(Object.keys(cache.values).length >= 2, JSON.stringify(cache));
+  } finally {
+    await other.close();
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test('two tabs: one opened while the engine thinks stops neither; the first to get the move gives it to the other', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { level: 'expert', time: 3000 });
+  await waitIdle(page);
+  await page.keyboard.press('1'); // no extra turn: the engine (North) is to move
+  await page.waitForFunction(() => /thinking/.test(document.getElementById('status').textContent));
+  await sleep(500);
+  // The new tab asks the engine too (its game says it is to move); the first answer is played,
+  // and the other tab takes it from there (was: the second to get it stopped).
+  const other = await secondTab();
+  try {
+    await waitIdle(page);
+    await sleep(500);
+    for (const p of [page, other]) assert.doesNotMatch(await status(p), /another tab/);
+    assert.equal(await position(page), await position(other));
+    const saved = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), STORE_KEY);
+    // (The engine's turn may hold an extra turn: two actions or more.)
+    assert.ok(saved.moves.length >= 2, JSON.stringify(saved.moves));
+    assert.equal(saved.cursor, saved.moves.length);
+    assert.match(await event(page) + await event(other), /Played in another tab of this page/);
+    // Both go on: a move in one stops the other, as before.
+    await playFirstHouse(other);
+    await page.waitForFunction(() => /changed in another tab/.test(document.getElementById('status').textContent));
   } finally {
     await other.close();
   }
