@@ -1543,14 +1543,15 @@ async function boot() {
   S = sanitize(saved);
   if (S.start) {
     S.analysis = storedAnalysis();
+    // An older save kept the values in the game's entry, which the next save writes without
+    // them: into their own entry now (tester 65: a save lost them before a value was found).
+    const older = Object.keys(S.values).length > 0;
     try {
       mergeValues(valuesIn(localStorage.getItem(VALUES_KEY)));
     } catch {
       // Unreadable: the values are asked for again.
     }
-    // An older save kept the values in the game's entry, which the next save writes without
-    // them: into their own entry now (tester 65: a save lost them before a value was found).
-    if (Object.keys(S.values).length) saveValues();
+    if (older) saveValues();
   }
   lastKey = saved === null ? null : gameKey(S);
   lastText = text;
