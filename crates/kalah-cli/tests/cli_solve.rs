@@ -367,6 +367,17 @@ fn batch_solves_every_line_with_one_solver_and_checks_expected_values() {
     assert_eq!(s["errors"], 0);
     let total: u64 = rows[..n].iter().map(|r| r["nodes"].as_u64().unwrap()).sum();
     assert_eq!(s["nodes"], total);
+    // Times to the nanosecond, means and rates to the thousandth: no float noise such as
+    // 2.0489999999999998e-6 (tester 66).
+    for (field, per_unit) in [
+        ("seconds", 1e9),
+        ("mean_seconds", 1e9),
+        ("mean_nodes", 1e3),
+        ("nodes_per_second", 1e3),
+    ] {
+        let x = s[field].as_f64().unwrap();
+        assert_eq!((x * per_unit).round() / per_unit, x, "{field}: {x}");
+    }
 }
 
 #[test]
