@@ -1161,7 +1161,14 @@ function renderAnalysis() {
       a.pits[bin] = v;
       // Redrawn once the change is over: a count changed by Tab fires its change event before
       // the focus moves on, and a redraw then took the focus away (tester 55). The count itself
-      // is in at once (Play from here, clicked straight after, plays it).
+      // is in at once (Play from here, clicked straight after, plays it), and so are the
+      // position's text and the end of the old value: until the redraw, the value shown was
+      // the position's before the change (a browser test read that value with the new board).
+      a.result = null;
+      $('an-value').textContent = 'Computing…';
+      $('an-moves').innerHTML = '';
+      $('posstr').value = analysisPosition();
+      if (document.activeElement !== $('an-position')) $('an-position').value = analysisPosition();
       setTimeout(analyse, 0);
     },
   });

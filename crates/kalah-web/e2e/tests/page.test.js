@@ -675,6 +675,17 @@ test('analysis board: Tab from a changed count goes on to the next; a count bein
   assert.equal(await focused(), '1');
   await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
   assert.equal(await position(page), '2,3,1,0,1,2,20,1,0,0,0,0,3,21 S');
+  // A change shows at once that the value is no longer the board's, with the new position's
+  // text (was: the old value until the redraw a moment later; the wait for "Value:" above
+  // could read it, with the old position, and this test failed now and then).
+  const [shown, text] = await page.evaluate(() => {
+    const inp = document.querySelector('#board [data-bin="3"] input.edit');
+    inp.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true }));
+    return [document.getElementById('an-value').textContent, document.getElementById('posstr').value];
+  });
+  assert.equal(shown, 'Computing…');
+  assert.equal(text, '2,3,1,1,1,2,20,1,0,0,0,0,3,21 S');
+  await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
   await page.click('#an-close');
   assert.deepEqual(page.errors, []);
 });
