@@ -91,10 +91,11 @@ fn parse_cli() -> Cli {
                     let mut chars = arg.chars();
                     let numeric = chars.next() == Some('-')
                         && chars.next().is_some_and(|c| c.is_ascii_digit());
-                    let position = args_lossy()
-                        .into_iter()
+                    let args = args_lossy();
+                    let position = args
+                        .iter()
                         .find(|a| a.starts_with(arg.as_str()) && a.contains(','));
-                    if let Some(line) = unquoted_position(arg, &args_lossy()) {
+                    if let Some(line) = unquoted_position(arg, &args) {
                         stderr_line!("kalah: error: {line}");
                         std::process::exit(2);
                     }

@@ -199,16 +199,15 @@ impl Turn {
     }
 
     /// Why the written turn `text` cannot be played in `pos` when it holds a house number above
-    /// 255 among two actions or more (`3-99999`, `99999-3`): [`Turn::parse_written`] refuses such a text
-    /// with [`MoveError::HouseTooLarge`] before the board is known, and this tells it as any
-    /// other written turn is told, the first problem first: an action before that house that
-    /// cannot be played ([`TurnError::Move`]) or that ends the turn the text goes on with
-    /// ([`TurnError::TooLong`]), else that house, with the board's houses
+    /// 255 among two actions or more (`3-99999`, `99999-3`): [`Turn::parse_written`] refuses
+    /// such a text with [`MoveError::HouseTooLarge`] before the board is known, and this tells
+    /// it as any other written turn is told, the first problem first: an action before that
+    /// house that cannot be played ([`TurnError::Move`]) or that ends the turn the text goes on
+    /// with ([`TurnError::TooLong`]), else that house, with the board's houses
     /// ([`TurnError::NoSuchLargeHouse`]). The turn is quoted as `text` is written, without the
     /// trailing `-` of an unfinished turn and with dashes for commas, as [`Turn`]'s `Display`
-    /// writes it. With it, the
-    /// position in which the action told of was to be played (`pos` after the actions before
-    /// it).
+    /// writes it. With it, the position in which the action told of was to be played (`pos`
+    /// after the actions before it).
     ///
     /// `None` when `text` is one action (a front end tells a lone house in its own words), has
     /// no such house, or has a problem before it that reading finds (an empty action, a word
@@ -232,12 +231,12 @@ impl Turn {
                     // The actions before it must each leave the mover to move: as an
                     // unfinished turn (`3-`) is checked, told as the whole text goes on.
                     let before = Turn(before);
-                    let mut after = *pos;
                     // (Nothing before it: it is the first problem.)
+                    let mut scratch = *pos;
                     let played = if before.0.is_empty() {
                         Ok(Vec::new())
                     } else {
-                        before.play_as(&mut after, rules, TurnEnd::Open)
+                        before.play_as(&mut scratch, rules, TurnEnd::Open)
                     };
                     let err = match played {
                         Ok(_) => TurnError::NoSuchLargeHouse {
@@ -271,17 +270,16 @@ impl Turn {
                         Err(other) => other,
                     };
                     // Where that action was to be played: after the ones before it.
-                    let at = match &err {
-                        TurnError::NoSuchLargeHouse { .. } => after,
-                        TurnError::Move { index, .. } | TurnError::TooLong { index, .. } => {
-                            let mut p = *pos;
-                            for &mv in &before.0[..index - 1] {
-                                p.play_unchecked(rules, mv);
-                            }
-                            p
-                        }
-                        _ => *pos,
+                    let told = match &err {
+                        TurnError::NoSuchLargeHouse { index, .. }
+                        | TurnError::Move { index, .. }
+                        | TurnError::TooLong { index, .. } => *index,
+                        _ => 1,
                     };
+                    let mut at = *pos;
+                    for &mv in &before.0[..told - 1] {
+                        at.play_unchecked(rules, mv);
+                    }
                     return Some((err, at));
                 }
                 Err(_) => return None,

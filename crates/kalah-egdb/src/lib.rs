@@ -190,8 +190,9 @@ pub enum Repair {
     /// A build replaces the file itself: truncated, too long or corrupt
     /// ([`REBUILD_ADVICE`]).
     Rebuild,
-    /// A build leaves it alone (it is not a regular file): it is moved away or deleted first
-    /// ([`DELETE_FIRST_ADVICE`]).
+    /// A build leaves it alone, so it is moved away or deleted first: it is not a regular file
+    /// ([`DELETE_FIRST_ADVICE`]), or its checksums hold though its values are impossible
+    /// ([`Egdb::repair`]).
     DeleteFirst,
 }
 

@@ -606,6 +606,17 @@ fn as_typed(mut e: TurnError, typed: &str) -> TurnError {
     e
 }
 
+/// An illegal action of a typed turn, with the legal actions where it was to be played,
+/// `there`: after the turn's actions before it, `done` (`3-6`; empty for the first action).
+fn with_legal(e: &TurnError, done: &str, there: &Position, rules: &Rules) -> String {
+    let legal = board::legal_list(there, rules);
+    if done.is_empty() {
+        format!("{e} (legal: {legal})")
+    } else {
+        format!("{e} (legal after '{done}': {legal})")
+    }
+}
+
 /// A typed turn without the one trailing `-` of an unfinished turn (`3-6-` is `3-6`).
 fn turn_body(word: &str) -> &str {
     word.strip_suffix('-').unwrap_or(word)
@@ -1961,15 +1972,10 @@ impl Game {
                         let msg = match e {
                             TurnError::Move { index, .. }
                             | TurnError::NoSuchLargeHouse { index, .. } => {
-                                let legal = board::legal_list(&there, &self.rules);
                                 let typed = turn.as_deref().unwrap_or_default();
                                 let done: Vec<&str> =
                                     typed.split(['-', ',']).take(index - 1).collect();
-                                if done.is_empty() {
-                                    format!("{e} (legal: {legal})")
-                                } else {
-                                    format!("{e} (legal after '{}': {legal})", done.join("-"))
-                                }
+                                with_legal(&e, &done.join("-"), &there, &self.rules)
                             }
                             _ => e.to_string(),
                         };
@@ -2038,12 +2044,12 @@ impl Game {
                             for &mv in done.moves() {
                                 p.play_unchecked(&self.rules, mv);
                             }
-                            let legal = board::legal_list(&p, &self.rules);
-                            if done.moves().is_empty() {
-                                self.complain(&format!("{e} (legal: {legal})"))?;
+                            let done = if done.moves().is_empty() {
+                                String::new()
                             } else {
-                                self.complain(&format!("{e} (legal after '{done}': {legal})"))?;
-                            }
+                                done.to_string()
+                            };
+                            self.complain(&with_legal(&e, &done, &p, &self.rules))?;
                             continue;
                         }
                         Err(e) => {
