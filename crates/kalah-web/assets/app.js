@@ -1165,13 +1165,20 @@ function renderAnalysis() {
       // position's text and the end of the old value: until the redraw, the value shown was
       // the position's before the change (a browser test read that value with the new board).
       a.result = null;
-      $('an-value').textContent = 'Computing…';
-      $('an-moves').innerHTML = '';
+      a.error = null;
+      a.failure = null;
       $('posstr').value = analysisPosition();
-      if (document.activeElement !== $('an-position')) $('an-position').value = analysisPosition();
+      renderAnalysisText();
       setTimeout(analyse, 0);
     },
   });
+  renderAnalysisText();
+}
+
+/** The analysis board's text: the side to move, the position, the value and the moves'. */
+function renderAnalysisText() {
+  const a = S.analysis;
+  const result = a.result;
   for (const r of document.querySelectorAll('input[name="an-side"]')) r.checked = r.value === a.toMove;
   const inp = $('an-position');
   if (document.activeElement !== inp) inp.value = analysisPosition();
