@@ -64,3 +64,13 @@ pub(crate) fn stopped_by() -> &'static str {
         _ => "interrupted (Ctrl-C)",
     }
 }
+
+/// The name of the last stopping signal received, as JSON output gives it: `SIGINT` (Ctrl-C,
+/// also before any signal came), `SIGTERM` or `SIGHUP`.
+pub(crate) fn signal_name() -> &'static str {
+    match LAST.load(Ordering::SeqCst) {
+        SIGTERM => "SIGTERM",
+        SIGHUP => "SIGHUP",
+        _ => "SIGINT",
+    }
+}

@@ -119,7 +119,8 @@ fn ctrl_c_stops_every_thread_with_exit_130() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(130), "{threads} threads: {text}");
         assert!(
-            text.starts_with("stopped after ") && text.contains("the analysis is incomplete"),
+            text.starts_with("interrupted (Ctrl-C) after ")
+                && text.contains("the analysis is incomplete"),
             "{threads} threads: {text}"
         );
         assert!(!text.contains("lies between"), "{text}");

@@ -59,8 +59,10 @@ fn ctrl_c_prints_the_positions_finished_and_exits_130() {
     );
     let at = rows.len() + 1;
     assert!(
-        summary[3].starts_with(&format!("stopped in position {at} of 15 ("))
-            || summary[3].starts_with(&format!("stopped before position {at} of 15 (")),
+        summary[3].starts_with(&format!("interrupted (Ctrl-C) in position {at} of 15 ("))
+            || summary[3].starts_with(&format!(
+                "interrupted (Ctrl-C) before position {at} of 15 ("
+            )),
         "{text}"
     );
     assert!(
@@ -79,6 +81,7 @@ fn ctrl_c_with_json_prints_a_stopped_object() {
     assert_eq!(out.status.code(), Some(130), "{text}");
     let v: Value = serde_json::from_str(&text).expect("one JSON object");
     assert_eq!(v["stopped"], Value::Bool(true), "{text}");
+    assert_eq!(v["signal"], "SIGINT", "{text}");
     assert_eq!(v["tt_mb"], 64, "{text}");
     let rows = v["positions"].as_array().expect("the positions finished");
     assert!(rows.len() < 15, "{text}");

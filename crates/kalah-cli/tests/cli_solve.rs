@@ -270,7 +270,48 @@ fn sigterm_stops_a_search_with_its_own_exit_code() {
     let out = common::signal(child, "TERM", Duration::from_millis(800));
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(143), "{text}");
-    assert!(text.contains("the analysis is incomplete"), "{text}");
+    // The line names the signal that stopped it, not Ctrl-C.
+    assert!(
+        text.starts_with("terminated (SIGTERM) after ")
+            && text.contains("the analysis is incomplete"),
+        "{text}"
+    );
+}
+
+/// A stopped `solve --json` says which signal stopped it (`"signal": "SIGHUP"`), and its text
+/// line does too; the exit code is the signal's (129 for SIGHUP, 130 for Ctrl-C).
+#[test]
+fn a_stopped_solve_names_its_signal() {
+    use std::time::Duration;
+    for (sig, name, words, code) in [
+        ("HUP", "SIGHUP", "hung up (SIGHUP) after ", 129),
+        ("INT", "SIGINT", "interrupted (Ctrl-C) after ", 130),
+    ] {
+        let args = [
+            "solve",
+            "--houses",
+            "6",
+            "--seeds",
+            "5",
+            "--no-egdb",
+            "--threads",
+            "1",
+            "--tt-mb",
+            "64",
+        ];
+        let child = common::spawn_kalah(&[&args[..], &["--json"]].concat());
+        let out = common::signal(child, sig, Duration::from_millis(800));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(code), "{sig}: {text}");
+        let v: serde_json::Value = serde_json::from_str(&text).expect("one JSON object");
+        assert_eq!(v["stopped"], true, "{text}");
+        assert_eq!(v["signal"], name, "{text}");
+        let child = common::spawn_kalah(&args);
+        let out = common::signal(child, sig, Duration::from_millis(800));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(code), "{sig}: {text}");
+        assert!(text.starts_with(words), "{sig}: {text}");
+    }
 }
 
 /// The published exact values of Kalah(m,n) starts, m ≤ 4 and n ≤ 5, under `capture` (the

@@ -207,6 +207,7 @@ fn stopped(
     if args.json {
         let mut summary = summary_json(done, args.tt_mb);
         summary["stopped"] = json!(true);
+        summary["signal"] = json!(crate::signals::signal_name());
         summary["unfinished"] = json!({
             "name": name,
             "position": pos.to_string(),
@@ -223,11 +224,12 @@ fn stopped(
             None => format!("before position {n} of {of} ({name})"),
         };
         print(&format!(
-            "\n{} of {of} positions finished, table {} MiB\n{}stopped {when}: the bench is \
+            "\n{} of {of} positions finished, table {} MiB\n{}{} {when}: the bench is \
              incomplete, its node count is not the signature\n",
             done.len(),
             args.tt_mb,
-            summary_text(done)
+            summary_text(done),
+            crate::signals::stopped_by()
         ))?;
     }
     std::process::exit(crate::signals::exit_code());

@@ -520,7 +520,9 @@ pub(crate) fn warn_if_damaged(egdb: Option<&Egdb>) {
     }
 }
 
-/// Prints what was proven before a stop and exits with code 130 (interrupted). With `root`, the
+/// Prints what was proven before a stop, naming the signal (`interrupted (Ctrl-C) after N nodes
+/// and S s: ...`; `"signal": "SIGINT"` in JSON), and exits with code 128 + the signal's number
+/// (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP). With `root`, the
 /// position asked about, the error's bounds are that position's and are printed; otherwise (a
 /// per-move analysis, whose bounds belong to whichever move was being solved) only the work done
 /// is.
@@ -542,13 +544,15 @@ pub(crate) fn stopped(
                 "{}\n",
                 json!({
                     "stopped": true,
+                    "signal": crate::signals::signal_name(),
                     "nodes": stats.nodes,
                     "seconds": stats.elapsed.as_secs_f64(),
                 })
             ))?;
         } else {
             print(&format!(
-                "stopped after {} nodes and {:.2} s: the analysis is incomplete\n",
+                "{} after {} nodes and {:.2} s: the analysis is incomplete\n",
+                crate::signals::stopped_by(),
                 stats.nodes,
                 stats.elapsed.as_secs_f64()
             ))?;
@@ -558,6 +562,7 @@ pub(crate) fn stopped(
     if json_out {
         let mut v = json!({
             "stopped": true,
+            "signal": crate::signals::signal_name(),
             "lower": lower,
             "upper": upper,
             "nodes": stats.nodes,
@@ -569,7 +574,8 @@ pub(crate) fn stopped(
         print(&format!("{v}\n"))?;
     } else {
         print(&format!(
-            "stopped after {} nodes and {:.2} s: {}\n",
+            "{} after {} nodes and {:.2} s: {}\n",
+            crate::signals::stopped_by(),
             stats.nodes,
             stats.elapsed.as_secs_f64(),
             bounds_text(root.0, root.1, lower, upper)

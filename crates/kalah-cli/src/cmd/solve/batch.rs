@@ -359,6 +359,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 if args.json {
                     let mut row = json!({
                         "line": n, "position": pos.to_string(), "stopped": true,
+                        "signal": crate::signals::signal_name(),
                         "lower": lower, "upper": upper, "nodes": stats.nodes, "seconds": secs,
                     });
                     if lower == upper {
@@ -367,8 +368,9 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                     print(&format!("{row}\n"))?;
                 } else {
                     print(&format!(
-                        "line {n}  {}  stopped after {} nodes and {secs:.2} s: {}\n",
+                        "line {n}  {}  {} after {} nodes and {secs:.2} s: {}\n",
                         pos,
+                        crate::signals::stopped_by(),
                         stats.nodes,
                         super::bounds_text(&pos, &rules, lower, upper)
                     ))?;
