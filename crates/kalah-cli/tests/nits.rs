@@ -382,6 +382,61 @@ fn serve_warns_of_a_damaged_layer_with_the_request_that_met_it() {
         stderr.contains(".egdb holds impossible values") && stderr.contains("egdb verify"),
         "{stderr}"
     );
+    // The repair names the whole command, as `kalah solve`'s warning does (it said only "build
+    // it again ('kalah egdb build' replaces it)", which keeps a file whose checksums hold).
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    assert!(
+        stderr.contains(&format!(
+            "delete it (a build keeps a file whose checksums hold), then `kalah egdb build \
+             --houses 4 --max-seeds 10 --egdb-dir {}` builds it again",
+            root.display()
+        )),
+        "{stderr}"
+    );
+}
+
+/// A set `serve` cannot open (a truncated layer) is reported with the command that builds it
+/// again, as `kalah solve` reports it.
+#[test]
+fn serve_names_the_build_command_for_a_set_it_cannot_open() {
+    let bin = assert_cmd::cargo::cargo_bin("kalah");
+    let dir = tempfile::tempdir().unwrap();
+    common::build_egdb(dir.path(), 4, 10);
+    let layer = dir.path().join("m4-standard-row-empty-owner/k006.egdb");
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&layer)
+        .unwrap();
+    file.set_len(100).unwrap();
+    drop(file);
+    let mut serve = Command::new(&bin);
+    serve
+        .args(["serve", "--port", "0", "--egdb-dir"])
+        .arg(dir.path());
+    let body = r#"{"houses": 4, "seeds": 2, "level": "perfect", "time_ms": 200}"#;
+    let (_, answer, stderr) = serve_once(
+        serve,
+        &format!(
+            "POST /api/engine HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let expected = format!(
+        "kalah serve: endgame databases not used for 4 houses: {}: truncated (100 bytes, \
+         expected ",
+        root.join("m4-standard-row-empty-owner/k006.egdb").display()
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "; `kalah egdb build --houses 4 --max-seeds 10 --egdb-dir {}` builds it again",
+            root.display()
+        )),
+        "{stderr}"
+    );
 }
 
 /// `kalah serve --port 0 > /dev/full`: the listening line cannot be written, so it goes to

@@ -77,7 +77,48 @@ pub struct Config {
     /// the first engine request that needs them and kept open; a set that is missing, partial
     /// or unreadable is reported once on stderr and not used.
     pub egdb_dir: Option<PathBuf>,
+    /// How those stderr reports word the repair of a damaged database file; `None`: the
+    /// general advice of [`kalah_egdb`] ("build it again (`kalah egdb build` replaces it)").
+    pub egdb_advice: Option<EgdbAdvice>,
 }
+
+/// The front end's wording of the repair of damaged endgame database files, for the server's
+/// stderr reports: the `kalah` binary names its whole build command (`` `kalah egdb build
+/// --houses 3 --max-seeds 8 --egdb-dir db` builds it again ``), which this crate cannot know.
+/// Two advices are equal when they are the same one (the same `Arc`).
+#[derive(Clone)]
+pub struct EgdbAdvice {
+    /// The message for a set that cannot be opened: the error `e`, met opening the set of
+    /// boards of `houses` houses under `rules` (as [`kalah_egdb::Egdb::open`] takes them) in
+    /// the database root `root`.
+    pub open_error: Arc<OpenErrorFn>,
+    /// The repair of the layer of `db` found damaged by the probes of a search
+    /// ([`kalah_egdb::Egdb::damaged_layer`]), for [`kalah_egdb::Egdb::damage_warning_with`];
+    /// `None` keeps the general advice.
+    pub repair: Arc<RepairFn>,
+}
+
+/// [`EgdbAdvice::open_error`]: `(error, root, houses, rules)` to the whole message.
+pub type OpenErrorFn = dyn Fn(&kalah_egdb::EgdbError, &std::path::Path, usize, &kalah_core::Rules) -> String
+    + Send
+    + Sync;
+
+/// [`EgdbAdvice::repair`]: an opened set with a damaged layer to the repair's words.
+pub type RepairFn = dyn Fn(&kalah_egdb::Egdb) -> Option<String> + Send + Sync;
+
+impl std::fmt::Debug for EgdbAdvice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EgdbAdvice")
+    }
+}
+
+impl PartialEq for EgdbAdvice {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.open_error, &other.open_error) && Arc::ptr_eq(&self.repair, &other.repair)
+    }
+}
+
+impl Eq for EgdbAdvice {}
 
 impl Default for Config {
     /// One engine slot per core, 1 s per engine request by default and 10 s at most, 64 KiB
@@ -90,6 +131,7 @@ impl Default for Config {
             max_body_bytes: 64 * 1024,
             read_timeout: Duration::from_secs(20),
             egdb_dir: None,
+            egdb_advice: None,
         }
     }
 }
@@ -137,8 +179,12 @@ impl AppState {
             .or_insert_with(|| match kalah_egdb::Egdb::open(dir, houses, &set_rules) {
                 Ok(db) => db.map(Arc::new),
                 Err(e) => {
+                    let message = match &self.config.egdb_advice {
+                        Some(advice) => (advice.open_error)(&e, dir, houses, &set_rules),
+                        None => e.to_string(),
+                    };
                     log(&format!(
-                        "kalah serve: endgame databases not used for {houses} houses: {e}"
+                        "kalah serve: endgame databases not used for {houses} houses: {message}"
                     ));
                     None
                 }
@@ -153,7 +199,16 @@ impl AppState {
     pub(crate) fn warn_if_damaged(&self) {
         let open = self.egdbs.open.lock().unwrap_or_else(|e| e.into_inner());
         for db in open.values().flatten() {
-            if let Some(warning) = db.damage_warning() {
+            let repair = self
+                .config
+                .egdb_advice
+                .as_ref()
+                .and_then(|advice| (advice.repair)(db));
+            let warning = match repair {
+                Some(r) => db.damage_warning_with(&r),
+                None => db.damage_warning(),
+            };
+            if let Some(warning) = warning {
                 if !self
                     .egdbs
                     .warned

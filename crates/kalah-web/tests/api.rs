@@ -19,6 +19,7 @@ fn config() -> Config {
         max_body_bytes: 4096,
         read_timeout: Duration::from_secs(20),
         egdb_dir: None,
+        egdb_advice: None,
     }
 }
 

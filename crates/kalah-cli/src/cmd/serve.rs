@@ -1,6 +1,7 @@
 //! `kalah serve`: the web page and JSON API on a local address.
 
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
@@ -98,6 +99,20 @@ fn bind_addrs(host: &str, port: u16) -> Result<Vec<SocketAddr>> {
     Ok(addrs)
 }
 
+/// The server's reports of damaged database files name the whole build command that mends
+/// them, as `kalah solve`'s do (`` `kalah egdb build --houses 3 --max-seeds 8 --egdb-dir
+/// /srv/egdb` builds it again ``); the default root goes without `--egdb-dir`.
+fn egdb_advice() -> kalah_web::EgdbAdvice {
+    kalah_web::EgdbAdvice {
+        open_error: Arc::new(|e, root, houses, rules| {
+            let default = kalah_egdb::default_dir();
+            let given = (default.as_deref() != Some(root)).then_some(root);
+            crate::cmd::egdb::with_build_command(e, root, houses, rules, given)
+        }),
+        repair: Arc::new(crate::cmd::egdb::repair_with_command),
+    }
+}
+
 /// Runs `kalah serve` until Ctrl-C (or SIGTERM).
 pub fn run(args: Args) -> Result<()> {
     let mut config = kalah_web::Config {
@@ -118,6 +133,7 @@ pub fn run(args: Args) -> Result<()> {
             }
             None => kalah_egdb::default_dir().filter(|d| d.is_dir()),
         };
+        config.egdb_advice = Some(egdb_advice());
     }
     let addrs = bind_addrs(&args.bind, args.port)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
