@@ -547,6 +547,108 @@ fn batch_input_limits_and_ctrl_c_while_waiting() {
     drop(stdin);
     assert_eq!(status.code(), Some(130), "{rest}");
     assert!(rest.starts_with("1 position solved"), "{rest}");
+    // The summary says the batch was stopped (tester 67: it read like a finished run).
+    assert!(
+        rest.trim_end()
+            .ends_with("in all; interrupted (Ctrl-C): the batch is incomplete"),
+        "{rest}"
+    );
+}
+
+/// A batch stopped by SIGTERM while it waits for its next line: the JSON summary says so
+/// (`"stopped": true`, `"signal": "SIGTERM"`), exit code 143.
+#[cfg(unix)]
+#[test]
+fn batch_summary_says_a_signal_stopped_it() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let bin = assert_cmd::cargo::cargo_bin("kalah");
+    let mut child = std::process::Command::new(bin)
+        .args(["solve", "--batch", "-", "--no-egdb", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"3,3,0,3,3,0 S\n").unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let row: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(row["line"], 1, "{first}");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(143), "{rest}");
+    let v: Value = serde_json::from_str(&rest).expect("the summary");
+    assert_eq!(v["summary"]["positions"], 1, "{rest}");
+    assert_eq!(v["summary"]["stopped"], true, "{rest}");
+    assert_eq!(v["summary"]["signal"], "SIGTERM", "{rest}");
+}
+
+/// A board size whose databases cannot be opened (a truncated layer) makes its lines bad
+/// lines, with the reason and the repair; the other lines are solved and the summary printed
+/// (tester 67: the whole batch stopped at the first such line, without its summary).
+#[test]
+fn batch_goes_on_past_a_board_size_whose_databases_are_damaged() {
+    let dir = tempfile::tempdir().unwrap();
+    common::build_egdb(dir.path(), 4, 12);
+    let layer = dir.path().join("m4-standard-row-empty-owner/k010.egdb");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&layer)
+        .unwrap()
+        .set_len(5000)
+        .unwrap();
+    let file = dir.path().join("lines.txt");
+    std::fs::write(
+        &file,
+        "1,1,0,1,1,0 N\n0,1,2,1,0,3,1,0,2,0 S\n1,0,1,1,1,0 S\n0,1,2,1,0,3,1,0,2,1 S\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+        .args(["solve", "--json", "--batch"])
+        .arg(&file)
+        .arg("--egdb-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let rows: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 5, "{text}");
+    for (row, line) in rows[..4].iter().zip(1..) {
+        assert_eq!(row["line"], line, "{text}");
+        if line % 2 == 0 {
+            let e = row["error"].as_str().expect("a bad line");
+            assert!(
+                e.contains("k010.egdb: truncated (5000 bytes")
+                    && e.contains("`kalah egdb build --houses 4 --max-seeds 12 --egdb-dir ")
+                    && e.contains("builds it again"),
+                "{e}"
+            );
+        } else {
+            assert_eq!(row["value"], 2, "{text}");
+        }
+    }
+    assert_eq!(rows[4]["summary"]["positions"], 2, "{text}");
+    assert_eq!(rows[4]["summary"]["errors"], 2, "{text}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("kalah: line 2: cannot open the endgame databases in "),
+        "{stderr}"
+    );
 }
 
 /// Regression: a binary file given to `--batch` gave one "line N: not UTF-8 text" error a line

@@ -22,9 +22,7 @@ use kalah_egdb::Egdb;
 use kalah_solver::{Progress, SolveError, Solver};
 use serde_json::{json, Value};
 
-use super::{
-    default_tt_for, progress_message, show_progress, solver_parts, turns_text, Args, SolverParts,
-};
+use super::{default_tt_for, progress_message, show_progress, turns_text, Args, SolverParts};
 use crate::input::{read_line, LineRead};
 use crate::output::print;
 
@@ -133,10 +131,25 @@ impl Shared {
         Ok(())
     }
 
-    fn print_summary(&self, json_out: bool, wall: Duration) -> Result<()> {
+    /// Prints the summary; `stopped`: a signal stopped the batch, which the summary says
+    /// (`...; 0.36 s in all; interrupted (Ctrl-C): the batch is incomplete`, or `"stopped":
+    /// true` and `"signal"` in JSON).
+    fn print_summary(&self, json_out: bool, wall: Duration, stopped: bool) -> Result<()> {
         let totals = lock(&self.totals);
         if json_out {
-            print(&format!("{}\n", totals.json(wall)))
+            let mut v = totals.json(wall);
+            if stopped {
+                v["summary"]["stopped"] = json!(true);
+                v["summary"]["signal"] = json!(crate::signals::signal_name());
+            }
+            print(&format!("{v}\n"))
+        } else if stopped {
+            let text = totals.text(wall);
+            print(&format!(
+                "{}; {}: the batch is incomplete\n",
+                text.trim_end(),
+                crate::signals::stopped_by()
+            ))
         } else {
             print(&totals.text(wall))
         }
@@ -243,7 +256,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         let _ = crate::signals::on_stop(move |_| {
             let exit = ctrl_c.on_signal(Instant::now());
             if shared.waiting.load(Ordering::SeqCst) {
-                let _ = shared.print_summary(json_out, start.elapsed());
+                let _ = shared.print_summary(json_out, start.elapsed(), true);
                 std::process::exit(crate::signals::exit_code());
             }
             if exit {
@@ -256,14 +269,14 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     // bar once finished draws nothing more.
     let bar = Arc::new(Mutex::new(ProgressBar::hidden()));
     let mut solvers: Vec<Current> = Vec::with_capacity(KEPT_SOLVERS);
-    let mut egdbs: HashMap<usize, Option<Arc<Egdb>>> = HashMap::new();
+    let mut egdbs: HashMap<usize, OpenedSet> = HashMap::new();
     let mut buf = Vec::new();
     let mut n = 0u64;
     // Lines that are not UTF-8 text so far (see [`MAX_NOT_TEXT`]).
     let mut not_text = 0u64;
     loop {
         if stop.load(Ordering::SeqCst) {
-            shared.print_summary(args.json, start.elapsed())?;
+            shared.print_summary(args.json, start.elapsed(), true)?;
             std::process::exit(crate::signals::exit_code());
         }
         shared.waiting.store(true, Ordering::SeqCst);
@@ -276,7 +289,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         n += 1;
         solving.line.store(n, Ordering::Relaxed);
         if matches!(read, LineRead::TooLong | LineRead::Abandoned) {
-            shared.print_summary(args.json, start.elapsed())?;
+            shared.print_summary(args.json, start.elapsed(), false)?;
             bail!(
                 "--batch {}: line {n} is longer than {MAX_LINE} bytes (a position line is a few \
                  dozen): not a file of positions; the batch stopped there (the summary counts \
@@ -302,7 +315,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 // bytes): after a few, the file is taken for what it is.
                 not_text += 1;
                 if not_text == MAX_NOT_TEXT {
-                    shared.print_summary(args.json, start.elapsed())?;
+                    shared.print_summary(args.json, start.elapsed(), false)?;
                     bail!(
                         "--batch {}: line {n} is the {MAX_NOT_TEXT}th line that is not UTF-8 text: \
                          the file does not look like text (a file of positions); the batch \
@@ -334,7 +347,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             }
         };
         *lock(&solving.root) = Some(pos);
-        let cur = solver_for(
+        let cur = match solver_for(
             &mut solvers,
             &mut egdbs,
             args,
@@ -343,7 +356,17 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             &stop,
             &solving,
             &bar,
-        )?;
+        ) {
+            Ok(cur) => cur,
+            // The board size's databases cannot be opened (a damaged set): every line of that
+            // size is a bad line with the reason; the other lines are solved (tester 67: the
+            // whole batch stopped, without its summary).
+            Err(BatchSetup::Egdb(e)) => {
+                shared.bad_line(args.json, n, &anyhow::anyhow!("{e}"))?;
+                continue;
+            }
+            Err(BatchSetup::Other(e)) => return Err(e),
+        };
         *lock(&bar) = ProgressBar::hidden();
         let t0 = Instant::now();
         let solved = cur.solver.solve_with_best_turns(&pos, threads);
@@ -375,7 +398,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                         super::bounds_text(&pos, &rules, lower, upper)
                     ))?;
                 }
-                shared.print_summary(args.json, start.elapsed())?;
+                shared.print_summary(args.json, start.elapsed(), true)?;
                 std::process::exit(crate::signals::exit_code());
             }
         };
@@ -429,10 +452,10 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         }
     }
     let wall = start.elapsed();
-    for db in egdbs.values() {
+    for db in egdbs.values().flatten() {
         super::warn_if_damaged(db.as_deref());
     }
-    shared.print_summary(args.json, wall)?;
+    shared.print_summary(args.json, wall, false)?;
     let totals = lock(&shared.totals);
     let differ = |m: u64| {
         if m == 1 {
@@ -469,14 +492,14 @@ const KEPT_SOLVERS: usize = 2;
 #[allow(clippy::too_many_arguments)]
 fn solver_for<'a>(
     solvers: &'a mut Vec<Current>,
-    egdbs: &mut HashMap<usize, Option<Arc<Egdb>>>,
+    egdbs: &mut HashMap<usize, OpenedSet>,
     args: &Args,
     rules: &Rules,
     pos: &Position,
     stop: &Arc<AtomicBool>,
     solving: &Arc<Solving>,
     bar: &Arc<Mutex<ProgressBar>>,
-) -> Result<&'a mut Current> {
+) -> std::result::Result<&'a mut Current, BatchSetup> {
     let search = &args.target.search;
     let houses = pos.houses();
     // What the kept tables may take together.
@@ -505,7 +528,8 @@ fn solver_for<'a>(
     }
     // The databases of a board size are opened (and their notes printed) once a batch.
     let parts = match egdbs.get(&houses) {
-        Some(db) => {
+        Some(Err(e)) => return Err(BatchSetup::Egdb(e.clone())),
+        Some(Ok(db)) => {
             let top = db.as_ref().map(|d| d.max_seeds());
             SolverParts {
                 egdb: db.clone(),
@@ -517,10 +541,28 @@ fn solver_for<'a>(
             }
         }
         None => {
-            let mut parts = solver_parts(search, rules, pos)?;
-            parts.stop = stop.clone();
-            egdbs.insert(houses, parts.egdb.clone());
-            parts
+            let egdb = if search.no_egdb {
+                None
+            } else {
+                match super::open_egdb(search, houses, rules) {
+                    Ok(db) => db.map(Arc::new),
+                    Err(e) => {
+                        let e = crate::output::error_line(&e);
+                        egdbs.insert(houses, Err(e.clone()));
+                        return Err(BatchSetup::Egdb(e));
+                    }
+                }
+            };
+            egdbs.insert(houses, Ok(egdb.clone()));
+            let top = egdb.as_ref().map(|d| d.max_seeds());
+            SolverParts {
+                egdb,
+                tt_mb: search
+                    .tt_mb
+                    .unwrap_or_else(|| default_tt_for(rules, pos, top)),
+                small_egdb_table: false,
+                stop: stop.clone(),
+            }
         }
     };
     // Free the tables to drop before allocating the new one.
@@ -538,6 +580,24 @@ fn solver_for<'a>(
         parts,
     });
     Ok(solvers.last_mut().expect("pushed above"))
+}
+
+/// A board size's endgame databases as opened for the batch: the set (or none), or why it
+/// cannot be opened (the message, the same for every line of that size).
+type OpenedSet = std::result::Result<Option<Arc<Egdb>>, String>;
+
+/// Why [`solver_for`] has no solver for a line.
+enum BatchSetup {
+    /// The line's board size has databases that cannot be opened: a bad line.
+    Egdb(String),
+    /// Anything else ends the batch.
+    Other(anyhow::Error),
+}
+
+impl From<anyhow::Error> for BatchSetup {
+    fn from(e: anyhow::Error) -> Self {
+        BatchSetup::Other(e)
+    }
 }
 
 /// `solver` with a progress display on stderr for positions that take over a second, naming
