@@ -305,6 +305,62 @@ fn verify_names_every_bad_layer_file() {
         .stdout(predicate::str::contains("verified: all"));
 }
 
+/// A build whose set still cannot be opened afterwards (a bad file just past its layers, which
+/// opening the set reads) says so and fails, instead of "done" alone (tester 67).
+#[test]
+fn a_build_says_when_its_set_still_cannot_be_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &[]);
+    let set = dir.path().join("m3-standard-row-empty-owner");
+    std::fs::copy(set.join("k008.egdb"), set.join("k009.egdb")).unwrap();
+    let out = build_3_8(dir.path()).arg("--quiet").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("done: built 0 layer(s)"), "{stdout}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("kalah: error: layers 0..=8 are built, but the set cannot be opened")
+            && err.contains("k009.egdb: holds m=3 k=8")
+            && err.contains("move or delete it"),
+        "{err}"
+    );
+    std::fs::remove_file(set.join("k009.egdb")).unwrap();
+    build(dir.path(), &[]);
+}
+
+/// A layer file this user may not read: `verify`, `probe` and `solve` say to let this user read
+/// it, not to build it again (a build stops at it: tester 67). Root reads every file: there
+/// the test has nothing to check (run it as another user, e.g. `setpriv --reuid=65534`).
+#[cfg(unix)]
+#[test]
+fn an_unreadable_layer_is_mended_by_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &[]);
+    let k005 = dir.path().join("m3-standard-row-empty-owner/k005.egdb");
+    std::fs::set_permissions(&k005, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if std::fs::read(&k005).is_ok() {
+        return; // root
+    }
+    for args in [
+        &["egdb", "verify", "--houses", "3"][..],
+        &["egdb", "probe", "1,1,0,1,1,0,1,0 S"][..],
+        &["solve", "1,1,0,1,1,0,1,0 S"][..],
+    ] {
+        let out = kalah()
+            .args(args)
+            .arg("--egdb-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("k005.egdb: Permission denied"), "{err}");
+        assert!(err.contains("let this user read"), "{args:?}: {err}");
+        assert!(!err.contains("builds it again"), "{args:?}: {err}");
+    }
+}
+
 /// Solves `pos` with the databases under `dir` and without: asserts the same value, and returns
 /// the first run's stderr.
 fn solve_agrees_without_the_databases(dir: &Path, pos: &str) -> String {

@@ -247,7 +247,19 @@ impl BuildPlan {
             .write(true)
             .truncate(false)
             .open(&lock_path)
-            .map_err(|e| io(&lock_path, e))?;
+            .map_err(|e| {
+                // Before anything else is written (tester 67: a bare "Permission denied").
+                if e.kind() == std::io::ErrorKind::PermissionDenied {
+                    let what = format!(
+                        "{e}: this user may not write in this set's directory (a build writes \
+                         its lock there first); build as a user who may, or in another \
+                         --egdb-dir; nothing was built"
+                    );
+                    io(&lock_path, std::io::Error::other(what))
+                } else {
+                    io(&lock_path, e)
+                }
+            })?;
         match file.try_lock() {
             Ok(()) => Ok(BuildLock {
                 plan: self,
@@ -474,10 +486,12 @@ fn as_atomic(buf: &mut [u8]) -> &[AtomicU8] {
 /// (another set's file, another version) already say so.
 fn in_the_way(e: EgdbError) -> EgdbError {
     match e {
-        EgdbError::Io { path, source } => EgdbError::InTheWay {
-            path,
-            what: source.to_string(),
-        },
+        EgdbError::Io { path, source } | EgdbError::Unreadable { path, source } => {
+            EgdbError::InTheWay {
+                path,
+                what: source.to_string(),
+            }
+        }
         EgdbError::NotAFile { path, what } => EgdbError::InTheWay { path, what },
         other => other,
     }

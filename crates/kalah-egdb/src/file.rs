@@ -145,6 +145,19 @@ fn io(path: &Path, source: std::io::Error) -> EgdbError {
     }
 }
 
+/// The error of opening or looking at the layer file `path`: [`EgdbError::Unreadable`] when
+/// this user may not read it, else [`EgdbError::Io`].
+fn open_error(path: &Path, source: std::io::Error) -> EgdbError {
+    if source.kind() == std::io::ErrorKind::PermissionDenied {
+        EgdbError::Unreadable {
+            path: path.display().to_string(),
+            source,
+        }
+    } else {
+        io(path, source)
+    }
+}
+
 impl LayerHeader {
     fn encode(&self) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
@@ -412,10 +425,11 @@ pub fn write_layer(path: &Path, header: &LayerHeader, payload: &[u8]) -> Result<
 /// `Ok(None)` if the file does not exist.
 ///
 /// # Errors
-/// [`EgdbError`] if the file is unreadable, not a database, of another version, truncated or
-/// too long, for another board or rule set, or corrupt (a bad header; a bad payload when
-/// checked); [`EgdbError::NotAFile`] if what is in its place is not a regular file (a
-/// directory, a FIFO, a device, a symbolic link to nothing).
+/// [`EgdbError`] if the file cannot be read, is not a database, of another version, truncated
+/// or too long, for another board or rule set, or corrupt (a bad header; a bad payload when
+/// checked); [`EgdbError::Unreadable`] if this user may not read it; [`EgdbError::NotAFile`]
+/// if what is in its place is not a regular file (a directory, a FIFO, a device, a symbolic
+/// link to nothing or one that cannot be followed).
 pub fn open_layer(
     path: &Path,
     expected: &LayerHeader,
@@ -427,7 +441,7 @@ pub fn open_layer(
     let mut f = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(io(path, e)),
+        Err(e) => return Err(open_error(path, e)),
     };
     let len = f.metadata().map_err(|e| io(path, e))?.len();
     let p = || path.display().to_string();
@@ -568,9 +582,10 @@ fn short_file(path: &Path, start: &[u8], len: u64, expected: u64) -> EgdbError {
 /// Whether a regular file is in a layer's place at `path` (`false`: nothing is there).
 ///
 /// # Errors
-/// [`EgdbError::Io`] for what is there but is no regular file: a FIFO or a device would block
-/// the open or the read, a directory cannot be mapped, and a symbolic link to nothing is not a
-/// missing layer (tester 42); and for what cannot be looked at.
+/// [`EgdbError::NotAFile`] for what is there but is no regular file: a FIFO or a device would
+/// block the open or the read, a directory cannot be mapped, and a symbolic link to nothing
+/// (or one that loops) is not a missing layer (tester 42); [`EgdbError::Unreadable`] for what
+/// this user may not look at; [`EgdbError::Io`] for other file system errors.
 fn regular_file_in_place(path: &Path) -> Result<bool, EgdbError> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && path.symlink_metadata().is_ok() => {
@@ -580,6 +595,19 @@ fn regular_file_in_place(path: &Path) -> Result<bool, EgdbError> {
             })
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => Err(open_error(path, e)),
+        // A link that cannot be followed (a loop of links): no layer file, and a build leaves
+        // a link alone (tester 67: `solve` and `probe` gave only the OS error).
+        Err(e)
+            if path
+                .symlink_metadata()
+                .is_ok_and(|m| m.file_type().is_symlink()) =>
+        {
+            Err(EgdbError::NotAFile {
+                path: path.display().to_string(),
+                what: format!("a symbolic link that cannot be followed ({e})"),
+            })
+        }
         Err(e) => Err(io(path, e)),
         Ok(m) if !m.is_file() => Err(not_a_file(path)),
         Ok(_) => Ok(true),
@@ -603,7 +631,7 @@ pub fn read_header(path: &Path) -> Result<LayerHeader, EgdbError> {
     if !regular_file_in_place(path)? {
         return Err(io(path, std::io::Error::from(std::io::ErrorKind::NotFound)));
     }
-    let f = File::open(path).map_err(|e| io(path, e))?;
+    let f = File::open(path).map_err(|e| open_error(path, e))?;
     let mut start = Vec::with_capacity(HEADER_LEN);
     f.take(HEADER_LEN as u64)
         .read_to_end(&mut start)

@@ -286,6 +286,18 @@ pub enum EgdbError {
         /// What is there instead (`not a regular file (a directory, a FIFO or a device)`).
         what: String,
     },
+    /// A layer file this user may not read (its permissions, or its directory's): no build
+    /// mends it (a build does not replace it); its permissions do.
+    #[error(
+        "{path}: {source}; this user may not read it: let this user read it (a build does not \
+         replace it), then run the command again"
+    )]
+    Unreadable {
+        /// The file.
+        path: String,
+        /// The error (permission denied).
+        source: std::io::Error,
+    },
     /// What is in the place of a layer a build would write cannot be read or is no regular
     /// file (a directory, a device, a broken link): a build does not replace it, and stops
     /// before it builds anything.
@@ -1169,11 +1181,13 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
         for (path, k) in files {
             let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
             let header = file::read_header(&path);
-            let unreadable = matches!(
-                &header,
-                Err(EgdbError::Io { source, .. })
-                    if source.kind() == std::io::ErrorKind::PermissionDenied
-            );
+            let unreadable = match &header {
+                Err(EgdbError::Unreadable { .. }) => true,
+                Err(EgdbError::Io { source, .. }) => {
+                    source.kind() == std::io::ErrorKind::PermissionDenied
+                }
+                _ => false,
+            };
             let header = header.map_err(|e| match e {
                 // Too short for a header: the full length of the layer its place names (set
                 // directory and `kNNN.egdb`), as opening the set says it.

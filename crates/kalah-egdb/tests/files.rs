@@ -909,6 +909,60 @@ fn a_broken_link_in_a_layers_place_is_refused() {
         .is_symlink());
 }
 
+/// A symbolic link that loops, in a layer's place, is named as no regular file, which a build
+/// leaves alone (tester 67: opening the set gave only "Too many levels of symbolic links").
+#[cfg(unix)]
+#[test]
+fn a_link_that_loops_in_a_layers_place_is_no_regular_file() {
+    let dir = built(3, 5);
+    let rules = Rules::default();
+    let layer3 = layer_path(dir.path(), 3, &rules, 3);
+    fs::remove_file(&layer3).unwrap();
+    std::os::unix::fs::symlink(&layer3, &layer3).unwrap();
+    let e = open_err(dir.path(), 3);
+    assert!(matches!(e, EgdbError::NotAFile { .. }), "{e:?}");
+    assert!(
+        e.to_string()
+            .contains("k003.egdb: a symbolic link that cannot be followed (")
+            && e.to_string().contains("move it away or delete it"),
+        "{e}"
+    );
+    let listed = kalah_egdb::list_layers(dir.path()).unwrap();
+    let l = listed.iter().find(|l| l.path == layer3).expect("listed");
+    let why = l.header.as_ref().expect_err("a bad file");
+    assert!(why.contains("cannot be followed"), "{why}");
+    let e = plan(dir.path(), 3, 5)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap_err();
+    assert!(matches!(e, EgdbError::InTheWay { .. }), "{e:?}");
+}
+
+/// A layer file this user may not read is [`EgdbError::Unreadable`], whose advice is the
+/// permissions, not a build (tester 67). Root reads every file: there the test has nothing
+/// to check.
+#[cfg(unix)]
+#[test]
+fn a_layer_this_user_may_not_read_says_so() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = built(3, 5);
+    let rules = Rules::default();
+    let layer2 = layer_path(dir.path(), 3, &rules, 2);
+    fs::set_permissions(&layer2, fs::Permissions::from_mode(0o000)).unwrap();
+    if fs::read(&layer2).is_ok() {
+        return; // root
+    }
+    let e = open_err(dir.path(), 3);
+    assert!(matches!(e, EgdbError::Unreadable { .. }), "{e:?}");
+    assert!(e.to_string().contains("let this user read it"), "{e}");
+    let listed = kalah_egdb::list_layers(dir.path()).unwrap();
+    let l = listed.iter().find(|l| l.path == layer2).expect("listed");
+    assert!(l.unreadable);
+    let e = plan(dir.path(), 3, 5)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap_err();
+    assert!(matches!(e, EgdbError::InTheWay { .. }), "{e:?}");
+}
+
 /// binomial(n, k) in u128, for the sizes below.
 fn binomial(n: u128, k: u128) -> u128 {
     (0..k).fold(1u128, |acc, i| acc * (n - i) / (i + 1))

@@ -366,6 +366,17 @@ fn build(a: BuildArgs) -> Result<()> {
         report.resumed_layers,
         report.positions_built as f64 / report.seconds.max(1e-9) / 1e6
     )?;
+    // The set as `solve` opens it: every layer file from 0 up to the first missing one, so a
+    // bad file just past the layers built (a copy made by hand) makes it unusable (tester 67:
+    // the build said "done" and `solve` refused the set).
+    if let Err(e) = kalah_egdb::Egdb::open(&plan.root, m, &rules) {
+        let message = with_build_command(&e, &plan.root, m, &rules, a.dir.egdb_dir.as_deref());
+        bail!(
+            "layers 0..={} are built, but the set cannot be opened as the other commands open \
+             it (every layer file from 0 up to the first one missing): {message}",
+            a.max_seeds
+        );
+    }
     Ok(())
 }
 
@@ -1057,8 +1068,14 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
             file::open_layer(&path, &expected, true)
         });
         if let Err(e) = checked {
-            // The build command comes once, at the end: not the general advice after each file.
-            bad.push((k, path, e.message_with(&mut |_, _| None)));
+            let unreadable = matches!(e, kalah_egdb::EgdbError::Unreadable { .. });
+            // The build command comes once, at the end: not the general advice after each file
+            // (nor the permissions' advice, which comes there too).
+            let text = match &e {
+                kalah_egdb::EgdbError::Unreadable { path, source } => format!("{path}: {source}"),
+                e => e.message_with(&mut |_, _| None),
+            };
+            bad.push((k, path, text, unreadable));
         }
     }
     let top = *files.last()?;
@@ -1067,29 +1084,56 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
         return None;
     }
     // A build replaces a damaged file but leaves alone what is not a file (a directory, a
-    // link): those are deleted first (tester 59: the advice named only the build).
+    // link): those are deleted first (tester 59: the advice named only the build). A file this
+    // user may not read is mended by its permissions, not by a build, which stops at it
+    // (tester 67: the advice was only the build).
+    let quoted = |p: &Path| format!("'{}'", p.display());
+    let unreadable: Vec<String> = bad
+        .iter()
+        .filter(|b| b.3)
+        .map(|(_, p, ..)| quoted(p))
+        .collect();
     let in_the_way: Vec<String> = bad
         .iter()
-        .filter(|(_, p, _)| std::fs::symlink_metadata(p).is_ok_and(|md| !md.is_file()))
-        .map(|(_, p, _)| format!("'{}'", p.display()))
+        .filter(|b| !b.3)
+        .filter(|(_, p, ..)| std::fs::symlink_metadata(p).is_ok_and(|md| !md.is_file()))
+        .map(|(_, p, ..)| quoted(p))
         .collect();
-    let each: Vec<String> = bad.into_iter().map(|(.., e)| e).collect();
-    let first = if in_the_way.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "delete {} (not a regular file, which a build leaves alone), then ",
+    let rebuilt = bad.iter().filter(|b| !b.3).count();
+    let each: Vec<String> = bad.into_iter().map(|(_, _, e, _)| e).collect();
+    let mut steps = Vec::new();
+    if !unreadable.is_empty() {
+        steps.push(format!(
+            "let this user read {} (a build does not replace {})",
+            unreadable.join(", "),
+            if unreadable.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    if !in_the_way.is_empty() {
+        steps.push(format!(
+            "delete {} (not a regular file, which a build leaves alone)",
             in_the_way.join(", ")
-        )
+        ));
+    }
+    let command = build_command(m, &rules, top, a.dir.egdb_dir.as_deref());
+    let advice = match (steps.is_empty(), rebuilt) {
+        (_, 0) => format!("{}, then run this command again", steps.join(", ")),
+        (true, n) => format!(
+            "`{command}` builds {} again",
+            if n == 1 { "it" } else { "them" }
+        ),
+        (false, n) => format!(
+            "{}, then `{command}` builds {} again",
+            steps.join(", "),
+            if n == 1 { "it" } else { "them" }
+        ),
     };
     Some(anyhow::anyhow!(
-        "{} bad layer file{} ({}): {}; {first}`{}` builds {} again",
+        "{} bad layer file{} ({}): {}; {advice}",
         ks.len(),
         if ks.len() == 1 { "" } else { "s" },
         kalah_egdb::layers_text(&ks),
         each.join("; "),
-        build_command(m, &rules, top, a.dir.egdb_dir.as_deref()),
-        if ks.len() == 1 { "it" } else { "them" }
     ))
 }
 
