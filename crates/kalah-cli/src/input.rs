@@ -22,7 +22,8 @@ pub enum LineRead {
 pub const ENDLESS_LINE: usize = 64 * 1024;
 
 /// Reads one line into `buf` (cleared first), keeping at most `max` bytes of text (and its line
-/// break) in memory. A line of more than `max` bytes, not counting its line break, gives
+/// break) in memory. A line of more than `max` bytes, not counting its line break (`\n` or
+/// `\r\n`), gives
 /// [`LineRead::TooLong`] once it has been read to its end (so the next call reads the next
 /// line), or [`LineRead::Abandoned`] when no end came within `limit` bytes: reading stops there
 /// (an endless input never ends its line; with `limit` at most `max`, at once).
@@ -55,11 +56,17 @@ pub fn read_line(
             None => (chunk.len(), false),
         };
         if !too_long {
-            // Room for `max` bytes of text, its line break and one byte more, to tell a line
-            // of `max` bytes from a longer one (tester 41: a 1000-byte line was too long).
-            let room = max + 2 - buf.len().min(max + 2);
+            // Room for `max` bytes of text, its line break (`\n` or `\r\n`) and one byte
+            // more, to tell a line of `max` bytes from a longer one (tester 41: a 1000-byte
+            // line was too long; tester 67: so was a 4096-byte line ending in `\r\n`).
+            let room = max + 3 - buf.len().min(max + 3);
             buf.extend_from_slice(&chunk[..take.min(room)]);
-            if buf.len() - usize::from(buf.last() == Some(&b'\n')) > max {
+            let mut text = buf.len() - usize::from(buf.last() == Some(&b'\n'));
+            // A CR before the LF, or last so far (its LF may come with the next chunk).
+            if text > 0 && buf[text - 1] == b'\r' {
+                text -= 1;
+            }
+            if text > max {
                 too_long = true;
                 buf.clear();
             }
@@ -91,6 +98,10 @@ mod tests {
             ("x".repeat(10), LineRead::Line),
             ("x".repeat(11) + "\n", LineRead::TooLong),
             ("x".repeat(11), LineRead::TooLong),
+            // A Windows line break is a line break (tester 67).
+            ("x".repeat(10) + "\r\n", LineRead::Line),
+            ("x".repeat(11) + "\r\n", LineRead::TooLong),
+            ("x".repeat(10) + "\rx\n", LineRead::TooLong),
         ] {
             let mut buf = Vec::new();
             let mut input = line.as_bytes();
@@ -103,6 +114,24 @@ mod tests {
                 assert_eq!(buf, line.as_bytes());
             }
         }
+    }
+
+    #[test]
+    fn a_cr_whose_lf_comes_in_the_next_chunk_is_a_line_break() {
+        let text = "x".repeat(10) + "\r\nab\n";
+        // Chunks of 11 bytes: the first ends with the CR.
+        let mut input = std::io::BufReader::with_capacity(11, text.as_bytes());
+        let mut buf = Vec::new();
+        assert_eq!(
+            read_line(&mut input, &mut buf, 10, usize::MAX).unwrap(),
+            LineRead::Line
+        );
+        assert_eq!(buf, ("x".repeat(10) + "\r\n").as_bytes());
+        assert_eq!(
+            read_line(&mut input, &mut buf, 10, usize::MAX).unwrap(),
+            LineRead::Line
+        );
+        assert_eq!(buf, b"ab\n");
     }
 
     #[test]

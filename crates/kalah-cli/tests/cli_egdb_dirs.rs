@@ -163,6 +163,42 @@ fn info_names_truncated_and_misplaced_layers() {
         );
 }
 
+/// A file named as a set's directory is listed as a bad set beside the healthy sets, and the
+/// listing fails (tester 67: it was skipped without a word, while `solve` refused it).
+#[test]
+fn info_names_a_file_in_the_place_of_a_set_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "6", &["--quiet", "--capture", "empty"]);
+    let file = dir.path().join("m5-standard-row-empty-owner");
+    std::fs::write(&file, "notes").unwrap();
+    let out = kalah()
+        .args(["egdb", "info", "--egdb-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "  bad set: {}: not a directory (a set's layers are in one): move it away or delete it",
+            file.display()
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("m3-empty-row-empty-owner: layers 0..=6, "),
+        "{stdout}"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "kalah: error: 1 bad set directory in {}",
+            dir.path().display()
+        )
+    );
+}
+
 #[test]
 fn layer_lines_reach_stdout_when_stderr_is_not_a_terminal() {
     // Without --quiet the "layer k: already built" lines went to a progress bar that was never

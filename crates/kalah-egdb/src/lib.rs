@@ -1140,11 +1140,47 @@ pub struct LayerInfo {
     pub bytes: u64,
 }
 
+/// The entries under a database root named as set directories ([`file::set_dir_name`]) that
+/// hold no usable set, in name order, each with its problem: not a directory (`not a
+/// directory (a set's layers are in one): move it away or delete it`), or a directory that
+/// cannot be listed (this user may not read it). [`list_layers`] lists no layers of these;
+/// opening their sets fails.
+pub fn list_bad_sets(root: &Path) -> Vec<(PathBuf, String)> {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(PathBuf, String)> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .and_then(file::parse_set_dir_name)
+                .is_some()
+        })
+        .filter_map(|p| {
+            if !p.is_dir() {
+                let what = "not a directory (a set's layers are in one): move it away or delete it";
+                return Some((p, what.to_string()));
+            }
+            let e = std::fs::read_dir(&p).err()?;
+            let what = if e.kind() == std::io::ErrorKind::PermissionDenied {
+                format!("{e}; this user may not read this set's directory: let this user read it")
+            } else {
+                e.to_string()
+            };
+            Some((p, what))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// Lists the layer files under a database root, by set directory then seeds, reading headers
 /// only (no payload checksum: use [`Egdb::open_checked`] or `verify` for that). Only names the
 /// builds write count: set directories named as [`file::set_dir_name`] writes them
 /// (`m6-standard-row-empty-owner`) and in them layer files `k000.egdb` to `k120.egdb`
-/// ([`file::parse_layer_file_name`]); other files and directories are not listed.
+/// ([`file::parse_layer_file_name`]); other files and directories are not listed, nor are
+/// set directories that cannot be listed ([`list_bad_sets`] names those).
 ///
 /// # Errors
 /// [`EgdbError::Io`] if the root cannot be listed (a missing root gives an empty list).
@@ -1172,8 +1208,12 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
         .collect();
     dirs.sort();
     for (d, m) in dirs {
-        let mut files: Vec<(PathBuf, u32)> = std::fs::read_dir(&d)
-            .map_err(|e| io(&d, e))?
+        // A set's directory that cannot be listed is one of [`list_bad_sets`], not the end of
+        // the listing (tester 67: one such directory hid every healthy set).
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        let mut files: Vec<(PathBuf, u32)> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter_map(|p| named(&p, file::parse_layer_file_name).map(|k| (p, k)))
             .collect();

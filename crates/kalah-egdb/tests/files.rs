@@ -1025,6 +1025,12 @@ fn a_file_in_the_place_of_a_set_directory_is_an_error() {
             .ends_with("m3-standard-row-empty-owner: not a directory (a set's layers are in one)"),
         "{e}"
     );
+    // `kalah egdb info` names it (tester 67: it was skipped without a word), and lists the
+    // healthy sets beside it.
+    let bad = kalah_egdb::list_bad_sets(dir.path());
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert_eq!(bad[0].0, dir.path().join(set_dir_name(3, &rules)));
+    assert!(bad[0].1.starts_with("not a directory"), "{bad:?}");
     // No set at all is no error; nor is a root that is no directory.
     assert!(Egdb::open(dir.path(), 4, &rules).unwrap().is_none());
     let file = dir.path().join(set_dir_name(3, &rules));

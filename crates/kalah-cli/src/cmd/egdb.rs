@@ -498,14 +498,18 @@ fn info(a: DirArgs) -> Result<()> {
     // otherwise read as "no layers").
     let root = a.root()?;
     let layers = kalah_egdb::list_layers(&root)?;
-    if layers.is_empty() && holds_layer_files(&root) {
+    let bad_sets = kalah_egdb::list_bad_sets(&root);
+    if layers.is_empty() && bad_sets.is_empty() && holds_layer_files(&root) {
         // The layers live one level down, in a directory per board and rule set: an error, as
         // for `probe` and `verify`, so that a script can tell.
         return Err(set_dir_given(&root));
     }
     outln!("database root: {}", root.display())?;
     let given = a.egdb_dir.as_deref();
-    if layers.is_empty() {
+    for (path, problem) in &bad_sets {
+        outln!("  bad set: {}: {problem}", path.display())?;
+    }
+    if layers.is_empty() && bad_sets.is_empty() {
         let cmd = build_command(6, &kalah_core::Rules::default(), "K", given);
         outln!("no layers (build some with `{cmd}`, for another board or rules with their flags)")?;
         return Ok(());
@@ -557,14 +561,26 @@ fn info(a: DirArgs) -> Result<()> {
     if let Some(set) = current {
         set.print(given)?;
     }
-    outln!("(headers only; `kalah egdb verify [rule flags]` checks checksums and values)")?;
+    if !layers.is_empty() {
+        outln!("(headers only; `kalah egdb verify [rule flags]` checks checksums and values)")?;
+    }
+    // Scripts must be able to tell (the listing above says which files).
+    let mut problems = Vec::new();
     if bad > 0 {
-        // Scripts must be able to tell (the listing above says which files).
-        bail!(
-            "{bad} bad layer file{} in {}",
-            if bad == 1 { "" } else { "s" },
-            root.display()
-        );
+        problems.push(format!(
+            "{bad} bad layer file{}",
+            if bad == 1 { "" } else { "s" }
+        ));
+    }
+    if !bad_sets.is_empty() {
+        let n = bad_sets.len();
+        problems.push(format!(
+            "{n} bad set director{}",
+            if n == 1 { "y" } else { "ies" }
+        ));
+    }
+    if !problems.is_empty() {
+        bail!("{} in {}", problems.join(" and "), root.display());
     }
     Ok(())
 }
@@ -623,7 +639,7 @@ impl SetListing {
         let set = kalah_egdb::file::parse_set_dir_name(&name);
         if let (Some(&top), Some((m, rules))) = (self.old_format.last(), set) {
             outln!(
-                "    {} in file format 1, without block checksums (a damaged block is only found by verify): `{}` rewrites {}",
+                "    {} in file format 1, without block checksums (a search checks such a layer whole the first time it reads it, which takes as long as reading the file): `{}` rewrites {}",
                 kalah_egdb::layers_text(&self.old_format),
                 build_command(m, &rules, top, given),
                 if self.old_format.len() == 1 { "it" } else { "them" }
