@@ -286,8 +286,8 @@ pub enum EgdbError {
         /// What is there instead (`not a regular file (a directory, a FIFO or a device)`).
         what: String,
     },
-    /// A layer file this user may not read (its permissions, or its directory's): no build
-    /// mends it (a build does not replace it); its permissions do.
+    /// A layer file, or a set's directory, this user may not read: no build mends it (a build
+    /// does not replace it); its permissions do.
     #[error(
         "{path}: {source}; this user may not read it: let this user read it (a build does not \
          replace it), then run the command again"
@@ -615,6 +615,14 @@ impl Egdb {
                 }
                 let zero = file::layer_path(dir, houses, rules, 0);
                 match zero.symlink_metadata() {
+                    // The set's directory, which this user may not search (tester 67: the
+                    // message named layer 0's file and gave no advice).
+                    Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+                        return Err(EgdbError::Unreadable {
+                            path: set.display().to_string(),
+                            source: e,
+                        });
+                    }
                     Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                         return Err(io(&zero, e));
                     }

@@ -961,6 +961,18 @@ fn a_layer_this_user_may_not_read_says_so() {
         .run(&AtomicBool::new(false), &|_| {})
         .unwrap_err();
     assert!(matches!(e, EgdbError::InTheWay { .. }), "{e:?}");
+    // The same for a set's directory this user may not search: the directory is named.
+    fs::set_permissions(&layer2, fs::Permissions::from_mode(0o644)).unwrap();
+    let set = layer2.parent().unwrap();
+    fs::set_permissions(set, fs::Permissions::from_mode(0o000)).unwrap();
+    let e = open_err(dir.path(), 3);
+    fs::set_permissions(set, fs::Permissions::from_mode(0o755)).unwrap();
+    assert!(matches!(e, EgdbError::Unreadable { .. }), "{e:?}");
+    assert!(
+        e.to_string()
+            .starts_with(&format!("{}: Permission denied", set.display())),
+        "{e}"
+    );
 }
 
 /// binomial(n, k) in u128, for the sizes below.
