@@ -509,8 +509,6 @@ fn batch_flag_errors() {
 #[cfg(unix)]
 #[test]
 fn batch_input_limits_and_ctrl_c_while_waiting() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::Stdio;
     if std::path::Path::new("/dev/zero").exists() {
         let out = kalah(&["solve", "--batch", "/dev/zero"]).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -520,31 +518,8 @@ fn batch_input_limits_and_ctrl_c_while_waiting() {
             "{stderr}"
         );
     }
-    let bin = assert_cmd::cargo::cargo_bin("kalah");
-    let mut child = std::process::Command::new(bin)
-        .args(["solve", "--batch", "-", "--no-egdb"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"3,3,0,3,3,0 S\n").unwrap();
-    stdin.flush().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
+    let (first, status, rest) = batch_signalled_while_waiting(&[], "INT");
     assert!(first.starts_with("line 1  3,3,0,3,3,0 S  value"), "{first}");
-    // The batch now waits for its next line; stdin stays open.
-    std::thread::sleep(std::time::Duration::from_millis(200));
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let status = child.wait().unwrap();
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
-    drop(stdin);
     assert_eq!(status.code(), Some(130), "{rest}");
     assert!(rest.starts_with("1 position solved"), "{rest}");
     // The summary says the batch was stopped (tester 67: it read like a finished run).
@@ -555,16 +530,20 @@ fn batch_input_limits_and_ctrl_c_while_waiting() {
     );
 }
 
-/// A batch stopped by SIGTERM while it waits for its next line: the JSON summary says so
-/// (`"stopped": true`, `"signal": "SIGTERM"`), exit code 143.
+/// Runs `kalah solve --batch - --no-egdb EXTRA`, gives it one line and, once it has answered
+/// and waits for the next (stdin kept open), sends it `signal` (`INT`, `TERM`): its first
+/// line of output, its exit status and the rest of its output.
 #[cfg(unix)]
-#[test]
-fn batch_summary_says_a_signal_stopped_it() {
+fn batch_signalled_while_waiting(
+    extra: &[&str],
+    signal: &str,
+) -> (String, std::process::ExitStatus, String) {
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
     let bin = assert_cmd::cargo::cargo_bin("kalah");
     let mut child = std::process::Command::new(bin)
-        .args(["solve", "--batch", "-", "--no-egdb", "--json"])
+        .args(["solve", "--batch", "-", "--no-egdb"])
+        .args(extra)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -575,11 +554,10 @@ fn batch_summary_says_a_signal_stopped_it() {
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();
-    let row: Value = serde_json::from_str(&first).unwrap();
-    assert_eq!(row["line"], 1, "{first}");
+    // The batch now waits for its next line; stdin stays open.
     std::thread::sleep(std::time::Duration::from_millis(200));
     let killed = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
@@ -587,6 +565,17 @@ fn batch_summary_says_a_signal_stopped_it() {
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
     drop(stdin);
+    (first, status, rest)
+}
+
+/// A batch stopped by SIGTERM while it waits for its next line: the JSON summary says so
+/// (`"stopped": true`, `"signal": "SIGTERM"`), exit code 143.
+#[cfg(unix)]
+#[test]
+fn batch_summary_says_a_signal_stopped_it() {
+    let (first, status, rest) = batch_signalled_while_waiting(&["--json"], "TERM");
+    let row: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(row["line"], 1, "{first}");
     assert_eq!(status.code(), Some(143), "{rest}");
     let v: Value = serde_json::from_str(&rest).expect("the summary");
     assert_eq!(v["summary"]["positions"], 1, "{rest}");

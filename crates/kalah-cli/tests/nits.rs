@@ -348,11 +348,26 @@ fn a_bad_layout_item_is_named_without_the_parser_s_words() {
     }
 }
 
+/// Runs `kalah serve --egdb-dir DIR` (the databases of the test, not the user's), POSTs `body`
+/// to `path` once and stops it: the answer and the server's stderr.
+fn post_with_egdb(dir: &std::path::Path, path: &str, body: &str) -> (String, String) {
+    let mut serve = Command::new(assert_cmd::cargo::cargo_bin("kalah"));
+    serve.args(["serve", "--port", "0", "--egdb-dir"]).arg(dir);
+    let (_, answer, stderr) = serve_once(
+        serve,
+        &format!(
+            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    (answer, stderr)
+}
+
 /// Regression: `serve` reported a damaged database layer only at the request after the one
 /// whose search met it (so never, for a single request).
 #[test]
 fn serve_warns_of_a_damaged_layer_with_the_request_that_met_it() {
-    let bin = assert_cmd::cargo::cargo_bin("kalah");
     let dir = tempfile::tempdir().unwrap();
     common::build_egdb(dir.path(), 4, 10);
     // Every value of every layer k (C(k + 7, 7) arrangements of k seeds in 8 houses) becomes
@@ -364,19 +379,8 @@ fn serve_warns_of_a_damaged_layer_with_the_request_that_met_it() {
             .join(format!("m4-standard-row-empty-owner/k{k:03}.egdb"));
         common::overwrite_layer(&layer, (1..=7).fold(1, |c, i| c * (k + i) / i), 40);
     }
-    let mut serve = Command::new(&bin);
-    serve
-        .args(["serve", "--port", "0", "--egdb-dir"])
-        .arg(dir.path());
-    let body = r#"{"houses": 4, "seeds": 4}"#;
-    let (_, answer, stderr) = serve_once(
-        serve,
-        &format!(
-            "POST /api/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        ),
-    );
+    let (answer, stderr) =
+        post_with_egdb(dir.path(), "/api/analyze", r#"{"houses": 4, "seeds": 4}"#);
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(
         stderr.contains(".egdb holds impossible values") && stderr.contains("egdb verify"),
@@ -399,7 +403,6 @@ fn serve_warns_of_a_damaged_layer_with_the_request_that_met_it() {
 /// again, as `kalah solve` reports it.
 #[test]
 fn serve_names_the_build_command_for_a_set_it_cannot_open() {
-    let bin = assert_cmd::cargo::cargo_bin("kalah");
     let dir = tempfile::tempdir().unwrap();
     common::build_egdb(dir.path(), 4, 10);
     let layer = dir.path().join("m4-standard-row-empty-owner/k006.egdb");
@@ -409,18 +412,10 @@ fn serve_names_the_build_command_for_a_set_it_cannot_open() {
         .unwrap();
     file.set_len(100).unwrap();
     drop(file);
-    let mut serve = Command::new(&bin);
-    serve
-        .args(["serve", "--port", "0", "--egdb-dir"])
-        .arg(dir.path());
-    let body = r#"{"houses": 4, "seeds": 2, "level": "perfect", "time_ms": 200}"#;
-    let (_, answer, stderr) = serve_once(
-        serve,
-        &format!(
-            "POST /api/engine HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        ),
+    let (answer, stderr) = post_with_egdb(
+        dir.path(),
+        "/api/engine",
+        r#"{"houses": 4, "seeds": 2, "level": "perfect", "time_ms": 200}"#,
     );
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     let root = std::fs::canonicalize(dir.path()).unwrap();
