@@ -777,6 +777,82 @@ fn save_keeps_another_games_record() {
     assert!(std::fs::read_to_string(&other).unwrap().contains("1. S 2"));
 }
 
+/// Regression (tester 68): `save FILE` over a record of this game's start and moves that was
+/// annotated by hand (an `Event` tag, player names, a comment) replaced it, and they were lost.
+/// It is kept now, with what would be lost named; a plain earlier save is still replaced.
+#[test]
+fn save_keeps_a_record_annotated_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let annotated = dir.path().join("ann.txt");
+    let text = "[Start \"4,4,4,0,4,4,4,0 S\"]\n[Event \"club final\"]\n[South \"Alice\"]\n\
+                [North \"Bob\"]\n1. S 1 # strong!\n";
+    std::fs::write(&annotated, text).unwrap();
+    let stdout = play(
+        &["--opponent", "human", "--houses", "3"],
+        &format!("1\nsave {}\nquit\n", annotated.display()),
+    );
+    assert!(
+        stdout.contains(&format!(
+            "'{}' holds the tag \"Event\", the player name \"Alice\", the player name \"Bob\" \
+             and 1 comment that this game's record lacks, so it is not replaced",
+            annotated.display()
+        )),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&annotated).unwrap(), text);
+    // Loaded, the annotations are this game's: saved over, the file keeps them and the move.
+    let path = annotated.display().to_string();
+    let stdout = play(&["--load", &path], &format!("save {path}\nquit\n"));
+    assert!(stdout.contains("Saved the game to"), "{stdout}");
+    let saved = std::fs::read_to_string(&annotated).unwrap();
+    for kept in [
+        "[Event \"club final\"]",
+        "[South \"Alice\"]",
+        "# strong!",
+        "1. S 1",
+    ] {
+        assert!(saved.contains(kept), "{kept}: {saved}");
+    }
+    // The player tags as `save` writes them, in any case, name the players.
+    let cased = dir.path().join("cased.txt");
+    std::fs::write(
+        &cased,
+        "[Start \"4,4,4,0,4,4,4,0 S\"]\n[South \"Human\"]\n[North \"kalah engine Easy\"]\n",
+    )
+    .unwrap();
+    let stdout = play(&["--load", &cased.display().to_string()], "quit\n");
+    assert!(
+        stdout.contains("--opponent engine --side south --level easy"),
+        "{stdout}"
+    );
+}
+
+/// `save ~/game.txt`: `~` is not expanded at the prompt (only a shell does that); the message
+/// names the whole path to write instead (tester 68: only "cannot write in '~'").
+#[test]
+fn save_to_a_tilde_name_names_the_whole_path() {
+    let home = tempfile::tempdir().unwrap();
+    let run = tempfile::tempdir().unwrap();
+    let out = kalah()
+        .current_dir(run.path())
+        .env("HOME", home.path())
+        .args(["play", "--opponent", "human"])
+        .write_stdin("save ~/game.txt\nquit\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "('~' is not your home folder here, only on a shell's command line: write the whole \
+             path, '{}')",
+            home.path().join("game.txt").display()
+        )),
+        "{stdout}"
+    );
+    assert!(!home.path().join("game.txt").exists());
+}
+
 /// Regression (tester 52): `save FILE` in a new session replaced a saved game of the same start
 /// that went further (its moves lost), and a file this session had written was replaced after
 /// another program put another game there. Both are kept now; a file this session wrote and

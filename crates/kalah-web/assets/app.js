@@ -1335,15 +1335,16 @@ async function openRecords() {
 }
 
 /** The players of a record's `South` and `North` tags when they are a person against the
- * engine as `kalah play` writes them (`human`, `kalah engine LEVEL`): `{ humanSide, level }`
- * (the row the person held at the start); else null. */
+ * engine as `kalah play` writes them (`human`, `kalah engine LEVEL`, in any case, as `kalah
+ * play` reads them): `{ humanSide, level }` (the row the person held at the start); else
+ * null. */
 function recordOpponent(south, north) {
   const engine = (tag) => {
-    const m = /^kalah engine (\S+)$/.exec((tag || '').trim());
+    const m = /^kalah engine (\S+)$/i.exec((tag || '').trim());
     const level = m && m[1].toLowerCase();
     return level && levels.includes(level) ? level : null;
   };
-  const human = (tag) => (tag || '').trim() === 'human';
+  const human = (tag) => (tag || '').trim().toLowerCase() === 'human';
   if (human(south) && engine(north)) return { humanSide: 'S', level: engine(north) };
   if (engine(south) && human(north)) return { humanSide: 'N', level: engine(south) };
   return null;

@@ -142,7 +142,8 @@ Commands:
   swap        under the pie rule, as North's first action: take over South's side
   undo, u     take back your last turn (and the engine's reply to it)
   hint, h     the value of every legal action (final store difference for the mover)
-  save FILE   save the game as a text game record (continue it with --load FILE)
+  save FILE   save the game as a game record, the JSON form if FILE ends in .json
+              (continue it with --load FILE)
   board, b    draw the board again
   help, ?     this list
   quit, q     leave the game (exit too)
@@ -521,6 +522,11 @@ fn parse_command(line: &str) -> Result<Command, String> {
                     "write a turn without spaces: '{turn}', not '{line}'"
                 ));
             }
+            if rest.starts_with('#') {
+                return Err(format!(
+                    "a '#' comment belongs in a game record file, not at the prompt: type '{word}' alone"
+                ));
+            }
             if !rest.is_empty() {
                 return Err(format!(
                     "one action a line, please: '{line}' (type a house number, or a whole turn joined by dashes or commas, e.g. 3-6)"
@@ -557,6 +563,18 @@ fn parse_command(line: &str) -> Result<Command, String> {
         _ if word.contains(['-', ','])
             && turn_body(word).split(['-', ',']).all(|h| !h.is_empty()) =>
         {
+            // `3- 6`: one turn with a space in it (tester 68: "one turn a line").
+            if word.ends_with(['-', ',']) && rest.starts_with(|c: char| c.is_ascii_digit()) {
+                let turn: String = line.split_whitespace().collect();
+                return Err(format!(
+                    "write a turn without spaces: '{turn}', not '{line}'"
+                ));
+            }
+            if rest.starts_with('#') {
+                return Err(format!(
+                    "a '#' comment belongs in a game record file, not at the prompt: type '{word}' alone"
+                ));
+            }
             if !rest.is_empty() {
                 return Err(format!(
                     "one turn a line, please: '{line}' (type the turn alone, e.g. 3-6)"
@@ -585,9 +603,18 @@ fn parse_command(line: &str) -> Result<Command, String> {
             }
             Ok(Command::Turn(Turn(moves), end))
         }
-        _ => Err(format!(
-            "'{line}' is not a command: type a house number (or a whole turn, e.g. 3-6), or help"
-        )),
+        _ => {
+            // `3, 6`: a turn with a space after a comma (tester 68).
+            let joined: String = line.split_whitespace().collect();
+            if joined != line && matches!(parse_command(&joined), Ok(Command::Turn(..))) {
+                return Err(format!(
+                    "write a turn without spaces: '{joined}', not '{line}'"
+                ));
+            }
+            Err(format!(
+                "'{line}' is not a command: type a house number (or a whole turn, e.g. 3-6), or help"
+            ))
+        }
     }
 }
 
@@ -715,13 +742,15 @@ impl RecordedPlayer {
         }
     }
 
-    /// The player a tag names, if the tag is as `save` writes it, spaces around it aside (as
-    /// the web page reads it); anything else, a hand-written name or an empty tag, is `None`.
+    /// The player a tag names, if the tag is as `save` writes it, spaces around it and the
+    /// case of its letters aside (`Human`, `kalah engine Easy`: `--level` takes any case too),
+    /// as the web page reads it; anything else, a hand-written name or an empty tag, is
+    /// `None`.
     fn parse(tag: &str) -> Option<RecordedPlayer> {
         let tag = tag.trim();
         std::iter::once(RecordedPlayer::Human)
             .chain(Level::ALL.into_iter().map(RecordedPlayer::Engine))
-            .find(|p| p.name() == tag)
+            .find(|p| p.name().eq_ignore_ascii_case(tag))
     }
 }
 
@@ -1702,8 +1731,9 @@ impl Game {
             };
             if let Err(e) = self.saving(write) {
                 return self.complain(&format!(
-                    "cannot save to '{file}': {}; the game goes on",
-                    crate::output::error_line(&e)
+                    "cannot save to '{file}': {}{}; the game goes on",
+                    crate::output::error_line(&e),
+                    tilde_hint(file)
                 ));
             }
             if kept_here {
@@ -1772,7 +1802,16 @@ impl Game {
                 actions(here)
             ))
         } else {
-            None
+            let mut lost = lost_annotations(other, &self.record);
+            let last = lost.pop()?;
+            let all = if lost.is_empty() {
+                last
+            } else {
+                format!("{} and {last}", lost.join(", "))
+            };
+            Some(format!(
+                "holds {all} that this game's record lacks{changed}"
+            ))
         }
     }
 
@@ -2115,6 +2154,60 @@ fn check_save_target(path: &Path, load: Option<&Path>) -> Result<bool> {
          holds a game, go on with it: kalah play --load {arg} --save {arg}",
         path.display()
     )
+}
+
+/// What of the record `other` (an earlier state of this game) a save of `here` over it would
+/// lose: its other tags (`the tag "Event"`), comments (`2 comments`) and hand-written player
+/// names (`the player name "Alice"`) that `here` does not hold (tester 68: a `save` over a
+/// record annotated by hand wiped them). Empty when `here` keeps everything.
+fn lost_annotations(other: &GameRecord, here: &GameRecord) -> Vec<String> {
+    let mut lost: Vec<String> = other
+        .tags
+        .iter()
+        .filter(|t| !here.tags.contains(t))
+        .map(|(name, _)| format!("the tag {}", quoted_tag(name)))
+        .collect();
+    for (theirs, ours) in [(&other.south, &here.south), (&other.north, &here.north)] {
+        let hand_written = !theirs.trim().is_empty() && RecordedPlayer::parse(theirs).is_none();
+        if hand_written && theirs.trim() != ours.trim() {
+            lost.push(format!("the player name {}", quoted_tag(theirs.trim())));
+        }
+    }
+    let comments = other
+        .comments
+        .iter()
+        .filter(|(_, text)| !here.comments.iter().any(|(_, t)| t == text))
+        .count();
+    if comments > 0 {
+        lost.push(format!(
+            "{comments} comment{}",
+            if comments == 1 { "" } else { "s" }
+        ));
+    }
+    lost
+}
+
+/// For a `save` name that starts with `~` and whose folder is missing: the name is taken as
+/// typed (a shell expands `~` on a command line; `play` reads names as they are), so the hint
+/// names the whole path to write instead (tester 68: `save ~/t.txt` said only "cannot write in
+/// '~'"). Empty otherwise.
+fn tilde_hint(file: &str) -> String {
+    let Some(rest) = file.strip_prefix("~/") else {
+        return String::new();
+    };
+    if Path::new("~").exists() {
+        return String::new();
+    }
+    match std::env::var_os("HOME") {
+        Some(home) => format!(
+            " ('~' is not your home folder here, only on a shell's command line: write the whole \
+             path, '{}')",
+            Path::new(&home).join(rest).display()
+        ),
+        None => " ('~' is not your home folder here, only on a shell's command line: write the \
+                  whole path)"
+            .to_string(),
+    }
 }
 
 /// Whether records `a` and `b` are of one game: the same rules and start, and the moves of
@@ -2594,5 +2687,28 @@ mod tests {
             parse_command("3 -6"),
             Err("write a turn without spaces: '3-6', not '3 -6'".to_string())
         );
+        // ... and after the dash or comma (tester 68: "one turn a line").
+        assert_eq!(
+            parse_command("3- 6"),
+            Err("write a turn without spaces: '3-6', not '3- 6'".to_string())
+        );
+        assert_eq!(
+            parse_command("3, 6-1"),
+            Err("write a turn without spaces: '3,6-1', not '3, 6-1'".to_string())
+        );
+        assert!(parse_command("3-6 1")
+            .unwrap_err()
+            .starts_with("one turn a line"));
+        // A comment typed after an action (tester 68: "one action a line").
+        for (line, word) in [("3 # strong", "3"), ("3-6 #x", "3-6")] {
+            assert_eq!(
+                parse_command(line),
+                Err(format!(
+                    "a '#' comment belongs in a game record file, not at the prompt: type \
+                     '{word}' alone"
+                )),
+                "{line}"
+            );
+        }
     }
 }
