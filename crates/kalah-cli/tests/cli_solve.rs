@@ -253,6 +253,51 @@ fn ctrl_c_during_analyze_does_not_pass_a_move_bound_off_as_the_position_value() 
     assert!(!text.contains("lies between"), "{text}");
 }
 
+/// A stopped `analyze` prints the turns it valued before the stop (tester 68: it printed only
+/// that it was incomplete). South's turn 1 here captures North's last seeds and ends the game
+/// (South 1 + 6 captured + 40 swept = 47 to 0: +47), valued without a search; the others take
+/// seconds. Whatever the threads finished is printed, and counted in the last line.
+#[test]
+fn a_stopped_analysis_prints_the_turns_it_valued() {
+    use std::time::Duration;
+    let pos = "1,0,10,10,10,10,0,0,0,0,0,6,0,0 S";
+    for (threads, json) in [("1", false), ("2", false), ("1", true)] {
+        let mut args = vec!["analyze", pos, "--turns", "--no-egdb", "--threads", threads];
+        if json {
+            args.push("--json");
+        }
+        let child = common::spawn_kalah(&args);
+        let out = common::interrupt(child, Duration::from_millis(800));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(130), "{text}");
+        if json {
+            let v: Value = serde_json::from_str(&text).expect("one JSON object");
+            assert_eq!(v["stopped"], true, "{text}");
+            assert_eq!(
+                v["moves"][0],
+                serde_json::json!({"move": "1", "value": 47}),
+                "{text}"
+            );
+            continue;
+        }
+        let rows: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("  "))
+            .map(str::trim)
+            .collect();
+        assert_eq!(rows.first(), Some(&"1  +47"), "{threads} threads: {text}");
+        let last = text.lines().last().unwrap();
+        assert!(
+            last.starts_with("interrupted (Ctrl-C) after ")
+                && last.ends_with(&format!(
+                    "the analysis is incomplete ({} of 5 turns valued)",
+                    rows.len()
+                )),
+            "{threads} threads: {text}"
+        );
+    }
+}
+
 /// SIGTERM (`kill`) stops a search as Ctrl-C does, what was found printed, but the exit code
 /// is SIGTERM's, 143 (tester 52: every stop exited 130).
 #[test]
@@ -270,10 +315,11 @@ fn sigterm_stops_a_search_with_its_own_exit_code() {
     let out = common::signal(child, "TERM", Duration::from_millis(800));
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(143), "{text}");
-    // The line names the signal that stopped it, not Ctrl-C.
+    // The last line (after the turns valued, if any) names the signal, not Ctrl-C.
+    let last = text.lines().last().unwrap_or("");
     assert!(
-        text.starts_with("terminated (SIGTERM) after ")
-            && text.contains("the analysis is incomplete"),
+        last.starts_with("terminated (SIGTERM) after ")
+            && last.contains("the analysis is incomplete"),
         "{text}"
     );
 }

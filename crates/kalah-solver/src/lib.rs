@@ -78,15 +78,16 @@ mod search;
 mod tt;
 
 pub use parallel::{
-    analyze_moves_parallel, analyze_turns_parallel, search_jobs, ParallelOptions, ParallelProgress,
+    analyze_moves_parallel, analyze_moves_parallel_partial, analyze_turns_parallel,
+    analyze_turns_parallel_partial, search_jobs, ParallelOptions, ParallelProgress,
     ParallelProgressFn,
 };
 
 pub use tt::entry_bytes;
 
 pub use search::{
-    seed_bounds, DepthResult, MoveScore, Progress, SearchLimits, Solution, SolveError, Solver,
-    Stats, TurnScore, MAX_DEPTH, MAX_THREADS,
+    seed_bounds, DepthResult, MoveScore, PartialAnalysis, Progress, SearchLimits, Solution,
+    SolveError, Solver, Stats, TurnScore, MAX_DEPTH, MAX_THREADS,
 };
 
 /// Default transposition table size in MiB.

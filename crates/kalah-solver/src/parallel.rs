@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use kalah_core::{Move, Position, Rules, Turn};
 
 use crate::search::{guess_budget, GUESS_NODES};
-use crate::{MoveScore, Progress, SolveError, Solver, Stats, TurnScore};
+use crate::{MoveScore, PartialAnalysis, Progress, SolveError, Solver, Stats, TurnScore};
 
 /// Progress of a parallel analysis, summed over every thread.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -158,7 +158,7 @@ fn run(
     rules: &Rules,
     slots: &[Slot],
     opts: &ParallelOptions,
-) -> Result<Vec<i32>, SolveError> {
+) -> Result<Vec<i32>, PartialAnalysis<Option<i32>>> {
     let start = Instant::now();
     let jobs: Vec<(usize, Job)> = slots
         .iter()
@@ -319,11 +319,38 @@ fn run(
     // The position's value is the best of its actions' (or turns') values.
     let lower = bounds.iter().map(|b| b.0).max().unwrap_or(0);
     let upper = bounds.iter().map(|b| b.1).max().unwrap_or(0);
-    Err(SolveError::Stopped {
-        lower,
-        upper,
-        stats,
+    Err(PartialAnalysis {
+        found: values,
+        error: SolveError::Stopped {
+            lower,
+            upper,
+            stats,
+        },
     })
+}
+
+/// The slots' items (`items[i]` goes with slot `i`) valued by `values`: all of them, or on a
+/// stop those valued before it, in slot order.
+fn pair<I, T>(
+    items: Vec<I>,
+    values: Result<Vec<i32>, PartialAnalysis<Option<i32>>>,
+    make: impl Fn(I, i32) -> T,
+) -> Result<Vec<T>, PartialAnalysis<T>> {
+    match values {
+        Ok(values) => Ok(items
+            .into_iter()
+            .zip(values)
+            .map(|(item, v)| make(item, v))
+            .collect()),
+        Err(p) => Err(PartialAnalysis {
+            found: items
+                .into_iter()
+                .zip(p.found)
+                .filter_map(|(item, v)| v.map(|v| make(item, v)))
+                .collect(),
+            error: p.error,
+        }),
+    }
 }
 
 /// The rules shared by `solvers`, after checking that there is a solver and that they agree.
@@ -383,6 +410,22 @@ pub fn analyze_moves_parallel(
     pos: &Position,
     opts: &ParallelOptions,
 ) -> Result<Vec<MoveScore>, SolveError> {
+    analyze_moves_parallel_partial(solvers, pos, opts).map_err(|p| p.error)
+}
+
+/// [`analyze_moves_parallel`], keeping on a stop the actions valued before it (by any thread).
+///
+/// # Errors
+/// [`PartialAnalysis`] if stopped: the actions valued before the stop, in legal-move order,
+/// and the error [`analyze_moves_parallel`] gives.
+///
+/// # Panics
+/// As [`analyze_moves_parallel`].
+pub fn analyze_moves_parallel_partial(
+    solvers: &mut [Solver],
+    pos: &Position,
+    opts: &ParallelOptions,
+) -> Result<Vec<MoveScore>, PartialAnalysis<MoveScore>> {
     let rules = common_rules(solvers);
     let mut pos = *pos;
     pos.settle(&rules);
@@ -405,12 +448,8 @@ pub fn analyze_moves_parallel(
             }
         })
         .collect();
-    let values = run(solvers, &rules, &slots, opts)?;
-    Ok(moves
-        .into_iter()
-        .zip(values)
-        .map(|(mv, value)| MoveScore { mv, value })
-        .collect())
+    let values = run(solvers, &rules, &slots, opts);
+    pair(moves, values, |mv, value| MoveScore { mv, value })
 }
 
 /// The exact value of every whole turn of `pos` (chains of extra turns expanded, as
@@ -451,6 +490,22 @@ pub fn analyze_turns_parallel(
     pos: &Position,
     opts: &ParallelOptions,
 ) -> Result<Vec<TurnScore>, SolveError> {
+    analyze_turns_parallel_partial(solvers, pos, opts).map_err(|p| p.error)
+}
+
+/// [`analyze_turns_parallel`], keeping on a stop the turns valued before it (by any thread).
+///
+/// # Errors
+/// [`PartialAnalysis`] if stopped: the turns valued before the stop, in [`Turn::all`] order,
+/// and the error [`analyze_turns_parallel`] gives.
+///
+/// # Panics
+/// As [`analyze_turns_parallel`].
+pub fn analyze_turns_parallel_partial(
+    solvers: &mut [Solver],
+    pos: &Position,
+    opts: &ParallelOptions,
+) -> Result<Vec<TurnScore>, PartialAnalysis<TurnScore>> {
     let rules = common_rules(solvers);
     let mut pos = *pos;
     pos.settle(&rules);
@@ -470,10 +525,6 @@ pub fn analyze_turns_parallel(
             }
         })
         .collect();
-    let values = run(solvers, &rules, &slots, opts)?;
-    Ok(turns
-        .into_iter()
-        .zip(values)
-        .map(|((turn, _), value)| TurnScore { turn, value })
-        .collect())
+    let values = run(solvers, &rules, &slots, opts);
+    pair(turns, values, |(turn, _), value| TurnScore { turn, value })
 }

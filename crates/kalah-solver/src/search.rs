@@ -120,6 +120,20 @@ pub enum SolveError {
     },
 }
 
+/// An analysis ([`Solver::analyze_moves_partial`], [`Solver::analyze_turns_partial`] and their
+/// parallel forms) stopped before its end: what it had found, and the stop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartialAnalysis<T> {
+    /// The actions (or whole turns) valued before the stop, each exactly as the finished
+    /// analysis would give it, in the order the finished analysis lists them (legal-move order;
+    /// [`Turn::all`]'s for turns); those left out were not finished. Actions or turns that end
+    /// the game are valued without a search and are always among them.
+    pub found: Vec<T>,
+    /// The stop: [`SolveError::Stopped`] with bounds of the value of the position analysed
+    /// (side to move's view) and the work done.
+    pub error: SolveError,
+}
+
 /// The exact solution of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
@@ -1439,6 +1453,18 @@ impl Solver {
     /// in play for those left, as [`analyze_moves_parallel`](crate::analyze_moves_parallel)
     /// gives them.
     pub fn analyze_moves(&mut self, pos: &Position) -> Result<Vec<MoveScore>, SolveError> {
+        self.analyze_moves_partial(pos).map_err(|p| p.error)
+    }
+
+    /// [`Solver::analyze_moves`], keeping on a stop the actions valued before it.
+    ///
+    /// # Errors
+    /// [`PartialAnalysis`] if stopped: the actions valued before the stop, and the error
+    /// [`Solver::analyze_moves`] gives.
+    pub fn analyze_moves_partial(
+        &mut self,
+        pos: &Position,
+    ) -> Result<Vec<MoveScore>, PartialAnalysis<MoveScore>> {
         let pos = self.settled(pos);
         self.begin(&pos);
         if pos.is_over() {
@@ -1449,20 +1475,29 @@ impl Solver {
         let d0 = pos.store_diff(pos.side());
         let mut out = Vec::with_capacity(kids.len());
         for (i, kid) in kids.in_move_order().enumerate() {
-            let g = if kid.over {
-                kid.c
-            } else {
-                match self.exact_gain(&kid.pos, GUESS_NODES / 4) {
-                    Ok(cg) => kid.sign * cg + kid.c,
-                    // The child's bounds, from its mover's view: the same side after an extra
-                    // turn, else the opponent (a value is the final store difference).
-                    Err(e) => {
-                        let found = out.iter().map(|m: &MoveScore| m.value);
-                        let left = i + 1 < kids.len();
-                        return Err(self.stopped_in(&pos, found, e, kid.sign == 1, left));
+            let g =
+                if kid.over {
+                    kid.c
+                } else {
+                    match self.exact_gain(&kid.pos, GUESS_NODES / 4) {
+                        Ok(cg) => kid.sign * cg + kid.c,
+                        // The child's bounds, from its mover's view: the same side after an extra
+                        // turn, else the opponent (a value is the final store difference).
+                        Err(e) => {
+                            let found = out.iter().map(|m: &MoveScore| m.value);
+                            let left = i + 1 < kids.len();
+                            let error = self.stopped_in(&pos, found, e, kid.sign == 1, left);
+                            // The actions after this one that end the game need no search.
+                            out.extend(kids.in_move_order().skip(i + 1).filter(|k| k.over).map(
+                                |k| MoveScore {
+                                    mv: kid_move(k.mv),
+                                    value: d0 + k.c,
+                                },
+                            ));
+                            return Err(PartialAnalysis { found: out, error });
+                        }
                     }
-                }
-            };
+                };
             out.push(MoveScore {
                 mv: kid_move(kid.mv),
                 value: d0 + g,
@@ -1513,6 +1548,18 @@ impl Solver {
     /// [`SolveError::Stopped`] if stopped, with bounds of the value of `pos` as
     /// [`Solver::analyze_moves`] gives them.
     pub fn analyze_turns(&mut self, pos: &Position) -> Result<Vec<TurnScore>, SolveError> {
+        self.analyze_turns_partial(pos).map_err(|p| p.error)
+    }
+
+    /// [`Solver::analyze_turns`], keeping on a stop the turns valued before it.
+    ///
+    /// # Errors
+    /// [`PartialAnalysis`] if stopped: the turns valued before the stop, and the error
+    /// [`Solver::analyze_turns`] gives.
+    pub fn analyze_turns_partial(
+        &mut self,
+        pos: &Position,
+    ) -> Result<Vec<TurnScore>, PartialAnalysis<TurnScore>> {
         let pos = self.settled(pos);
         self.begin(&pos);
         let mover = pos.side();
@@ -1521,7 +1568,8 @@ impl Solver {
         let searched = turns.iter().filter(|(_, end)| !end.is_over()).count();
         let budget = guess_budget(searched, GUESS_NODES / 4);
         let count = turns.len();
-        for (i, (turn, end)) in turns.into_iter().enumerate() {
+        let mut turns = turns.into_iter().enumerate();
+        while let Some((i, (turn, end))) = turns.next() {
             let value = if end.is_over() {
                 end.store_diff(mover)
             } else {
@@ -1530,7 +1578,15 @@ impl Solver {
                     // A whole turn ends with the opponent to move.
                     Err(e) => {
                         let found = out.iter().map(|t: &TurnScore| t.value);
-                        return Err(self.stopped_in(&pos, found, e, false, i + 1 < count));
+                        let error = self.stopped_in(&pos, found, e, false, i + 1 < count);
+                        // The turns after this one that end the game need no search.
+                        out.extend(turns.filter(|(_, (_, end))| end.is_over()).map(
+                            |(_, (turn, end))| TurnScore {
+                                turn,
+                                value: end.store_diff(mover),
+                            },
+                        ));
+                        return Err(PartialAnalysis { found: out, error });
                     }
                 }
             };

@@ -7,8 +7,9 @@ use std::sync::{Arc, Mutex};
 
 use kalah_core::{CaptureRule, EndRule, LeftoverRule, Phase, Position, Rules, Start};
 use kalah_solver::{
-    analyze_moves_parallel, analyze_turns_parallel, ParallelOptions, ParallelProgress,
-    SearchLimits, SolveError, Solver,
+    analyze_moves_parallel, analyze_moves_parallel_partial, analyze_turns_parallel,
+    analyze_turns_parallel_partial, ParallelOptions, ParallelProgress, SearchLimits, SolveError,
+    Solver,
 };
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -248,4 +249,69 @@ fn solvers_with_different_rules_panic() {
         ),
     ];
     let _ = analyze_moves_parallel(&mut par, &pos, &Default::default());
+}
+
+/// `found` is a subsequence of `all` (same items, same order).
+fn is_subsequence<T: PartialEq>(found: &[T], all: &[T]) -> bool {
+    let mut rest = all.iter();
+    found.iter().all(|f| rest.any(|a| a == f))
+}
+
+/// A stopped analysis keeps what it found (tester 68: `kalah analyze` lost it on Ctrl-C): every
+/// action or turn it gives is valued as the whole analysis values it, in the same order, and
+/// its bounds hold the position's value. Node limits from small to large stop it at every
+/// stage, sequential and on two threads.
+#[test]
+fn a_stopped_analysis_keeps_the_actions_and_turns_it_valued() {
+    let rules = Rules::default();
+    // South's 1 captures North's last seeds and ends the game (valued without a search); the
+    // other turns need searches.
+    let pos: Position = "1,0,6,6,0,0,0,4,0,0 S".parse().unwrap();
+    let mut full = Solver::new(rules, 16);
+    let moves = full.analyze_moves(&pos).unwrap();
+    let turns = full.analyze_turns(&pos).unwrap();
+    let value = full.value(&pos).unwrap();
+    let mut partial_seen = [false; 2];
+    for limit in [1u64, 100, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000] {
+        let limits = SearchLimits::new(None, Some(limit));
+        let mut seq = Solver::new(rules, 16);
+        seq.set_limits(limits);
+        let mut par = solvers(rules, 2);
+        for s in &mut par {
+            s.set_limits(limits);
+        }
+        let opts = ParallelOptions::default();
+        let results = [
+            seq.analyze_turns_partial(&pos).map(|_| ()).map_err(|p| {
+                assert!(is_subsequence(&p.found, &turns), "{limit}: {p:?}");
+                (p.found.len(), p.error)
+            }),
+            analyze_turns_parallel_partial(&mut par, &pos, &opts)
+                .map(|_| ())
+                .map_err(|p| {
+                    assert!(is_subsequence(&p.found, &turns), "{limit}: {p:?}");
+                    (p.found.len(), p.error)
+                }),
+            seq.analyze_moves_partial(&pos).map(|_| ()).map_err(|p| {
+                assert!(is_subsequence(&p.found, &moves), "{limit}: {p:?}");
+                (p.found.len(), p.error)
+            }),
+            analyze_moves_parallel_partial(&mut par, &pos, &opts)
+                .map(|_| ())
+                .map_err(|p| {
+                    assert!(is_subsequence(&p.found, &moves), "{limit}: {p:?}");
+                    (p.found.len(), p.error)
+                }),
+        ];
+        for (i, r) in results.into_iter().enumerate() {
+            if let Err((found, SolveError::Stopped { lower, upper, .. })) = r {
+                assert!(lower <= value && value <= upper, "{limit} #{i}");
+                // The game-ending action and turn are always among those found.
+                assert!(found >= 1, "{limit} #{i}");
+                partial_seen[usize::from(found > 1)] = true;
+            }
+        }
+    }
+    assert!(partial_seen[0], "no limit stopped an analysis");
+    assert!(partial_seen[1], "no stopped analysis had searched anything");
 }

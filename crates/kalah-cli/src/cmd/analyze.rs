@@ -8,13 +8,13 @@ use anyhow::Result;
 use indicatif::ProgressBar;
 use kalah_core::{Position, Rules};
 use kalah_solver::{
-    analyze_moves_parallel, analyze_turns_parallel, search_jobs, ParallelOptions, ParallelProgress,
-    SolveError,
+    analyze_moves_parallel_partial, analyze_turns_parallel_partial, search_jobs, ParallelOptions,
+    ParallelProgress, PartialAnalysis, SolveError,
 };
 use serde_json::json;
 
 use crate::cmd::egdb::{parse_threads, threads_for};
-use crate::cmd::solve::{make_solvers, show_progress, stopped, Target};
+use crate::cmd::solve::{make_solvers, show_progress, Target};
 use crate::output::print;
 
 /// Arguments of `kalah analyze`.
@@ -50,23 +50,104 @@ pub fn run(args: Args) -> Result<()> {
     }
     let (_, pos, mut solver, bar) = args.target.setup("analysing", false)?;
     let started = std::time::Instant::now();
-    let rows: Vec<(String, i32)> = if args.turns {
-        match solver.analyze_turns(&pos) {
-            Ok(v) => v
-                .into_iter()
-                .map(|t| (t.turn.to_string(), t.value))
-                .collect(),
-            Err(e) => return stopped(e, args.json, &bar, None),
-        }
+    let rows = if args.turns {
+        rows_of(solver.analyze_turns_partial(&pos), |t| {
+            (t.turn.to_string(), t.value)
+        })
     } else {
-        match solver.analyze_moves(&pos) {
-            Ok(v) => v.into_iter().map(|m| (m.mv.to_string(), m.value)).collect(),
-            Err(e) => return stopped(e, args.json, &bar, None),
-        }
+        rows_of(solver.analyze_moves_partial(&pos), |m| {
+            (m.mv.to_string(), m.value)
+        })
+    };
+    let rows = match rows {
+        Ok(rows) => rows,
+        Err(p) => return stopped(&args, &pos, p, &bar),
     };
     bar.finish_and_clear();
     crate::cmd::solve::warn_if_damaged(solver.egdb().map(|db| &**db));
     report(&args, &pos, &rows, started.elapsed().as_secs_f64())
+}
+
+/// An analysis's result as rows (action or turn as written, value), whole or as far as it got.
+type Rows = Vec<(String, i32)>;
+
+/// `result`'s actions or turns as [`Rows`] by `row`: all of them, or those valued before a
+/// stop.
+fn rows_of<T>(
+    result: Result<Vec<T>, PartialAnalysis<T>>,
+    row: impl Fn(T) -> (String, i32),
+) -> Result<Rows, PartialAnalysis<(String, i32)>> {
+    match result {
+        Ok(v) => Ok(v.into_iter().map(row).collect()),
+        Err(p) => Err(PartialAnalysis {
+            found: p.found.into_iter().map(row).collect(),
+            error: p.error,
+        }),
+    }
+}
+
+/// Prints what a stopped analysis of `pos` found and exits with code 128 + the signal's number
+/// (130 for Ctrl-C): the actions or turns valued before the stop (tester 68: they were lost),
+/// then `interrupted (Ctrl-C) after N nodes and S s: the analysis is incomplete (3 of 10 turns
+/// valued)`; with `--json` one object, `{"moves": [...], "nodes", "seconds", "signal":
+/// "SIGINT", "stopped": true}`. The value of `pos` is not given: an action not valued may be
+/// better.
+fn stopped(
+    args: &Args,
+    pos: &Position,
+    p: PartialAnalysis<(String, i32)>,
+    bar: &ProgressBar,
+) -> Result<()> {
+    bar.finish_and_clear();
+    let SolveError::Stopped { stats, .. } = p.error;
+    let secs = stats.elapsed.as_secs_f64();
+    if args.json {
+        let moves: Vec<_> = p
+            .found
+            .iter()
+            .map(|(m, v)| json!({"move": m, "value": v}))
+            .collect();
+        print(&format!(
+            "{}\n",
+            json!({
+                "position": pos.to_string(),
+                "moves": moves,
+                "stopped": true,
+                "signal": crate::signals::signal_name(),
+                "nodes": stats.nodes,
+                "seconds": secs,
+            })
+        ))?;
+    } else {
+        let what = if args.turns { "turns" } else { "actions" };
+        let total = if args.turns {
+            kalah_core::Turn::all(pos, &args.target.rules.rules()).len()
+        } else {
+            pos.legal_moves(&args.target.rules.rules()).len()
+        };
+        let mut s = String::new();
+        if !p.found.is_empty() {
+            s.push_str(&format!(
+                "position: {pos}\n{} valued before the stop (final store difference with perfect \
+                 play, for {}):\n",
+                if args.turns { "whole turns" } else { "actions" },
+                pos.side()
+            ));
+            let width = p.found.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
+            for (m, v) in &p.found {
+                s.push_str(&format!("  {m:>width$}  {v:+}\n"));
+            }
+        }
+        s.push_str(&format!(
+            "{} after {} nodes and {secs:.2} s: the analysis is incomplete ({} of {total} \
+             {what} valued)\n",
+            crate::signals::stopped_by(),
+            stats.nodes,
+            p.found.len(),
+        ));
+        print(&s)?;
+    }
+    std::process::exit(crate::signals::exit_code());
 }
 
 /// The threads to use for `requested`: no more than the actions (or turns, with `turns`) of
@@ -78,7 +159,7 @@ fn thread_count(requested: usize, pos: &Position, rules: &Rules, turns: bool) ->
 }
 
 /// `kalah analyze` on `threads` threads (at least 2): one solver each, whole actions or turns
-/// handed out from a shared queue (see [`analyze_turns_parallel`]).
+/// handed out from a shared queue (see [`kalah_solver::analyze_turns_parallel`]).
 fn run_parallel(args: &Args, rules: &Rules, pos: &Position, threads: usize) -> Result<()> {
     let (mut solvers, stop) = make_solvers(&args.target.search, rules, pos, threads)?;
     let bar = ProgressBar::hidden();
@@ -93,19 +174,20 @@ fn run_parallel(args: &Args, rules: &Rules, pos: &Position, threads: usize) -> R
         })),
     };
     let started = std::time::Instant::now();
-    let rows: Result<Vec<(String, i32)>, SolveError> = if args.turns {
-        analyze_turns_parallel(&mut solvers, pos, &opts).map(|v| {
-            v.into_iter()
-                .map(|t| (t.turn.to_string(), t.value))
-                .collect()
-        })
+    let rows = if args.turns {
+        rows_of(
+            analyze_turns_parallel_partial(&mut solvers, pos, &opts),
+            |t| (t.turn.to_string(), t.value),
+        )
     } else {
-        analyze_moves_parallel(&mut solvers, pos, &opts)
-            .map(|v| v.into_iter().map(|m| (m.mv.to_string(), m.value)).collect())
+        rows_of(
+            analyze_moves_parallel_partial(&mut solvers, pos, &opts),
+            |m| (m.mv.to_string(), m.value),
+        )
     };
     let rows = match rows {
         Ok(rows) => rows,
-        Err(e) => return stopped(e, args.json, &bar, None),
+        Err(p) => return stopped(args, pos, p, &bar),
     };
     bar.finish_and_clear();
     crate::cmd::solve::warn_if_damaged(solvers[0].egdb().map(|db| &**db));

@@ -520,17 +520,15 @@ pub(crate) fn warn_if_damaged(egdb: Option<&Egdb>) {
     }
 }
 
-/// Prints what was proven before a stop, naming the signal (`interrupted (Ctrl-C) after N nodes
-/// and S s: ...`; `"signal": "SIGINT"` in JSON), and exits with code 128 + the signal's number
-/// (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP). With `root`, the
-/// position asked about, the error's bounds are that position's and are printed; otherwise (a
-/// per-move analysis, whose bounds belong to whichever move was being solved) only the work done
-/// is.
-pub(crate) fn stopped(
+/// Prints what was proven before a stop of the solve of `pos` under `rules`, naming the signal
+/// (`interrupted (Ctrl-C) after N nodes and S s: the value lies between +6 and +10`;
+/// `"signal": "SIGINT"` in JSON), and exits with code 128 + the signal's number (130 for
+/// Ctrl-C, 143 for SIGTERM, 129 for SIGHUP). (`analyze` prints its own: the actions valued.)
+fn stopped(
     e: SolveError,
     json_out: bool,
     bar: &ProgressBar,
-    root: Option<(&Position, &Rules)>,
+    (pos, rules): (&Position, &Rules),
 ) -> Result<()> {
     bar.finish_and_clear();
     let SolveError::Stopped {
@@ -538,27 +536,6 @@ pub(crate) fn stopped(
         upper,
         stats,
     } = e;
-    let Some(root) = root else {
-        if json_out {
-            print(&format!(
-                "{}\n",
-                json!({
-                    "stopped": true,
-                    "signal": crate::signals::signal_name(),
-                    "nodes": stats.nodes,
-                    "seconds": stats.elapsed.as_secs_f64(),
-                })
-            ))?;
-        } else {
-            print(&format!(
-                "{} after {} nodes and {:.2} s: the analysis is incomplete\n",
-                crate::signals::stopped_by(),
-                stats.nodes,
-                stats.elapsed.as_secs_f64()
-            ))?;
-        }
-        std::process::exit(crate::signals::exit_code());
-    };
     if json_out {
         let mut v = json!({
             "stopped": true,
@@ -578,7 +555,7 @@ pub(crate) fn stopped(
             crate::signals::stopped_by(),
             stats.nodes,
             stats.elapsed.as_secs_f64(),
-            bounds_text(root.0, root.1, lower, upper)
+            bounds_text(pos, rules, lower, upper)
         ))?;
     }
     std::process::exit(crate::signals::exit_code());
@@ -659,7 +636,7 @@ pub fn run(args: Args) -> Result<()> {
     let threads = crate::cmd::egdb::threads_for(args.threads);
     let (sol, best) = match solver.solve_with_best_turns(&pos, threads) {
         Ok(x) => x,
-        Err(e) => return stopped(e, args.json, &bar, Some((&pos, &rules))),
+        Err(e) => return stopped(e, args.json, &bar, (&pos, &rules)),
     };
     bar.finish_and_clear();
     check_best_turns(&solver, &pos, sol.value, &best)?;
