@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use kalah_core::{CaptureRule, EndRule, LeftoverRule, Phase, Position, Rules, Start};
 use kalah_solver::{
     analyze_moves_parallel, analyze_moves_parallel_partial, analyze_turns_parallel,
-    analyze_turns_parallel_partial, ParallelOptions, ParallelProgress, SearchLimits, SolveError,
-    Solver,
+    analyze_turns_parallel_partial, ParallelOptions, ParallelProgress, PartialAnalysis,
+    SearchLimits, SolveError, Solver,
 };
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -257,6 +257,22 @@ fn is_subsequence<T: PartialEq>(found: &[T], all: &[T]) -> bool {
     found.iter().all(|f| rest.any(|a| a == f))
 }
 
+/// `result` (of an analysis run with a node `limit`) checked against `all`, the whole
+/// analysis's: on a stop, what it found is a subsequence of `all`; then its count and error.
+fn checked<T: PartialEq + std::fmt::Debug>(
+    result: Result<Vec<T>, PartialAnalysis<T>>,
+    all: &[T],
+    limit: u64,
+) -> Result<(), (usize, SolveError)> {
+    match result {
+        Ok(_) => Ok(()),
+        Err(p) => {
+            assert!(is_subsequence(&p.found, all), "{limit}: {p:?}");
+            Err((p.found.len(), p.error))
+        }
+    }
+}
+
 /// A stopped analysis keeps what it found (tester 68: `kalah analyze` lost it on Ctrl-C): every
 /// action or turn it gives is valued as the whole analysis values it, in the same order, and
 /// its bounds hold the position's value. Node limits from small to large stop it at every
@@ -282,26 +298,18 @@ fn a_stopped_analysis_keeps_the_actions_and_turns_it_valued() {
         }
         let opts = ParallelOptions::default();
         let results = [
-            seq.analyze_turns_partial(&pos).map(|_| ()).map_err(|p| {
-                assert!(is_subsequence(&p.found, &turns), "{limit}: {p:?}");
-                (p.found.len(), p.error)
-            }),
-            analyze_turns_parallel_partial(&mut par, &pos, &opts)
-                .map(|_| ())
-                .map_err(|p| {
-                    assert!(is_subsequence(&p.found, &turns), "{limit}: {p:?}");
-                    (p.found.len(), p.error)
-                }),
-            seq.analyze_moves_partial(&pos).map(|_| ()).map_err(|p| {
-                assert!(is_subsequence(&p.found, &moves), "{limit}: {p:?}");
-                (p.found.len(), p.error)
-            }),
-            analyze_moves_parallel_partial(&mut par, &pos, &opts)
-                .map(|_| ())
-                .map_err(|p| {
-                    assert!(is_subsequence(&p.found, &moves), "{limit}: {p:?}");
-                    (p.found.len(), p.error)
-                }),
+            checked(seq.analyze_turns_partial(&pos), &turns, limit),
+            checked(
+                analyze_turns_parallel_partial(&mut par, &pos, &opts),
+                &turns,
+                limit,
+            ),
+            checked(seq.analyze_moves_partial(&pos), &moves, limit),
+            checked(
+                analyze_moves_parallel_partial(&mut par, &pos, &opts),
+                &moves,
+                limit,
+            ),
         ];
         for (i, r) in results.into_iter().enumerate() {
             if let Err((found, SolveError::Stopped { lower, upper, .. })) = r {

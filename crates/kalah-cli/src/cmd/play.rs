@@ -523,9 +523,7 @@ fn parse_command(line: &str) -> Result<Command, String> {
                 ));
             }
             if rest.starts_with('#') {
-                return Err(format!(
-                    "a '#' comment belongs in a game record file, not at the prompt: type '{word}' alone"
-                ));
+                return Err(comment_typed(word));
             }
             if !rest.is_empty() {
                 return Err(format!(
@@ -571,9 +569,7 @@ fn parse_command(line: &str) -> Result<Command, String> {
                 ));
             }
             if rest.starts_with('#') {
-                return Err(format!(
-                    "a '#' comment belongs in a game record file, not at the prompt: type '{word}' alone"
-                ));
+                return Err(comment_typed(word));
             }
             if !rest.is_empty() {
                 return Err(format!(
@@ -616,6 +612,12 @@ fn parse_command(line: &str) -> Result<Command, String> {
             ))
         }
     }
+}
+
+/// The message for a `#` comment typed after the action or turn `word` (tester 68: "one
+/// action a line").
+fn comment_typed(word: &str) -> String {
+    format!("a '#' comment belongs in a game record file, not at the prompt: type '{word}' alone")
 }
 
 /// `e` quoting the turn as the player typed it (`1,swap`), not as kalah-core writes it
