@@ -228,6 +228,12 @@ impl BuildPlan {
                 let what = "it, or a directory above it, exists and is not a directory (a file, \
                             or a link to nothing)";
                 io(&dir, std::io::Error::other(what))
+            } else if e.kind() == std::io::ErrorKind::PermissionDenied {
+                let what = format!(
+                    "{e}: this user may not create the set's directory here: build as a user \
+                     who may, or in another --egdb-dir; nothing was built"
+                );
+                io(&dir, std::io::Error::other(what))
             } else {
                 io(&dir, e)
             }
@@ -251,9 +257,10 @@ impl BuildPlan {
                 // Before anything else is written (tester 67: a bare "Permission denied").
                 if e.kind() == std::io::ErrorKind::PermissionDenied {
                     let what = format!(
-                        "{e}: this user may not write in this set's directory (a build writes \
-                         its lock there first); build as a user who may, or in another \
-                         --egdb-dir; nothing was built"
+                        "{e}: this user may not write the build's lock file (a build writes it \
+                         first, in the set's directory; it or the directory belongs to another \
+                         user): build as a user who may, or in another --egdb-dir, or remove the \
+                         lock file if no build is running; nothing was built"
                     );
                     io(&lock_path, std::io::Error::other(what))
                 } else {

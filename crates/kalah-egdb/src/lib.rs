@@ -289,8 +289,8 @@ pub enum EgdbError {
     /// A layer file, or a set's directory, this user may not read: no build mends it (a build
     /// does not replace it); its permissions do.
     #[error(
-        "{path}: {source}; this user may not read it: let this user read it (a build does not \
-         replace it), then run the command again"
+        "{path}: {source}; this user may not read it: let this user read it (a directory: list \
+         and search it, `chmod u+rx`; a build does not replace it), then run the command again"
     )]
     Unreadable {
         /// The file.
@@ -610,7 +610,9 @@ impl Egdb {
                 if std::fs::metadata(&set).is_ok_and(|m| !m.is_dir()) {
                     return Err(io(
                         &set,
-                        std::io::Error::other("not a directory (a set's layers are in one)"),
+                        std::io::Error::other(
+                            "not a directory (a set's layers are in one): move it away or delete it",
+                        ),
                     ));
                 }
                 let zero = file::layer_path(dir, houses, rules, 0);

@@ -1033,8 +1033,10 @@ fn a_file_in_the_place_of_a_set_directory_is_an_error() {
     fs::write(dir.path().join(set_dir_name(3, &rules)), "not a set").unwrap();
     let e = Egdb::open(dir.path(), 3, &rules).unwrap_err();
     assert!(
-        e.to_string()
-            .ends_with("m3-standard-row-empty-owner: not a directory (a set's layers are in one)"),
+        e.to_string().ends_with(
+            "m3-standard-row-empty-owner: not a directory (a set's layers are in one): move \
+                 it away or delete it"
+        ),
         "{e}"
     );
     // `kalah egdb info` names it (tester 67: it was skipped without a word), and lists the

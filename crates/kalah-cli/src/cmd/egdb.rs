@@ -893,19 +893,9 @@ fn layer_problem(l: &kalah_egdb::LayerInfo, h: &kalah_egdb::file::LayerHeader) -
         }
         Err(e) => return Some(format!("{e}; delete it")),
     }
-    let want = kalah_egdb::file::file_len(h.version, h.count);
-    if l.bytes != want {
-        let what = if l.bytes < want {
-            "truncated"
-        } else {
-            "too long"
-        };
-        return Some(format!(
-            "{what} ({} bytes, expected {want}); {}",
-            l.bytes,
-            kalah_egdb::REBUILD_ADVICE
-        ));
-    }
+    // Another layer's or set's file first, as opening the set checks it (tester 69: a copy of
+    // layer 8 cut short in layer 9's place was "truncated" against layer 8's length, with the
+    // advice to build, which refuses such a file).
     let rules = kalah_core::Rules {
         capture: h.capture,
         end: h.end,
@@ -922,6 +912,19 @@ fn layer_problem(l: &kalah_egdb::LayerInfo, h: &kalah_egdb::file::LayerHeader) -
         return Some(format!(
             "holds layer {} of {set}, not what its place says; move or delete it",
             h.seeds
+        ));
+    }
+    let want = kalah_egdb::file::file_len(h.version, h.count);
+    if l.bytes != want {
+        let what = if l.bytes < want {
+            "truncated"
+        } else {
+            "too long"
+        };
+        return Some(format!(
+            "{what} ({} bytes, expected {want}); {}",
+            l.bytes,
+            kalah_egdb::REBUILD_ADVICE
         ));
     }
     None

@@ -516,8 +516,10 @@ fn parse_command(line: &str) -> Result<Command, String> {
             }
         }
         _ if word.bytes().all(|b| b.is_ascii_digit()) => {
-            if rest.starts_with(['-', ',']) {
-                let turn: String = line.split_whitespace().collect();
+            // `3 -6`: a turn with a space in it (not `3 ,`, no turn either way: tester 69).
+            let turn: String = line.split_whitespace().collect();
+            if rest.starts_with(['-', ',']) && matches!(parse_command(&turn), Ok(Command::Turn(..)))
+            {
                 return Err(format!(
                     "write a turn without spaces: '{turn}', not '{line}'"
                 ));
@@ -2194,7 +2196,7 @@ fn lost_annotations(other: &GameRecord, here: &GameRecord) -> Vec<String> {
 /// names the whole path to write instead (tester 68: `save ~/t.txt` said only "cannot write in
 /// '~'"). Empty otherwise.
 fn tilde_hint(file: &str) -> String {
-    let Some(rest) = file.strip_prefix("~/") else {
+    let Some(rest) = file.strip_prefix("~/").filter(|r| !r.is_empty()) else {
         return String::new();
     };
     if Path::new("~").exists() {
@@ -2689,6 +2691,10 @@ mod tests {
             parse_command("3 -6"),
             Err("write a turn without spaces: '3-6', not '3 -6'".to_string())
         );
+        // Not for what is no turn without its spaces either (tester 69: `3 ,`).
+        assert!(parse_command("3 ,")
+            .unwrap_err()
+            .starts_with("one action a line"));
         // ... and after the dash or comma (tester 68: "one turn a line").
         assert_eq!(
             parse_command("3- 6"),
