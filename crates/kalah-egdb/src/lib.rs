@@ -608,12 +608,7 @@ impl Egdb {
                     source,
                 };
                 if std::fs::metadata(&set).is_ok_and(|m| !m.is_dir()) {
-                    return Err(io(
-                        &set,
-                        std::io::Error::other(
-                            "not a directory (a set's layers are in one): move it away or delete it",
-                        ),
-                    ));
+                    return Err(io(&set, std::io::Error::other(NOT_A_SET_DIRECTORY)));
                 }
                 let zero = file::layer_path(dir, houses, rules, 0);
                 match zero.symlink_metadata() {
@@ -1150,6 +1145,10 @@ pub struct LayerInfo {
     pub bytes: u64,
 }
 
+/// What is wrong with a file (or anything but a directory) under a set directory's name.
+const NOT_A_SET_DIRECTORY: &str =
+    "not a directory (a set's layers are in one): move it away or delete it";
+
 /// The entries under a database root named as set directories ([`file::set_dir_name`]) that
 /// hold no usable set, in name order, each with its problem: not a directory (`not a
 /// directory (a set's layers are in one): move it away or delete it`), or a directory that
@@ -1169,8 +1168,7 @@ pub fn list_bad_sets(root: &Path) -> Vec<(PathBuf, String)> {
         })
         .filter_map(|p| {
             if !p.is_dir() {
-                let what = "not a directory (a set's layers are in one): move it away or delete it";
-                return Some((p, what.to_string()));
+                return Some((p, NOT_A_SET_DIRECTORY.to_string()));
             }
             let e = std::fs::read_dir(&p).err()?;
             let what = if e.kind() == std::io::ErrorKind::PermissionDenied {
@@ -1231,13 +1229,7 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
         for (path, k) in files {
             let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
             let header = file::read_header(&path);
-            let unreadable = match &header {
-                Err(EgdbError::Unreadable { .. }) => true,
-                Err(EgdbError::Io { source, .. }) => {
-                    source.kind() == std::io::ErrorKind::PermissionDenied
-                }
-                _ => false,
-            };
+            let unreadable = matches!(&header, Err(EgdbError::Unreadable { .. }));
             let header = header.map_err(|e| match e {
                 // Too short for a header: the full length of the layer its place names (set
                 // directory and `kNNN.egdb`), as opening the set says it.

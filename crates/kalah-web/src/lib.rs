@@ -197,8 +197,17 @@ impl AppState {
     /// databases and after every engine search, so the warning comes with the request that met
     /// the damage.
     pub(crate) fn warn_if_damaged(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        // Once warned, nothing more to do: the advice lists the set's files, not to be done at
+        // every request.
+        if self.egdbs.warned.load(Relaxed) {
+            return;
+        }
         let open = self.egdbs.open.lock().unwrap_or_else(|e| e.into_inner());
         for db in open.values().flatten() {
+            if db.damaged_layer().is_none() {
+                continue;
+            }
             let repair = self
                 .config
                 .egdb_advice
@@ -209,11 +218,7 @@ impl AppState {
                 None => db.damage_warning(),
             };
             if let Some(warning) = warning {
-                if !self
-                    .egdbs
-                    .warned
-                    .swap(true, std::sync::atomic::Ordering::Relaxed)
-                {
+                if !self.egdbs.warned.swap(true, Relaxed) {
                     log(&format!("kalah serve: warning: {warning}"));
                 }
             }

@@ -102,16 +102,11 @@ fn stopped(
     let SolveError::Stopped { stats, .. } = p.error;
     let secs = stats.elapsed.as_secs_f64();
     if args.json {
-        let moves: Vec<_> = p
-            .found
-            .iter()
-            .map(|(m, v)| json!({"move": m, "value": v}))
-            .collect();
         print(&format!(
             "{}\n",
             json!({
                 "position": pos.to_string(),
-                "moves": moves,
+                "moves": rows_json(&p.found),
                 "stopped": true,
                 "signal": crate::signals::signal_name(),
                 "nodes": stats.nodes,
@@ -133,10 +128,7 @@ fn stopped(
                 if args.turns { "whole turns" } else { "actions" },
                 pos.side()
             ));
-            let width = p.found.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
-            for (m, v) in &p.found {
-                s.push_str(&format!("  {m:>width$}  {v:+}\n"));
-            }
+            s.push_str(&rows_text(&p.found, None));
         }
         s.push_str(&format!(
             "{} after {} nodes and {secs:.2} s: the analysis is incomplete ({} of {total} \
@@ -217,13 +209,9 @@ fn report(args: &Args, pos: &Position, rows: &[(String, i32)], secs: f64) -> Res
         rows.iter().map(|r| r.1).max().unwrap_or(0)
     };
     if args.json {
-        let moves: Vec<_> = rows
-            .iter()
-            .map(|(m, v)| json!({"move": m, "value": v}))
-            .collect();
         return print(&format!(
             "{}\n",
-            json!({"position": pos.to_string(), "value": value, "moves": moves, "seconds": secs})
+            json!({"position": pos.to_string(), "value": value, "moves": rows_json(rows), "seconds": secs})
         ));
     }
     let Some(side) = pos.to_move() else {
@@ -234,18 +222,32 @@ fn report(args: &Args, pos: &Position, rows: &[(String, i32)], secs: f64) -> Res
             pos.side()
         ));
     };
-    let best = value;
-    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
     let mut s = format!(
         "position: {pos}\n{} for {side} (final store difference with perfect play):\n",
         if args.turns { "whole turns" } else { "actions" }
     );
-    for (m, v) in rows {
-        let mark = if *v == best { "  <- best" } else { "" };
-        s.push_str(&format!("  {m:>width$}  {v:+}{mark}\n"));
-    }
+    s.push_str(&rows_text(rows, Some(value)));
     s.push_str(&format!("({secs:.3} s)\n"));
     print(&s)
+}
+
+/// `rows` as JSON: `[{"move": "3-6", "value": 10}, ...]`.
+fn rows_json(rows: &[(String, i32)]) -> serde_json::Value {
+    rows.iter()
+        .map(|(m, v)| json!({"move": m, "value": v}))
+        .collect()
+}
+
+/// `rows` as text, one a line (`     3  +10  <- best`), the actions right-aligned; those worth
+/// `best` marked.
+fn rows_text(rows: &[(String, i32)], best: Option<i32>) -> String {
+    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
+    rows.iter()
+        .map(|(m, v)| {
+            let mark = if Some(*v) == best { "  <- best" } else { "" };
+            format!("  {m:>width$}  {v:+}{mark}\n")
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -825,15 +825,19 @@ fn too_big_to_build(total: u64) -> Option<String> {
     })
 }
 
+/// The `--egdb-dir` to repeat in a suggested command for the database root `root`: none for
+/// the default root.
+pub(crate) fn given_root(root: &Path) -> Option<&Path> {
+    (kalah_egdb::default_dir().as_deref() != Some(root)).then_some(root)
+}
+
 /// How to mend the damaged layer of `db` ([`Egdb::damaged_layer`]), if any, with the command
 /// that builds it again: "`kalah egdb build --houses 3 --max-seeds 8 --egdb-dir db` builds it
 /// again", or, for a file whose checksums hold (a build keeps it), "delete it, then ...".
 pub(crate) fn repair_with_command(db: &Egdb) -> Option<String> {
     let repair = db.repair()?;
     let root = db.dir().parent()?;
-    // The default root goes without `--egdb-dir`.
-    let default = kalah_egdb::default_dir();
-    let given = (default.as_deref() != Some(root)).then_some(root);
+    let given = given_root(root);
     let top = layer_files(db.dir())
         .last()
         .copied()

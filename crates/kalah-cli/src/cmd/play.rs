@@ -477,6 +477,13 @@ fn parse_command(line: &str) -> Result<Command, String> {
     if line.is_empty() {
         return Ok(Command::Empty);
     }
+    // `3 - 6`, `3- 6`, `3, 6`: one turn with spaces beside its dashes or commas (testers 68
+    // and 69: such lines got "one action a line" or "not a command").
+    if let Some(turn) = spaced_turn(line) {
+        return Err(format!(
+            "write a turn without spaces: '{turn}', not '{line}'"
+        ));
+    }
     let (word, rest) = match line.split_once(char::is_whitespace) {
         Some((w, r)) => (w, r.trim()),
         None => (line, ""),
@@ -516,14 +523,6 @@ fn parse_command(line: &str) -> Result<Command, String> {
             }
         }
         _ if word.bytes().all(|b| b.is_ascii_digit()) => {
-            // `3 -6`: a turn with a space in it (not `3 ,`, no turn either way: tester 69).
-            let turn: String = line.split_whitespace().collect();
-            if rest.starts_with(['-', ',']) && matches!(parse_command(&turn), Ok(Command::Turn(..)))
-            {
-                return Err(format!(
-                    "write a turn without spaces: '{turn}', not '{line}'"
-                ));
-            }
             if rest.starts_with('#') {
                 return Err(comment_typed(word));
             }
@@ -563,13 +562,6 @@ fn parse_command(line: &str) -> Result<Command, String> {
         _ if word.contains(['-', ','])
             && turn_body(word).split(['-', ',']).all(|h| !h.is_empty()) =>
         {
-            // `3- 6`: one turn with a space in it (tester 68: "one turn a line").
-            if word.ends_with(['-', ',']) && rest.starts_with(|c: char| c.is_ascii_digit()) {
-                let turn: String = line.split_whitespace().collect();
-                return Err(format!(
-                    "write a turn without spaces: '{turn}', not '{line}'"
-                ));
-            }
             if rest.starts_with('#') {
                 return Err(comment_typed(word));
             }
@@ -601,19 +593,22 @@ fn parse_command(line: &str) -> Result<Command, String> {
             }
             Ok(Command::Turn(Turn(moves), end))
         }
-        _ => {
-            // `3, 6`: a turn with a space after a comma (tester 68).
-            let joined: String = line.split_whitespace().collect();
-            if joined != line && matches!(parse_command(&joined), Ok(Command::Turn(..))) {
-                return Err(format!(
-                    "write a turn without spaces: '{joined}', not '{line}'"
-                ));
-            }
-            Err(format!(
-                "'{line}' is not a command: type a house number (or a whole turn, e.g. 3-6), or help"
-            ))
-        }
+        _ => Err(format!(
+            "'{line}' is not a command: type a house number (or a whole turn, e.g. 3-6), or help"
+        )),
     }
+}
+
+/// `line` without its spaces, if they stand beside a dash or comma and it then reads as a turn
+/// (`3 -6` is `3-6`); `None` otherwise (`3-6 1`, `3 ,`).
+fn spaced_turn(line: &str) -> Option<String> {
+    let chars: Vec<char> = line.chars().collect();
+    let beside_joint = chars.windows(2).any(|w| {
+        (w[0].is_whitespace() && matches!(w[1], '-' | ','))
+            || (matches!(w[0], '-' | ',') && w[1].is_whitespace())
+    });
+    let joined: String = line.split_whitespace().collect();
+    (beside_joint && matches!(parse_command(&joined), Ok(Command::Turn(..)))).then_some(joined)
 }
 
 /// The message for a `#` comment typed after the action or turn `word` (tester 68: "one

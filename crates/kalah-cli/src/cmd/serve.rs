@@ -105,8 +105,7 @@ fn bind_addrs(host: &str, port: u16) -> Result<Vec<SocketAddr>> {
 fn egdb_advice() -> kalah_web::EgdbAdvice {
     kalah_web::EgdbAdvice {
         open_error: Arc::new(|e, root, houses, rules| {
-            let default = kalah_egdb::default_dir();
-            let given = (default.as_deref() != Some(root)).then_some(root);
+            let given = crate::cmd::egdb::given_root(root);
             crate::cmd::egdb::with_build_command(e, root, houses, rules, given)
         }),
         repair: Arc::new(crate::cmd::egdb::repair_with_command),
