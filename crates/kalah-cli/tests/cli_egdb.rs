@@ -328,11 +328,7 @@ fn a_build_says_when_its_set_still_cannot_be_opened() {
     // "truncated" against layer 8's length, with the advice to build, which refuses it).
     let bytes = std::fs::read(set.join("k008.egdb")).unwrap();
     std::fs::write(set.join("k009.egdb"), &bytes[..100]).unwrap();
-    let out = kalah()
-        .args(["egdb", "info", "--egdb-dir"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let out = common::kalah_with_egdb_dir(&["egdb", "info"], dir.path());
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("k009.egdb: holds layer 8 of m3-standard-row-empty-owner, not what its place says; move or delete it"),
