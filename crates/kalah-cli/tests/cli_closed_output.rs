@@ -6,17 +6,19 @@
 
 use std::process::{Command, Stdio};
 
-/// Runs `kalah ARGS` with its stdout a pipe whose read end is closed before the child writes,
-/// and returns its exit code and stderr.
+/// Runs `kalah ARGS` with its stdout a pipe whose read end is closed before the child starts,
+/// and returns its exit code and stderr. (Closing the read end after the spawn raced the child:
+/// a child that wrote its output first found the pipe open and exited 0.)
 fn with_stdout_closed(args: &[&str]) -> (Option<i32>, String) {
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let child = Command::new(assert_cmd::cargo::cargo_bin("kalah"))
         .args(args)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(writer)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     (
         out.status.code(),

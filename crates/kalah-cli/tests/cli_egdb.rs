@@ -650,28 +650,31 @@ fn a_closed_stdout_is_not_a_panic() {
         vec!["egdb", "info"],
         vec!["egdb", "verify", "--houses", "3"],
     ] {
+        // The reader is gone before the child starts, so even its first line finds no reader.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
         let mut child = kalah()
             .args(&args)
             .arg("--egdb-dir")
             .arg(dir.path())
             .env("RUST_BACKTRACE", "1")
-            .stdout(Stdio::piped())
+            .stdout(writer)
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        drop(child.stdout.take()); // the reader goes away before the first line
         let (_, err) = common::stderr_to_end(&mut child);
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
     // The server keeps serving without its address line; stop it after a moment.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
     let mut child = kalah()
         .args(["serve", "--port", "0"])
         .env("RUST_BACKTRACE", "1")
-        .stdout(Stdio::piped())
+        .stdout(writer)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    drop(child.stdout.take());
     std::thread::sleep(std::time::Duration::from_millis(500));
     assert!(
         child.try_wait().unwrap().is_none(),
