@@ -835,8 +835,11 @@ impl Egdb {
     }
 
     /// The first layer (seeds in the houses) in which [`Egdb::probe`] found an impossible value
-    /// or which failed its checksum when the set was opened, if any: its file is damaged (`kalah
-    /// egdb verify` confirms it; see [`Egdb::damage_warning`] for the repair).
+    /// or a block failing its checksum, or which a probe asked for after it failed its checksum
+    /// when the set was opened, if any: its file is damaged (`kalah egdb verify` confirms it;
+    /// see [`Egdb::damage_warning`] for the repair). `None` until a probe meets the damage: a
+    /// small layer that failed its checksum on opening is named only once probed (see
+    /// [`Egdb::open`]); [`Egdb::verify`] checks every layer at once.
     pub fn damaged_layer(&self) -> Option<u32> {
         self.damaged.load(Ordering::Relaxed).checked_sub(1)
     }

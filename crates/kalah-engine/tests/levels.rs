@@ -204,3 +204,31 @@ fn perfect_with_no_time_left_after_its_proof_answers_from_its_first_depths() {
         choice.depth
     );
 }
+
+/// A move the engine says is proven (`exact`) is a best move, also after a hint filled its table
+/// with proven values (tester 70: after a hint at Kalah(3,3)'s start, `hard` played house 1 of
+/// `4,3,0,1,0,5,4,1 S` as a proven -4; house 1 is worth -8, house 2 -4).
+#[test]
+fn a_move_said_to_be_proven_after_a_hint_is_a_best_move() {
+    let rules = Rules::default();
+    let start = Position::start(&Start::uniform(3, 3).unwrap(), &rules);
+    let pos: Position = "4,3,0,1,0,5,4,1 S".parse().unwrap();
+    let truth = Solver::new(rules, 1).analyze_moves(&pos).unwrap();
+    let value = truth.iter().map(|s| s.value).max().unwrap();
+    let limits = Limits {
+        time: Some(Duration::from_millis(500)),
+        nodes: None,
+    };
+    for level in [Level::Medium, Level::Hard, Level::Expert] {
+        let mut engine = Engine::with_seed(level, 1);
+        assert_eq!(engine.hint(&start, &rules, limits).len(), 3);
+        let c = engine.choose_with(&pos, &rules, limits).unwrap();
+        let of_move = truth.iter().find(|s| s.mv == c.mv).unwrap().value;
+        if c.exact {
+            assert_eq!(c.value, Some(value), "{level:?}: {c:?}");
+            assert_eq!(of_move, value, "{level:?} played {} as proven: {c:?}", c.mv);
+        }
+        // Here a proven best move is at hand: the engine plays it.
+        assert_eq!(of_move, value, "{level:?} played {}: {c:?}", c.mv);
+    }
+}

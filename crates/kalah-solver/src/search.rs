@@ -84,6 +84,12 @@ pub struct Progress {
 }
 
 /// Limits on one search call. `None`: no limit.
+///
+/// The time limit is a deadline, an instant fixed when the limits are made
+/// ([`SearchLimits::new`]), not a budget for each call: a solver keeps it for every later call
+/// until [`Solver::set_limits`] changes it, and once it has passed, each call stops at once with
+/// [`SolveError::Stopped`]. A program that searches once a move sets new limits before each
+/// search (as `kalah-engine` does).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchLimits {
     /// Stop at this instant.
@@ -181,7 +187,9 @@ pub struct DepthResult {
     pub value: i32,
     /// Whether `value` is proven: no estimate went into it (every line searched ended at a game
     /// end, a proven table entry, a database value or an exact futility bound, never at the
-    /// horizon's evaluation or a heuristic table bound), or the table held the proven value.
+    /// horizon's evaluation or a heuristic table bound), or the table held the proven value of
+    /// the position and a proven bound showing that one action reaches it (that action is then
+    /// `best`, and `value` the proven value, even where the search's estimate differed).
     /// `best` is then a best action under perfect play.
     pub exact: bool,
     /// Best action found, `None` for a finished game.
@@ -440,7 +448,9 @@ impl Solver {
         self.stop = Some(flag);
     }
 
-    /// Limits for the following calls (until changed).
+    /// Limits for the following calls (until changed). The time limit is the deadline of
+    /// `limits` (see [`SearchLimits`]): set new limits before each search that needs a time
+    /// budget of its own.
     pub fn set_limits(&mut self, limits: SearchLimits) {
         self.limits = limits;
     }
@@ -1743,6 +1753,20 @@ impl Solver {
                 best_mv = kid.mv;
             }
         }
+        // Proven if no estimate went into it (every line searched to its game end, a proven
+        // table entry or a database value). Otherwise proven only if the table holds the
+        // proven value of this position *and* a child proven to reach it, which becomes the
+        // best action: an estimate that merely equals the proven value may belong to a worse
+        // move (tester 70: house 1, worth -8, was said to be a proven -4).
+        let exact = if !self.estimated {
+            true
+        } else if let Some((v, mv)) = self.proven_by_table(pos, seeds, &kids) {
+            best = v;
+            best_mv = mv;
+            true
+        } else {
+            false
+        };
         let mut pv = vec![kid_move(best_mv)];
         let kid = kids.iter().find(|k| k.mv == best_mv).copied();
         if let Some(kid) = kid {
@@ -1759,13 +1783,6 @@ impl Solver {
                 pv.push(Move::Sow(e.mv + 1));
             }
         }
-        // Proven if no estimate went into it (every line searched to its game end, a proven
-        // table entry or a database value), or if the table holds the proven value.
-        let exact = !self.estimated
-            || self
-                .key(pos, seeds)
-                .and_then(|k| self.table.probe(&k))
-                .is_some_and(|e| e.exact && e.lo == e.hi && e.lo == best);
         Ok(DepthResult {
             value: value_of(pos, best),
             exact,
@@ -1774,6 +1791,36 @@ impl Solver {
             depth: depth as u32,
             stats: self.stats(),
         })
+    }
+
+    /// The proven future gain of `pos` (not over, holding `seeds` seeds in its houses) from the
+    /// table, with the first of `kids` (its children, in search order) proven to reach it: by
+    /// the game's end, the endgame databases or a proven table bound. `None` if the table does
+    /// not hold the exact value or no child is proven to reach it.
+    fn proven_by_table(&self, pos: &Position, seeds: i32, kids: &Kids) -> Option<(i32, u8)> {
+        let v = self
+            .key(pos, seeds)
+            .and_then(|k| self.table.probe(&k))
+            .filter(|e| e.exact && e.lo == e.hi)?
+            .lo;
+        let reaches = |kid: &Kid| {
+            if kid.over {
+                return kid.c >= v;
+            }
+            let s = kid.pos.seeds_in_houses() as i32;
+            let proven = self.probe_egdb(&kid.pos, s).map(|g| (g, g)).or_else(|| {
+                self.key(&kid.pos, s)
+                    .and_then(|k| self.table.probe(&k))
+                    .filter(|e| e.exact)
+                    .map(|e| (e.lo, e.hi))
+            });
+            // The child's lower bound seen from `pos`.
+            proven.is_some_and(|(lo, hi)| {
+                let lower = if kid.sign > 0 { kid.c + lo } else { kid.c - hi };
+                lower >= v
+            })
+        };
+        kids.iter().find(|kid| reaches(kid)).map(|kid| (v, kid.mv))
     }
 
     /// Iterative deepening to at most `max_depth` plies within the limits set by

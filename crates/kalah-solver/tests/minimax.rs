@@ -331,3 +331,57 @@ fn mirror_images_share_the_table_under_every_rule() {
         first.stats.nodes
     );
 }
+
+/// The same, with a table that also holds proven values, as an engine's table does after a
+/// hint: random games of small boards, where the shared solver analyses each position's moves
+/// now and then and searches every position to a shallow depth. A shallow estimate that
+/// happens to equal the proven value in the table must not make the move chosen on that
+/// estimate "proven" (tester 70: after an analysis of Kalah(3,3)'s start, a depth-1 search of
+/// `4,3,0,1,0,5,4,1 S` said `exact`, value -4, with house 1, worth -8, and the engine played it
+/// as proven). Checked against a fresh solver's per-move values (the solver agrees with the
+/// plain minimax above on thousands of positions; these positions are too large for it).
+#[test]
+fn depth_limited_results_after_exact_searches_are_proven() {
+    use kalah_core::Start;
+    let mut rng = StdRng::seed_from_u64(0x7465_7374_3730);
+    let (mut exact, mut checked) = (0, 0);
+    for rules in all_rules() {
+        for (m, n) in [(3, 3), (4, 2), (2, 4)] {
+            let mut solver = Solver::new(rules, 1);
+            for game in 0..3 {
+                let mut pos = Position::start(&Start::uniform(m, n).unwrap(), &rules);
+                let mut ply = 0;
+                while !pos.is_over() {
+                    if (ply + game) % 3 == 0 {
+                        solver.analyze_moves(&pos).unwrap();
+                    }
+                    let depth = [1, 2, 3][(ply + game) % 3];
+                    let r = if ply % 2 == 0 {
+                        solver.search_depth(&pos, depth).unwrap()
+                    } else {
+                        solver.iterative(&pos, depth)
+                    };
+                    checked += 1;
+                    if r.exact {
+                        exact += 1;
+                        let truth = Solver::new(rules, 1).analyze_moves(&pos).unwrap();
+                        let value = truth.iter().map(|s| s.value).max().unwrap();
+                        assert_eq!(r.value, value, "{pos} depth {depth} under {rules}: {r:?}");
+                        let best = r.best.unwrap();
+                        let of_best = truth.iter().find(|s| s.mv == best).unwrap().value;
+                        assert_eq!(
+                            of_best, value,
+                            "{pos} depth {depth} under {rules}: {best} is worth {of_best}, \
+                             not the value ({r:?})"
+                        );
+                    }
+                    let moves = pos.legal_moves(&rules);
+                    pos.play(&rules, moves[rng.gen_range(0..moves.len())])
+                        .unwrap();
+                    ply += 1;
+                }
+            }
+        }
+    }
+    assert!(exact >= 200, "{exact} proven of {checked}");
+}
