@@ -165,7 +165,9 @@ pub struct MoveScore {
     #[serde(rename = "move")]
     pub mv: Move,
     /// Final store difference from the view of the side to move **before** the action, with
-    /// perfect play after it.
+    /// perfect play after it. For [`Move::Swap`] (the pie rule), the view of the person who
+    /// swaps, who then owns South: minus the value of the swapped position for North, the side
+    /// to move in it (see the crate documentation).
     pub value: i32,
 }
 
