@@ -232,3 +232,73 @@ fn a_move_said_to_be_proven_after_a_hint_is_a_best_move() {
         assert_eq!(of_move, value, "{level:?} played {}: {c:?}", c.mv);
     }
 }
+
+/// Self-play with hints between the moves, as the terminal and web front ends drive the
+/// engine: every value a hint or a choice says is proven is the exact value (of the action;
+/// for a level without randomness, of the position, the action a best one). Node limits keep
+/// the games the same on every machine. (It fails on the solver before tester 70's fix: a
+/// choice claimed a proven value its move did not reach.)
+#[test]
+fn values_said_to_be_proven_in_self_play_with_hints_are_exact() {
+    use kalah_core::{EndRule, LeftoverRule};
+    let mut claims = 0;
+    for capture in [CaptureRule::Standard, CaptureRule::Empty] {
+        for leftovers in [LeftoverRule::Owner, LeftoverRule::Nobody] {
+            for (end, pie) in [(EndRule::RowEmpty, false), (EndRule::MoverBlocked, true)] {
+                let rules = Rules {
+                    capture,
+                    leftovers,
+                    end,
+                    pie,
+                    ..Rules::default()
+                };
+                for (j, (m, n)) in [(3, 3), (4, 2), (2, 4)].repeat(20).into_iter().enumerate() {
+                    let i = j % 3;
+                    let limits = Limits {
+                        time: None,
+                        nodes: Some([300, 2000, 20_000][i]),
+                    };
+                    let mut engines = [
+                        Engine::with_seed([Level::Medium, Level::Hard][j % 2], j as u64),
+                        Engine::with_seed([Level::Expert, Level::Easy, Level::Medium][i], 99),
+                    ];
+                    let mut pos = Position::start(&Start::uniform(m, n).unwrap(), &rules);
+                    let mut ply = 0;
+                    while !pos.is_over() {
+                        let truth = Solver::new(rules, 1).analyze_moves(&pos).unwrap();
+                        let value = truth.iter().map(|s| s.value).max().unwrap();
+                        let of = |mv| truth.iter().find(|s| s.mv == mv).unwrap().value;
+                        // Both engines hint now and then, so that each one's table holds
+                        // proven values of positions before the ones it plays.
+                        for e in engines.iter_mut().filter(|_| ply % 3 != 2) {
+                            for h in e.hint(&pos, &rules, limits).into_iter().filter(|h| h.exact) {
+                                assert_eq!(h.value, of(h.mv), "{pos} under {rules}: {h:?}");
+                                claims += 1;
+                            }
+                        }
+                        let e = &mut engines[ply % 2];
+                        // The first plies are set by the game's number: different games.
+                        if ply < 3 {
+                            let legal = pos.legal_moves(&rules);
+                            pos.play(&rules, legal[(j / 3 + ply * 7) % legal.len()])
+                                .unwrap();
+                            ply += 1;
+                            continue;
+                        }
+                        let c = e.choose_with(&pos, &rules, limits).unwrap();
+                        if c.exact {
+                            claims += 1;
+                            assert_eq!(c.value, Some(of(c.mv)), "{pos} under {rules}: {c:?}");
+                            if e.level() != Level::Easy {
+                                assert_eq!(of(c.mv), value, "{pos} under {rules}: {c:?}");
+                            }
+                        }
+                        pos.play(&rules, c.mv).unwrap();
+                        ply += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(claims >= 800, "{claims} claims");
+}
