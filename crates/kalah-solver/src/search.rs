@@ -800,24 +800,7 @@ impl Solver {
         let mut kid_bounds = [(i32::MIN, i32::MAX); 13];
         if etc {
             for (i, (kid, ck)) in kids.iter().zip(&ckeys).enumerate() {
-                let found = match ck.flatten() {
-                    Some(ck) => self
-                        .table
-                        .probe(&ck)
-                        .filter(|e| e.exact)
-                        .map(|e| (e.lo, e.hi)),
-                    None if !kid.over => {
-                        let s = kid.pos.seeds_in_houses() as i32;
-                        self.probe_egdb(&kid.pos, s).map(|g| (g, g))
-                    }
-                    None => None,
-                };
-                if let Some((elo, ehi)) = found {
-                    let (blo, bhi) = if kid.sign > 0 {
-                        (kid.c + elo, kid.c + ehi)
-                    } else {
-                        (kid.c - ehi, kid.c - elo)
-                    };
+                if let Some((blo, bhi)) = self.kid_proven_bounds(kid, ck.flatten()) {
                     kid_bounds[i] = (blo, bhi);
                     if blo >= b {
                         best = blo;
@@ -1809,20 +1792,36 @@ impl Solver {
             if kid.over {
                 return kid.c >= v;
             }
-            let s = kid.pos.seeds_in_houses() as i32;
-            let proven = self.probe_egdb(&kid.pos, s).map(|g| (g, g)).or_else(|| {
-                self.key(&kid.pos, s)
-                    .and_then(|k| self.table.probe(&k))
-                    .filter(|e| e.exact)
-                    .map(|e| (e.lo, e.hi))
-            });
-            // The child's lower bound seen from `pos`.
-            proven.is_some_and(|(lo, hi)| {
-                let lower = if kid.sign > 0 { kid.c + lo } else { kid.c - hi };
-                lower >= v
-            })
+            let key = self.key(&kid.pos, kid.pos.seeds_in_houses() as i32);
+            self.kid_proven_bounds(kid, key)
+                .is_some_and(|(lower, _)| lower >= v)
         };
         kids.iter().find(|kid| reaches(kid)).map(|kid| (v, kid.mv))
+    }
+
+    /// The proven bounds of the gain of `kid`'s parent through `kid` (`sign * g + c`), from
+    /// the table entry of `key` (the child's table key, see [`Self::key`]), or without a key
+    /// from the endgame databases, which answer every normal-phase position they cover; `None`
+    /// if neither proves anything, or for a finished child.
+    #[inline]
+    fn kid_proven_bounds(&self, kid: &Kid, key: Option<Key>) -> Option<(i32, i32)> {
+        let (lo, hi) = match key {
+            Some(k) => self
+                .table
+                .probe(&k)
+                .filter(|e| e.exact)
+                .map(|e| (e.lo, e.hi))?,
+            None if !kid.over => {
+                let s = kid.pos.seeds_in_houses() as i32;
+                self.probe_egdb(&kid.pos, s).map(|g| (g, g))?
+            }
+            None => return None,
+        };
+        Some(if kid.sign > 0 {
+            (kid.c + lo, kid.c + hi)
+        } else {
+            (kid.c - hi, kid.c - lo)
+        })
     }
 
     /// Iterative deepening to at most `max_depth` plies within the limits set by
