@@ -3,7 +3,8 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use kalah_core::{
-    CaptureRule, EndRule, LeftoverRule, PhaseNeeds, PhaseTagProblem, Position, Rules, Start,
+    CaptureRule, EndRule, LeftoverRule, Phase, PhaseNeeds, PhaseTagProblem, Position, Rules, Side,
+    Start,
 };
 
 /// Board and rule flags. Defaults: Kalah(6,4), standard rules.
@@ -163,9 +164,26 @@ impl RuleArgs {
     /// A position whose board size contradicts an explicit --houses is refused, and so is a phase
     /// tag (`opening`, `first-turn`, `pie`) without the opening rule it belongs to.
     ///
+    /// A position given without a phase tag under an opening rule gets a note on stderr
+    /// ([`opening_rules_note`]): the rule has no effect on it.
+    ///
     /// # Errors
     /// A position that does not parse, or contradicts the flags.
     pub fn position(&self, text: Option<&str>) -> Result<Position> {
+        let pos = self.position_quiet(text)?;
+        if text.is_some() {
+            if let Some(note) = opening_rules_note(&self.rules(), &pos, "the position") {
+                stderr_line!("kalah: note: {note}");
+            }
+        }
+        Ok(pos)
+    }
+
+    /// [`Self::position`] without its note (for `solve --batch`, which says it once).
+    ///
+    /// # Errors
+    /// As [`Self::position`].
+    pub fn position_quiet(&self, text: Option<&str>) -> Result<Position> {
         let Some(text) = text else {
             return self.start_position();
         };
@@ -199,6 +217,34 @@ impl RuleArgs {
         pos.settle(&rules);
         Ok(pos)
     }
+}
+
+/// The note for a position without a phase tag (`what`, e.g. `the position`) under an opening
+/// rule (`--pie`, `--no-first-move-extra-turn`), or `None`: such a position counts as past the
+/// opening, so the rule has no effect on it. Tester 72: `kalah solve '3,3,3,0,3,3,3,0 S' --pie`
+/// gave +2, the value without the swap, and `--no-first-move-extra-turn` let South's first
+/// sowing earn an extra turn, both silently.
+pub fn opening_rules_note(rules: &Rules, pos: &Position, what: &str) -> Option<String> {
+    if pos.phase() != Phase::Normal || pos.to_move().is_none() {
+        return None;
+    }
+    let flags = match (rules.pie, rules.first_move_extra_turn) {
+        (true, true) => "--pie has",
+        (false, false) => "--no-first-move-extra-turn has",
+        (true, false) => "--pie and --no-first-move-extra-turn have",
+        (false, true) => return None,
+    };
+    let fix = if pos.to_move() == Some(Side::South)
+        && pos.store(Side::South) == 0
+        && pos.store(Side::North) == 0
+    {
+        format!("a game from its first move is written '{pos} opening'")
+    } else {
+        "a position in the opening carries its phase tag (opening, first-turn or pie; see docs/CLI.md)".to_string()
+    };
+    Some(format!(
+        "{what} has no phase tag, so it counts as past the opening and {flags} no effect on it; {fix}"
+    ))
 }
 
 /// A phase-tag problem in the command line's terms: the flags that give the missing rules.

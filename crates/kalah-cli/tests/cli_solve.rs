@@ -783,3 +783,75 @@ fn solve_counts_the_nodes_of_the_best_turns_too() {
     assert_eq!(v["best"].as_array().unwrap().len(), best.len());
     assert_eq!(v["nodes"].as_u64().unwrap(), sol.stats.nodes + listing);
 }
+
+#[test]
+fn an_untagged_position_under_an_opening_rule_gets_a_note() {
+    // Tester 72: `solve '3,3,3,0,3,3,3,0 S' --pie` gave +2, the middle-game value, without a
+    // word; the pie-rule game ('... S opening') is worth -2.
+    let run = |args: &[&str]| {
+        let out = kalah(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (
+            v["value"].as_i64().unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (v, err) = run(&["solve", "3,3,3,0,3,3,3,0 S", "--pie", "--json"]);
+    assert_eq!(v, 2);
+    assert!(
+        err.starts_with("kalah: note: the position has no phase tag")
+            && err.contains("--pie has no effect")
+            && err.contains("'3,3,3,0,3,3,3,0 S opening'")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    let (v, err) = run(&["solve", "3,3,3,0,3,3,3,0 S opening", "--pie", "--json"]);
+    assert_eq!((v, err.as_str()), (-2, ""));
+    // The same start from the flags, or the position without an opening rule: no note.
+    let (v, err) = run(&["solve", "--houses", "3", "--seeds", "3", "--pie", "--json"]);
+    assert_eq!((v, err.as_str()), (-2, ""));
+    let (_, err) = run(&["solve", "3,3,3,0,3,3,3,0 S", "--json"]);
+    assert_eq!(err, "");
+    // The Manchester rule; a position past the first move names no fix of its own.
+    let (_, err) = run(&[
+        "solve",
+        "3,3,3,0,3,3,3,0 S",
+        "--no-first-move-extra-turn",
+        "--json",
+    ]);
+    assert!(
+        err.contains("--no-first-move-extra-turn has no effect"),
+        "{err}"
+    );
+    let (_, err) = run(&[
+        "solve",
+        "0,4,4,1,3,3,3,0 N",
+        "--pie",
+        "--no-first-move-extra-turn",
+        "--json",
+    ]);
+    assert!(
+        err.contains("--pie and --no-first-move-extra-turn have no effect")
+            && err.contains("(opening, first-turn or pie; see docs/CLI.md)"),
+        "{err}"
+    );
+    // A batch says it once.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("b.txt");
+    std::fs::write(
+        &file,
+        "3,3,3,0,3,3,3,0 S opening\n3,3,3,0,3,3,3,0 S\n2,2,0,2,2,0 S\n",
+    )
+    .unwrap();
+    let out = kalah(&["solve", "--pie", "--batch", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{err}");
+    assert_eq!(err.matches("kalah: note:").count(), 1, "{err}");
+    assert!(
+        err.contains("line 2's position has no phase tag") && err.contains("said once"),
+        "{err}"
+    );
+}

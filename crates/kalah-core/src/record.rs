@@ -122,6 +122,25 @@ pub enum RecordError {
         /// The record's starting position.
         start: Position,
     },
+    /// A first turn that does not replay as written under the Manchester rule
+    /// (`first-move-extra-turn=off`) in a record whose `Start` has no phase tag: such a start is
+    /// taken to be past the opening, where the first sowing earns its extra turn as any other,
+    /// so a hand-written whole game (`1. S 3`, `2. N 1`) is refused; the message says the tag is
+    /// missing (tester 72), as [`RecordError::SwapPastOpening`] does for the pie rule.
+    #[error(
+        "turn {turn}: {source}: the Start position has no phase tag, so the game counts as past \
+         its opening, where the first-move rule (first-move-extra-turn=off) does not apply; a \
+         game from its first move starts \"{start} opening\""
+    )]
+    TurnPastOpening {
+        /// 1-based turn number.
+        turn: usize,
+        /// Why the turn does not replay (boxed: it and the position would make every
+        /// [`RecordError`] large).
+        source: Box<TurnError>,
+        /// The record's starting position.
+        start: Position,
+    },
     /// The `Result` tag disagrees with the replayed game.
     #[error("Result tag says {stated} but the moves give {actual}")]
     ResultMismatch {
@@ -694,11 +713,26 @@ impl GameRecord {
                 };
                 rec.moves.push(mv);
                 current = p;
-                turn.check_step(end, k, &o)
-                    .map_err(|source| RecordError::Turn {
-                        turn: turn_no,
-                        source,
-                    })?;
+                turn.check_step(end, k, &o).map_err(|source| {
+                    // The record's first turn, from an untagged start under the Manchester
+                    // rule: most likely a whole game that lacks the `opening` tag.
+                    if turn_no == 1
+                        && !rec.rules.first_move_extra_turn
+                        && rec.start.phase() == Phase::Normal
+                        && rec.start.to_move() == Some(Side::South)
+                    {
+                        RecordError::TurnPastOpening {
+                            turn: turn_no,
+                            source: Box::new(source),
+                            start: rec.start,
+                        }
+                    } else {
+                        RecordError::Turn {
+                            turn: turn_no,
+                            source,
+                        }
+                    }
+                })?;
             }
             if end == TurnEnd::Open {
                 open_allowed_done = true;
@@ -947,14 +981,22 @@ fn escape(s: &str) -> String {
     one_line(s).replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Reads a double-quoted string with `\\` escapes at the start of `s`: the value and the rest.
+/// Reads a double-quoted string at the start of `s`: the value and the rest. `\"` is a quote
+/// and `\\` a backslash, as [`escape`] writes them; any other backslash is itself, so a
+/// hand-written `C:\games` keeps its backslash (tester 72: it read as `C:games`).
 fn unquote_prefix(s: &str) -> Option<(String, &str)> {
     let inner = s.strip_prefix('"')?;
     let mut out = String::new();
-    let mut chars = inner.char_indices();
+    let mut chars = inner.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         match c {
-            '\\' => out.push(chars.next()?.1),
+            '\\' => match chars.peek() {
+                Some(&(_, e @ ('\\' | '"'))) => {
+                    out.push(e);
+                    chars.next();
+                }
+                _ => out.push('\\'),
+            },
             '"' => return Some((out, &inner[i + 1..])),
             _ => out.push(c),
         }

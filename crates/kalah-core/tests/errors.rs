@@ -980,3 +980,57 @@ fn record_names_are_one_line_in_both_forms() {
         assert_eq!(back.north, "Bo Kim \"K\"");
     }
 }
+
+#[test]
+fn a_manchester_record_without_the_opening_tag_says_why_its_first_turn_fails() {
+    // Tester 72: `1. S 3` under first-move-extra-turn=off from an untagged start was refused
+    // without a word about the tag; with the tag it replays.
+    let body = "1. S 3\n2. N 1\n";
+    let e = GameRecord::parse_text(&format!(
+        "[Rules \"first-move-extra-turn=off\"]\n[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]\n{body}"
+    ))
+    .unwrap_err();
+    let text = e.to_string();
+    assert!(
+        matches!(e, RecordError::TurnPastOpening { turn: 1, .. })
+            && text.contains("'3' stops")
+            && text.contains("no phase tag")
+            && text.contains("\"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S opening\""),
+        "{text}"
+    );
+    let rec = GameRecord::parse_text(&format!(
+        "[Rules \"first-move-extra-turn=off\"]\n[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S opening\"]\n{body}"
+    ))
+    .unwrap();
+    assert_eq!(rec.moves(), &[Move::Sow(3), Move::Sow(1)]);
+    // Without the Manchester rule, the same turn is the plain turn error.
+    assert!(matches!(
+        GameRecord::parse_text(&format!(
+            "[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]\n{body}"
+        ))
+        .unwrap_err(),
+        RecordError::Turn { turn: 1, .. }
+    ));
+}
+
+#[test]
+fn a_backslash_in_a_tag_value_escapes_only_a_quote_or_a_backslash() {
+    // Tester 72: `C:\games` read as `C:games`.
+    let rec = GameRecord::parse_text(
+        "[Site \"C:\\games\\kalah\"]\n[Quote \"a \\\"b\\\" \\\\ c\\\\\"]\n1. S 3-6\n",
+    )
+    .unwrap();
+    let tags: Vec<(String, String)> = rec.tags.clone();
+    assert_eq!(
+        tags,
+        vec![
+            ("Site".to_string(), "C:\\games\\kalah".to_string()),
+            ("Quote".to_string(), "a \"b\" \\ c\\".to_string()),
+        ]
+    );
+    // Written with every backslash escaped, and read back the same, in both forms.
+    let text = rec.to_text();
+    assert!(text.contains("[Site \"C:\\\\games\\\\kalah\"]"), "{text}");
+    assert_eq!(GameRecord::parse_text(&text).unwrap(), rec);
+    assert_eq!(GameRecord::parse_json(&rec.to_json()).unwrap(), rec);
+}

@@ -2237,7 +2237,27 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// Runs `kalah play`.
 pub fn run(args: Args) -> Result<()> {
     let (record, loaded_json) = match &args.load {
-        Some(path) => load_record(path)?,
+        Some(path) => {
+            let (record, json) = load_record(path)?;
+            let what = format!("the Start position of '{}'", path.display());
+            if let Some(note) =
+                crate::game_args::opening_rules_note(&record.rules, &record.start, &what)
+            {
+                // The record's rules are tags, not flags.
+                let note = note
+                    .replace(
+                        "--pie and --no-first-move-extra-turn have",
+                        "its rules pie=on and first-move-extra-turn=off have",
+                    )
+                    .replace("--pie has", "its rule pie=on has")
+                    .replace(
+                        "--no-first-move-extra-turn has",
+                        "its rule first-move-extra-turn=off has",
+                    );
+                stderr_line!("kalah: note: {note}");
+            }
+            (record, json)
+        }
         None => (
             GameRecord::new(args.rules.rules(), args.rules.start_position()?),
             false,

@@ -23,6 +23,7 @@ use kalah_solver::{Progress, SolveError, Solver};
 use serde_json::{json, Value};
 
 use super::{default_tt_for, progress_message, show_progress, turns_text, Args, SolverParts};
+use crate::game_args::opening_rules_note;
 use crate::input::{read_line, LineRead};
 use crate::output::print;
 
@@ -239,6 +240,8 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     };
     let mut input = BufReader::new(input);
     let rules = rule_args.rules();
+    // A line's position without a phase tag under an opening rule is noted once.
+    let mut noted_opening_rules = false;
     let threads = crate::cmd::egdb::threads_for(args.threads);
     // One stop flag for every solver of the batch, its Ctrl-C handler installed before any
     // other (`solver_parts` tries to install its own; the first handler is kept). A Ctrl-C
@@ -333,7 +336,14 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         };
         let entry = split_line(text).and_then(|e| match e {
             Some(e) => {
-                let pos = rule_args.position(Some(&e.position))?;
+                let pos = rule_args.position_quiet(Some(&e.position))?;
+                if !noted_opening_rules {
+                    let what = format!("line {n}'s position");
+                    if let Some(note) = opening_rules_note(&rules, &pos, &what) {
+                        stderr_line!("kalah: note: {note} (said once for the batch)");
+                        noted_opening_rules = true;
+                    }
+                }
                 Ok(Some((e, pos)))
             }
             None => Ok(None),
