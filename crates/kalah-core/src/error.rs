@@ -17,17 +17,17 @@ pub enum RulesError {
     #[error("the board would hold {0} seeds; at most 255 are supported")]
     TooManySeeds(u64),
     /// A rules item is not of the form `key=value`.
-    #[error("rules item '{0}' is not of the form key=value")]
+    #[error("rules item '{shown}' is not of the form key=value", shown = crate::error::clipped(.0))]
     NotKeyValue(String),
     /// An unknown rules key.
-    #[error("unknown rules key '{0}' (known: capture, end, leftovers, majority-end, pie, first-move-extra-turn)")]
+    #[error("unknown rules key '{shown}' (known: capture, end, leftovers, majority-end, pie, first-move-extra-turn)", shown = crate::error::clipped(.0))]
     UnknownKey(String),
     /// A rules key given more than once (`capture=empty capture=standard`): which one is meant
     /// is unclear, so the text is refused rather than the last one taken.
-    #[error("rules key '{0}' is given more than once")]
+    #[error("rules key '{shown}' is given more than once", shown = crate::error::clipped(.0))]
     RepeatedKey(String),
     /// A rules value that the key does not take.
-    #[error("'{value}' is not a value of {key}: expected {expected}")]
+    #[error("'{shown}' is not a value of {key}: expected {expected}", shown = crate::error::clipped(.value))]
     BadValue {
         /// The key.
         key: String,
@@ -76,12 +76,35 @@ pub enum ParseLayoutError {
     },
 }
 
+/// `text` as an error message quotes it: whole up to 40 characters, else its first 32
+/// characters, `…` and its length (`'11111111111111111111111111111111…' (60000 characters)`
+/// without the quotes), so that a message stays short whatever the input (tester 74: a
+/// 60 000-digit move came back twice in the web API's error).
+pub fn clipped(text: &str) -> std::borrow::Cow<'_, str> {
+    const WHOLE: usize = 40;
+    const SHOWN: usize = 32;
+    match text.char_indices().nth(WHOLE) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some(_) => {
+            let cut = text
+                .char_indices()
+                .nth(SHOWN)
+                .map_or(text.len(), |(i, _)| i);
+            std::borrow::Cow::Owned(format!(
+                "{}… ({} characters)",
+                &text[..cut],
+                text.chars().count()
+            ))
+        }
+    }
+}
+
 /// An item of a layout as the error message names it.
 fn item_text(text: &str) -> String {
     if text.is_empty() {
         "an empty item".to_string()
     } else {
-        format!("'{text}'")
+        format!("'{}'", clipped(text))
     }
 }
 
@@ -92,7 +115,7 @@ pub enum ParsePositionError {
     #[error("empty position: expected pit counts in bin order, then S or N, e.g. '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'")]
     Empty,
     /// A pit count is not a number 0..=255.
-    #[error("column {at}: '{text}' is not a seed count (0 to 255)")]
+    #[error("column {at}: '{shown}' is not a seed count (0 to 255)", shown = crate::error::clipped(.text))]
     BadCount {
         /// Column of the token.
         at: usize,
@@ -100,7 +123,7 @@ pub enum ParsePositionError {
         text: String,
     },
     /// The side token is not S or N.
-    #[error("column {at}: '{text}' is not a side to move (S or N)")]
+    #[error("column {at}: '{shown}' is not a side to move (S or N)", shown = crate::error::clipped(.text))]
     BadSide {
         /// Column of the token.
         at: usize,
@@ -109,7 +132,7 @@ pub enum ParsePositionError {
     },
     /// Punctuation other than a comma where a count ends (`4;4;4`), taken for neither a count
     /// nor a side.
-    #[error("column {at}: '{text}' after a seed count: counts are separated by commas, e.g. '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'")]
+    #[error("column {at}: '{shown}' after a seed count: counts are separated by commas, e.g. '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'", shown = crate::error::clipped(.text))]
     BadSeparator {
         /// Column of the character.
         at: usize,
@@ -118,7 +141,7 @@ pub enum ParsePositionError {
     },
     /// A number where the side to move belongs, after a space (`1 0 1 0 S`): the counts are
     /// separated by spaces, not commas.
-    #[error("column {at}: '{text}' follows a seed count after a space: counts are separated by commas, e.g. '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'")]
+    #[error("column {at}: '{shown}' follows a seed count after a space: counts are separated by commas, e.g. '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'", shown = crate::error::clipped(.text))]
     MissingComma {
         /// Column of the number.
         at: usize,
@@ -133,7 +156,7 @@ pub enum ParsePositionError {
         at: usize,
     },
     /// An unknown trailing token.
-    #[error("column {at}: unexpected '{text}' (after the side only 'opening', 'first-turn' or 'pie' may follow)")]
+    #[error("column {at}: unexpected '{shown}' (after the side only 'opening', 'first-turn' or 'pie' may follow)", shown = crate::error::clipped(.text))]
     Trailing {
         /// Column of the token.
         at: usize,
@@ -166,11 +189,11 @@ pub enum MoveError {
     #[error("swap is only allowed as North's first action under the pie rule")]
     SwapNotAllowed,
     /// A move text that is neither a house number nor `swap`.
-    #[error("'{0}' is not a move: expected a house number (digits, no leading zero) or 'swap'")]
+    #[error("'{shown}' is not a move: expected a house number (digits, no leading zero) or 'swap'", shown = crate::error::clipped(.0))]
     Parse(String),
     /// A house number in plain digits above 255, which no board has (a side has at most
     /// [`MAX_HOUSES`](crate::MAX_HOUSES) houses); the text as written.
-    #[error("there is no house {0}: a side has at most {max} houses", max = crate::MAX_HOUSES)]
+    #[error("there is no house {shown}: a side has at most {max} houses", max = crate::MAX_HOUSES, shown = crate::error::clipped(.0))]
     HouseTooLarge(String),
     /// A written turn with an empty action: nothing at all, two dashes in a row (`3--6`), or a
     /// dash first (`-1`). The one wording of `kalah show --moves`, game records and the web API.
@@ -182,7 +205,7 @@ pub enum MoveError {
     /// [`MoveError::HouseTooLarge`] told once the board is known ([`MoveError::on_board`]), in
     /// the words of [`MoveError::NoSuchHouse`]: the house number as written, and the board's
     /// houses a side.
-    #[error("there is no house {house}: houses are numbered 1 to {houses}")]
+    #[error("there is no house {shown}: houses are numbered 1 to {houses}", shown = crate::error::clipped(.house))]
     NoSuchLargeHouse {
         /// The house asked for, as written (plain digits, above 255).
         house: String,
@@ -216,7 +239,7 @@ impl MoveError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum TurnError {
     /// An action of the turn is illegal (in the position its earlier actions leave).
-    #[error("'{turn}': {} cannot be played: {source}", action(*.index, *.mv))]
+    #[error("'{shown}': {} cannot be played: {source}", action(*.index, *.mv), shown = crate::error::clipped(.turn))]
     Move {
         /// The turn as written.
         turn: String,
@@ -233,9 +256,9 @@ pub enum TurnError {
     /// A whole turn stops while its mover still has an extra turn to play: its last action
     /// earns an extra turn (and does not end the game).
     #[error(
-        "'{turn}' stops, but {} earns an extra turn; write '{turn}-' if the turn is unfinished",
+        "'{shown}' stops, but {} earns an extra turn; write '{shown}-' if the turn is unfinished",
         action(*.index, *.mv)
-    )]
+    , shown = crate::error::clipped(.turn))]
     Incomplete {
         /// The turn.
         turn: String,
@@ -247,10 +270,10 @@ pub enum TurnError {
     /// The turn goes on after an action that ends it: the action earns no extra turn, or it
     /// ends the game.
     #[error(
-        "'{turn}' goes on after {}, which ends the {}",
+        "'{shown}' goes on after {}, which ends the {}",
         action(*.index, *.mv),
         if *.game_over { "game" } else { "turn" }
-    )]
+    , shown = crate::error::clipped(.turn))]
     TooLong {
         /// The turn.
         turn: String,
@@ -264,7 +287,7 @@ pub enum TurnError {
     /// An action whose house number is above 255 (no board has it), after actions that can be
     /// played: told where it comes in the turn, in the words of [`TurnError::Move`]
     /// ([`Turn::refuse_large_house`](crate::Turn::refuse_large_house)).
-    #[error("'{turn}': action {index} (house {house}) cannot be played: {source}")]
+    #[error("'{shown}': action {index} (house {hshown}) cannot be played: {source}", shown = crate::error::clipped(.turn), hshown = crate::error::clipped(.house))]
     NoSuchLargeHouse {
         /// The turn as written.
         turn: String,
@@ -278,10 +301,10 @@ pub enum TurnError {
     /// An unfinished turn (written with a trailing `-`, `3-`) whose last action does not leave
     /// its mover to move: it earns no extra turn, or it ends the game.
     #[error(
-        "'{turn}-' ends with '-', but {} {}",
+        "'{shown}-' ends with '-', but {} {}",
         action(*.index, *.mv),
         if *.game_over { "ends the game" } else { "earns no extra turn" }
-    )]
+    , shown = crate::error::clipped(.turn))]
     OpenNoExtraTurn {
         /// The turn, without the trailing `-`.
         turn: String,

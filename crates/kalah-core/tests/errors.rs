@@ -1034,3 +1034,45 @@ fn a_backslash_in_a_tag_value_escapes_only_a_quote_or_a_backslash() {
     assert_eq!(GameRecord::parse_text(&text).unwrap(), rec);
     assert_eq!(GameRecord::parse_json(&rec.to_json()).unwrap(), rec);
 }
+
+#[test]
+fn errors_quote_long_input_shortened() {
+    // Tester 74: a 60 000-digit move came back whole, twice.
+    let digits = "1".repeat(60_000);
+    let pos = Position::start(
+        &kalah_core::Start::uniform(6, 4).unwrap(),
+        &Rules::default(),
+    );
+    let turn = format!("3-{digits}");
+    let e = Turn::refuse_large_house(&turn, &pos, &Rules::default())
+        .expect("a house above 255")
+        .0
+        .to_string();
+    assert!(e.len() < 300, "{e}");
+    assert!(
+        e.contains("'3-111111111111111111111111111111… (60002 characters)'"),
+        "{e}"
+    );
+    assert!(
+        e.contains("(house 11111111111111111111111111111111… (60000 characters))"),
+        "{e}"
+    );
+    let e = format!("4,{digits},4 S")
+        .parse::<Position>()
+        .unwrap_err()
+        .to_string();
+    assert!(e.len() < 200 && e.contains("(60000 characters)"), "{e}");
+    let e = format!("capture={digits}")
+        .parse::<Rules>()
+        .unwrap_err()
+        .to_string();
+    assert!(e.len() < 200 && e.contains("(60000 characters)"), "{e}");
+    // Short input is quoted whole.
+    assert_eq!(kalah_core::error::clipped("3-6"), "3-6");
+    let forty = "é".repeat(40);
+    assert_eq!(kalah_core::error::clipped(&forty), forty.as_str());
+    assert_eq!(
+        kalah_core::error::clipped(&"é".repeat(41)),
+        format!("{}… (41 characters)", "é".repeat(32))
+    );
+}

@@ -185,7 +185,10 @@ pub(crate) async fn play(body: ReqBody) -> ApiResult {
                 // One action of several: the turn's wording, naming the action in the turn.
                 turn.illegal_step(k, e)
             } else {
-                ApiError::Unprocessable(format!("move '{}': {e}", turn.written(k)))
+                ApiError::Unprocessable(format!(
+                    "move '{}': {e}",
+                    kalah_core::error::clipped(&turn.written(k))
+                ))
             }
         })?;
         turn.check_step(k, &out)?;

@@ -336,7 +336,7 @@ struct NoHouse {
 impl NoHouse {
     /// Why it is no house on a board of `houses` houses a side.
     fn message(&self, houses: usize) -> String {
-        let w = &self.written;
+        let w = kalah_core::error::clipped(&self.written);
         let why = match self.what {
             Whole::Negative => format!("{w} is negative"),
             Whole::Fraction => format!("{w} is not a whole number"),
@@ -486,9 +486,9 @@ impl TurnText {
             ActionError::NoHouse(msg) => ApiError::Unprocessable(format!(
                 "{}: '{}': action {} (house {}) cannot be played: {msg}",
                 self.what,
-                self.text(),
+                kalah_core::error::clipped(&self.text()),
                 k + 1,
-                self.written(k)
+                kalah_core::error::clipped(&self.written(k))
             )),
         }
     }

@@ -2375,3 +2375,42 @@ async fn malformed_fields_are_named_before_impossible_values() {
         &["field 'time_ms' must be a whole number from 1 to"],
     );
 }
+
+#[tokio::test]
+async fn errors_quote_long_input_shortened() {
+    // Tester 74: a 60 000-digit move came back whole, twice, in the error (this server's
+    // bodies are at most 4 KiB).
+    let app = app();
+    let digits = "1".repeat(3_000);
+    for (body, status, words) in [
+        (
+            json!({"move": digits}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["there is no house 1111", "(3000 characters)"][..],
+        ),
+        (
+            json!({"move": format!("3-{digits}")}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["(3002 characters)"][..],
+        ),
+        (
+            json!({"move": "x".repeat(3_000)}),
+            StatusCode::BAD_REQUEST,
+            &["(3000 characters)"][..],
+        ),
+        (
+            json!({"move": 3, "position": format!("4,4,4,{digits} S")}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["(3000 characters)"][..],
+        ),
+        (
+            json!({"move": 3, "rules": format!("capture={digits}")}),
+            StatusCode::BAD_REQUEST,
+            &["(3000 characters)"][..],
+        ),
+    ] {
+        let a = post(&app, "/api/play", body).await;
+        assert_error(&a, status, words);
+        assert!(a.text.len() < 1_100, "{} bytes: {}", a.text.len(), a.text);
+    }
+}
