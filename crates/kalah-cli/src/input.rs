@@ -73,11 +73,14 @@ pub fn read_line(
         }
         input.consume(take);
         read = read.saturating_add(take);
+        // The line's end must come within `limit` bytes of text (its `\n` not counted), however
+        // the input's buffer cuts it (tester 74: with 8 KiB reads, a line of up to 72 KiB was
+        // read to its end against a limit of 64 KiB).
+        if too_long && read - usize::from(done) > limit {
+            return Ok(LineRead::Abandoned);
+        }
         if done {
             break;
-        }
-        if too_long && read > limit {
-            return Ok(LineRead::Abandoned);
         }
     }
     Ok(match (any, too_long) {
@@ -132,6 +135,24 @@ mod tests {
             LineRead::Line
         );
         assert_eq!(buf, b"ab\n");
+    }
+
+    #[test]
+    fn a_line_is_abandoned_past_the_limit_whatever_the_buffer_size() {
+        // Text of `limit` bytes (then its line break) is read to its end; one byte more is
+        // abandoned, with reads of 1, 3, 7 or 64 bytes.
+        for cap in [1, 3, 7, 64] {
+            for (text, want) in [(20, LineRead::TooLong), (21, LineRead::Abandoned)] {
+                let line = "x".repeat(text) + "\nab\n";
+                let mut input = std::io::BufReader::with_capacity(cap, line.as_bytes());
+                let mut buf = Vec::new();
+                assert_eq!(
+                    read_line(&mut input, &mut buf, 5, 20).unwrap(),
+                    want,
+                    "capacity {cap}, {text} bytes"
+                );
+            }
+        }
     }
 
     #[test]
