@@ -216,6 +216,13 @@ impl BuildPlan {
     /// [`EgdbError::Busy`] if another build holds the lock; bad plans and I/O errors as
     /// [`BuildPlan::run`].
     pub fn lock(&self) -> Result<BuildLock<'_>, EgdbError> {
+        // Tester 73: a read-only mount gave a bare "Read-only file system (os error 30)".
+        fn read_only(e: std::io::Error) -> std::io::Error {
+            std::io::Error::other(format!(
+                "{e}: a build writes its layers here; build in another --egdb-dir; nothing was \
+                 built"
+            ))
+        }
         let ix = self.check()?;
         let dir = self.root.join(file::set_dir_name(self.houses, &self.rules));
         let io = |p: &std::path::Path, e| EgdbError::Io {
@@ -234,6 +241,8 @@ impl BuildPlan {
                      who may, or in another --egdb-dir; nothing was built"
                 );
                 io(&dir, std::io::Error::other(what))
+            } else if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem {
+                io(&dir, read_only(e))
             } else {
                 io(&dir, e)
             }
@@ -263,6 +272,8 @@ impl BuildPlan {
                          lock file if no build is running; nothing was built"
                     );
                     io(&lock_path, std::io::Error::other(what))
+                } else if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem {
+                    io(&lock_path, read_only(e))
                 } else {
                     io(&lock_path, e)
                 }

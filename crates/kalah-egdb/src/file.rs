@@ -414,6 +414,16 @@ pub fn write_layer(path: &Path, header: &LayerHeader, payload: &[u8]) -> Result<
         let _ = std::fs::remove_file(&tmp);
         return Err(io(path, e));
     }
+    // The directory's new entry to disk too, so that a power loss cannot undo the rename of a
+    // finished layer (tester 73). Best effort: some file systems refuse to sync a directory;
+    // the layer is whole either way, and a lost one is built again.
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
     Ok(())
 }
 

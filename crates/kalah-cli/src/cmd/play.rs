@@ -1193,12 +1193,19 @@ fn write_via_temp(path: &Path, text: &str, replace: bool) -> Result<()> {
         file.sync_all()?;
         drop(file);
         if replace {
-            std::fs::rename(&tmp_path, &target)
+            std::fs::rename(&tmp_path, &target)?;
         } else {
             std::fs::hard_link(&tmp_path, &target).map(|()| {
                 let _ = std::fs::remove_file(&tmp_path);
-            })
+            })?;
         }
+        // The directory's new entry to disk too, so that a power loss right after the save
+        // cannot undo the rename (tester 73). Best effort: some file systems refuse to sync a
+        // directory, and the file itself is whole either way.
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
     })();
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp_path);
