@@ -855,3 +855,48 @@ fn an_untagged_position_under_an_opening_rule_gets_a_note() {
         "{err}"
     );
 }
+
+#[test]
+fn solve_and_analyze_search_where_moves_lead() {
+    // Tester 74: a position reached in a game had to be found with `show --json` first.
+    let shown = |moves: &str| -> String {
+        let out = Command::cargo_bin("kalah")
+            .unwrap()
+            .args([
+                "show", "--houses", "4", "--seeds", "3", "--moves", moves, "--json",
+            ])
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["position"].as_str().unwrap().to_string()
+    };
+    for moves in ["1", "2-3", "2-3,1", "1 2 3"] {
+        let at = shown(moves);
+        let via_moves = json(&["solve", "--houses", "4", "--seeds", "3", "--moves", moves]);
+        let direct = json(&["solve", &at]);
+        assert_eq!(via_moves["position"], at.as_str(), "{moves}");
+        assert_eq!(via_moves["value"], direct["value"], "{moves}");
+        assert_eq!(via_moves["best"], direct["best"], "{moves}");
+        let via_moves = json(&["analyze", "--houses", "4", "--seeds", "3", "--moves", moves]);
+        let direct = json(&["analyze", &at]);
+        assert_eq!(via_moves["position"], at.as_str(), "{moves}");
+        assert_eq!(via_moves["moves"], direct["moves"], "{moves}");
+    }
+    // From a POSITION too.
+    let v = json(&["solve", "3,3,3,3,0,3,3,3,3,0 S", "--moves", "2-3"]);
+    assert_eq!(v["position"], shown("2-3").as_str());
+    // A list that does not play is refused as `show` refuses it; not with --batch.
+    let out = kalah(&["solve", "--houses", "4", "--seeds", "3", "--moves", "2-3,9"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--moves item 2") && err.contains("there is no house 9"),
+        "{err}"
+    );
+    let out = kalah(&["solve", "--batch", "-", "--moves", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -40,10 +40,7 @@ pub struct Args {
 /// in the position, with perfect play after the action or turn.
 pub fn run(args: Args) -> Result<()> {
     let rules = args.target.rules.rules();
-    let pos = args
-        .target
-        .rules
-        .position(args.target.position.as_deref())?;
+    let pos = args.target.position()?;
     let threads = thread_count(threads_for(args.threads), &pos, &rules, args.turns);
     if threads > 1 {
         return run_parallel(&args, &rules, &pos, threads);

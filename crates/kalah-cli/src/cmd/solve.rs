@@ -41,7 +41,7 @@ pub struct Args {
     /// between positions (one a board size, for the last two sizes used). Prints a result a line
     /// as each is proven (with --json, JSON lines), then a summary: positions, mismatches, mean
     /// nodes and seconds. Exit code 1 if a line is bad or a value differs from the expected one.
-    #[arg(long, value_name = "FILE", conflicts_with = "position")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves"])]
     pub batch: Option<PathBuf>,
 }
 
@@ -52,6 +52,11 @@ pub struct Target {
     /// [default: the start position of the rule flags].
     #[arg(value_name = "POSITION")]
     pub position: Option<String>,
+    /// Actions to play from POSITION (or the start) first, as `kalah show --moves` takes them:
+    /// items separated by commas and/or spaces, each an action (a house number, or `swap`) or
+    /// the actions of one turn joined by `-`, e.g. "3-6 1"; the search starts where they lead.
+    #[arg(long, value_name = "ACTIONS", allow_hyphen_values = true)]
+    pub moves: Option<String>,
     #[command(flatten)]
     pub rules: RuleArgs,
     #[command(flatten)]
@@ -68,9 +73,23 @@ impl Target {
         root_bounds: bool,
     ) -> Result<(Rules, Position, Solver, ProgressBar)> {
         let rules = self.rules.rules();
-        let pos = self.rules.position(self.position.as_deref())?;
+        let pos = self.position()?;
         let (solver, bar) = make_solver(&self.search, &rules, &pos, what, root_bounds)?;
         Ok((rules, pos, solver, bar))
+    }
+
+    /// The position to search: POSITION (or the rule flags' start), then the --moves played
+    /// from it (tester 74: a position reached in a game first had to be found with `kalah
+    /// show --json`).
+    ///
+    /// # Errors
+    /// A bad POSITION, or a --moves list that does not read or play.
+    pub(crate) fn position(&self) -> Result<Position> {
+        let pos = self.rules.position(self.position.as_deref())?;
+        match &self.moves {
+            Some(text) => Ok(crate::cmd::show::play_moves(pos, &self.rules.rules(), text)?.0),
+            None => Ok(pos),
+        }
     }
 }
 
