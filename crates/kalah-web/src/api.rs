@@ -415,8 +415,40 @@ pub(crate) async fn engine(State(state): State<AppState>, body: ReqBody) -> ApiR
     v["depth"] = json!(choice.depth);
     v["nodes"] = json!(choice.nodes);
     v["pv"] = json!(choice.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>());
+    v["pv_turns"] = json!(pv_turns(&pos, &rules, &choice.pv));
     v["time_ms"] = json!(elapsed.as_millis() as u64);
     Ok(Json(v))
+}
+
+/// The principal variation `pv` from `pos` in whole turns, as `kalah solve` writes them
+/// (`["2-3", "1", "4-"]`): the actions of one player's turn joined by `-`, and a last turn that
+/// the variation leaves unfinished (its mover still to move) ending in `-`. The first item is
+/// the rest of the turn going on in `pos`. An action that cannot be played (none should) ends
+/// the list. Tester 74: from `pv`'s single actions a bot could not tell where turns end without
+/// replaying them.
+fn pv_turns(pos: &Position, rules: &Rules, pv: &[Move]) -> Vec<String> {
+    let mut p = *pos;
+    let mut turns: Vec<String> = Vec::new();
+    let mut open = false;
+    for &mv in pv {
+        let Ok(o) = p.play(rules, mv) else {
+            break;
+        };
+        match (open, turns.last_mut()) {
+            (true, Some(t)) => {
+                t.push('-');
+                t.push_str(&mv.to_string());
+            }
+            _ => turns.push(mv.to_string()),
+        }
+        open = o.extra_turn && o.ended.is_none();
+    }
+    if open {
+        if let Some(t) = turns.last_mut() {
+            t.push('-');
+        }
+    }
+    turns
 }
 
 const ANALYZE_FIELDS: &[&str] = &[

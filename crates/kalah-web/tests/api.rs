@@ -2414,3 +2414,63 @@ async fn errors_quote_long_input_shortened() {
         assert!(a.text.len() < 1_100, "{} bytes: {}", a.text.len(), a.text);
     }
 }
+
+#[tokio::test]
+async fn the_engine_gives_its_pv_in_whole_turns_too() {
+    // Tester 74: `pv` lists single actions, so a bot could not tell where turns end.
+    use kalah_core::{Move, Position, Rules};
+    let app = app();
+    let mut several = 0;
+    for (body, start) in [
+        (
+            json!({"houses": 4, "seeds": 3, "level": "perfect"}),
+            "3,3,3,3,0,3,3,3,3,0 S",
+        ),
+        (
+            json!({"houses": 3, "seeds": 3, "level": "expert", "moves": [1]}),
+            "3,3,3,0,3,3,3,0 S",
+        ),
+        (
+            json!({"position": "1,2,0,3,0,2,1,0,0,1,2,5 N", "level": "perfect"}),
+            "1,2,0,3,0,2,1,0,0,1,2,5 N",
+        ),
+    ] {
+        let a = post(&app, "/api/engine", body.clone()).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        let pv: Vec<String> = serde_json::from_value(a.body["pv"].clone()).unwrap();
+        let turns: Vec<String> = serde_json::from_value(a.body["pv_turns"].clone()).unwrap();
+        assert!(!pv.is_empty(), "{}", a.text);
+        // The same actions, in order.
+        let flat: Vec<&str> = turns
+            .iter()
+            .flat_map(|t| t.split('-').filter(|x| !x.is_empty()))
+            .collect();
+        assert_eq!(flat, pv, "{body}");
+        // Each item is one player's actions up to the end of his turn (a last one left
+        // open ends in '-'), replayed from the request's position.
+        let rules = Rules::default();
+        let mut p: Position = start.parse().unwrap();
+        if let Some(moves) = body.get("moves") {
+            for m in moves.as_array().unwrap() {
+                p.play(&rules, Move::Sow(m.as_u64().unwrap() as u8))
+                    .unwrap();
+            }
+        }
+        for (i, t) in turns.iter().enumerate() {
+            let open = t.ends_with('-');
+            assert!(!open || i + 1 == turns.len(), "{turns:?}");
+            let acts: Vec<&str> = t.trim_end_matches('-').split('-').collect();
+            let mover = p.to_move();
+            for (k, act) in acts.iter().enumerate() {
+                assert_eq!(p.to_move(), mover, "{turns:?}");
+                let o = p.play(&rules, act.parse().unwrap()).unwrap();
+                let goes_on = o.extra_turn && o.ended.is_none();
+                assert_eq!(goes_on, k + 1 < acts.len() || open, "{turns:?} item {i}");
+            }
+        }
+        if turns.iter().any(|t| t.trim_end_matches('-').contains('-')) {
+            several += 1;
+        }
+    }
+    assert!(several > 0, "some variation has a turn of several actions");
+}
