@@ -207,7 +207,7 @@ impl RuleArgs {
             }
         }
         if let Some(problem) = pos.phase_tag_problem(&rules) {
-            bail!("the position's {}", tag_problem_text(problem));
+            bail!("bad position '{text}': {}", tag_problem_text(problem));
         }
         if self.layout.is_some() || self.seeds.is_some() || self.mirrored {
             crate::output::usage_bail!(

@@ -446,7 +446,7 @@ fn phase_tag_needs_its_rule() {
     );
     fails_with(
         &["show", &format!("{start} S pie"), "--pie"],
-        "phase 'pie' needs North to move",
+        "phase tag 'pie' needs North to move",
     );
     // `first-turn` needs the pie rule with the first-move extra turn: under the Manchester rule
     // no first turn goes on (tester 45: it was allowed there, and the error under standard
@@ -494,8 +494,8 @@ fn a_phase_tag_needs_a_game_that_is_not_over_under_the_rules() {
     let pos = "0,0,0,0,0,0,1,0,0,0,0,0,1,0 N pie";
     fails_with(
         &["show", pos, "--pie"],
-        "the position's phase tag 'pie' needs a game that is not over (South's row is empty \
-         under these rules): leave the tag out",
+        "bad position '0,0,0,0,0,0,1,0,0,0,0,0,1,0 N pie': phase tag 'pie' needs a game that is \
+         not over (South's row is empty under these rules): leave the tag out",
     );
     common::kalah_ok_as_given(&["show", pos, "--pie", "--end", "mover-blocked", "--json"]);
     let dir = tempfile::tempdir().unwrap();

@@ -53,7 +53,7 @@ pub enum SetupError {
     #[error("a position with seeds in its houses needs a side to move (S or N) after the pit counts; only a finished game, every house empty, has none")]
     OverWithSeeds,
     /// The opening phase given does not fit the position (e.g. `opening` with North to move).
-    #[error("phase '{phase}' needs {needs}")]
+    #[error("phase tag '{phase}' needs {needs}")]
     Phase {
         /// The phase tag.
         phase: &'static str,

@@ -221,7 +221,7 @@ struct JsonRecord {
     north: String,
     #[serde(default)]
     turns: Vec<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "result_pair")]
     result: Option<[u8; 2]>,
     /// The other tags, `[["Event", "club night"], ...]`, in order; left out when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -229,6 +229,28 @@ struct JsonRecord {
     /// The comments, `[[turns before it, "text"], ...]`; left out when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     comments: Vec<(usize, String)>,
+}
+
+/// Reads the JSON form's `result`: `null` or two stores (South's, North's), each 0 to 255, told
+/// so when it is anything else (tester 72: `[1,1,0]` was "trailing characters").
+fn result_pair<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<[u8; 2]>, D::Error> {
+    use serde::de::Error as _;
+    let bad = || {
+        D::Error::custom(
+            "field 'result' must be null or [South's store, North's store], two whole numbers \
+             from 0 to 255",
+        )
+    };
+    let Some(v) = Option::<serde_json::Value>::deserialize(d)? else {
+        return Ok(None);
+    };
+    let pair = v.as_array().filter(|a| a.len() == 2).ok_or_else(bad)?;
+    let store = |x: &serde_json::Value| {
+        x.as_u64()
+            .and_then(|n| u8::try_from(n).ok())
+            .ok_or_else(bad)
+    };
+    Ok(Some([store(&pair[0])?, store(&pair[1])?]))
 }
 
 impl GameRecord {

@@ -1076,3 +1076,26 @@ fn errors_quote_long_input_shortened() {
         format!("{}… (41 characters)", "é".repeat(32))
     );
 }
+
+#[test]
+fn a_json_result_that_is_not_two_stores_is_told_so() {
+    // Tester 72: `"result": [1,1,0]` was "trailing characters at line 1 column 50".
+    for bad in [
+        "[1,1,0]",
+        "[1]",
+        "\"25-23\"",
+        "[1,300]",
+        "[-1,2]",
+        "[1.5,2]",
+        "{}",
+    ] {
+        let e = GameRecord::parse_json(&format!("{{\"turns\":[\"3-6\"],\"result\":{bad}}}"))
+            .unwrap_err();
+        assert!(
+            matches!(&e, RecordError::Json(m) if m.contains("field 'result' must be null or [South's store, North's store]")),
+            "{bad}: {e}"
+        );
+    }
+    let rec = GameRecord::parse_json("{\"turns\":[\"3-6\"],\"result\":null}").unwrap();
+    assert_eq!(rec.moves(), &[Move::Sow(3), Move::Sow(6)]);
+}

@@ -928,7 +928,7 @@ async fn records_export_and_import() {
         )
         .await,
         StatusCode::UNPROCESSABLE_ENTITY,
-        &["field 'position'", "phase 'pie' needs North to move"],
+        &["field 'position'", "phase tag 'pie' needs North to move"],
     );
     // A start phase tag without its opening rules is refused, as `kalah play --load` does
     // (second fresh-user tester).
