@@ -900,3 +900,31 @@ fn solve_and_analyze_search_where_moves_lead() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `--batch FIFO` waits in the open for a writer: a signal there ends the batch as while it
+/// waits for a line, with the summary and the signal's exit code (tester 73: it was killed by
+/// the signal's default action, without a word).
+#[test]
+fn a_batch_stopped_while_opening_its_fifo_says_so() {
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("positions");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let child = common::spawn_kalah(&[
+        "solve",
+        "--batch",
+        fifo.to_str().unwrap(),
+        "--no-egdb",
+        "--json",
+    ]);
+    let out = common::signal(child, "TERM", Duration::from_millis(500));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(143), "{text}");
+    let v: Value = serde_json::from_str(text.lines().last().unwrap_or("")).unwrap();
+    assert_eq!(v["summary"]["stopped"], true, "{text}");
+    assert_eq!(v["summary"]["signal"], "SIGTERM", "{text}");
+}

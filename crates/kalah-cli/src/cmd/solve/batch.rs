@@ -231,14 +231,6 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             "--seeds and --layout set the start position; they cannot be used with --batch"
         );
     }
-    let input: Box<dyn Read> = if path == Path::new("-") {
-        Box::new(std::io::stdin())
-    } else {
-        let file = std::fs::File::open(path)
-            .with_context(|| format!("cannot read --batch '{}'", path.display()))?;
-        Box::new(file)
-    };
-    let mut input = BufReader::new(input);
     let rules = rule_args.rules();
     // A line's position without a phase tag under an opening rule is noted once.
     let mut noted_opening_rules = false;
@@ -267,6 +259,19 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             }
         });
     }
+    // Opened once the handler is in place: opening a FIFO waits for its writer, and a Ctrl-C
+    // then ends the batch as while it waits for a line (tester 73: the signal's default action
+    // killed it without a word).
+    let input: Box<dyn Read> = if path == Path::new("-") {
+        Box::new(std::io::stdin())
+    } else {
+        shared.waiting.store(true, Ordering::SeqCst);
+        let file = std::fs::File::open(path);
+        shared.waiting.store(false, Ordering::SeqCst);
+        let file = file.with_context(|| format!("cannot read --batch '{}'", path.display()))?;
+        Box::new(file)
+    };
+    let mut input = BufReader::new(input);
     let solving = Arc::new(Solving::default());
     // The progress display of the position being solved: a fresh (hidden) bar for each, as a
     // bar once finished draws nothing more.
