@@ -586,6 +586,8 @@ fn output_to_a_full_device_is_an_error() {
         &["--version"],
         &["solve", "--help"],
         &["show"],
+        // A game says on the same line where it is (tester 73: on a line of its own).
+        &["play", "--opponent", "human"],
     ] {
         let dev = std::fs::OpenOptions::new().write(true).open(full).unwrap();
         let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
@@ -600,6 +602,12 @@ fn output_to_a_full_device_is_an_error() {
                 && stderr.trim_end().lines().count() == 1,
             "kalah {args:?}: {stderr}"
         );
+        if args[0] == "play" {
+            assert!(
+                stderr.trim_end().ends_with("; the game was not saved"),
+                "{stderr}"
+            );
+        }
     }
 }
 

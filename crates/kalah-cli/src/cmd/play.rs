@@ -2474,16 +2474,19 @@ pub fn run(args: Args) -> Result<()> {
             e
         }
     });
-    if let Err(e) = &result {
-        if crate::output::is_output_error(e) && !crate::output::is_broken_pipe(e) {
-            // A full device, say: `main` names the error; this says where the game is.
-            stderr_line!(
-                "kalah: the output could not be written: {}",
+    result.map_err(|e| {
+        if crate::output::is_output_error(&e) && !crate::output::is_broken_pipe(&e) {
+            // A full device, say: the error and where the game is, on `main`'s one line
+            // (tester 73: two lines said it).
+            anyhow::anyhow!(
+                "{}; {}",
+                crate::output::error_line(&e),
                 game.ctrl_c.fate()
-            );
+            )
+        } else {
+            e
         }
-    }
-    result
+    })
 }
 
 #[cfg(test)]
