@@ -235,6 +235,47 @@ fn ctrl_c_while_the_engine_thinks_makes_it_move_now() {
     assert_eq!(record.moves().len(), 1, "{out}");
 }
 
+/// A Ctrl-C hurries the engine's whole turn: after an extra turn its next actions are played at
+/// once too (tester 74: each thought again for the whole time, so the Ctrl-C seemed lost).
+#[test]
+fn ctrl_c_while_the_engine_thinks_hurries_the_rest_of_its_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.txt");
+    let start = Instant::now();
+    // Every South house holds the seeds that reach the store: each first action earns an
+    // extra turn; 72 seeds, no proof within the time.
+    let mut s = Session::play(&[
+        "--houses",
+        "8",
+        "--layout",
+        "8,7,6,5,4,3,2,1",
+        "--side",
+        "north",
+        "--level",
+        "expert",
+        "--move-time-ms",
+        "60000",
+        "--no-egdb",
+    ]);
+    s.wait_for("against the engine", 1);
+    std::thread::sleep(Duration::from_millis(500));
+    s.interrupt();
+    s.wait_for("Ctrl-C: the engine moves now", 1);
+    s.wait_for("Your move (North)", 1);
+    s.send(&format!("save {}\nquit\n", file.display()));
+    let (code, out, err) = s.finish();
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(start.elapsed() < Duration::from_secs(20), "{out}");
+    assert_eq!(
+        out.matches("Ctrl-C: the engine moves now").count(),
+        1,
+        "{out}"
+    );
+    // The engine's turn was several actions, all played.
+    let record = saved(&file);
+    assert!(record.moves().len() >= 2, "{out}");
+}
+
 /// With piped input nobody reads a warning: Ctrl-C at the prompt quits at once, code 130, and
 /// says the game was not saved.
 #[test]

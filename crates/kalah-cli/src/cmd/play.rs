@@ -5,7 +5,7 @@
 //! the labels follow them.
 //!
 //! Ctrl-C never loses the game silently (see [`CtrlC`]): during a `hint` it stops the hint,
-//! while the engine thinks it makes the engine move now, and at the prompt it says how to save;
+//! while the engine thinks it makes the engine play the rest of its turn now, and at the prompt it says how to save;
 //! a second one there quits.
 
 use std::io::{BufRead, IsTerminal, Read, Write};
@@ -372,8 +372,13 @@ impl CtrlC {
     /// engine never clears it: see `Engine::set_stop_flag`), unless a Ctrl-C came just before
     /// it, while a typed line was handled: then it stops at once.
     fn search(&self) -> SearchGuard<'_> {
+        self.search_hurried(false)
+    }
+
+    /// [`Self::search`], stopped at once if `hurry` (the rest of a turn a Ctrl-C hurried).
+    fn search_hurried(&self, hurry: bool) -> SearchGuard<'_> {
         let early = self.early.swap(false, Ordering::SeqCst);
-        self.stop.store(early, Ordering::SeqCst);
+        self.stop.store(early || hurry, Ordering::SeqCst);
         self.searching.store(true, Ordering::SeqCst);
         SearchGuard(self)
     }
@@ -1247,6 +1252,9 @@ struct Game {
     warned_damaged: bool,
     /// What Ctrl-C does; its stop flag is the engines'.
     ctrl_c: Arc<CtrlC>,
+    /// A Ctrl-C hurried the engine's turn, which goes on after an extra turn: its next actions
+    /// are played at once too (tester 74: each action thought again for the whole time).
+    hurried: bool,
     /// `--save FILE`: the file written after every change of the record.
     keep: Option<PathBuf>,
     /// `--save` writes the JSON form (the file was loaded in that form with `--load`, or is new
@@ -1839,8 +1847,9 @@ impl Game {
             .as_mut()
             .context("no engine for the engine's side")?;
         let started = Instant::now();
+        let hurry = self.hurried;
         let choice = {
-            let _search = self.ctrl_c.search();
+            let _search = self.ctrl_c.search_hurried(hurry);
             engine.choose_with(&pos, &self.rules, self.limits)
         }
         .with_context(|| format!("the engine found no action in {pos}"))?;
@@ -1848,7 +1857,8 @@ impl Game {
         if show_thinking {
             print("\x1b[2K\r")?;
         }
-        if self.ctrl_c.stopped() {
+        let stopped = self.ctrl_c.stopped();
+        if stopped && !hurry {
             print("Ctrl-C: the engine moves now, with the best action it found so far.\n")?;
         }
         if let Err(e) = self.act(choice.mv)? {
@@ -1857,6 +1867,10 @@ impl Game {
                 choice.mv
             );
         }
+        // The rest of a hurried turn is hurried too (the engine still to move: an extra turn;
+        // after a swap the other player moves); the next turn is not.
+        let after = self.record.position();
+        self.hurried = stopped && after.to_move().is_some() && !self.is_human_to_move(&after);
         if self.engine_info {
             let info = engine_info(&pos, &self.rules, &choice, seconds);
             print(&format!("  {info}\n"))?;
@@ -2354,6 +2368,7 @@ pub fn run(args: Args) -> Result<()> {
         drawn_at: None,
         warned_damaged: false,
         ctrl_c,
+        hurried: false,
         keep: None,
         keep_json: false,
         keep_error: None,
@@ -2478,11 +2493,7 @@ pub fn run(args: Args) -> Result<()> {
         if crate::output::is_output_error(&e) && !crate::output::is_broken_pipe(&e) {
             // A full device, say: the error and where the game is, on `main`'s one line
             // (tester 73: two lines said it).
-            anyhow::anyhow!(
-                "{}; {}",
-                crate::output::error_line(&e),
-                game.ctrl_c.fate()
-            )
+            anyhow::anyhow!("{}; {}", crate::output::error_line(&e), game.ctrl_c.fate())
         } else {
             e
         }
