@@ -5,8 +5,8 @@
 //! the labels follow them.
 //!
 //! Ctrl-C never loses the game silently (see [`CtrlC`]): during a `hint` it stops the hint,
-//! while the engine thinks it makes the engine play the rest of its turn now, and at the prompt it says how to save;
-//! a second one there quits.
+//! while the engine thinks it makes the engine play the rest of its turn now, and at the prompt
+//! it says how to save; a second one there quits.
 
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
