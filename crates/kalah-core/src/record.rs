@@ -209,8 +209,10 @@ pub struct RecordedTurn {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct JsonRecord {
-    /// Left out: the standard rules, as in the text form.
-    #[serde(default)]
+    /// Left out: the standard rules, as in the text form. An object (`{"capture": "empty"}`,
+    /// as written), or the text form's `Rules` tag text (`"capture=empty pie=on"`), as the web
+    /// API takes both (tester 72).
+    #[serde(default, deserialize_with = "rules_object_or_text")]
     rules: Rules,
     /// Left out: the rules' Kalah(6,4) start, as in the text form (always written).
     #[serde(default)]
@@ -229,6 +231,32 @@ struct JsonRecord {
     /// The comments, `[[turns before it, "text"], ...]`; left out when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     comments: Vec<(usize, String)>,
+}
+
+/// Reads the JSON form's `rules`: an object of the rule keys, or their `Rules` tag text.
+fn rules_object_or_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Rules, D::Error> {
+    use serde::de::{self, Error as _};
+    struct Either;
+    impl<'de> de::Visitor<'de> for Either {
+        type Value = Rules;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(
+                "field 'rules' as an object ({\"capture\": \"empty\"}) or the text of a Rules \
+                 tag (\"capture=empty pie=on\")",
+            )
+        }
+        fn visit_str<E: de::Error>(self, t: &str) -> Result<Rules, E> {
+            t.parse::<Rules>()
+                .map_err(|e| E::custom(format!("field 'rules': {e}")))
+        }
+        fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Rules, A::Error> {
+            // Rules' own reader, on the map as it comes: a key given twice or an unknown one
+            // is told as serde tells it.
+            Rules::deserialize(de::value::MapAccessDeserializer::new(map))
+                .map_err(|e| A::Error::custom(format!("field 'rules': {e}")))
+        }
+    }
+    d.deserialize_any(Either)
 }
 
 /// Reads the JSON form's `result`: `null` or two stores (South's, North's), each 0 to 255, told

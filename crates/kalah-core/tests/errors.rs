@@ -1099,3 +1099,28 @@ fn a_json_result_that_is_not_two_stores_is_told_so() {
     let rec = GameRecord::parse_json("{\"turns\":[\"3-6\"],\"result\":null}").unwrap();
     assert_eq!(rec.moves(), &[Move::Sow(3), Move::Sow(6)]);
 }
+
+#[test]
+fn a_json_record_takes_its_rules_as_an_object_or_as_tag_text() {
+    // Tester 72: the web API takes both, JSON records took only the object.
+    let text =
+        GameRecord::parse_json("{\"rules\":\"capture=empty pie=on\",\"turns\":[\"3-6\"]}").unwrap();
+    let object = GameRecord::parse_json(
+        "{\"rules\":{\"capture\":\"empty\",\"pie\":true},\"turns\":[\"3-6\"]}",
+    )
+    .unwrap();
+    assert_eq!(text, object);
+    assert!(text.rules.pie && text.rules.capture == kalah_core::CaptureRule::Empty);
+    for (bad, says) in [
+        ("\"capture=maybe\"", "'maybe' is not a value of capture"),
+        ("{\"captur\":\"empty\"}", "unknown field `captur`"),
+        ("5", "expected field 'rules' as an object"),
+        ("null", "expected field 'rules' as an object"),
+    ] {
+        let e = GameRecord::parse_json(&format!("{{\"rules\":{bad}}}")).unwrap_err();
+        assert!(
+            matches!(&e, RecordError::Json(m) if m.contains("field 'rules'") && m.contains(says)),
+            "{bad}: {e}"
+        );
+    }
+}
