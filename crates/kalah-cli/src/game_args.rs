@@ -225,7 +225,11 @@ impl RuleArgs {
 /// gave +2, the value without the swap, and `--no-first-move-extra-turn` let South's first
 /// sowing earn an extra turn, both silently.
 pub fn opening_rules_note(rules: &Rules, pos: &Position, what: &str) -> Option<String> {
-    if pos.phase() != Phase::Normal || pos.to_move().is_none() {
+    // A game over under the rules (a record's Start is not settled) has no opening to be in
+    // (tester 75: the note's fix, `... S opening`, was then refused).
+    let mut settled = *pos;
+    settled.settle(rules);
+    if pos.phase() != Phase::Normal || settled.to_move().is_none() {
         return None;
     }
     let flags = match (rules.pie, rules.first_move_extra_turn) {

@@ -1961,3 +1961,48 @@ fn a_file_name_with_a_run_of_spaces_is_named_exactly() {
     );
     assert_eq!(std::fs::read(dir.path().join(name)).unwrap(), b"hi");
 }
+
+/// `--load` of a record whose Start has no phase tag under the pie rule or the Manchester rule:
+/// a note that the rule has no effect, with the tag to add; none for a Start whose game is
+/// over under the rules (tester 75: its suggested fix was refused), nor for a tagged Start.
+#[test]
+fn loading_an_untagged_start_under_an_opening_rule_gets_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let stderr_of = |rules: &str, start: &str| {
+        let file = dir.path().join("g.txt");
+        std::fs::write(&file, format!("[Rules \"{rules}\"]\n[Start \"{start}\"]\n")).unwrap();
+        let out = kalah()
+            .args([
+                "play",
+                "--opponent",
+                "human",
+                "--load",
+                file.to_str().unwrap(),
+            ])
+            .write_stdin("quit\n")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{rules} {start}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let err = stderr_of("pie=on", "3,3,3,0,3,3,3,0 S");
+    assert!(
+        err.contains("has no phase tag")
+            && err.contains("its rule pie=on has no effect")
+            && err.contains("'3,3,3,0,3,3,3,0 S opening'"),
+        "{err}"
+    );
+    let err = stderr_of("first-move-extra-turn=off", "3,3,3,0,3,3,3,0 S");
+    assert!(
+        err.contains("its rule first-move-extra-turn=off has no effect"),
+        "{err}"
+    );
+    for (rules, start) in [
+        ("pie=on first-move-extra-turn=off", "0,0,0,0,3,3,3,0 S"),
+        ("pie=on", "3,3,3,0,0,0,0,0 S"),
+        ("pie=on", "3,3,3,0,3,3,3,0 S opening"),
+        ("pie=off", "3,3,3,0,3,3,3,0 S"),
+    ] {
+        assert_eq!(stderr_of(rules, start), "", "{rules} {start}");
+    }
+}

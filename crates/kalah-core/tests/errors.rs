@@ -1003,6 +1003,18 @@ fn a_manchester_record_without_the_opening_tag_says_why_its_first_turn_fails() {
     ))
     .unwrap();
     assert_eq!(rec.moves(), &[Move::Sow(3), Move::Sow(1)]);
+    // A first turn wrong with or without the tag is the plain turn error (tester 75: `3-1`,
+    // which goes on after house 3 ends the turn, was blamed on the missing tag).
+    for wrong in ["1. S 3-1\n", "1. S 3-\n"] {
+        let e = GameRecord::parse_text(&format!(
+            "[Rules \"first-move-extra-turn=off\"]\n[Start \"3,3,3,0,3,3,3,0 S\"]\n{wrong}"
+        ))
+        .unwrap_err();
+        assert!(
+            matches!(e, RecordError::Turn { turn: 1, .. }),
+            "{wrong}: {e}"
+        );
+    }
     // Without the Manchester rule, the same turn is the plain turn error.
     assert!(matches!(
         GameRecord::parse_text(&format!(
