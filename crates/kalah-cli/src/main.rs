@@ -128,7 +128,10 @@ fn parse_cli() -> Cli {
             };
             // Point to the right help page: the (nested) subcommand's when one was named.
             let help = help_page(&args_lossy());
-            stderr_line!("kalah: error: {first} (see '{help}')");
+            stderr_line!(
+                "kalah: error: {} (see '{help}')",
+                output::bounded(&output::printable(first))
+            );
             std::process::exit(2);
         }
     }

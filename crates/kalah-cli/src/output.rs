@@ -123,13 +123,14 @@ pub fn error_line(e: &anyhow::Error) -> String {
     while !rest.is_empty() {
         let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
         let (word, after) = rest.split_at(end);
-        let word = printable(word);
+        // Shortened before its escapes are written, so that none is cut (tester 75), in
+        // kalah-core's style (`…`, kalah_core::error::clipped).
         let n = word.chars().count();
         if n > MAX_WORD {
             let head: String = word.chars().take(MAX_WORD / 2).collect();
-            out += &format!("{head}... ({n} characters)");
+            out += &format!("{}… ({n} characters)", printable(&head));
         } else {
-            out += &word;
+            out += &printable(word);
         }
         let next = after
             .find(|c: char| !c.is_whitespace())
@@ -142,7 +143,25 @@ pub fn error_line(e: &anyhow::Error) -> String {
         }
         rest = after;
     }
-    out
+    bounded(&out)
+}
+
+/// The most characters of a message line ([`error_line`], clap's errors, `kalah play`'s `!`
+/// lines); a longer one keeps its start and its end.
+const MAX_LINE_CHARS: usize = 1000;
+
+/// `line`, or its first and last 480 characters around `… (N characters left out) …` when it
+/// is longer than [`MAX_LINE_CHARS`]: a message quoting long input that has spaces (a position
+/// of 15 000 characters, say) stays short (tester 75), as the web API's do.
+pub fn bounded(line: &str) -> String {
+    let n = line.chars().count();
+    if n <= MAX_LINE_CHARS {
+        return line.to_string();
+    }
+    const KEEP: usize = 480;
+    let head: String = line.chars().take(KEEP).collect();
+    let tail: String = line.chars().skip(n - KEEP).collect();
+    format!("{head}… ({} characters left out) …{tail}", n - 2 * KEEP)
 }
 
 /// `text` with control characters (escape sequences, NUL, ...) and invisible format characters
@@ -250,9 +269,9 @@ mod tests {
         let e = anyhow::anyhow!("'{long}' is not a move").context(format!("turn 1: move {long}"));
         let line = error_line(&e);
         assert!(line.len() < 1000, "{} bytes", line.len());
-        assert!(line.contains("... (100001 characters)"), "{line}");
+        assert!(line.contains("… (100001 characters)"), "{line}");
         assert!(
-            line.contains("... (100002 characters) is not a move"),
+            line.contains("… (100002 characters) is not a move"),
             "{line}"
         );
         let e = anyhow::anyhow!("bad move '\x1b[31mRED'\ttab\nnext");

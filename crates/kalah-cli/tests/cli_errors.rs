@@ -678,3 +678,45 @@ fn a_save_past_the_file_size_limit_is_an_error_not_a_death() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert!(left.is_empty(), "files left: {left:?}");
 }
+
+/// Error lines stay short however long the input they quote (tester 75: a position of 15 000
+/// characters with spaces, a rule value of 5 000, and a JSON record's turn came back whole).
+#[test]
+fn error_lines_quoting_long_input_stay_short() {
+    let spaced = "a b".repeat(5000);
+    let long_end = "x".repeat(5000);
+    for (args, code, says) in [
+        (vec!["show", spaced.as_str()], 1, "characters left out"),
+        (
+            vec!["show", "--end", long_end.as_str()],
+            2,
+            "(5000 characters)",
+        ),
+        (
+            vec!["solve", "--no-egdb", spaced.as_str()],
+            1,
+            "characters left out",
+        ),
+    ] {
+        let (line, got) = failure(&args);
+        assert_eq!(got, code, "{line}");
+        assert!(line.chars().count() < 1100 && line.contains(says), "{line}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("t.json");
+    std::fs::write(&rec, format!("{{\"turns\":[\"{spaced}\"]}}")).unwrap();
+    let (line, _) = failure(&["play", "--load", rec.to_str().unwrap()]);
+    assert!(
+        line.chars().count() < 300 && line.contains("(15000 characters)"),
+        "{line}"
+    );
+    // `kalah play`'s own `!` lines too.
+    let out = kalah()
+        .args(["play", "--opponent", "human"])
+        .write_stdin(format!("{}\nquit\n", "9".repeat(999)))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let bang = text.lines().find(|l| l.starts_with('!')).expect("a ! line");
+    assert!(bang.chars().count() < 200, "{bang}");
+}

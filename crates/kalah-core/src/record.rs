@@ -911,8 +911,9 @@ impl GameRecord {
             // One turn token an item: not two, nor a tag or a comment of the text form.
             if turn.split_whitespace().count() != 1 || turn.contains(['[', '#']) {
                 return Err(RecordError::Json(format!(
-                    "turns item {}: '{turn}' is not a turn",
-                    k + 1
+                    "turns item {}: '{}' is not a turn",
+                    k + 1,
+                    crate::error::clipped(turn)
                 )));
             }
             // Nor a turn number or side label of the text form (tester 45: `["1.", "S", "3-6"]`

@@ -599,7 +599,8 @@ fn parse_command(line: &str) -> Result<Command, String> {
             Ok(Command::Turn(Turn(moves), end))
         }
         _ => Err(format!(
-            "'{line}' is not a command: type a house number (or a whole turn, e.g. 3-6), or help"
+            "'{}' is not a command: type a house number (or a whole turn, e.g. 3-6), or help",
+            kalah_core::error::clipped(line)
         )),
     }
 }
@@ -1830,6 +1831,7 @@ impl Game {
     }
 
     fn complain(&self, msg: &str) -> Result<()> {
+        let msg = crate::output::bounded(msg);
         print(&format!("{}\n", self.paint.error(&format!("! {msg}"))))
     }
 
@@ -2042,11 +2044,12 @@ impl Game {
                         continue;
                     }
                     let mut msg = format!(
-                        "there is no house {word}: houses are numbered 1 to {}",
+                        "there is no house {}: houses are numbered 1 to {}",
+                        kalah_core::error::clipped(&word),
                         pos.houses()
                     );
                     if let Some(turn) = &turn {
-                        msg = format!("'{turn}': {msg}");
+                        msg = format!("'{}': {msg}", kalah_core::error::clipped(turn));
                     }
                     // The legal actions are those of the turn's first action: said for an
                     // action alone.

@@ -93,11 +93,15 @@ fn parse_item(word: &str, n: usize) -> Result<MovesItem> {
         None => (word, TurnEnd::Prefix),
     };
     if body.split('-').any(str::is_empty) {
-        bail!("--moves item {n} ('{word}'): {}", MoveError::EmptyAction);
+        bail!(
+            "--moves item {n} ('{}'): {}",
+            kalah_core::error::clipped(word),
+            MoveError::EmptyAction
+        );
     }
     let turn: Turn = body
         .parse()
-        .with_context(|| format!("--moves item {n} ('{word}')"))?;
+        .with_context(|| format!("--moves item {n} ('{}')", kalah_core::error::clipped(word)))?;
     Ok(MovesItem { turn, end })
 }
 
@@ -190,7 +194,10 @@ pub fn play_moves(pos: Position, rules: &Rules, text: &str) -> Result<(Position,
                     bail!("--moves item {n}: {e} (in {there})");
                 }
                 let what = MoveError::HouseTooLarge(house.clone()).on_board(at.houses());
-                bail!("--moves item {n} ('{word}') cannot be played in {at}: {what}");
+                bail!(
+                    "--moves item {n} ('{}') cannot be played in {at}: {what}",
+                    kalah_core::error::clipped(word)
+                );
             }
             Err(unreadable)
         }
