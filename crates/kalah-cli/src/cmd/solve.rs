@@ -556,7 +556,9 @@ fn stopped(
         stats,
     } = e;
     if json_out {
+        // The position searched (tester 75: after --moves, a stopped solve did not say which).
         let mut v = json!({
+            "position": pos.to_string(),
             "stopped": true,
             "signal": crate::signals::signal_name(),
             "lower": lower,
@@ -570,7 +572,7 @@ fn stopped(
         print(&format!("{v}\n"))?;
     } else {
         print(&format!(
-            "{} after {} nodes and {:.2} s: {}\n",
+            "position: {pos}\n{} after {} nodes and {:.2} s: {}\n",
             crate::signals::stopped_by(),
             stats.nodes,
             stats.elapsed.as_secs_f64(),
