@@ -200,63 +200,20 @@ fn ctrl_c_during_a_hint_stops_it_and_the_game_goes_on() {
     assert_eq!(record.moves(), &[Move::Sow(1)]);
 }
 
-/// The engine, thinking on a minute's budget, moves at once on Ctrl-C; the game goes on.
-#[test]
-fn ctrl_c_while_the_engine_thinks_makes_it_move_now() {
+/// Plays `kalah play ARGS` (the engine South, on a minute's budget), sends Ctrl-C half a second
+/// in, and waits for the prompt: the game goes on. Saves and quits; returns stdout and the
+/// saved record.
+fn hurry_the_engine(args: &[&str]) -> (String, GameRecord) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("game.txt");
     let start = Instant::now();
-    // No extra turn on the first sowing: the engine's first turn is one action, one search.
-    let mut s = Session::play(&[
-        "--houses",
-        "6",
-        "--seeds",
-        "6",
-        "--no-first-move-extra-turn",
-        "--side",
-        "north",
-        "--level",
-        "perfect",
-        "--move-time-ms",
-        "60000",
-        "--no-egdb",
-    ]);
-    s.wait_for("against the engine", 1);
-    std::thread::sleep(Duration::from_millis(500));
-    s.interrupt();
-    s.wait_for("Ctrl-C: the engine moves now", 1);
-    s.wait_for("Your move (North)", 1);
-    s.send(&format!("save {}\nquit\n", file.display()));
-    let (code, out, err) = s.finish();
-    assert_eq!(code, Some(0), "{out}\n{err}");
-    assert!(start.elapsed() < Duration::from_secs(20), "{out}");
-    assert!(out.contains("South (engine, perfect) plays "), "{out}");
-    let record = saved(&file);
-    assert_eq!(record.moves().len(), 1, "{out}");
-}
-
-/// A Ctrl-C hurries the engine's whole turn: after an extra turn its next actions are played at
-/// once too (tester 74: each thought again for the whole time, so the Ctrl-C seemed lost).
-#[test]
-fn ctrl_c_while_the_engine_thinks_hurries_the_rest_of_its_turn() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.txt");
-    let start = Instant::now();
-    // Every South house holds the seeds that reach the store: each first action earns an
-    // extra turn; 72 seeds, no proof within the time.
-    let mut s = Session::play(&[
-        "--houses",
-        "8",
-        "--layout",
-        "8,7,6,5,4,3,2,1",
-        "--side",
-        "north",
-        "--level",
-        "expert",
-        "--move-time-ms",
-        "60000",
-        "--no-egdb",
-    ]);
+    let mut s = Session::play(
+        &[
+            args,
+            &["--side", "north", "--move-time-ms", "60000", "--no-egdb"],
+        ]
+        .concat(),
+    );
     s.wait_for("against the engine", 1);
     std::thread::sleep(Duration::from_millis(500));
     s.interrupt();
@@ -271,8 +228,41 @@ fn ctrl_c_while_the_engine_thinks_hurries_the_rest_of_its_turn() {
         1,
         "{out}"
     );
+    (out, saved(&file))
+}
+
+/// The engine, thinking on a minute's budget, moves at once on Ctrl-C; the game goes on.
+#[test]
+fn ctrl_c_while_the_engine_thinks_makes_it_move_now() {
+    // No extra turn on the first sowing: the engine's first turn is one action, one search.
+    let (out, record) = hurry_the_engine(&[
+        "--houses",
+        "6",
+        "--seeds",
+        "6",
+        "--no-first-move-extra-turn",
+        "--level",
+        "perfect",
+    ]);
+    assert!(out.contains("South (engine, perfect) plays "), "{out}");
+    assert_eq!(record.moves().len(), 1, "{out}");
+}
+
+/// A Ctrl-C hurries the engine's whole turn: after an extra turn its next actions are played at
+/// once too (tester 74: each thought again for the whole time, so the Ctrl-C seemed lost).
+#[test]
+fn ctrl_c_while_the_engine_thinks_hurries_the_rest_of_its_turn() {
+    // Every South house holds the seeds that reach the store: each first action earns an
+    // extra turn; 72 seeds, no proof within the time.
+    let (out, record) = hurry_the_engine(&[
+        "--houses",
+        "8",
+        "--layout",
+        "8,7,6,5,4,3,2,1",
+        "--level",
+        "expert",
+    ]);
     // The engine's turn was several actions, all played.
-    let record = saved(&file);
     assert!(record.moves().len() >= 2, "{out}");
 }
 
