@@ -809,6 +809,20 @@ fn an_untagged_position_under_an_opening_rule_gets_a_note() {
             && err.lines().count() == 1,
         "{err}"
     );
+    // Said once by analyze too, on one thread or two (it was said twice on one).
+    for threads in ["1", "2"] {
+        let args = [
+            "analyze",
+            "3,3,3,0,3,3,3,0 S",
+            "--pie",
+            "--json",
+            "--threads",
+            threads,
+        ];
+        let (v, err) = run(&args);
+        assert_eq!(v, 2);
+        assert_eq!(err.matches("kalah: note:").count(), 1, "{threads}: {err}");
+    }
     let (v, err) = run(&["solve", "3,3,3,0,3,3,3,0 S opening", "--pie", "--json"]);
     assert_eq!((v, err.as_str()), (-2, ""));
     // The same start from the flags, or the position without an opening rule: no note.

@@ -14,7 +14,7 @@ use kalah_solver::{
 use serde_json::json;
 
 use crate::cmd::egdb::{parse_threads, threads_for};
-use crate::cmd::solve::{make_solvers, show_progress, Target};
+use crate::cmd::solve::{make_solver, make_solvers, show_progress, Target};
 use crate::output::print;
 
 /// Arguments of `kalah analyze`.
@@ -45,7 +45,9 @@ pub fn run(args: Args) -> Result<()> {
     if threads > 1 {
         return run_parallel(&args, &rules, &pos, threads);
     }
-    let (_, pos, mut solver, bar) = args.target.setup("analysing", false)?;
+    // The position read above: read again, it would be said again (its note, tester 75's
+    // review) and its --moves played again.
+    let (mut solver, bar) = make_solver(&args.target.search, &rules, &pos, "analysing", false)?;
     let started = std::time::Instant::now();
     let rows = if args.turns {
         rows_of(solver.analyze_turns_partial(&pos), |t| {
