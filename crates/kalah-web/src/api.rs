@@ -427,28 +427,17 @@ pub(crate) async fn engine(State(state): State<AppState>, body: ReqBody) -> ApiR
 /// the list. Tester 74: from `pv`'s single actions a bot could not tell where turns end without
 /// replaying them.
 fn pv_turns(pos: &Position, rules: &Rules, pv: &[Move]) -> Vec<String> {
-    let mut p = *pos;
-    let mut turns: Vec<String> = Vec::new();
-    let mut open = false;
+    // A record's grouping into turns (GameRecord::turns), from `pos`.
+    let mut rec = GameRecord::new(*rules, *pos);
     for &mv in pv {
-        let Ok(o) = p.play(rules, mv) else {
+        if rec.push(mv).is_err() {
             break;
-        };
-        match (open, turns.last_mut()) {
-            (true, Some(t)) => {
-                t.push('-');
-                t.push_str(&mv.to_string());
-            }
-            _ => turns.push(mv.to_string()),
-        }
-        open = o.extra_turn && o.ended.is_none();
-    }
-    if open {
-        if let Some(t) = turns.last_mut() {
-            t.push('-');
         }
     }
-    turns
+    rec.turns()
+        .into_iter()
+        .map(|t| format!("{}{}", t.turn, if t.open { "-" } else { "" }))
+        .collect()
 }
 
 const ANALYZE_FIELDS: &[&str] = &[
