@@ -130,7 +130,7 @@ fn parse_cli() -> Cli {
             let help = help_page(&args_lossy());
             stderr_line!(
                 "kalah: error: {} (see '{help}')",
-                output::bounded(&output::printable(first))
+                kalah_core::error::bounded(&output::printable(first))
             );
             std::process::exit(2);
         }

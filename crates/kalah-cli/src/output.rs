@@ -143,25 +143,8 @@ pub fn error_line(e: &anyhow::Error) -> String {
         }
         rest = after;
     }
-    bounded(&out)
-}
-
-/// The most characters of a message line ([`error_line`], clap's errors, `kalah play`'s `!`
-/// lines); a longer one keeps its start and its end.
-const MAX_LINE_CHARS: usize = 1000;
-
-/// `line`, or its first and last 480 characters around `… (N characters left out) …` when it
-/// is longer than [`MAX_LINE_CHARS`]: a message quoting long input that has spaces (a position
-/// of 15 000 characters, say) stays short (tester 75), as the web API's do.
-pub fn bounded(line: &str) -> String {
-    let n = line.chars().count();
-    if n <= MAX_LINE_CHARS {
-        return line.to_string();
-    }
-    const KEEP: usize = 480;
-    let head: String = line.chars().take(KEEP).collect();
-    let tail: String = line.chars().skip(n - KEEP).collect();
-    format!("{head}… ({} characters left out) …{tail}", n - 2 * KEEP)
+    // However long the input it quotes (tester 75).
+    kalah_core::error::bounded(&out).into_owned()
 }
 
 /// `text` with control characters (escape sequences, NUL, ...) and invisible format characters

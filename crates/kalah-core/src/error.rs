@@ -99,6 +99,27 @@ pub fn clipped(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The most characters of a message line that [`bounded`] leaves whole.
+pub const MESSAGE_MAX: usize = 1000;
+
+/// `message`, or its first and last 480 characters around `… (N characters left out) …` when it
+/// is longer than [`MESSAGE_MAX`] characters: however long the input a message quotes (a
+/// position with spaces, or a JSON parser's error quoting a bad string whole), the message
+/// stays short (testers 74, 75). The web API's errors and the CLI's error lines use it.
+pub fn bounded(message: &str) -> std::borrow::Cow<'_, str> {
+    let n = message.chars().count();
+    if n <= MESSAGE_MAX {
+        return std::borrow::Cow::Borrowed(message);
+    }
+    const KEEP: usize = 480;
+    let head: String = message.chars().take(KEEP).collect();
+    let tail: String = message.chars().skip(n - KEEP).collect();
+    std::borrow::Cow::Owned(format!(
+        "{head}… ({} characters left out) …{tail}",
+        n - 2 * KEEP
+    ))
+}
+
 /// An item of a layout as the error message names it.
 fn item_text(text: &str) -> String {
     if text.is_empty() {

@@ -1136,3 +1136,15 @@ fn a_json_record_takes_its_rules_as_an_object_or_as_tag_text() {
         );
     }
 }
+
+#[test]
+fn a_long_message_keeps_its_start_and_end() {
+    use kalah_core::error::{bounded, MESSAGE_MAX};
+    let short = "x".repeat(MESSAGE_MAX);
+    assert_eq!(bounded(&short), short.as_str());
+    let long = format!("a{}z", "é".repeat(5000));
+    let b = bounded(&long);
+    assert!(b.chars().count() < MESSAGE_MAX, "{}", b.len());
+    assert!(b.starts_with('a') && b.ends_with('z'), "{b}");
+    assert!(b.contains("(4042 characters left out)"), "{b}");
+}

@@ -56,7 +56,10 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = Json(serde_json::json!({ "error": bounded(&self.to_string()) }));
+        // However long the input it quotes, a message stays short (tester 74).
+        let body = Json(serde_json::json!({
+            "error": kalah_core::error::bounded(&self.to_string())
+        }));
         let mut resp = (self.status(), body).into_response();
         if matches!(self, ApiError::Busy(_)) {
             resp.headers_mut()
@@ -70,41 +73,5 @@ impl IntoResponse for ApiError {
             );
         }
         resp
-    }
-}
-
-/// The most characters of an error message sent; a longer one keeps its start and its end.
-const MESSAGE_MAX: usize = 1000;
-
-/// `message`, or its first and last 480 characters around `… (N characters left out) …` when it
-/// is longer than [`MESSAGE_MAX`]: however long the input a message quotes (a JSON parser's
-/// error quotes a bad string whole), an error stays short (tester 74).
-fn bounded(message: &str) -> std::borrow::Cow<'_, str> {
-    let n = message.chars().count();
-    if n <= MESSAGE_MAX {
-        return std::borrow::Cow::Borrowed(message);
-    }
-    const KEEP: usize = 480;
-    let head: String = message.chars().take(KEEP).collect();
-    let tail: String = message.chars().skip(n - KEEP).collect();
-    std::borrow::Cow::Owned(format!(
-        "{head}… ({} characters left out) …{tail}",
-        n - 2 * KEEP
-    ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_long_message_keeps_its_start_and_end() {
-        let short = "x".repeat(MESSAGE_MAX);
-        assert_eq!(bounded(&short), short.as_str());
-        let long = format!("a{}z", "é".repeat(5000));
-        let b = bounded(&long);
-        assert!(b.chars().count() < MESSAGE_MAX, "{}", b.len());
-        assert!(b.starts_with('a') && b.ends_with('z'), "{b}");
-        assert!(b.contains("(4042 characters left out)"), "{b}");
     }
 }

@@ -1831,7 +1831,7 @@ impl Game {
     }
 
     fn complain(&self, msg: &str) -> Result<()> {
-        let msg = crate::output::bounded(msg);
+        let msg = kalah_core::error::bounded(msg);
         print(&format!("{}\n", self.paint.error(&format!("! {msg}"))))
     }
 
