@@ -172,7 +172,8 @@ impl RuleArgs {
     pub fn position(&self, text: Option<&str>) -> Result<Position> {
         let pos = self.position_quiet(text)?;
         if text.is_some() {
-            if let Some(note) = opening_rules_note(&self.rules(), &pos, "the position") {
+            let note = opening_rules_note(&self.rules(), &pos, "the position", RulesNamed::Flags);
+            if let Some(note) = note {
                 stderr_line!("kalah: note: {note}");
             }
         }
@@ -219,12 +220,27 @@ impl RuleArgs {
     }
 }
 
+/// How [`opening_rules_note`] names the opening rules: as the command line's flags, or as a
+/// game record's `Rules` tag gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulesNamed {
+    /// `--pie`, `--no-first-move-extra-turn`.
+    Flags,
+    /// `its rule pie=on`, `its rules pie=on and first-move-extra-turn=off`.
+    RecordTags,
+}
+
 /// The note for a position without a phase tag (`what`, e.g. `the position`) under an opening
-/// rule (`--pie`, `--no-first-move-extra-turn`), or `None`: such a position counts as past the
-/// opening, so the rule has no effect on it. Tester 72: `kalah solve '3,3,3,0,3,3,3,0 S' --pie`
-/// gave +2, the value without the swap, and `--no-first-move-extra-turn` let South's first
-/// sowing earn an extra turn, both silently.
-pub fn opening_rules_note(rules: &Rules, pos: &Position, what: &str) -> Option<String> {
+/// rule (the pie rule, or no extra turn on the first move), or `None`: such a position counts
+/// as past the opening, so the rule has no effect on it. Tester 72: `kalah solve
+/// '3,3,3,0,3,3,3,0 S' --pie` gave +2, the value without the swap, and
+/// `--no-first-move-extra-turn` let South's first sowing earn an extra turn, both silently.
+pub fn opening_rules_note(
+    rules: &Rules,
+    pos: &Position,
+    what: &str,
+    named: RulesNamed,
+) -> Option<String> {
     // A game over under the rules (a record's Start is not settled) has no opening to be in
     // (tester 75: the note's fix, `... S opening`, was then refused).
     let mut settled = *pos;
@@ -232,12 +248,22 @@ pub fn opening_rules_note(rules: &Rules, pos: &Position, what: &str) -> Option<S
     if pos.phase() != Phase::Normal || settled.to_move().is_none() {
         return None;
     }
-    let flags = match (rules.pie, rules.first_move_extra_turn) {
-        (true, true) => "--pie has",
-        (false, false) => "--no-first-move-extra-turn has",
-        (true, false) => "--pie and --no-first-move-extra-turn have",
-        (false, true) => return None,
+    let [pie, manchester] = match named {
+        RulesNamed::Flags => ["--pie", "--no-first-move-extra-turn"],
+        RulesNamed::RecordTags => ["pie=on", "first-move-extra-turn=off"],
     };
+    let names: Vec<&str> = [(rules.pie, pie), (!rules.first_move_extra_turn, manchester)]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+    let (prefix, verb) = match (named, names.len()) {
+        (_, 0) => return None,
+        (RulesNamed::Flags, 1) => ("", "has"),
+        (RulesNamed::Flags, _) => ("", "have"),
+        (RulesNamed::RecordTags, 1) => ("its rule ", "has"),
+        (RulesNamed::RecordTags, _) => ("its rules ", "have"),
+    };
+    let flags = format!("{prefix}{} {verb}", names.join(" and "));
     let fix = if pos.to_move() == Some(Side::South)
         && pos.store(Side::South) == 0
         && pos.store(Side::North) == 0

@@ -2264,20 +2264,13 @@ pub fn run(args: Args) -> Result<()> {
         Some(path) => {
             let (record, json) = load_record(path)?;
             let what = format!("the Start position of '{}'", path.display());
-            if let Some(note) =
-                crate::game_args::opening_rules_note(&record.rules, &record.start, &what)
-            {
-                // The record's rules are tags, not flags.
-                let note = note
-                    .replace(
-                        "--pie and --no-first-move-extra-turn have",
-                        "its rules pie=on and first-move-extra-turn=off have",
-                    )
-                    .replace("--pie has", "its rule pie=on has")
-                    .replace(
-                        "--no-first-move-extra-turn has",
-                        "its rule first-move-extra-turn=off has",
-                    );
+            let note = crate::game_args::opening_rules_note(
+                &record.rules,
+                &record.start,
+                &what,
+                crate::game_args::RulesNamed::RecordTags,
+            );
+            if let Some(note) = note {
                 stderr_line!("kalah: note: {note}");
             }
             (record, json)

@@ -23,7 +23,7 @@ use kalah_solver::{Progress, SolveError, Solver};
 use serde_json::{json, Value};
 
 use super::{default_tt_for, progress_message, show_progress, turns_text, Args, SolverParts};
-use crate::game_args::opening_rules_note;
+use crate::game_args::{opening_rules_note, RulesNamed};
 use crate::input::{read_line, LineRead};
 use crate::output::print;
 
@@ -344,7 +344,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 let pos = rule_args.position_quiet(Some(&e.position))?;
                 if !noted_opening_rules {
                     let what = format!("line {n}'s position");
-                    if let Some(note) = opening_rules_note(&rules, &pos, &what) {
+                    if let Some(note) = opening_rules_note(&rules, &pos, &what, RulesNamed::Flags) {
                         stderr_line!("kalah: note: {note} (said once for the batch)");
                         noted_opening_rules = true;
                     }
