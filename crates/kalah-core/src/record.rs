@@ -764,11 +764,10 @@ impl GameRecord {
                 rec.moves.push(mv);
                 current = p;
                 turn.check_step(end, k, &o).map_err(|source| {
-                    // The record's first turn, from an untagged start under the Manchester
-                    // rule: most likely a whole game that lacks the `opening` tag.
-                    // Only a turn that stops while its mover still has an extra turn: a
-                    // missing tag can cause nothing else (tester 75: `3-1` that goes on too
-                    // far was blamed on it).
+                    // The record's first turn stops at an extra turn, from an untagged start
+                    // under the Manchester rule: most likely a whole game that lacks the
+                    // `opening` tag. A missing tag can cause no other turn error (tester 75:
+                    // `3-1`, which goes on too far, was blamed on it).
                     if turn_no == 1
                         && matches!(source, TurnError::Incomplete { .. })
                         && !rec.rules.first_move_extra_turn
