@@ -251,6 +251,43 @@ fn ctrl_c_during_analyze_does_not_pass_a_move_bound_off_as_the_position_value() 
     assert_eq!(out.status.code(), Some(130), "{text}");
     assert!(text.contains("the analysis is incomplete"), "{text}");
     assert!(!text.contains("lies between"), "{text}");
+    assert_eq!(
+        text.lines().next(),
+        Some("position: 3,3,3,3,3,3,0,3,3,3,3,3,3,0 S"),
+        "{text}"
+    );
+}
+
+/// A stopped `analyze` names its position even when no turn was valued yet (tester 76: only
+/// the `interrupted ...` line came out), as a stopped `solve` does. Each first turn of
+/// Kalah(6,5) takes minutes on one thread, so none is valued by the stop.
+#[test]
+fn an_analysis_stopped_before_any_turn_names_its_position() {
+    use std::time::Duration;
+    let child = common::spawn_kalah(&[
+        "analyze",
+        "--houses",
+        "6",
+        "--seeds",
+        "5",
+        "--turns",
+        "--no-egdb",
+        "--threads",
+        "1",
+    ]);
+    let out = common::interrupt(child, Duration::from_millis(800));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines.first(),
+        Some(&"position: 5,5,5,5,5,5,0,5,5,5,5,5,5,0 S"),
+        "{text}"
+    );
+    assert!(
+        lines.last().is_some_and(|l| l.ends_with("(0 of 10 turns valued)")),
+        "{text}"
+    );
 }
 
 /// A stopped `analyze` prints the turns it valued before the stop (tester 68: it printed only

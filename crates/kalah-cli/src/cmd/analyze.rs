@@ -86,8 +86,8 @@ fn rows_of<T>(
 }
 
 /// Prints what a stopped analysis of `pos` found and exits with code 128 + the signal's number
-/// (130 for Ctrl-C): the actions or turns valued before the stop (tester 68: they were lost),
-/// then `interrupted (Ctrl-C) after N nodes and S s: the analysis is incomplete (3 of 10 turns
+/// (130 for Ctrl-C): `position: ...`, the actions or turns valued before the stop (tester 68:
+/// they were lost), then `interrupted (Ctrl-C) after N nodes and S s: the analysis is incomplete (3 of 10 turns
 /// valued)`; with `--json` one object, `{"moves": [...], "nodes", "seconds", "signal":
 /// "SIGINT", "stopped": true}`. The value of `pos` is not given: an action not valued may be
 /// better.
@@ -119,11 +119,11 @@ fn stopped(
         } else {
             pos.legal_moves(&args.target.rules.rules()).len()
         };
-        let mut s = String::new();
+        // The position first, as a stopped `solve` prints it, even when nothing was valued.
+        let mut s = format!("position: {pos}\n");
         if !p.found.is_empty() {
             s.push_str(&format!(
-                "position: {pos}\n{} valued before the stop (final store difference with perfect \
-                 play, for {}):\n",
+                "{} valued before the stop (final store difference with perfect play, for {}):\n",
                 if args.turns { "whole turns" } else { "actions" },
                 pos.side()
             ));
