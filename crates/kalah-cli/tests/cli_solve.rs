@@ -285,7 +285,9 @@ fn an_analysis_stopped_before_any_turn_names_its_position() {
         "{text}"
     );
     assert!(
-        lines.last().is_some_and(|l| l.ends_with("(0 of 10 turns valued)")),
+        lines
+            .last()
+            .is_some_and(|l| l.ends_with("(0 of 10 turns valued)")),
         "{text}"
     );
 }
