@@ -87,8 +87,8 @@ fn rows_of<T>(
 
 /// Prints what a stopped analysis of `pos` found and exits with code 128 + the signal's number
 /// (130 for Ctrl-C): `position: ...`, the actions or turns valued before the stop (tester 68:
-/// they were lost), then `interrupted (Ctrl-C) after N nodes and S s: the analysis is incomplete (3 of 10 turns
-/// valued)`; with `--json` one object, `{"moves": [...], "nodes", "seconds", "signal":
+/// they were lost), then `interrupted (Ctrl-C) after N nodes and S s: the analysis is
+/// incomplete (3 of 10 turns valued)`; with `--json` one object, `{"moves": [...], "nodes", "seconds", "signal":
 /// "SIGINT", "stopped": true}`. The value of `pos` is not given: an action not valued may be
 /// better.
 fn stopped(
