@@ -305,6 +305,9 @@ impl BuildPlan {
         let mut done = 0u64;
         // Resume: the longest run of complete, valid layers from k = 0.
         let mut k = 0u32;
+        // The first damaged layer, announced only once nothing in the way stops the build
+        // (tester 76: "building it again", then "nothing was built").
+        let mut damaged: Option<(u32, String)> = None;
         while k <= self.max_seeds {
             let path = file::layer_path(&self.root, m, &self.rules, k);
             let want = LayerHeader::expected(m, &self.rules, k, ix.layer_size(k));
@@ -315,19 +318,19 @@ impl BuildPlan {
                     expected, found, ..
                 }) => {
                     let problem = format!("truncated ({found} bytes, expected {expected})");
-                    on_event(&BuildEvent::Damaged { seeds: k, problem });
+                    damaged = Some((k, problem));
                     None
                 }
                 Err(EgdbError::TooLong {
                     expected, found, ..
                 }) => {
                     let problem = format!("too long ({found} bytes, expected {expected})");
-                    on_event(&BuildEvent::Damaged { seeds: k, problem });
+                    damaged = Some((k, problem));
                     None
                 }
                 Err(EgdbError::Corrupt { what, .. }) => {
                     let problem = format!("corrupt ({what})");
-                    on_event(&BuildEvent::Damaged { seeds: k, problem });
+                    damaged = Some((k, problem));
                     None
                 }
                 other => other.map_err(in_the_way)?,
@@ -365,6 +368,9 @@ impl BuildPlan {
                 | Err(EgdbError::Corrupt { .. }) => {}
                 Err(e) => return Err(in_the_way(e)),
             }
+        }
+        if let Some((seeds, problem)) = damaged {
+            on_event(&BuildEvent::Damaged { seeds, problem });
         }
         on_event(&BuildEvent::Progress { done, total });
         while k <= self.max_seeds {
