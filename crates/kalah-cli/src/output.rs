@@ -26,6 +26,19 @@ pub(crate) fn progress_bar(len: u64) -> indicatif::ProgressBar {
     indicatif::ProgressBar::with_draw_target(Some(len), progress_target())
 }
 
+/// `x` rounded to the nearest `1 / per_unit` (`1e9`: the nanosecond), for JSON output: a sum or
+/// quotient of floats, or [`std::time::Duration::as_secs_f64`] itself, can print as
+/// `36.848691314999996`; the rounded value prints as `36.848691315` (tester 66, tester 76).
+pub(crate) fn json_round(x: f64, per_unit: f64) -> f64 {
+    (x * per_unit).round() / per_unit
+}
+
+/// Seconds for JSON output: `secs` rounded to the nanosecond, a [`std::time::Duration`]'s own
+/// resolution (see [`json_round`]).
+pub(crate) fn json_seconds(secs: f64) -> f64 {
+    json_round(secs, 1e9)
+}
+
 /// `1 game`, `2 games`: the count and the word that fits it.
 pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
     if n == 1 {
@@ -221,6 +234,30 @@ pub(crate) fn shell_path(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A duration's seconds print as their nanoseconds, not as the float's long expansion
+    /// (tester 76 saw `36.848691314999996` from `solve --json`).
+    #[test]
+    fn json_seconds_print_to_the_nanosecond() {
+        let d = std::time::Duration::new(36, 848_691_315);
+        assert_ne!(
+            serde_json::json!(d.as_secs_f64()).to_string(),
+            "36.848691315"
+        );
+        assert_eq!(
+            serde_json::json!(json_seconds(d.as_secs_f64())).to_string(),
+            "36.848691315"
+        );
+        let mean = 2.049e-3 / 1000.0;
+        assert_eq!(
+            serde_json::json!(json_seconds(mean)).to_string(),
+            "2.049e-6"
+        );
+        assert_eq!(
+            serde_json::json!(json_round(2.0 / 3.0 * 1e6, 1e3)).to_string(),
+            "666666.667"
+        );
+    }
 
     #[test]
     fn shell_paths_are_quoted_only_when_needed() {

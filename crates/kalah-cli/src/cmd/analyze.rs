@@ -109,7 +109,7 @@ fn stopped(
                 "stopped": true,
                 "signal": crate::signals::signal_name(),
                 "nodes": stats.nodes,
-                "seconds": secs,
+                "seconds": crate::output::json_seconds(secs),
             })
         ))?;
     } else {
@@ -210,7 +210,7 @@ fn report(args: &Args, pos: &Position, rows: &[(String, i32)], secs: f64) -> Res
     if args.json {
         return print(&format!(
             "{}\n",
-            json!({"position": pos.to_string(), "value": value, "moves": rows_json(rows), "seconds": secs})
+            json!({"position": pos.to_string(), "value": value, "moves": rows_json(rows), "seconds": crate::output::json_seconds(secs)})
         ));
     }
     let Some(side) = pos.to_move() else {

@@ -12,7 +12,7 @@ use kalah_solver::{SolveError, Solver};
 use serde_json::{json, Value};
 
 use crate::cmd::solve::stop_on_ctrl_c;
-use crate::output::print;
+use crate::output::{json_round, json_seconds, print};
 
 /// Arguments of `kalah bench`.
 #[derive(clap::Args, Debug)]
@@ -90,9 +90,9 @@ fn summary_json(done: &[Done], tt_mb: usize) -> Value {
     json!({
         "positions": rows,
         "nodes": nodes,
-        "seconds": secs,
-        "positions_per_second": pps,
-        "nodes_per_second": nps,
+        "seconds": json_seconds(secs),
+        "positions_per_second": json_round(pps, 1e3),
+        "nodes_per_second": json_round(nps, 1e3),
         "tt_mb": tt_mb,
     })
 }
@@ -175,7 +175,7 @@ pub fn run(args: Args) -> Result<()> {
                 "position": pos.to_string(),
                 "value": sol.value,
                 "nodes": sol.stats.nodes,
-                "seconds": secs,
+                "seconds": json_seconds(secs),
             }),
         });
     }
@@ -212,7 +212,7 @@ fn stopped(
             "name": name,
             "position": pos.to_string(),
             "nodes": part_nodes,
-            "seconds": part_secs,
+            "seconds": json_seconds(part_secs),
         });
         print(&format!("{summary}\n"))?;
     } else {

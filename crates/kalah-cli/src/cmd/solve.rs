@@ -564,7 +564,7 @@ fn stopped(
             "lower": lower,
             "upper": upper,
             "nodes": stats.nodes,
-            "seconds": stats.elapsed.as_secs_f64(),
+            "seconds": crate::output::json_seconds(stats.elapsed.as_secs_f64()),
         });
         if lower == upper {
             v["value"] = json!(lower);
@@ -675,7 +675,7 @@ pub fn run(args: Args) -> Result<()> {
                 "pv": pv,
                 "nodes": sol.stats.nodes,
                 "tt_hits": sol.stats.tt_hits,
-                "seconds": secs,
+                "seconds": crate::output::json_seconds(secs),
             })
         ))
     } else {

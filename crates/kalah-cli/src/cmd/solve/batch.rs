@@ -25,7 +25,7 @@ use serde_json::{json, Value};
 use super::{default_tt_for, progress_message, show_progress, turns_text, Args, SolverParts};
 use crate::game_args::{opening_rules_note, RulesNamed};
 use crate::input::{read_line, LineRead};
-use crate::output::print;
+use crate::output::{json_round, json_seconds, print};
 
 /// A batch line's words: the position text and the expected value, if the line ends with one.
 #[derive(Debug, PartialEq, Eq)]
@@ -190,18 +190,17 @@ impl Totals {
         let (mean_seconds, mean_nodes, rate) = self.means();
         // Sums and quotients of floats written to the nanosecond and the thousandth of a node
         // (tester 66: "mean_seconds": 2.0489999999999998e-6).
-        let to = |x: f64, per_unit: f64| (x * per_unit).round() / per_unit;
         json!({
             "summary": {
                 "positions": self.solved,
                 "mismatches": self.mismatches,
                 "errors": self.errors,
                 "nodes": self.nodes,
-                "seconds": to(self.seconds, 1e9),
-                "wall_seconds": wall.as_secs_f64(),
-                "mean_nodes": to(mean_nodes, 1e3),
-                "mean_seconds": to(mean_seconds, 1e9),
-                "nodes_per_second": to(rate, 1e3),
+                "seconds": json_seconds(self.seconds),
+                "wall_seconds": json_seconds(wall.as_secs_f64()),
+                "mean_nodes": json_round(mean_nodes, 1e3),
+                "mean_seconds": json_seconds(mean_seconds),
+                "nodes_per_second": json_round(rate, 1e3),
             }
         })
     }
@@ -398,7 +397,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                     let mut row = json!({
                         "line": n, "position": pos.to_string(), "stopped": true,
                         "signal": crate::signals::signal_name(),
-                        "lower": lower, "upper": upper, "nodes": stats.nodes, "seconds": secs,
+                        "lower": lower, "upper": upper, "nodes": stats.nodes, "seconds": json_seconds(secs),
                     });
                     if lower == upper {
                         row["value"] = json!(lower);
@@ -440,7 +439,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 "pv": turns_text(&pos, &rules, &sol.pv),
                 "nodes": sol.stats.nodes,
                 "tt_hits": sol.stats.tt_hits,
-                "seconds": secs,
+                "seconds": json_seconds(secs),
             });
             if let Some(v) = entry.expected {
                 row["expected"] = json!(v);
