@@ -428,3 +428,36 @@ fn a_closed_output_is_said_to_stop_the_match() {
         "{stderr}"
     );
 }
+
+/// Tester 77: `hard` against `medium`, 10 games, played five identical pairs and said
+/// "100.0 %" without a word. Two levels without randomness and no random opening now get a
+/// note on stderr (the JSON on stdout stays whole); a random level, an opening or a single pair
+/// do not.
+#[test]
+fn a_match_of_identical_pairs_says_so() {
+    let note = "without randomness and every pair starts from the same position";
+    let stderr = |args: &[&str]| {
+        let mut a = match_args(args);
+        a.extend_from_slice(&["--houses", "3", "--seeds", "2", "--move-nodes", "500"]);
+        let out = run(&a);
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let said = stderr(&["hard", "medium", "--games", "4", "--json"]);
+    assert!(
+        said.contains(&format!("kalah: note: hard and medium choose {note}")),
+        "{said}"
+    );
+    assert!(said.contains("--opening-plies 4"), "{said}");
+    let said = stderr(&["perfect", "perfect", "--games", "3"]);
+    assert!(said.contains(&format!("perfect chooses {note}")), "{said}");
+    for quiet in [
+        &["hard", "medium", "--games", "4", "--opening-plies", "1"][..],
+        &["easy", "medium", "--games", "4"],
+        &["hard", "beginner", "--games", "4"],
+        &["hard", "medium", "--games", "2"],
+    ] {
+        let said = stderr(quiet);
+        assert!(!said.contains(note), "{quiet:?}: {said}");
+    }
+}

@@ -107,6 +107,15 @@ impl Level {
         Level::Perfect,
     ];
 
+    /// Whether the level chooses with randomness (`beginner` and `easy`: noise on the move
+    /// values and some random moves). The others choose the same action in the same position
+    /// under the same limits (a time limit can still make `expert` and `perfect` differ between
+    /// runs, when a search is cut at a different depth).
+    pub fn is_random(self) -> bool {
+        let p = self.profile();
+        p.noise != 0 || p.random > 0.0
+    }
+
     /// The level's name as written on the command line.
     pub fn name(self) -> &'static str {
         match self {

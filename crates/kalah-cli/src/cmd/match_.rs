@@ -709,6 +709,25 @@ fn progress_bar(games: u64) -> ProgressBar {
     bar
 }
 
+/// The note for a match whose pairs of games are likely all alike (tester 77: `hard` against
+/// `medium`, 10 games, gave five identical pairs and "100.0 %"): two levels without randomness
+/// ([`Level::is_random`]), no random opening, more than one pair. `None` otherwise.
+fn repeats_note(a: Level, b: Level, games: u64, opening_plies: usize) -> Option<String> {
+    if games <= 2 || opening_plies > 0 || a.is_random() || b.is_random() {
+        return None;
+    }
+    let levels = if a == b {
+        format!("{a} chooses")
+    } else {
+        format!("{a} and {b} choose")
+    };
+    Some(format!(
+        "{levels} without randomness and every pair starts from the same position \
+         (--opening-plies 0), so the pairs of games are likely all alike; --opening-plies 4 (say) \
+         gives each pair its own random opening"
+    ))
+}
+
 /// Runs `kalah match`.
 pub fn run(args: Args) -> Result<()> {
     let rules = args.rules.rules();
@@ -741,6 +760,9 @@ pub fn run(args: Args) -> Result<()> {
     };
     let mut settled = start;
     settled.settle(&rules);
+    if let Some(note) = repeats_note(args.a, args.b, args.games, args.opening_plies) {
+        stderr_line!("kalah: note: {note}");
+    }
     if !args.json {
         let mut intro = format!(
             "match: {} against {}, {} game{} from {start}\n",
