@@ -53,6 +53,15 @@ use crate::moves::{Move, Turn, TurnEnd};
 use crate::position::{Phase, Position, Side, Status};
 use crate::rules::Rules;
 
+/// [`RecordError::Illegal`]'s text after the turn number: `move {mv}: {source}`, without the
+/// `move {mv}: ` when `source` quotes `mv` whole.
+fn illegal_text(mv: &str, source: &MoveError) -> String {
+    match source {
+        MoveError::Parse(m) | MoveError::HouseTooLarge(m) if m == mv => source.to_string(),
+        _ => format!("move {mv}: {source}"),
+    }
+}
+
 /// A record that cannot be read or does not replay. `line` is 1-based.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RecordError {
@@ -85,8 +94,10 @@ pub enum RecordError {
         /// Why.
         source: ParsePositionError,
     },
-    /// A move does not replay.
-    #[error("turn {turn}: move {mv}: {source}")]
+    /// A move does not replay. The message names the move once: `turn 2: move 9: there is no
+    /// house 9 ...`, but `turn 1: 'x' is not a move ...` where the reason already quotes the
+    /// whole move (tester 77: `move x: 'x' is not a move`).
+    #[error("turn {turn}: {}", illegal_text(mv, source))]
     Illegal {
         /// 1-based turn number.
         turn: usize,

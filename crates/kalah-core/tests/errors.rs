@@ -597,6 +597,23 @@ fn turn_errors() {
             "{turn}"
         );
     }
+    // A token that is no move at all is quoted once, by the reason (tester 77: "move ;: ';'
+    // is not a move"); a bad action inside a turn is still named with its turn.
+    for (turn, said) in [
+        (";", "turn 1: ';' is not a move".to_string()),
+        ("xyz", "turn 1: 'xyz' is not a move".to_string()),
+        ("3-x", "turn 1: move 3-x: 'x' is not a move".to_string()),
+    ] {
+        let rec = GameRecord::parse_text(&format!(
+            "[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]\n1. S {turn}\n"
+        ))
+        .unwrap_err();
+        let text = rec.to_string();
+        assert!(
+            text.starts_with(&said) && text.ends_with("(digits, no leading zero) or 'swap'"),
+            "{turn}: {text}"
+        );
+    }
     // Elsewhere, `on_board` leaves an error as it is.
     assert_eq!(
         MoveError::EmptyHouse(3).on_board(6),
