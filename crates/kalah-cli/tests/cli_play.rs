@@ -648,6 +648,37 @@ fn save_names_a_directory_that_takes_no_files_and_refuses_tabs_around_names() {
     assert!(!x.exists());
 }
 
+/// A name ending in '/' names a directory: said so, not "Not a directory (os error 20)"
+/// (tester 77), for `save` and `--save`; nothing is written.
+#[test]
+fn save_to_a_name_ending_in_a_slash_says_it_names_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let x = dir.path().join("x.txt");
+    let input = format!("3\nsave {}/\nquit\n", x.display());
+    let out = play(&["--opponent", "human"], &input);
+    assert!(
+        out.contains(&format!(
+            "! cannot save to '{0}/': '{0}/' ends in '/', which names a directory; games are \
+             saved to files (drop the '/'); the game goes on",
+            x.display()
+        )),
+        "{out}"
+    );
+    let out = kalah()
+        .args(["play", "--opponent", "human", "--save"])
+        .arg(format!("{}/", x.display()))
+        .write_stdin("quit\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("ends in '/', which names a directory"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
 #[test]
 fn save_refuses_devices_pipes_read_only_files_and_broken_links() {
     use std::os::unix::fs::{FileTypeExt, PermissionsExt};

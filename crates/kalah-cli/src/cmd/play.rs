@@ -515,6 +515,12 @@ fn parse_command(line: &str) -> Result<Command, String> {
                 .trim_start()
                 .split_once(char::is_whitespace)
                 .map_or("", |(_, r)| r.trim_matches(' '));
+            // One pair of quotes around the whole name is taken off, as a shell would
+            // (tester 77: `save "my game.txt"` made a file named with the quotes).
+            let name = ['"', '\'']
+                .iter()
+                .find_map(|&q| name.strip_prefix(q)?.strip_suffix(q))
+                .unwrap_or(name);
             if name.is_empty() {
                 Err("save needs a file name: save FILE".to_string())
             } else if name.chars().any(char::is_control) {
@@ -990,6 +996,14 @@ fn save_target(path: &Path) -> Result<(PathBuf, PathBuf)> {
         Ok(p) => {
             let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
             (p, linked)
+        }
+        Err(_) if path.as_os_str().as_encoded_bytes().ends_with(b"/") => {
+            // (tester 77: `save x.txt/` said only "Not a directory (os error 20)".)
+            bail!(
+                "'{}' ends in '/', which names a directory; games are saved to files (drop the \
+                 '/')",
+                path.display()
+            )
         }
         Err(e) => {
             // A link the system follows to something with no path: /dev/stdout to a pipe
@@ -2643,6 +2657,28 @@ mod tests {
             Ok(Command::Save("x.txt".into()))
         );
         assert_eq!(parse_command("save\tx"), Ok(Command::Save("x".into())));
+        // One pair of quotes around the whole name is taken off (tester 77); a lone quote, or
+        // quotes inside the name, stay.
+        for (typed, name) in [
+            ("save \"my game.txt\"", "my game.txt"),
+            ("save 'a b'", "a b"),
+            ("save \"\"x\"\"", "\"x\""),
+            ("save \"", "\""),
+            ("save a\"b\"", "a\"b\""),
+            ("save \"a'", "\"a'"),
+        ] {
+            assert_eq!(
+                parse_command(typed),
+                Ok(Command::Save(name.into())),
+                "{typed}"
+            );
+        }
+        for typed in ["save \"\"", "save ''"] {
+            assert!(
+                parse_command(typed).is_err_and(|e| e.starts_with("save needs a file name")),
+                "{typed}"
+            );
+        }
         assert_eq!(
             parse_command("save a\\tb.txt"),
             Ok(Command::Save("a\\tb.txt".into()))
