@@ -753,6 +753,65 @@ fn load_refuses_an_endless_or_huge_file() {
     }
 }
 
+/// A UTF-16 record is named as such, with or without its byte-order mark, and so is one
+/// that is merely not UTF-8 (tester 77: "bad byte at offset 0" for UTF-16).
+#[test]
+fn load_names_utf16_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let utf16 = |big: bool, bom: bool| {
+        let mut bytes: Vec<u8> = if !bom {
+            vec![]
+        } else if big {
+            vec![0xFE, 0xFF]
+        } else {
+            vec![0xFF, 0xFE]
+        };
+        for unit in "1. 3-6\n".encode_utf16() {
+            let b = if big {
+                unit.to_be_bytes()
+            } else {
+                unit.to_le_bytes()
+            };
+            bytes.extend_from_slice(&b);
+        }
+        bytes
+    };
+    for (name, bytes, want) in [
+        (
+            "le.txt",
+            utf16(false, true),
+            "it is UTF-16 text (byte-order mark FF FE), and records are UTF-8",
+        ),
+        (
+            "be.txt",
+            utf16(true, true),
+            "it is UTF-16 text (byte-order mark FE FF), and records are UTF-8",
+        ),
+        (
+            "nobom.txt",
+            utf16(true, false),
+            "it holds a NUL byte (at offset 0), which no text does (UTF-16 text",
+        ),
+        (
+            "latin1.txt",
+            b"1. 3-6 # r\xe9sultat\n".to_vec(),
+            "it is not UTF-8 text (bad byte at offset 10)",
+        ),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        let out = kalah()
+            .args(["play", "--load"])
+            .arg(&path)
+            .write_stdin("")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+        assert!(stderr.contains(want), "{name}: {stderr}");
+    }
+}
+
 /// Regression (tester 49): `save FILE` replaced the record of another game (a mistyped name
 /// lost it). Another game's record is kept; an earlier save of this game, or a file this
 /// session saved (even after an undo took the game elsewhere) or loaded, is replaced.

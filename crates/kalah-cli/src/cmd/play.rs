@@ -954,6 +954,28 @@ pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
             MAX_RECORD_BYTES >> 20
         );
     }
+    // A UTF-16 file (as some Windows editors save) is named as such (tester 77: only "bad
+    // byte at offset 0").
+    if let Some(bom) = [[0xFF, 0xFE], [0xFE, 0xFF]]
+        .into_iter()
+        .find(|b| bytes.starts_with(b))
+    {
+        bail!(
+            "'{}' is not a game record kalah reads: it is UTF-16 text (byte-order mark {:02X} \
+             {:02X}), and records are UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8",
+            path.display(),
+            bom[0],
+            bom[1]
+        );
+    }
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        bail!(
+            "'{}' is not a game record: it holds a NUL byte (at offset {at}), which no text \
+             does (UTF-16 text without a byte-order mark? convert it, e.g. iconv -f UTF-16BE -t \
+             UTF-8)",
+            path.display()
+        );
+    }
     let text = String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
             "'{}' is not a game record: it is not UTF-8 text (bad byte at offset {})",
