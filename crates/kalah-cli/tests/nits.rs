@@ -494,3 +494,68 @@ fn help_texts_carry_no_internal_notes() {
         }
     }
 }
+
+/// Rule flags and play's choices are read in any case (tester 77: `--level PERFECT` was taken,
+/// `--capture EMPTY` and `--side NORTH` refused), and mean what their lower case does.
+#[test]
+fn rule_and_side_values_are_read_in_any_case() {
+    let upper = json(&[
+        "solve",
+        "--houses",
+        "3",
+        "--seeds",
+        "2",
+        "--capture",
+        "EMPTY",
+        "--end",
+        "Mover-Blocked",
+        "--leftovers",
+        "NOBODY",
+    ]);
+    let lower = json(&[
+        "solve",
+        "--houses",
+        "3",
+        "--seeds",
+        "2",
+        "--capture",
+        "empty",
+        "--end",
+        "mover-blocked",
+        "--leftovers",
+        "nobody",
+    ]);
+    assert_eq!(upper["value"], lower["value"]);
+    assert_eq!(upper["best"], lower["best"]);
+    let out = kalah(&[
+        "play",
+        "--houses",
+        "3",
+        "--seeds",
+        "2",
+        "--side",
+        "NORTH",
+        "--opponent",
+        "Engine",
+        "--level",
+        "Easy",
+        "--color",
+        "NEVER",
+    ])
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .and_then(|mut c| {
+        c.stdin.take().unwrap().write_all(b"quit\n")?;
+        c.wait_with_output()
+    })
+    .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("You play North"), "{said}");
+}

@@ -201,7 +201,7 @@ impl fmt::Display for LeftoverRule {
 impl FromStr for CaptureRule {
     type Err = RulesError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
+        match s.to_ascii_lowercase().as_str() {
             "standard" => Ok(CaptureRule::Standard),
             "empty" => Ok(CaptureRule::Empty),
             _ => Err(RulesError::BadValue {
@@ -216,7 +216,7 @@ impl FromStr for CaptureRule {
 impl FromStr for EndRule {
     type Err = RulesError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
+        match s.to_ascii_lowercase().as_str() {
             "row-empty" => Ok(EndRule::RowEmpty),
             "mover-blocked" => Ok(EndRule::MoverBlocked),
             _ => Err(RulesError::BadValue {
@@ -231,7 +231,7 @@ impl FromStr for EndRule {
 impl FromStr for LeftoverRule {
     type Err = RulesError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
+        match s.to_ascii_lowercase().as_str() {
             "owner" => Ok(LeftoverRule::Owner),
             "emptier" => Ok(LeftoverRule::Emptier),
             "nobody" => Ok(LeftoverRule::Nobody),
@@ -253,7 +253,7 @@ fn on_off(b: bool) -> &'static str {
 }
 
 fn parse_on_off(key: &str, v: &str) -> Result<bool, RulesError> {
-    match v {
+    match v.to_ascii_lowercase().as_str() {
         "on" | "true" | "yes" => Ok(true),
         "off" | "false" | "no" => Ok(false),
         _ => Err(RulesError::BadValue {
@@ -268,8 +268,9 @@ fn parse_on_off(key: &str, v: &str) -> Result<bool, RulesError> {
 /// first-move-extra-turn=on`: every key, in this order. Parsing accepts any subset in any order,
 /// separated by spaces or commas, and `true`/`yes` and `false`/`no` for `on` and `off`; missing
 /// keys take the standard rule; a key given twice is an error ([`RulesError::RepeatedKey`]).
-/// Keys and values are lower case, as written (`capture=Empty` is refused with a message that
-/// lists the values), unlike the side letters and `swap`, which are read in either case.
+/// Keys and values are written in lower case and read in any case (`Capture=EMPTY` is
+/// `capture=empty`; tester 77: the levels, the side letters and `swap` were read in either
+/// case, the rules not); an error quotes them as given.
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -305,18 +306,20 @@ impl FromStr for Rules {
                 .ok_or_else(|| RulesError::NotKeyValue(item.into()))?;
             let k = Rules::KEYS
                 .iter()
-                .position(|&known| known == key)
+                .position(|&known| known.eq_ignore_ascii_case(key))
                 .ok_or_else(|| RulesError::UnknownKey(key.into()))?;
             if std::mem::replace(&mut seen[k], true) {
                 return Err(RulesError::RepeatedKey(key.into()));
             }
-            match key {
+            match Rules::KEYS[k] {
                 "capture" => rules.capture = value.parse()?,
                 "end" => rules.end = value.parse()?,
                 "leftovers" => rules.leftovers = value.parse()?,
-                "majority-end" => rules.majority_end = parse_on_off(key, value)?,
-                "pie" => rules.pie = parse_on_off(key, value)?,
-                "first-move-extra-turn" => rules.first_move_extra_turn = parse_on_off(key, value)?,
+                "majority-end" => rules.majority_end = parse_on_off(Rules::KEYS[k], value)?,
+                "pie" => rules.pie = parse_on_off(Rules::KEYS[k], value)?,
+                "first-move-extra-turn" => {
+                    rules.first_move_extra_turn = parse_on_off(Rules::KEYS[k], value)?
+                }
                 _ => return Err(RulesError::UnknownKey(key.into())),
             }
         }

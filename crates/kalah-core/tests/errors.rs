@@ -108,6 +108,31 @@ fn rules_errors() {
             other => panic!("{text}: {other:?}"),
         }
     }
+    // Keys and values are read in any case (tester 77: `capture=EMPTY` was refused while
+    // `--level PERFECT` and `SWAP` were taken); errors quote them as given, the key as known.
+    assert_eq!(
+        "Capture=EMPTY End=Mover-Blocked LEFTOVERS=Nobody Majority-End=ON PIE=Yes \
+         first-move-extra-turn=OFF"
+            .parse::<Rules>()
+            .map(|r| r.to_string()),
+        Ok(
+            "capture=empty end=mover-blocked leftovers=nobody majority-end=on pie=on \
+            first-move-extra-turn=off"
+                .to_string()
+        )
+    );
+    assert_eq!(
+        "PIE=Maybe".parse::<Rules>(),
+        Err(RulesError::BadValue {
+            key: "pie".into(),
+            value: "Maybe".into(),
+            expected: "on or off (or true/false, yes/no)"
+        })
+    );
+    assert_eq!(
+        "pie=on PIE=off".parse::<Rules>(),
+        Err(RulesError::RepeatedKey("PIE".into()))
+    );
     assert!(RulesError::UnknownKey("x".into())
         .to_string()
         .contains("known: capture"));

@@ -62,10 +62,10 @@ pub struct Args {
     pub rules: RuleArgs,
     /// The side you start on. Under the pie rule a swap moves you to the other row [default:
     /// south; with --load, the record's, see --load].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub side: Option<SideArg>,
     /// Who plays the other side [default: engine; with --load, the record's, see --load].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub opponent: Option<Opponent>,
     /// Engine level: beginner, easy, medium, hard, expert or perfect [default: medium; with
     /// --load, the record's, see --load].
@@ -120,7 +120,7 @@ pub struct Args {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cmd::egdb::parse_threads)]
     pub threads: Option<usize>,
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
-    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    #[arg(long, value_name = "WHEN", default_value = "auto", ignore_case = true)]
     pub color: ColorChoice,
     /// Directory of the endgame databases that the engine and `hint` use [default: the
     /// per-user database root, ~/.local/share/kalah/egdb on Linux, if it exists].
