@@ -570,6 +570,17 @@ fn parse_command(line: &str) -> Result<Command, String> {
         {
             Ok(Command::NoHouse(word.to_string(), None))
         }
+        // A turn of house numbers with an empty action (`3--6`, `3,,6`, `,3`): said as `show
+        // --moves` and records say it (tester 77: "not a command").
+        _ if rest.is_empty()
+            && word.contains(['-', ','])
+            && word.split(['-', ',']).all(|h| {
+                h.bytes().all(|b| b.is_ascii_digit()) || h.eq_ignore_ascii_case("swap")
+            })
+            && turn_body(word).split(['-', ',']).any(str::is_empty) =>
+        {
+            Err(format!("'{word}': {}", MoveError::EmptyAction))
+        }
         _ if word.contains(['-', ','])
             && turn_body(word).split(['-', ',']).all(|h| !h.is_empty()) =>
         {
@@ -2679,6 +2690,15 @@ mod tests {
             Ok(Command::Save("x.txt".into()))
         );
         assert_eq!(parse_command("save\tx"), Ok(Command::Save("x".into())));
+        // An empty action in a typed turn is named as `show --moves` names it (tester 77).
+        for typed in ["3--6", "3,,6", "3,", ",3", "-", "swap--1"] {
+            assert_eq!(
+                parse_command(typed),
+                Err(format!("'{typed}': {}", MoveError::EmptyAction)),
+                "{typed}"
+            );
+        }
+        assert!(parse_command("3-").is_ok_and(|c| matches!(c, Command::Turn(..))));
         // One pair of quotes around the whole name is taken off (tester 77); a lone quote, or
         // quotes inside the name, stay.
         for (typed, name) in [
