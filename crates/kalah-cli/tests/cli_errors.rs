@@ -383,8 +383,14 @@ fn bad_files() {
         fails_with(&["play", "--load", f.to_str().unwrap()], needle);
     }
     let f = dir.path().join("binary.txt");
-    std::fs::write(&f, [0xff, 0xfe, 0x00, 0x80]).unwrap();
+    std::fs::write(&f, [0x31, 0x80, 0xff, 0x01]).unwrap();
     fails_with(&["play", "--load", f.to_str().unwrap()], "not UTF-8 text");
+    // (FF FE first is UTF-16's byte-order mark, named as such: see cli_play.rs.)
+    std::fs::write(&f, [0xff, 0xfe, 0x00, 0x80]).unwrap();
+    fails_with(
+        &["play", "--load", f.to_str().unwrap()],
+        "it is UTF-16 text",
+    );
 }
 
 /// Regression: an empty file used to load as a fresh Kalah(6,4) game.
