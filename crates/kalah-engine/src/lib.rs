@@ -171,7 +171,9 @@ pub struct Choice {
     /// randomness (`beginner`, `easy`), the un-noised value of the action they picked, which
     /// may be worse than the best.
     pub value: Option<i32>,
-    /// Whether `value` is proven exact.
+    /// Whether `value` is proven exact. At the levels without randomness a proven value is the
+    /// position's, `mv` a best action, except for an action that ends the game: its value (the
+    /// final store difference) is always proven, whether or not it is the best (tester 78).
     pub exact: bool,
     /// Depth of the search that chose the move (plies); for a proven action (`perfect`), the
     /// length of the principal variation [`Choice::pv`]; 0 for a random or greedy choice.
@@ -519,10 +521,21 @@ impl Engine {
                 }
             }
         };
-        let Some(found) = found else {
+        let Some(mut found) = found else {
             // Not expected (the game is not over): still a legal action, no value claimed.
             return Some(Choice::unsearched(legal[0]));
         };
+        // An action that ends the game has its final store difference as its value, proven
+        // whatever the search proved of the others (tester 78: `medium` said `exact: false` of
+        // such a move under the majority end).
+        if let Some(me) = p.to_move() {
+            let mut child = p;
+            child.play_unchecked(rules, found.mv);
+            if child.is_over() {
+                found.value = child.store_diff(me);
+                found.exact = true;
+            }
+        }
         Some(Choice {
             mv: found.mv,
             value: Some(found.value),

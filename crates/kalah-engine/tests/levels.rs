@@ -233,6 +233,74 @@ fn a_move_said_to_be_proven_after_a_hint_is_a_best_move() {
     }
 }
 
+/// An action that ends the game is proven at every level, whatever the search proved of the
+/// others (tester 78: `medium` said `exact: false` of a move that passes half the seeds under
+/// the majority end, `expert` of one under `end=mover-blocked`).
+#[test]
+fn an_action_that_ends_the_game_is_proven_at_every_level() {
+    use kalah_core::{EndRule, LeftoverRule};
+    let cases = [
+        (
+            Rules {
+                leftovers: LeftoverRule::Emptier,
+                majority_end: true,
+                ..Rules::default()
+            },
+            "0,0,3,3,1,3,8,0,1,0,3,1,2,25 N",
+        ),
+        (
+            Rules {
+                leftovers: LeftoverRule::Emptier,
+                ..Rules::default()
+            },
+            "1,0,0,3,0,17,0,0,0,3,0,15 S",
+        ),
+        (
+            Rules {
+                end: EndRule::MoverBlocked,
+                leftovers: LeftoverRule::Nobody,
+                majority_end: true,
+                ..Rules::default()
+            },
+            "2,1,0,2,3,0,20,3,2,0,0,3,1,9 S",
+        ),
+    ];
+    let mut ending = 0;
+    for (rules, text) in cases {
+        let pos: Position = text.parse().unwrap();
+        let me = pos.to_move().unwrap();
+        for level in Level::ALL {
+            for seed in 0..4 {
+                let mut engine = Engine::with_seed(level, seed);
+                let c = engine
+                    .choose_with(
+                        &pos,
+                        &rules,
+                        Limits {
+                            time: None,
+                            nodes: Some(2000),
+                        },
+                    )
+                    .unwrap();
+                let mut after = pos;
+                after.play(&rules, c.mv).unwrap();
+                // (A random or only action claims no value: `value` None, not exact.)
+                if after.is_over() && c.value.is_some() {
+                    ending += 1;
+                    assert!(c.exact, "{level:?} {text} under {rules}: {c:?}");
+                    assert_eq!(
+                        c.value,
+                        Some(after.store_diff(me)),
+                        "{level:?} {text}: {c:?}"
+                    );
+                }
+            }
+        }
+    }
+    // The searching levels chose a game-ending action in every case (as the tester saw).
+    assert!(ending >= 3 * 4 * 4, "{ending}");
+}
+
 /// Self-play with hints between the moves, as the terminal and web front ends drive the
 /// engine: every value a hint or a choice says is proven is the exact value (of the action;
 /// for a level without randomness, of the position, the action a best one). Node limits keep
@@ -286,10 +354,18 @@ fn values_said_to_be_proven_in_self_play_with_hints_are_exact() {
                             continue;
                         }
                         let c = e.choose_with(&pos, &rules, limits).unwrap();
+                        let mut after = pos;
+                        after.play(&rules, c.mv).unwrap();
+                        // An action that ends the game is proven whether or not it is best
+                        // (one picked without a search claims no value at all).
+                        assert!(
+                            c.exact || c.value.is_none() || !after.is_over(),
+                            "{pos} under {rules}: {c:?}"
+                        );
                         if c.exact {
                             claims += 1;
                             assert_eq!(c.value, Some(of(c.mv)), "{pos} under {rules}: {c:?}");
-                            if e.level() != Level::Easy {
+                            if e.level() != Level::Easy && !after.is_over() {
                                 assert_eq!(of(c.mv), value, "{pos} under {rules}: {c:?}");
                             }
                         }
