@@ -237,6 +237,52 @@ fn serve_stops_cleanly_on_sigterm_and_sighup() {
     }
 }
 
+/// A second signal while `serve` stops (here held by a half-sent request head, which it waits
+/// on for the 20 s read limit) ends it at once with that signal's exit code (tester 78).
+#[cfg(unix)]
+#[test]
+fn a_second_signal_stops_serve_at_once() {
+    for (signal, code, name) in [("-INT", 130, "Ctrl-C"), ("-TERM", 143, "SIGTERM")] {
+        let (child, line) = start_serving(kalah(&["serve", "--port", "0"]));
+        let host = line
+            .strip_prefix("kalah serve: listening on http://")
+            .and_then(|r| r.split('/').next())
+            .unwrap_or_else(|| panic!("{line}"))
+            .to_string();
+        let mut conn = std::net::TcpStream::connect(&host).unwrap();
+        conn.write_all(b"GET /api/info HTTP/1.1\r\nHo").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let started = std::time::Instant::now();
+        let kill = |sig: &str| {
+            Command::new("kill")
+                .args([sig, &child.id().to_string()])
+                .status()
+                .unwrap()
+        };
+        kill("-INT");
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        kill(signal);
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{signal}: {stderr}");
+        assert_eq!(
+            stderr,
+            format!(
+                "kalah serve: stopping\nkalah serve: stopped at once by a second signal \
+                 ({name}); the requests in flight were dropped\n"
+            ),
+            "{signal}"
+        );
+        // Well before the 20 s the half-sent head would have held it.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "{:?}",
+            started.elapsed()
+        );
+        drop(conn);
+    }
+}
+
 #[test]
 fn serve_binds_a_host_name() {
     // Regression: `--bind localhost` was refused ("invalid IP address syntax").

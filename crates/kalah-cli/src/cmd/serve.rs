@@ -180,38 +180,56 @@ pub fn run(args: Args) -> Result<()> {
 /// that handles Ctrl-C takes them (tester 44: a SIGHUP killed the server without finishing its
 /// requests). On Unix the handlers are installed by this call, so call it (within the runtime)
 /// before the listening line is printed: a signal sent as soon as the line is read is caught.
+/// A second signal during the stop ends the process at once, with the exit code of that
+/// signal (130, 143, 129), dropping the requests in flight (tester 78: a half-sent request held
+/// the stop for the whole read limit, and a second Ctrl-C did nothing).
 fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
     let wait = {
         use tokio::signal::unix::{signal, Signal, SignalKind};
         // A handler that cannot be installed leaves that signal's default action.
-        async fn recv(s: Option<Signal>) {
+        async fn recv(s: Option<&mut Signal>) {
             match s {
-                Some(mut s) => {
+                Some(s) => {
                     s.recv().await;
                 }
                 None => std::future::pending().await,
             }
         }
-        let int = signal(SignalKind::interrupt()).ok();
-        let term = signal(SignalKind::terminate()).ok();
-        let hup = signal(SignalKind::hangup()).ok();
-        async move {
+        /// The next of the three signals: its exit code and name.
+        async fn next(
+            int: &mut Option<Signal>,
+            term: &mut Option<Signal>,
+            hup: &mut Option<Signal>,
+        ) -> (i32, &'static str) {
             tokio::select! {
-                _ = recv(int) => {},
-                _ = recv(term) => {},
-                _ = recv(hup) => {},
+                _ = recv(int.as_mut()) => (130, "Ctrl-C"),
+                _ = recv(term.as_mut()) => (143, "SIGTERM"),
+                _ = recv(hup.as_mut()) => (129, "SIGHUP"),
             }
+        }
+        let mut int = signal(SignalKind::interrupt()).ok();
+        let mut term = signal(SignalKind::terminate()).ok();
+        let mut hup = signal(SignalKind::hangup()).ok();
+        async move {
+            next(&mut int, &mut term, &mut hup).await;
+            stderr_line!("kalah serve: stopping");
+            tokio::spawn(async move {
+                let (code, name) = next(&mut int, &mut term, &mut hup).await;
+                stderr_line!(
+                    "kalah serve: stopped at once by a second signal ({name}); the requests in \
+                     flight were dropped"
+                );
+                std::process::exit(code);
+            });
         }
     };
     #[cfg(not(unix))]
     let wait = async {
         let _ = tokio::signal::ctrl_c().await;
-    };
-    async move {
-        wait.await;
         stderr_line!("kalah serve: stopping");
-    }
+    };
+    wait
 }
 
 #[cfg(test)]
