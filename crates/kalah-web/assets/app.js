@@ -1262,7 +1262,7 @@ const PHASES = ['opening', 'first-turn', 'pie'];
 function parsePositionText(text) {
   const m = /^\s*((?:\s*\d+\s*,)+\s*\d+)\s*(.*)$/s.exec(text); // s: U+2028 is white space too
   if (!m) {
-    const bad = text.split(/[\s,]+/).find((x) => x && !/^\d+$/.test(x) && !/^[SN]$/i.test(x) && !PHASES.includes(x));
+    const bad = text.split(/[\s,]+/).find((x) => x && !/^\d+$/.test(x) && !/^[SN]$/i.test(x) && !PHASES.includes(x.toLowerCase()));
     throw new Error(bad ? `'${bad}' is not a seed count (a whole number 0 to 255)` : 'the counts are whole numbers joined by commas, then S or N');
   }
   const pits = m[1].split(',').map((x) => Number(x.trim()));
@@ -1277,8 +1277,9 @@ function parsePositionText(text) {
   }
   const toMove = rest[0].toUpperCase();
   if (toMove !== 'S' && toMove !== 'N') throw new Error(`'${rest[0]}' is not a side to move (S or N)`);
-  const phase = rest[1] ?? null;
-  if (phase !== null && !PHASES.includes(phase)) throw new Error(`'${phase}' is not a phase tag (${PHASES.join(', ')})`);
+  // The tag in any case, as the server reads it (`Opening`, `PIE`).
+  const phase = rest[1] === undefined ? null : rest[1].toLowerCase();
+  if (phase !== null && !PHASES.includes(phase)) throw new Error(`'${rest[1]}' is not a phase tag (${PHASES.join(', ')})`);
   if (rest.length > 2) throw new Error(`'${rest[2]}': a position ends with its side to move and phase tag`);
   return { pits, toMove, phase };
 }

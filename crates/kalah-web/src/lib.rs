@@ -235,6 +235,8 @@ pub fn router(config: Config) -> Router {
     };
     Router::new()
         .route("/", get(assets::index))
+        // The page under its file name too, as static servers answer it (tester 78).
+        .route("/index.html", get(assets::index))
         .route("/assets/{file}", get(assets::asset))
         .route("/api/info", get(api::info))
         .route("/api/legal", post(api::legal))

@@ -82,6 +82,10 @@ async fn page_and_assets_are_served() {
     assert!(a
         .text
         .contains(r#"<script type="module" src="/assets/app.js">"#));
+    // The same page under its file name (tester 78: a 404).
+    let b = send(&app, "GET", "/index.html", "").await;
+    assert_eq!(b.status, StatusCode::OK);
+    assert_eq!(b.text, a.text);
     for (file, ct) in [
         ("app.js", "text/javascript"),
         ("api.js", "text/javascript"),

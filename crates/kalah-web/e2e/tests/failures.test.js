@@ -183,8 +183,11 @@ test('the analysis board refuses counts the server would not read, keeps phase t
     await load(text);
     await page.waitForFunction((w) => new RegExp(w).test(document.getElementById('an-value').textContent), want.source);
   }
-  // A phase tag is kept (under the pie rule North may swap in the pie phase).
+  // A phase tag is kept (under the pie rule North may swap in the pie phase), read in any
+  // case as the server reads it (tester 78: 'PIE' was "not a phase tag").
   await load('1,0,1,0 N pie');
+  assert.equal(await position(page), '1,0,1,0 N pie');
+  await load('1,0,1,0 N PIE');
   assert.equal(await position(page), '1,0,1,0 N pie');
   // A finished game (every house empty) needs no side letter, as the server reads it.
   await load('0,3,0,1');
