@@ -76,8 +76,16 @@ fn bind_addrs(host: &str, port: u16) -> Result<Vec<SocketAddr>> {
     if bare.trim().is_empty() {
         bail!("--bind needs an address or a host name, e.g. 127.0.0.1 or localhost");
     }
-    let hint = if bare.contains(':') {
+    // (tester 78: `[::1` was told to give its port with --port.)
+    let port_given = bare.split_once(':').is_some_and(|(h, p)| {
+        !h.contains(':') && !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())
+    });
+    let hint = if host.starts_with('[') != host.ends_with(']') {
+        " (an IPv6 address in brackets needs both of them: [::1])"
+    } else if port_given {
         " (give the port with --port, not in --bind)"
+    } else if bare.contains(':') {
+        " (nor is it an IP address: an IPv6 address is written like ::1 or [::1])"
     } else {
         ""
     };
@@ -271,5 +279,17 @@ mod tests {
         assert!(e.contains("--port"), "{e}");
         let e = bind_addrs("", 8080).unwrap_err().to_string();
         assert!(e.contains("--bind needs"), "{e}");
+        // A bracket missing, or an IPv6 address mistyped, is not told to move its port
+        // (tester 78).
+        for (host, hint) in [
+            ("[::1", "needs both of them: [::1]"),
+            ("::1]", "needs both of them: [::1]"),
+            ("::g", "nor is it an IP address"),
+            ("localhost:80", "give the port with --port"),
+        ] {
+            let e = bind_addrs(host, 8080).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("--bind {host}: ")), "{e}");
+            assert!(e.contains(hint) && e.ends_with(')'), "{host}: {e}");
+        }
     }
 }
