@@ -180,6 +180,13 @@ impl Body {
                 known,
             });
         }
+        // Named as such, not as JSON's "invalid unicode code point" (tester 78).
+        if let Err(e) = std::str::from_utf8(bytes) {
+            return Err(bad(format!(
+                "the request body is not UTF-8 text (bad byte at offset {}); JSON is sent as UTF-8",
+                e.valid_up_to()
+            )));
+        }
         let UniqueKeys(v) = serde_json::from_slice(bytes).map_err(|e| match e.classify() {
             // Only `UniqueKeys` raises data errors: a key given twice.
             serde_json::error::Category::Data => bad(format!("the request body: {e}")),
@@ -273,7 +280,8 @@ pub(crate) fn take_rules(body: &mut Body) -> Result<Rules, ApiError> {
             for (key, v) in &map {
                 // An unknown key is named as such, whatever its value's type (tester 23:
                 // `{"bogus": 1}` was told its value's type).
-                if !Rules::KEYS.contains(&key.as_str()) && !v.is_null() {
+                // Keys in any case, as the text form reads them (tester 78: `{"Pie": true}`).
+                if !Rules::KEYS.iter().any(|k| k.eq_ignore_ascii_case(key)) && !v.is_null() {
                     return Err(bad(format!(
                         "field 'rules': {}",
                         kalah_core::RulesError::UnknownKey(key.clone())
@@ -307,7 +315,8 @@ pub(crate) fn take_rules(body: &mut Body) -> Result<Rules, ApiError> {
                 // A true/false given to a key that takes names is quoted as sent, not as the
                 // text form's 'on'/'off' (tester 41).
                 if let kalah_core::RulesError::BadValue { key, value, .. } = &mut e {
-                    if let Some(Value::Bool(b)) = map.get(key.as_str()) {
+                    let sent = map.iter().find(|(k, _)| k.eq_ignore_ascii_case(key));
+                    if let Some((_, Value::Bool(b))) = sent {
                         *value = b.to_string();
                     }
                 }
@@ -986,6 +995,19 @@ mod tests {
         Game::take(&mut b).map_err(|e| e.to_string())
     }
 
+    /// A body that is not UTF-8 is named as such (tester 78: "invalid unicode code point").
+    #[test]
+    fn a_body_that_is_not_utf8_is_named_as_such() {
+        let Err(ApiError::BadRequest(msg)) = Body::parse(b"{\"moves\": \"\xff\"}", &GAME_FIELDS)
+        else {
+            panic!("a body that is not UTF-8 should be refused");
+        };
+        assert_eq!(
+            msg,
+            "the request body is not UTF-8 text (bad byte at offset 11); JSON is sent as UTF-8"
+        );
+    }
+
     #[test]
     fn a_key_given_twice_in_one_object_is_refused() {
         for (json, key) in [
@@ -1097,6 +1119,16 @@ mod tests {
                 .err()
                 .as_deref(),
             Some("field 'rules': rules key 'pie' is given more than once")
+        );
+        // Keys and values in any case, as the text form reads them (tester 78).
+        let g = game(r#"{"rules": {"Pie": true, "CAPTURE": "Empty"}}"#).unwrap();
+        assert!(g.rules.pie && g.rules.capture == kalah_core::CaptureRule::Empty);
+        assert_eq!(
+            game(r#"{"rules": {"Capture": true}}"#).map(|_| ()),
+            Err(
+                "field 'rules': 'true' is not a value of capture: expected standard or empty"
+                    .into()
+            )
         );
         let g = game(r#"{"rules": {"pie": true, "capture": "empty"}}"#).unwrap();
         assert!(g.rules.pie && g.rules.capture == kalah_core::CaptureRule::Empty);
