@@ -545,49 +545,18 @@ fn help_texts_carry_no_internal_notes() {
 /// `--capture EMPTY` and `--side NORTH` refused), and mean what their lower case does.
 #[test]
 fn rule_and_side_values_are_read_in_any_case() {
-    let upper = json(&[
-        "solve",
-        "--houses",
-        "3",
-        "--seeds",
-        "2",
-        "--capture",
-        "EMPTY",
-        "--end",
-        "Mover-Blocked",
-        "--leftovers",
-        "NOBODY",
-    ]);
-    let lower = json(&[
-        "solve",
-        "--houses",
-        "3",
-        "--seeds",
-        "2",
-        "--capture",
-        "empty",
-        "--end",
-        "mover-blocked",
-        "--leftovers",
-        "nobody",
-    ]);
+    let args = |text: &'static str| text.split_whitespace().collect::<Vec<_>>();
+    let upper = json(&args(
+        "solve --houses 3 --seeds 2 --capture EMPTY --end Mover-Blocked --leftovers NOBODY",
+    ));
+    let lower = json(&args(
+        "solve --houses 3 --seeds 2 --capture empty --end mover-blocked --leftovers nobody",
+    ));
     assert_eq!(upper["value"], lower["value"]);
     assert_eq!(upper["best"], lower["best"]);
-    let out = kalah(&[
-        "play",
-        "--houses",
-        "3",
-        "--seeds",
-        "2",
-        "--side",
-        "NORTH",
-        "--opponent",
-        "Engine",
-        "--level",
-        "Easy",
-        "--color",
-        "NEVER",
-    ])
+    let out = kalah(&args(
+        "play --houses 3 --seeds 2 --side NORTH --opponent Engine --level Easy --color NEVER",
+    ))
     .stdin(Stdio::piped())
     .stdout(Stdio::piped())
     .stderr(Stdio::piped())
