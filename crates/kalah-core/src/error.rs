@@ -26,6 +26,15 @@ pub enum RulesError {
     /// is unclear, so the text is refused rather than the last one taken.
     #[error("rules key '{shown}' is given more than once", shown = crate::error::clipped(.0))]
     RepeatedKey(String),
+    /// A value of the rules' JSON object form that is neither a string nor a boolean
+    /// ([`Rules::from_json_object`](crate::Rules::from_json_object)).
+    #[error("key '{shown}' must be a string or true/false, not {found}", shown = crate::error::clipped(.key))]
+    BadType {
+        /// The key, as given.
+        key: String,
+        /// The JSON type given: `a number`, `an array`, `an object`.
+        found: &'static str,
+    },
     /// A rules value that the key does not take.
     #[error("'{shown}' is not a value of {key}: expected {expected}", shown = crate::error::clipped(.value))]
     BadValue {

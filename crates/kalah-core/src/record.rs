@@ -260,10 +260,14 @@ fn rules_object_or_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Rules,
             t.parse::<Rules>()
                 .map_err(|e| E::custom(format!("field 'rules': {e}")))
         }
-        fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Rules, A::Error> {
-            // Rules' own reader, on the map as it comes: a key given twice or an unknown one
-            // is told as serde tells it.
-            Rules::deserialize(de::value::MapAccessDeserializer::new(map))
+        fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Rules, A::Error> {
+            // Read as the web API reads the object, keys and values in any case (tester 79:
+            // `{"PIE": true}` was an unknown field here only); a key sent twice comes twice.
+            let mut entries: Vec<(String, serde_json::Value)> = Vec::new();
+            while let Some(entry) = map.next_entry()? {
+                entries.push(entry);
+            }
+            Rules::from_json_object(entries.iter().map(|(k, v)| (k.as_str(), v)))
                 .map_err(|e| A::Error::custom(format!("field 'rules': {e}")))
         }
     }
@@ -1350,15 +1354,21 @@ mod tests {
             let once = format!("[{tag} \"{value}\"]\n[Event \"x\"]\n[Event \"y\"]\n");
             assert!(GameRecord::parse_text(&once).is_ok(), "{once}");
         }
-        // The JSON form refuses a key given twice in its rules object (serde's check).
-        let e = GameRecord::parse_json(
-            r#"{"rules": {"pie": true, "pie": false}, "start": "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"}"#,
-        )
-        .unwrap_err();
-        assert!(
-            matches!(&e, RecordError::Json(m) if m.contains("duplicate field `pie`")),
-            "{e}"
-        );
+        // The JSON form refuses a key given twice in its rules object, in any case.
+        for rules in [
+            r#"{"pie": true, "pie": false}"#,
+            r#"{"pie": true, "PIE": true}"#,
+        ] {
+            let e = GameRecord::parse_json(&format!(
+                r#"{{"rules": {rules}, "start": "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"}}"#
+            ))
+            .unwrap_err();
+            assert!(
+                matches!(&e, RecordError::Json(m) if m.contains("field 'rules': rules key '")
+                    && m.contains("' is given more than once")),
+                "{e}"
+            );
+        }
         // A record written by to_text gives each tag once and reads back.
         let r = GameRecord::parse_text("1. S 3-6\n2. N 1\n").unwrap();
         assert_eq!(GameRecord::parse_text(&r.to_text()), Ok(r));

@@ -252,6 +252,9 @@ fn on_off(b: bool) -> &'static str {
     }
 }
 
+/// What an on/off key takes, as [`RulesError::BadValue`] says.
+const ON_OFF: &str = "on or off (or true/false, yes/no)";
+
 fn parse_on_off(key: &str, v: &str) -> Result<bool, RulesError> {
     match v.to_ascii_lowercase().as_str() {
         "on" | "true" | "yes" => Ok(true),
@@ -259,7 +262,7 @@ fn parse_on_off(key: &str, v: &str) -> Result<bool, RulesError> {
         _ => Err(RulesError::BadValue {
             key: key.into(),
             value: v.into(),
-            expected: "on or off (or true/false, yes/no)",
+            expected: ON_OFF,
         }),
     }
 }
@@ -324,6 +327,85 @@ impl FromStr for Rules {
             }
         }
         Ok(rules)
+    }
+}
+
+impl Rules {
+    /// Reads the rules' JSON object form, `{"capture": "empty", "pie": true}`, given as its
+    /// entries in the order sent (a key sent twice comes twice): the form of the JSON game
+    /// record's `rules` and of the web API's. It reads as the text form (see [`Rules`]'s
+    /// `Display`) does, so both take the same keys and values, in any case, and give the same
+    /// messages: a string value is the text form's value, `true`/`false` are `on`/`off`, and
+    /// `null` counts as absent.
+    ///
+    /// # Errors
+    /// [`RulesError::UnknownKey`] (whatever its value's type), [`RulesError::BadType`] for a
+    /// value that is neither a string nor a boolean, [`RulesError::BadValue`] (a boolean given
+    /// to a key that takes names is quoted as sent, `'true'`, not as `on`), and
+    /// [`RulesError::RepeatedKey`].
+    pub fn from_json_object<'a>(
+        entries: impl IntoIterator<Item = (&'a str, &'a serde_json::Value)>,
+    ) -> Result<Rules, RulesError> {
+        use serde_json::Value;
+        let mut text = String::new();
+        let mut booleans: Vec<(&str, bool)> = Vec::new();
+        for (key, v) in entries {
+            let known = Rules::KEYS.iter().find(|k| k.eq_ignore_ascii_case(key));
+            let Some(&known) = known else {
+                if v.is_null() {
+                    continue;
+                }
+                return Err(RulesError::UnknownKey(key.into()));
+            };
+            let value = match v {
+                Value::Null => continue,
+                Value::Bool(b) => {
+                    booleans.push((known, *b));
+                    on_off(*b).to_string()
+                }
+                // A value the text form would split or misread is refused as it is.
+                Value::String(s)
+                    if s.is_empty()
+                        || s.contains(|c: char| c.is_whitespace() || c == ',' || c == '=') =>
+                {
+                    return Err(RulesError::BadValue {
+                        key: known.into(),
+                        value: s.clone(),
+                        expected: Rules::expected(known),
+                    });
+                }
+                Value::String(s) => s.clone(),
+                other => {
+                    return Err(RulesError::BadType {
+                        key: key.into(),
+                        found: match other {
+                            Value::Number(_) => "a number",
+                            Value::Array(_) => "an array",
+                            _ => "an object",
+                        },
+                    })
+                }
+            };
+            text.push_str(&format!("{key}={value} "));
+        }
+        text.parse().map_err(|mut e| {
+            if let RulesError::BadValue { key, value, .. } = &mut e {
+                if let Some((_, b)) = booleans.iter().find(|(k, _)| k == key) {
+                    *value = b.to_string();
+                }
+            }
+            e
+        })
+    }
+
+    /// What the key `known` (one of [`Rules::KEYS`]) takes, as [`RulesError::BadValue`] says.
+    fn expected(known: &str) -> &'static str {
+        match known {
+            "capture" => "standard or empty",
+            "end" => "row-empty or mover-blocked",
+            "leftovers" => "owner, emptier or nobody",
+            _ => ON_OFF,
+        }
     }
 }
 

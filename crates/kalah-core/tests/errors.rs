@@ -1165,9 +1165,20 @@ fn a_json_record_takes_its_rules_as_an_object_or_as_tag_text() {
     .unwrap();
     assert_eq!(text, object);
     assert!(text.rules.pie && text.rules.capture == kalah_core::CaptureRule::Empty);
+    // Keys and values in any case, as the text form and the web API read them (tester 79).
+    let upper = GameRecord::parse_json(
+        "{\"rules\":{\"CAPTURE\":\"Empty\",\"Pie\":true},\"turns\":[\"3-6\"]}",
+    )
+    .unwrap();
+    assert_eq!(upper, object);
     for (bad, says) in [
         ("\"capture=maybe\"", "'maybe' is not a value of capture"),
-        ("{\"captur\":\"empty\"}", "unknown field `captur`"),
+        ("{\"captur\":\"empty\"}", "unknown rules key 'captur'"),
+        (
+            "{\"pie\":1}",
+            "key 'pie' must be a string or true/false, not a number",
+        ),
+        ("{\"capture\":true}", "'true' is not a value of capture"),
         ("5", "expected field 'rules' as an object"),
         ("null", "expected field 'rules' as an object"),
     ] {

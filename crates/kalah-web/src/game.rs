@@ -271,57 +271,14 @@ pub(crate) fn take_rules(body: &mut Body) -> Result<Rules, ApiError> {
         Some(Value::String(s)) => s
             .parse()
             .map_err(|e| bad(format!("field 'rules': {e}"))),
+        // Read as the text form reads, so that both forms take the same keys and values (in
+        // any case) and give the same messages (`'sometimes' is not a value of capture: ...`);
+        // a value of another type names its key (tester 13), an unknown key is named whatever
+        // its value's type (tester 23), a boolean given to a key that takes names is quoted as
+        // sent (tester 41). The JSON game record reads its `rules` object the same way.
         Some(Value::Object(map)) => {
-            // Read through the text form, so that both forms take the same keys and values and
-            // give the same messages (`'sometimes' is not a value of capture: ...`); a value
-            // of another type names its key (tester 13: serde's "invalid type: integer `1`,
-            // expected a boolean" did not).
-            let mut text = String::new();
-            for (key, v) in &map {
-                // An unknown key is named as such, whatever its value's type (tester 23:
-                // `{"bogus": 1}` was told its value's type).
-                // Keys in any case, as the text form reads them (tester 78: `{"Pie": true}`).
-                if !Rules::KEYS.iter().any(|k| k.eq_ignore_ascii_case(key)) && !v.is_null() {
-                    return Err(bad(format!(
-                        "field 'rules': {}",
-                        kalah_core::RulesError::UnknownKey(key.clone())
-                    )));
-                }
-                let value = match v {
-                    // Absent, as `null` is for the request's fields.
-                    Value::Null => continue,
-                    Value::Bool(b) => if *b { "on" } else { "off" }.to_string(),
-                    Value::String(s)
-                        if !s.is_empty()
-                            && !s.contains(|c: char| c.is_whitespace() || c == ',' || c == '=') =>
-                    {
-                        s.clone()
-                    }
-                    Value::String(s) => {
-                        return Err(bad(format!(
-                            "field 'rules': '{s}' is not a value of {key}"
-                        )))
-                    }
-                    other => {
-                        return Err(bad(format!(
-                            "field 'rules': key '{key}' must be a string or true/false, not {}",
-                            type_name(other)
-                        )))
-                    }
-                };
-                text.push_str(&format!("{key}={value} "));
-            }
-            text.parse().map_err(|mut e| {
-                // A true/false given to a key that takes names is quoted as sent, not as the
-                // text form's 'on'/'off' (tester 41).
-                if let kalah_core::RulesError::BadValue { key, value, .. } = &mut e {
-                    let sent = map.iter().find(|(k, _)| k.eq_ignore_ascii_case(key));
-                    if let Some((_, Value::Bool(b))) = sent {
-                        *value = b.to_string();
-                    }
-                }
-                bad(format!("field 'rules': {e}"))
-            })
+            Rules::from_json_object(map.iter().map(|(k, v)| (k.as_str(), v)))
+                .map_err(|e| bad(format!("field 'rules': {e}")))
         }
         Some(v) => Err(bad(format!(
             "field 'rules' must be an object like {{\"capture\": \"empty\"}} or a string like \"capture=empty pie=on\", not {}",
