@@ -77,13 +77,17 @@ fn bind_addrs(host: &str, port: u16) -> Result<Vec<SocketAddr>> {
         bail!("--bind needs an address or a host name, e.g. 127.0.0.1 or localhost");
     }
     // (tester 78: `[::1` was told to give its port with --port.)
-    let port_given = bare.split_once(':').is_some_and(|(h, p)| {
-        !h.contains(':') && !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())
-    });
-    let hint = if host.starts_with('[') != host.ends_with(']') {
-        " (an IPv6 address in brackets needs both of them: [::1])"
-    } else if port_given {
+    // A port after the host: `host:80`, `localhost:`, `[::1]:80` (tester 79: the last was
+    // told to close its bracket).
+    let port_given = match host.strip_prefix('[') {
+        Some(rest) => rest.contains("]:"),
+        // One colon after a name or address (more are IPv6's).
+        None => host.matches(':').count() == 1 && !host.starts_with(':') && !host.contains(']'),
+    };
+    let hint = if port_given {
         " (give the port with --port, not in --bind)"
+    } else if host.starts_with('[') != host.ends_with(']') {
+        " (an IPv6 address in brackets needs both of them: [::1])"
     } else if bare.contains(':') {
         " (nor is it an IP address: an IPv6 address is written like ::1 or [::1])"
     } else {
@@ -285,7 +289,10 @@ mod tests {
             ("[::1", "needs both of them: [::1]"),
             ("::1]", "needs both of them: [::1]"),
             ("::g", "nor is it an IP address"),
+            ("fe80::g", "nor is it an IP address"),
             ("localhost:80", "give the port with --port"),
+            ("[::1]:80", "give the port with --port"),
+            ("localhost:", "give the port with --port"),
         ] {
             let e = bind_addrs(host, 8080).unwrap_err().to_string();
             assert!(e.starts_with(&format!("--bind {host}: ")), "{e}");
