@@ -790,7 +790,19 @@ fn load_names_utf16_records() {
         (
             "nobom.txt",
             utf16(true, false),
-            "it holds a NUL byte (at offset 0), which no text does (UTF-16 text",
+            "it holds a NUL byte (at offset 0), which no text does (UTF-16 text without a \
+             byte-order mark, it seems: convert it, e.g. iconv -f UTF-16BE -t UTF-8)",
+        ),
+        (
+            "nobom-le.txt",
+            utf16(false, false),
+            "it holds a NUL byte (at offset 1), which no text does (UTF-16 text without a \
+             byte-order mark, it seems: convert it, e.g. iconv -f UTF-16LE -t UTF-8)",
+        ),
+        (
+            "one-nul.txt",
+            b"1. 3-6 # a\0b\n".to_vec(),
+            "it holds a NUL byte (at offset 10), which no text does\n",
         ),
         (
             "latin1.txt",

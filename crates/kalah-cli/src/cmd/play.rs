@@ -521,7 +521,8 @@ fn parse_command(line: &str) -> Result<Command, String> {
                 .iter()
                 .find_map(|&q| name.strip_prefix(q)?.strip_suffix(q))
                 .unwrap_or(name);
-            if name.is_empty() {
+            // (Spaces alone in quotes are no name either: tester 79's `save " "`.)
+            if name.trim_matches(' ').is_empty() {
                 Err("save needs a file name: save FILE".to_string())
             } else if name.chars().any(char::is_control) {
                 // Refused rather than saved under a name that cannot be typed back.
@@ -574,9 +575,13 @@ fn parse_command(line: &str) -> Result<Command, String> {
         // --moves` and records say it (tester 77: "not a command").
         _ if rest.is_empty()
             && word.contains(['-', ','])
-            && word.split(['-', ',']).all(|h| {
-                h.bytes().all(|b| b.is_ascii_digit()) || h.eq_ignore_ascii_case("swap")
-            })
+            // (`-` alone, or any action a house number or swap: `3--x` too, as `show --moves`
+            // says, but not `--help`.)
+            && (word.split(['-', ',']).all(str::is_empty)
+                || word.split(['-', ',']).any(|h| {
+                    !h.is_empty()
+                        && (h.bytes().all(|b| b.is_ascii_digit()) || h.eq_ignore_ascii_case("swap"))
+                }))
             && turn_body(word).split(['-', ',']).any(str::is_empty) =>
         {
             Err(format!("'{word}': {}", MoveError::EmptyAction))
@@ -980,10 +985,30 @@ pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
         );
     }
     if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        // UTF-16 without a mark has a NUL in every other byte of ASCII text: the even ones in
+        // big-endian order, the odd ones in little-endian (tester 79: a little-endian file was
+        // told to convert from UTF-16BE).
+        let nuls = |parity: usize| {
+            bytes
+                .iter()
+                .skip(parity)
+                .step_by(2)
+                .filter(|&&b| b == 0)
+                .count()
+        };
+        let half = bytes.len() / 2;
+        let utf16 = if nuls(0) * 4 > half * 3 {
+            " (UTF-16 text without a byte-order mark, it seems: convert it, e.g. iconv -f \
+             UTF-16BE -t UTF-8)"
+        } else if nuls(1) * 4 > half * 3 {
+            " (UTF-16 text without a byte-order mark, it seems: convert it, e.g. iconv -f \
+             UTF-16LE -t UTF-8)"
+        } else {
+            ""
+        };
         bail!(
             "'{}' is not a game record: it holds a NUL byte (at offset {at}), which no text \
-             does (UTF-16 text without a byte-order mark? convert it, e.g. iconv -f UTF-16BE -t \
-             UTF-8)",
+             does{utf16}",
             path.display()
         );
     }
@@ -2691,7 +2716,7 @@ mod tests {
         );
         assert_eq!(parse_command("save\tx"), Ok(Command::Save("x".into())));
         // An empty action in a typed turn is named as `show --moves` names it (tester 77).
-        for typed in ["3--6", "3,,6", "3,", ",3", "-", "swap--1"] {
+        for typed in ["3--6", "3,,6", "3,", ",3", "-", "swap--1", "3--x"] {
             assert_eq!(
                 parse_command(typed),
                 Err(format!("'{typed}': {}", MoveError::EmptyAction)),
@@ -2699,6 +2724,7 @@ mod tests {
             );
         }
         assert!(parse_command("3-").is_ok_and(|c| matches!(c, Command::Turn(..))));
+        assert!(parse_command("--help").is_err_and(|e| e.contains("is not a command")));
         // One pair of quotes around the whole name is taken off (tester 77); a lone quote, or
         // quotes inside the name, stay.
         for (typed, name) in [
@@ -2715,7 +2741,7 @@ mod tests {
                 "{typed}"
             );
         }
-        for typed in ["save \"\"", "save ''"] {
+        for typed in ["save \"\"", "save ''", "save \" \"", "save '  '"] {
             assert!(
                 parse_command(typed).is_err_and(|e| e.starts_with("save needs a file name")),
                 "{typed}"

@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
-    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    #[arg(long, value_name = "WHEN", default_value = "auto", ignore_case = true)]
     pub color: ColorChoice,
 }
 
