@@ -252,9 +252,6 @@ fn on_off(b: bool) -> &'static str {
     }
 }
 
-/// What an on/off key takes, as [`RulesError::BadValue`] says.
-const ON_OFF: &str = "on or off (or true/false, yes/no)";
-
 fn parse_on_off(key: &str, v: &str) -> Result<bool, RulesError> {
     match v.to_ascii_lowercase().as_str() {
         "on" | "true" | "yes" => Ok(true),
@@ -262,7 +259,7 @@ fn parse_on_off(key: &str, v: &str) -> Result<bool, RulesError> {
         _ => Err(RulesError::BadValue {
             key: key.into(),
             value: v.into(),
-            expected: ON_OFF,
+            expected: "on or off (or true/false, yes/no)",
         }),
     }
 }
@@ -307,24 +304,7 @@ impl FromStr for Rules {
             let (key, value) = item
                 .split_once('=')
                 .ok_or_else(|| RulesError::NotKeyValue(item.into()))?;
-            let k = Rules::KEYS
-                .iter()
-                .position(|&known| known.eq_ignore_ascii_case(key))
-                .ok_or_else(|| RulesError::UnknownKey(key.into()))?;
-            if std::mem::replace(&mut seen[k], true) {
-                return Err(RulesError::RepeatedKey(key.into()));
-            }
-            match Rules::KEYS[k] {
-                "capture" => rules.capture = value.parse()?,
-                "end" => rules.end = value.parse()?,
-                "leftovers" => rules.leftovers = value.parse()?,
-                "majority-end" => rules.majority_end = parse_on_off(Rules::KEYS[k], value)?,
-                "pie" => rules.pie = parse_on_off(Rules::KEYS[k], value)?,
-                "first-move-extra-turn" => {
-                    rules.first_move_extra_turn = parse_on_off(Rules::KEYS[k], value)?
-                }
-                _ => return Err(RulesError::UnknownKey(key.into())),
-            }
+            rules.set(key, value, &mut seen)?;
         }
         Ok(rules)
     }
@@ -333,79 +313,80 @@ impl FromStr for Rules {
 impl Rules {
     /// Reads the rules' JSON object form, `{"capture": "empty", "pie": true}`, given as its
     /// entries in the order sent (a key sent twice comes twice): the form of the JSON game
-    /// record's `rules` and of the web API's. It reads as the text form (see [`Rules`]'s
-    /// `Display`) does, so both take the same keys and values, in any case, and give the same
-    /// messages: a string value is the text form's value, `true`/`false` are `on`/`off`, and
-    /// `null` counts as absent.
+    /// record's `rules` and of the web API's. Each entry is read as the text form's `key=value`
+    /// (see [`Rules`]'s `Display`), so both forms take the same keys and values, in any case,
+    /// and give the same messages: `true`/`false` are the text form's (a boolean given to a key
+    /// that takes names is quoted as sent, `'true' is not a value of capture`), and `null`
+    /// counts as absent.
     ///
     /// # Errors
     /// [`RulesError::UnknownKey`] (whatever its value's type), [`RulesError::BadType`] for a
-    /// value that is neither a string nor a boolean, [`RulesError::BadValue`] (a boolean given
-    /// to a key that takes names is quoted as sent, `'true'`, not as `on`), and
+    /// value that is neither a string nor a boolean, [`RulesError::BadValue`] and
     /// [`RulesError::RepeatedKey`].
     pub fn from_json_object<'a>(
         entries: impl IntoIterator<Item = (&'a str, &'a serde_json::Value)>,
     ) -> Result<Rules, RulesError> {
         use serde_json::Value;
-        let mut text = String::new();
-        let mut booleans: Vec<(&str, bool)> = Vec::new();
+        let mut seen = [false; Rules::KEYS.len()];
+        let mut rules = Rules::default();
         for (key, v) in entries {
-            let known = Rules::KEYS.iter().find(|k| k.eq_ignore_ascii_case(key));
-            let Some(&known) = known else {
-                if v.is_null() {
-                    continue;
-                }
-                return Err(RulesError::UnknownKey(key.into()));
-            };
             let value = match v {
                 Value::Null => continue,
-                Value::Bool(b) => {
-                    booleans.push((known, *b));
-                    on_off(*b).to_string()
-                }
-                // A value the text form would split or misread is refused as it is.
-                Value::String(s)
-                    if s.is_empty()
-                        || s.contains(|c: char| c.is_whitespace() || c == ',' || c == '=') =>
-                {
-                    return Err(RulesError::BadValue {
-                        key: known.into(),
-                        value: s.clone(),
-                        expected: Rules::expected(known),
-                    });
-                }
+                Value::Bool(b) => b.to_string(),
                 Value::String(s) => s.clone(),
-                other => {
+                // An unknown key is named before its value's type.
+                _ if !Rules::KEYS.iter().any(|k| k.eq_ignore_ascii_case(key)) => {
+                    return Err(RulesError::UnknownKey(key.into()))
+                }
+                Value::Number(_) => {
                     return Err(RulesError::BadType {
                         key: key.into(),
-                        found: match other {
-                            Value::Number(_) => "a number",
-                            Value::Array(_) => "an array",
-                            _ => "an object",
-                        },
+                        found: "a number",
+                    })
+                }
+                Value::Array(_) => {
+                    return Err(RulesError::BadType {
+                        key: key.into(),
+                        found: "an array",
+                    })
+                }
+                Value::Object(_) => {
+                    return Err(RulesError::BadType {
+                        key: key.into(),
+                        found: "an object",
                     })
                 }
             };
-            text.push_str(&format!("{key}={value} "));
+            rules.set(key, &value, &mut seen)?;
         }
-        text.parse().map_err(|mut e| {
-            if let RulesError::BadValue { key, value, .. } = &mut e {
-                if let Some((_, b)) = booleans.iter().find(|(k, _)| k == key) {
-                    *value = b.to_string();
-                }
-            }
-            e
-        })
+        Ok(rules)
     }
 
-    /// What the key `known` (one of [`Rules::KEYS`]) takes, as [`RulesError::BadValue`] says.
-    fn expected(known: &str) -> &'static str {
-        match known {
-            "capture" => "standard or empty",
-            "end" => "row-empty or mover-blocked",
-            "leftovers" => "owner, emptier or nobody",
-            _ => ON_OFF,
+    /// Sets the rule `key` (any case) to `value` (any case), as one item `key=value` of the
+    /// text form; `seen` marks the keys set so far.
+    fn set(
+        &mut self,
+        key: &str,
+        value: &str,
+        seen: &mut [bool; Rules::KEYS.len()],
+    ) -> Result<(), RulesError> {
+        let k = Rules::KEYS
+            .iter()
+            .position(|&known| known.eq_ignore_ascii_case(key))
+            .ok_or_else(|| RulesError::UnknownKey(key.into()))?;
+        if std::mem::replace(&mut seen[k], true) {
+            return Err(RulesError::RepeatedKey(key.into()));
         }
+        let known = Rules::KEYS[k];
+        match known {
+            "capture" => self.capture = value.parse()?,
+            "end" => self.end = value.parse()?,
+            "leftovers" => self.leftovers = value.parse()?,
+            "majority-end" => self.majority_end = parse_on_off(known, value)?,
+            "pie" => self.pie = parse_on_off(known, value)?,
+            _ => self.first_move_extra_turn = parse_on_off(known, value)?,
+        }
+        Ok(())
     }
 }
 
