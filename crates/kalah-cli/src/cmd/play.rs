@@ -573,17 +573,7 @@ fn parse_command(line: &str) -> Result<Command, String> {
         }
         // A turn of house numbers with an empty action (`3--6`, `3,,6`, `,3`): said as `show
         // --moves` and records say it (tester 77: "not a command").
-        _ if rest.is_empty()
-            && word.contains(['-', ','])
-            // (`-` alone, or any action a house number or swap: `3--x` too, as `show --moves`
-            // says, but not `--help`.)
-            && (word.split(['-', ',']).all(str::is_empty)
-                || word.split(['-', ',']).any(|h| {
-                    !h.is_empty()
-                        && (h.bytes().all(|b| b.is_ascii_digit()) || h.eq_ignore_ascii_case("swap"))
-                }))
-            && turn_body(word).split(['-', ',']).any(str::is_empty) =>
-        {
+        _ if rest.is_empty() && has_empty_action(word) => {
             Err(format!("'{word}': {}", MoveError::EmptyAction))
         }
         _ if word.contains(['-', ','])
@@ -672,6 +662,21 @@ fn with_legal(e: &TurnError, done: &str, there: &Position, rules: &Rules) -> Str
 }
 
 /// A typed turn without the one trailing `-` of an unfinished turn (`3-6-` is `3-6`).
+/// Whether `word` is a typed turn with an empty action (`3--6`, `3,,6`, `,3`, `-`, `3--x`),
+/// as opposed to a word that is no turn at all (`--help`): every action empty, or one of them
+/// a house number or `swap`. A trailing `-` (`3-`, the turn goes on) is no empty action.
+fn has_empty_action(word: &str) -> bool {
+    let actions = || word.split(['-', ',']);
+    let looks_like_a_turn = actions().all(str::is_empty)
+        || actions().any(|h| {
+            !h.is_empty()
+                && (h.bytes().all(|b| b.is_ascii_digit()) || h.eq_ignore_ascii_case("swap"))
+        });
+    word.contains(['-', ','])
+        && looks_like_a_turn
+        && turn_body(word).split(['-', ',']).any(str::is_empty)
+}
+
 fn turn_body(word: &str) -> &str {
     word.strip_suffix('-').unwrap_or(word)
 }
@@ -997,15 +1002,15 @@ pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
                 .count()
         };
         let half = bytes.len() / 2;
-        let utf16 = if nuls(0) * 4 > half * 3 {
-            " (UTF-16 text without a byte-order mark, it seems: convert it, e.g. iconv -f \
-             UTF-16BE -t UTF-8)"
-        } else if nuls(1) * 4 > half * 3 {
-            " (UTF-16 text without a byte-order mark, it seems: convert it, e.g. iconv -f \
-             UTF-16LE -t UTF-8)"
-        } else {
-            ""
-        };
+        let order = [(0, "BE"), (1, "LE")]
+            .into_iter()
+            .find(|&(parity, _)| nuls(parity) * 4 > half * 3);
+        let utf16 = order.map_or(String::new(), |(_, order)| {
+            format!(
+                " (UTF-16 text without a byte-order mark, it seems: convert it, e.g. iconv -f \
+                 UTF-16{order} -t UTF-8)"
+            )
+        });
         bail!(
             "'{}' is not a game record: it holds a NUL byte (at offset {at}), which no text \
              does{utf16}",

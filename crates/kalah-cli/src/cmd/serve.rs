@@ -76,9 +76,8 @@ fn bind_addrs(host: &str, port: u16) -> Result<Vec<SocketAddr>> {
     if bare.trim().is_empty() {
         bail!("--bind needs an address or a host name, e.g. 127.0.0.1 or localhost");
     }
-    // (tester 78: `[::1` was told to give its port with --port.)
-    // A port after the host: `host:80`, `localhost:`, `[::1]:80` (tester 79: the last was
-    // told to close its bracket).
+    // A port after the host: `host:80`, `localhost:`, `[::1]:80`; apart from those, a lone
+    // bracket (`[::1`, tester 78) or a mistyped IPv6 address is not told about ports.
     let port_given = match host.strip_prefix('[') {
         Some(rest) => rest.contains("]:"),
         // One colon after a name or address (more are IPv6's).
