@@ -238,3 +238,65 @@ mod tests {
         assert_eq!(buf, b"ok\n");
     }
 }
+
+/// UTF-16 text, as some Windows editors and PowerShell's `>` save it, recognised from a file's
+/// first bytes so that a reader expecting UTF-8 can name it (`--load`, tester 77: "bad byte at
+/// offset 0"; `solve --batch`: "not UTF-8 text", then "'\u{0}' is not a seed count").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Utf16 {
+    /// The text opens with UTF-16's byte-order mark: these two bytes (FF FE or FE FF).
+    Marked([u8; 2]),
+    /// No byte-order mark, but NUL bytes in every other byte, as ASCII text in UTF-16 has them:
+    /// `"BE"` (the even bytes) or `"LE"` (the odd bytes).
+    Unmarked(&'static str),
+}
+
+impl Utf16 {
+    /// What `bytes` (the start of a file) show: a byte-order mark, or NUL bytes in more than
+    /// three quarters of one parity's bytes; `None` for anything else (a stray NUL included).
+    pub fn detect(bytes: &[u8]) -> Option<Utf16> {
+        if let Some(bom) = [[0xFF, 0xFE], [0xFE, 0xFF]]
+            .into_iter()
+            .find(|b| bytes.starts_with(b))
+        {
+            return Some(Utf16::Marked(bom));
+        }
+        if !bytes.contains(&0) {
+            return None;
+        }
+        // UTF-16 without a mark has a NUL in every other byte of ASCII text: the even ones in
+        // big-endian order, the odd ones in little-endian (tester 79: a little-endian file was
+        // told to convert from UTF-16BE).
+        let nuls = |parity: usize| {
+            bytes
+                .iter()
+                .skip(parity)
+                .step_by(2)
+                .filter(|&&b| b == 0)
+                .count()
+        };
+        let half = bytes.len() / 2;
+        [(0, "BE"), (1, "LE")]
+            .into_iter()
+            .find(|&(parity, _)| nuls(parity) * 4 > half * 3)
+            .map(|(_, order)| Utf16::Unmarked(order))
+    }
+
+    /// The conversion to suggest: `iconv -f UTF-16 -t UTF-8` (the mark tells iconv the byte
+    /// order), or with `UTF-16BE` / `UTF-16LE` for text without a mark.
+    pub fn iconv(self) -> String {
+        match self {
+            Utf16::Marked(_) => "iconv -f UTF-16 -t UTF-8".to_string(),
+            Utf16::Unmarked(order) => format!("iconv -f UTF-16{order} -t UTF-8"),
+        }
+    }
+
+    /// What the text is, for a message: `UTF-16 text (byte-order mark FF FE)`, or `UTF-16 text
+    /// without a byte-order mark, it seems`.
+    pub fn describe(self) -> String {
+        match self {
+            Utf16::Marked([a, b]) => format!("UTF-16 text (byte-order mark {a:02X} {b:02X})"),
+            Utf16::Unmarked(_) => "UTF-16 text without a byte-order mark, it seems".to_string(),
+        }
+    }
+}

@@ -87,6 +87,58 @@ fn a_byte_order_mark_opens_a_batch_file_without_spoiling_line_1() {
     assert_eq!(rows[2]["summary"]["errors"], 1);
 }
 
+/// A UTF-16 batch file (PowerShell's `>` writes one) is named, with the conversion for its
+/// byte order, and nothing is solved; UTF-8 and a comment in Latin-1 are not taken for it.
+#[test]
+fn a_utf16_batch_file_is_named_as_such() {
+    let utf16 = |text: &str, big: bool, bom: bool| {
+        let mut bytes = Vec::new();
+        if bom {
+            bytes.extend(if big { [0xFE, 0xFF] } else { [0xFF, 0xFE] });
+        }
+        for unit in text.encode_utf16() {
+            bytes.extend(if big {
+                unit.to_be_bytes()
+            } else {
+                unit.to_le_bytes()
+            });
+        }
+        bytes
+    };
+    // Regression: line 1 was "not UTF-8 text" and every later line "'\u{0}' is not a seed
+    // count".
+    let lines = "# from PowerShell\n2,2,2,2,0,2,2,2,2,0 S\n";
+    for (big, bom, said) in [
+        (false, true, "UTF-16 text (byte-order mark FF FE)"),
+        (true, true, "UTF-16 text (byte-order mark FE FF)"),
+        (false, false, "without a byte-order mark, it seems"),
+        (true, false, "without a byte-order mark, it seems"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("batch.txt");
+        std::fs::write(&path, utf16(lines, big, bom)).unwrap();
+        let out = kalah(&["solve", "--batch", path.to_str().unwrap(), "--json"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8(out.stderr).unwrap();
+        let iconv = match (bom, big) {
+            (true, _) => "iconv -f UTF-16 -t UTF-8",
+            (false, true) => "iconv -f UTF-16BE -t UTF-8",
+            (false, false) => "iconv -f UTF-16LE -t UTF-8",
+        };
+        assert!(err.contains(said) && err.contains(iconv), "{err}");
+        assert!(err.contains("the batch stopped at line 1"), "{err}");
+        assert_eq!(err.lines().count(), 1, "one message, no bad lines: {err}");
+        let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(summary["summary"]["positions"], 0);
+    }
+    // A Latin-1 comment holds no NUL: the file is read as before.
+    let (rows, ok) = batch(b"# caf\xe9\n2,2,2,2,0,2,2,2,2,0 S\n");
+    assert!(ok, "{rows:?}");
+    assert_eq!(rows.last().unwrap()["summary"]["positions"], 1);
+}
+
 #[test]
 fn a_finished_position_keeps_the_side_its_value_is_from() {
     // South's row is empty: North's last seed is swept into its store, North 28 to South 20.

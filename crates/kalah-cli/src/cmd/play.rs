@@ -24,6 +24,7 @@ use kalah_engine::{Engine, Level, Limits};
 
 use crate::board::{self, BoardLabels, ColorChoice, Paint};
 use crate::game_args::RuleArgs;
+use crate::input::Utf16;
 use crate::output::{print, printable};
 
 /// Which side a player takes.
@@ -977,39 +978,19 @@ pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
     }
     // A UTF-16 file (as some Windows editors save) is named as such (tester 77: only "bad
     // byte at offset 0").
-    if let Some(bom) = [[0xFF, 0xFE], [0xFE, 0xFF]]
-        .into_iter()
-        .find(|b| bytes.starts_with(b))
-    {
+    let utf16 = Utf16::detect(&bytes);
+    if let Some(u @ Utf16::Marked(_)) = utf16 {
         bail!(
-            "'{}' is not a game record kalah reads: it is UTF-16 text (byte-order mark {:02X} \
-             {:02X}), and records are UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8",
+            "'{}' is not a game record kalah reads: it is {}, and records are UTF-8: convert it, \
+             e.g. {}",
             path.display(),
-            bom[0],
-            bom[1]
+            u.describe(),
+            u.iconv()
         );
     }
     if let Some(at) = bytes.iter().position(|&b| b == 0) {
-        // UTF-16 without a mark has a NUL in every other byte of ASCII text: the even ones in
-        // big-endian order, the odd ones in little-endian (tester 79: a little-endian file was
-        // told to convert from UTF-16BE).
-        let nuls = |parity: usize| {
-            bytes
-                .iter()
-                .skip(parity)
-                .step_by(2)
-                .filter(|&&b| b == 0)
-                .count()
-        };
-        let half = bytes.len() / 2;
-        let order = [(0, "BE"), (1, "LE")]
-            .into_iter()
-            .find(|&(parity, _)| nuls(parity) * 4 > half * 3);
-        let utf16 = order.map_or(String::new(), |(_, order)| {
-            format!(
-                " (UTF-16 text without a byte-order mark, it seems: convert it, e.g. iconv -f \
-                 UTF-16{order} -t UTF-8)"
-            )
+        let utf16 = utf16.map_or(String::new(), |u| {
+            format!(" ({}: convert it, e.g. {})", u.describe(), u.iconv())
         });
         bail!(
             "'{}' is not a game record: it holds a NUL byte (at offset {at}), which no text \
