@@ -648,8 +648,8 @@ fn save_names_a_directory_that_takes_no_files_and_refuses_tabs_around_names() {
     assert!(!x.exists());
 }
 
-/// A name ending in '/' names a directory: said so, not "Not a directory (os error 20)"
-/// (tester 77), for `save` and `--save`; nothing is written.
+/// A name ending in '/' (or '/.', '/..') names a directory: said so, not "Not a directory (os
+/// error 20)" (tester 77), for `save` and `--save`; nothing is written.
 #[test]
 fn save_to_a_name_ending_in_a_slash_says_it_names_a_directory() {
     let dir = tempfile::tempdir().unwrap();
@@ -676,6 +676,19 @@ fn save_to_a_name_ending_in_a_slash_says_it_names_a_directory() {
         err.contains("ends in '/', which names a directory"),
         "{err}"
     );
+    // So do '/.' and '/..' (tester 79: "No such file or directory").
+    for tail in ["/.", "/.."] {
+        let input = format!("3\nsave {}{tail}\nquit\n", x.display());
+        let out = play(&["--opponent", "human"], &input);
+        assert!(
+            out.contains(&format!(
+                "'{}{tail}' ends in '.' or '..', which names a directory; games are saved to \
+                 files; the game goes on",
+                x.display()
+            )),
+            "{out}"
+        );
+    }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 

@@ -9,7 +9,7 @@
 //! it says how to save; a second one there quits.
 
 use std::io::{BufRead, IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -1046,6 +1046,18 @@ fn save_target(path: &Path) -> Result<(PathBuf, PathBuf)> {
             bail!(
                 "'{}' ends in '/', which names a directory; games are saved to files (drop the \
                  '/')",
+                path.display()
+            )
+        }
+        Err(_)
+            if matches!(path.components().next_back(), Some(Component::ParentDir)) || {
+                let bytes = path.as_os_str().as_encoded_bytes();
+                bytes == b"." || bytes.ends_with(b"/.")
+            } =>
+        {
+            // (tester 79: `save f.txt/.` gave the system's "No such file or directory".)
+            bail!(
+                "'{}' ends in '.' or '..', which names a directory; games are saved to files",
                 path.display()
             )
         }
