@@ -106,6 +106,97 @@ pub fn read_line(
     })
 }
 
+/// UTF-16 or UTF-32 text, as some Windows editors and PowerShell's `>` save it (UTF-16),
+/// recognised from a file's first bytes so that a reader expecting UTF-8 can name it (`--load`,
+/// tester 77: "bad byte at offset 0"; `solve --batch`: "not UTF-8 text", then "'\u{0}' is not
+/// a seed count"; tester 82: UTF-32 was called UTF-16, and the advised conversion left NULs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WideText {
+    /// `"UTF-16"` or `"UTF-32"`.
+    pub encoding: &'static str,
+    /// The byte-order mark the text opens with (FF FE, FE FF, FF FE 00 00 or 00 00 FE FF), if
+    /// any.
+    pub mark: Option<&'static [u8]>,
+    /// `"BE"` or `"LE"`: the byte order, from the mark or from where the NUL bytes are.
+    pub order: &'static str,
+}
+
+impl WideText {
+    /// What `bytes` (the start of a file) show: a byte-order mark of UTF-32 or UTF-16, or the
+    /// NUL bytes ASCII text has in those encodings without a mark (all the high bytes of each
+    /// unit NUL, at least three quarters of the low bytes not: a binary file with NULs here and
+    /// there is not taken for text). `None` for anything else.
+    pub fn detect(bytes: &[u8]) -> Option<WideText> {
+        const MARKS: [(&str, &[u8], &str); 4] = [
+            // UTF-32LE's mark opens with UTF-16LE's: tried first.
+            ("UTF-32", &[0xFF, 0xFE, 0, 0], "LE"),
+            ("UTF-32", &[0, 0, 0xFE, 0xFF], "BE"),
+            ("UTF-16", &[0xFF, 0xFE], "LE"),
+            ("UTF-16", &[0xFE, 0xFF], "BE"),
+        ];
+        if let Some(&(encoding, mark, order)) =
+            MARKS.iter().find(|(_, mark, _)| bytes.starts_with(mark))
+        {
+            return Some(WideText {
+                encoding,
+                mark: Some(mark),
+                order,
+            });
+        }
+        if bytes.len() < 8 || !bytes.contains(&0) {
+            return None;
+        }
+        // Whether every byte at offsets `low` modulo `unit` is text (at least three quarters not
+        // NUL) and every other byte of a whole unit is NUL: ASCII in that encoding and order.
+        let looks = |unit: usize, low: usize| {
+            let whole = bytes.len() / unit * unit;
+            let (mut text, mut units) = (0, 0);
+            for chunk in bytes[..whole].chunks_exact(unit) {
+                units += 1;
+                text += usize::from(chunk[low] != 0);
+                if chunk.iter().enumerate().any(|(i, &b)| i != low && b != 0) {
+                    return false;
+                }
+            }
+            text * 4 >= units * 3
+        };
+        [
+            ("UTF-32", 4, 0, "LE"),
+            ("UTF-32", 4, 3, "BE"),
+            ("UTF-16", 2, 0, "LE"),
+            ("UTF-16", 2, 1, "BE"),
+        ]
+        .into_iter()
+        .find(|&(_, unit, low, _)| looks(unit, low))
+        .map(|(encoding, _, _, order)| WideText {
+            encoding,
+            mark: None,
+            order,
+        })
+    }
+
+    /// The conversion to suggest: `iconv -f UTF-16 -t UTF-8` (the mark tells iconv the byte
+    /// order), or with the order named (`UTF-16LE`) for text without a mark.
+    pub fn iconv(self) -> String {
+        match self.mark {
+            Some(_) => format!("iconv -f {} -t UTF-8", self.encoding),
+            None => format!("iconv -f {}{} -t UTF-8", self.encoding, self.order),
+        }
+    }
+
+    /// What the text is, for a message: `UTF-16 text (byte-order mark FF FE)`, or `UTF-16 text
+    /// without a byte-order mark, it seems`.
+    pub fn describe(self) -> String {
+        match self.mark {
+            Some(mark) => {
+                let hex: Vec<String> = mark.iter().map(|b| format!("{b:02X}")).collect();
+                format!("{} text (byte-order mark {})", self.encoding, hex.join(" "))
+            }
+            None => format!("{} text without a byte-order mark, it seems", self.encoding),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,66 +328,88 @@ mod tests {
         );
         assert_eq!(buf, b"ok\n");
     }
-}
 
-/// UTF-16 text, as some Windows editors and PowerShell's `>` save it, recognised from a file's
-/// first bytes so that a reader expecting UTF-8 can name it (`--load`, tester 77: "bad byte at
-/// offset 0"; `solve --batch`: "not UTF-8 text", then "'\u{0}' is not a seed count").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Utf16 {
-    /// The text opens with UTF-16's byte-order mark: these two bytes (FF FE or FE FF).
-    Marked([u8; 2]),
-    /// No byte-order mark, but NUL bytes in every other byte, as ASCII text in UTF-16 has them:
-    /// `"BE"` (the even bytes) or `"LE"` (the odd bytes).
-    Unmarked(&'static str),
-}
-
-impl Utf16 {
-    /// What `bytes` (the start of a file) show: a byte-order mark, or NUL bytes in more than
-    /// three quarters of one parity's bytes; `None` for anything else (a stray NUL included).
-    pub fn detect(bytes: &[u8]) -> Option<Utf16> {
-        if let Some(bom) = [[0xFF, 0xFE], [0xFE, 0xFF]]
-            .into_iter()
-            .find(|b| bytes.starts_with(b))
-        {
-            return Some(Utf16::Marked(bom));
+    /// UTF-16 and UTF-32, with and without a byte-order mark, are told apart, with the
+    /// conversion that undoes each (tester 82: UTF-32 was called UTF-16); UTF-8 text and binary
+    /// files with NUL bytes here and there are not taken for them (tester 80: a file "a\0b" and
+    /// the start of an executable were "UTF-16LE").
+    #[test]
+    fn wide_text_is_named_by_encoding_and_byte_order() {
+        let text = "1. 3-6 2\n2. 4\n";
+        let units16: Vec<u16> = text.encode_utf16().collect();
+        let le16: Vec<u8> = units16.iter().flat_map(|u| u.to_le_bytes()).collect();
+        let be16: Vec<u8> = units16.iter().flat_map(|u| u.to_be_bytes()).collect();
+        let le32: Vec<u8> = text
+            .chars()
+            .flat_map(|c| (c as u32).to_le_bytes())
+            .collect();
+        let be32: Vec<u8> = text
+            .chars()
+            .flat_map(|c| (c as u32).to_be_bytes())
+            .collect();
+        let with = |mark: &[u8], body: &[u8]| [mark, body].concat();
+        for (bytes, said, iconv) in [
+            (
+                with(&[0xFF, 0xFE], &le16),
+                "UTF-16 text (byte-order mark FF FE)",
+                "iconv -f UTF-16 -t UTF-8",
+            ),
+            (
+                with(&[0xFE, 0xFF], &be16),
+                "UTF-16 text (byte-order mark FE FF)",
+                "iconv -f UTF-16 -t UTF-8",
+            ),
+            (
+                with(&[0xFF, 0xFE, 0, 0], &le32),
+                "UTF-32 text (byte-order mark FF FE 00 00)",
+                "iconv -f UTF-32 -t UTF-8",
+            ),
+            (
+                with(&[0, 0, 0xFE, 0xFF], &be32),
+                "UTF-32 text (byte-order mark 00 00 FE FF)",
+                "iconv -f UTF-32 -t UTF-8",
+            ),
+            (
+                le16.clone(),
+                "UTF-16 text without a byte-order mark, it seems",
+                "iconv -f UTF-16LE -t UTF-8",
+            ),
+            (
+                be16.clone(),
+                "UTF-16 text without a byte-order mark, it seems",
+                "iconv -f UTF-16BE -t UTF-8",
+            ),
+            (
+                le32.clone(),
+                "UTF-32 text without a byte-order mark, it seems",
+                "iconv -f UTF-32LE -t UTF-8",
+            ),
+            (
+                be32.clone(),
+                "UTF-32 text without a byte-order mark, it seems",
+                "iconv -f UTF-32BE -t UTF-8",
+            ),
+        ] {
+            let w = WideText::detect(&bytes).expect(said);
+            assert_eq!((w.describe().as_str(), w.iconv().as_str()), (said, iconv));
         }
-        if !bytes.contains(&0) {
-            return None;
-        }
-        // UTF-16 without a mark has a NUL in every other byte of ASCII text: the even ones in
-        // big-endian order, the odd ones in little-endian (tester 79: a little-endian file was
-        // told to convert from UTF-16BE).
-        let nuls = |parity: usize| {
-            bytes
-                .iter()
-                .skip(parity)
-                .step_by(2)
-                .filter(|&&b| b == 0)
-                .count()
-        };
-        let half = bytes.len() / 2;
-        [(0, "BE"), (1, "LE")]
-            .into_iter()
-            .find(|&(parity, _)| nuls(parity) * 4 > half * 3)
-            .map(|(_, order)| Utf16::Unmarked(order))
-    }
-
-    /// The conversion to suggest: `iconv -f UTF-16 -t UTF-8` (the mark tells iconv the byte
-    /// order), or with `UTF-16BE` / `UTF-16LE` for text without a mark.
-    pub fn iconv(self) -> String {
-        match self {
-            Utf16::Marked(_) => "iconv -f UTF-16 -t UTF-8".to_string(),
-            Utf16::Unmarked(order) => format!("iconv -f UTF-16{order} -t UTF-8"),
-        }
-    }
-
-    /// What the text is, for a message: `UTF-16 text (byte-order mark FF FE)`, or `UTF-16 text
-    /// without a byte-order mark, it seems`.
-    pub fn describe(self) -> String {
-        match self {
-            Utf16::Marked([a, b]) => format!("UTF-16 text (byte-order mark {a:02X} {b:02X})"),
-            Utf16::Unmarked(_) => "UTF-16 text without a byte-order mark, it seems".to_string(),
+        // A line of it, cut at its line feed as a line reader cuts it (the NULs after the
+        // line feed go with the next line).
+        let first = &le16[..le16.iter().position(|&b| b == b'\n').unwrap() + 1];
+        assert_eq!(WideText::detect(first).unwrap().order, "LE");
+        let first = &le32[..le32.iter().position(|&b| b == b'\n').unwrap() + 1];
+        assert_eq!(WideText::detect(first).unwrap().encoding, "UTF-32");
+        // Not wide text: UTF-8 (a UTF-8 mark included), short bytes, NULs here and there.
+        let mut elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0\x01\0\0\0".to_vec();
+        elf.extend(b"text with one NUL\0 in it, then more text".iter());
+        for bytes in [
+            text.as_bytes(),
+            "\u{feff}1. 3-6".as_bytes(),
+            b"a\0b",
+            b"\0\0\0\0\0\0\0\0",
+            &elf,
+        ] {
+            assert_eq!(WideText::detect(bytes), None, "{bytes:?}");
         }
     }
 }

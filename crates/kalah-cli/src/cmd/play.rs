@@ -24,7 +24,7 @@ use kalah_engine::{Engine, Level, Limits};
 
 use crate::board::{self, BoardLabels, ColorChoice, Paint};
 use crate::game_args::RuleArgs;
-use crate::input::Utf16;
+use crate::input::WideText;
 use crate::output::{print, printable};
 
 /// Which side a player takes.
@@ -978,8 +978,8 @@ pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
     }
     // A UTF-16 file (as some Windows editors save) is named as such (tester 77: only "bad
     // byte at offset 0").
-    let utf16 = Utf16::detect(&bytes);
-    if let Some(u @ Utf16::Marked(_)) = utf16 {
+    let wide = WideText::detect(&bytes);
+    if let Some(u) = wide.filter(|u| u.mark.is_some()) {
         bail!(
             "'{}' is not a game record kalah reads: it is {}, and records are UTF-8: convert it, \
              e.g. {}",
@@ -989,12 +989,12 @@ pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
         );
     }
     if let Some(at) = bytes.iter().position(|&b| b == 0) {
-        let utf16 = utf16.map_or(String::new(), |u| {
+        let wide = wide.map_or(String::new(), |u| {
             format!(" ({}: convert it, e.g. {})", u.describe(), u.iconv())
         });
         bail!(
             "'{}' is not a game record: it holds a NUL byte (at offset {at}), which no text \
-             does{utf16}",
+             does{wide}",
             path.display()
         );
     }

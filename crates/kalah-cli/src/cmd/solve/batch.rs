@@ -24,7 +24,7 @@ use serde_json::{json, Value};
 
 use super::{default_tt_for, progress_message, show_progress, turns_text, Args, SolverParts};
 use crate::game_args::{opening_rules_note, RulesNamed};
-use crate::input::{read_line, LineRead, Utf16};
+use crate::input::{read_line, LineRead, WideText};
 use crate::output::{json_round, json_seconds, print};
 
 /// A batch line's words: the position text and the expected value, if the line ends with one.
@@ -308,7 +308,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         // A UTF-16 file (PowerShell's `>` writes one) is named as such, not read as lines of
         // NUL bytes that are no seed counts.
         if n == 1 {
-            if let Some(u) = Utf16::detect(&buf) {
+            if let Some(u) = WideText::detect(&buf) {
                 shared.print_summary(args.json, start.elapsed(), false)?;
                 bail!(
                     "--batch {}: the {} is {}, and positions are read as UTF-8 text: convert \
