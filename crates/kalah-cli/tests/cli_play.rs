@@ -692,6 +692,45 @@ fn save_to_a_name_ending_in_a_slash_says_it_names_a_directory() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
+/// A record `--load` would refuse (over 4 MiB) is never written: a loaded record whose comment
+/// nearly fills the limit grew past it with the tags `save` adds, and replaced the file
+/// (tester 82); the file keeps its content and the game goes on.
+#[test]
+fn save_refuses_a_record_that_load_would_refuse() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.txt");
+    let text = format!("# {}\n", "x".repeat((4 << 20) - 100));
+    std::fs::write(&big, &text).unwrap();
+    let other = dir.path().join("other.txt");
+    let input = format!("save {}\nsave {}\nquit\n", big.display(), other.display());
+    let out = play(
+        &["--load", big.to_str().unwrap(), "--opponent", "human"],
+        &input,
+    );
+    assert_eq!(
+        out.matches(
+            ", over the 4 MiB that --load reads (its comments or tags are too long), so \
+             it is not written; the game goes on"
+        )
+        .count(),
+        2,
+        "{}",
+        &out[out.len().saturating_sub(2000)..]
+    );
+    assert_eq!(std::fs::read_to_string(&big).unwrap(), text);
+    assert!(!other.exists());
+    // The record still loads.
+    let out = play(
+        &["--load", big.to_str().unwrap(), "--opponent", "human"],
+        "quit\n",
+    );
+    assert!(
+        out.contains("0 actions played"),
+        "{}",
+        &out[..500.min(out.len())]
+    );
+}
+
 #[test]
 fn save_refuses_devices_pipes_read_only_files_and_broken_links() {
     use std::os::unix::fs::{FileTypeExt, PermissionsExt};

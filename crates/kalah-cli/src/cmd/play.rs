@@ -1237,7 +1237,7 @@ pub fn check_replaceable(path: &Path) -> Result<()> {
 /// # Errors
 /// When the directory cannot take the temporary file, the disk is full, `path` is a directory,
 /// a device, a pipe, a socket, a symbolic link that cannot be followed or a file the user may
-/// not write, or the rename fails.
+/// not write, or the rename fails; and when `text` is longer than the 4 MiB `--load` reads.
 pub fn save_atomically(path: &Path, text: &str) -> Result<()> {
     write_via_temp(path, text, true)
 }
@@ -1254,6 +1254,16 @@ pub fn save_new_atomically(path: &Path, text: &str) -> Result<()> {
 
 /// [`save_atomically`] (`replace`) or [`save_new_atomically`].
 fn write_via_temp(path: &Path, text: &str, replace: bool) -> Result<()> {
+    // A record `--load` would refuse is not written (tester 82: a loaded record with a comment
+    // of nearly 4 MiB grew past the limit with the tags `save` adds, and replaced the file).
+    if text.len() as u64 > MAX_RECORD_BYTES {
+        bail!(
+            "the record would take {} bytes, over the {} MiB that --load reads (its comments or \
+             tags are too long), so it is not written",
+            text.len(),
+            MAX_RECORD_BYTES >> 20
+        );
+    }
     let (target, dir) = save_target(path)?;
     let (tmp_path, mut file) = temp_beside(&target, &dir)?;
     let written = (|| -> std::io::Result<()> {
