@@ -589,7 +589,7 @@ fn take_tags(body: &mut Body) -> Result<Vec<(String, String)>, ApiError> {
 }
 
 /// `POST /api/record/export`: the game as a record, text and JSON forms.
-pub(crate) async fn record_export(body: ReqBody) -> ApiResult {
+pub(crate) async fn record_export(State(state): State<AppState>, body: ReqBody) -> ApiResult {
     let (mut body, game) = game_request(body, EXPORT_FIELDS)?;
     // Both forms write the names as one line (kalah-core), so either reads back the same.
     let south = body.take_str("south")?.unwrap_or_default();
@@ -603,9 +603,22 @@ pub(crate) async fn record_export(body: ReqBody) -> ApiResult {
     record.north = north;
     record.tags = tags;
     record.comments = comments;
-    Ok(Json(
-        json!({ "text": record.to_text(), "json": record.to_json() }),
-    ))
+    let (text, json) = (record.to_text(), record.to_json());
+    // A record that `record/import` could not take back is not given out (tester 82: tags of
+    // quotes, escaped twice over, made an import body twice the body limit). Each form is sent
+    // back as the string of an import body `{"text": ...}`.
+    let limit = state.config.max_body_bytes;
+    for (form, record) in [("text", &text), ("JSON", &json)] {
+        let import = json!({ "text": record }).to_string().len();
+        if import > limit {
+            return Err(ApiError::Unprocessable(format!(
+                "the record's {form} form would make a record/import body of {import} bytes, over \
+                 the server's limit of {limit} bytes (max_body_bytes), so it could not be \
+                 imported back: shorten the tags or comments"
+            )));
+        }
+    }
+    Ok(Json(json!({ "text": text, "json": json })))
 }
 
 const IMPORT_FIELDS: &[&str] = &["text"];
