@@ -228,20 +228,60 @@ struct JsonRecord {
     /// Left out: the rules' Kalah(6,4) start, as in the text form (always written).
     #[serde(default)]
     start: Option<Position>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     south: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     north: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     turns: Vec<String>,
     #[serde(default, deserialize_with = "result_pair")]
     result: Option<[u8; 2]>,
     /// The other tags, `[["Event", "club night"], ...]`, in order; left out when there are none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "null_as_default"
+    )]
     tags: Vec<(String, String)>,
     /// The comments, `[[turns before it, "text"], ...]`; left out when there are none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "null_as_default"
+    )]
     comments: Vec<(usize, String)>,
+}
+
+/// A JSON form's error, with the field and item it is in (`field 'turns', item 2: invalid
+/// type: ...`) unless the message names its field itself (`rules`, `result`, an unknown field)
+/// or belongs to no field (malformed JSON).
+fn json_error_at(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
+    use serde_path_to_error::Segment;
+    let inner = e.inner().to_string();
+    let mut at = String::new();
+    for segment in e.path().iter() {
+        match segment {
+            Segment::Map { key } if at.is_empty() => at = format!("field '{key}'"),
+            Segment::Map { key } => at.push_str(&format!(", key '{key}'")),
+            Segment::Seq { index } => at.push_str(&format!(", item {}", index + 1)),
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    if at.is_empty() || inner.starts_with("field '") || inner.starts_with("unknown field") {
+        inner
+    } else {
+        format!("{at}: {inner}")
+    }
+}
+
+/// `null` read as the field left out (its default), as the web API reads it (tester 82:
+/// `{"south": null}` was "invalid type: null, expected a string").
+fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
 /// Reads the JSON form's `rules`: an object of the rule keys, or their `Rules` tag text.
@@ -252,9 +292,13 @@ fn rules_object_or_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Rules,
         type Value = Rules;
         fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             f.write_str(
-                "field 'rules' as an object ({\"capture\": \"empty\"}) or the text of a Rules \
-                 tag (\"capture=empty pie=on\")",
+                "an object ({\"capture\": \"empty\"}) or the text of a Rules tag \
+                 (\"capture=empty pie=on\")",
             )
+        }
+        /// `null`: left out, the standard rules.
+        fn visit_unit<E: de::Error>(self) -> Result<Rules, E> {
+            Ok(Rules::default())
         }
         fn visit_str<E: de::Error>(self, t: &str) -> Result<Rules, E> {
             t.parse::<Rules>()
@@ -897,8 +941,11 @@ impl GameRecord {
     /// # Errors
     /// [`RecordError::Json`] for malformed JSON, else as [`GameRecord::parse_text`].
     pub fn parse_json(text: &str) -> Result<GameRecord, RecordError> {
+        // The field (and item) a wrong value is in is named (tester 82: `{"turns": [3]}` was
+        // "invalid type: integer `3`, expected a string at line 1 column 11").
         let j: JsonRecord =
-            serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
+            serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(text))
+                .map_err(|e| RecordError::Json(json_error_at(&e)))?;
         // Re-use the text reader so both forms check the same things; its errors are told by
         // field and turn item, not by the lines of this text, which the user never saw.
         let mut t = String::new();
@@ -1372,5 +1419,48 @@ mod tests {
         // A record written by to_text gives each tag once and reads back.
         let r = GameRecord::parse_text("1. S 3-6\n2. N 1\n").unwrap();
         assert_eq!(GameRecord::parse_text(&r.to_text()), Ok(r));
+    }
+
+    /// The JSON form names the field (and item) of a value of the wrong type, and reads `null`
+    /// as a field left out, as the web API does (tester 82: raw parser messages, and `null`
+    /// refused).
+    #[test]
+    fn json_form_names_the_field_of_a_wrong_value_and_reads_null_as_left_out() {
+        let said = |text: &str| match GameRecord::parse_json(text) {
+            Err(RecordError::Json(m)) => m,
+            other => panic!("{text}: {other:?}"),
+        };
+        let m = said(r#"{"turns": [3, 6]}"#);
+        assert!(
+            m.starts_with("field 'turns', item 1: invalid type: integer `3`"),
+            "{m}"
+        );
+        let m = said(r#"{"turns": "3-6 1"}"#);
+        assert!(m.starts_with("field 'turns': invalid type: string"), "{m}");
+        let m = said(r#"{"south": 5}"#);
+        assert!(m.starts_with("field 'south': invalid type: integer"), "{m}");
+        let m = said(r#"{"comments": [[1, "a"], ["x", "b"]]}"#);
+        assert!(m.starts_with("field 'comments', item 2, item 1: "), "{m}");
+        // Messages that name their field already are not named twice.
+        let m = said(r#"{"result": [1]}"#);
+        assert!(m.starts_with("field 'result' must be"), "{m}");
+        let m = said(r#"{"rules": {"pie": "maybe"}}"#);
+        assert!(
+            m.starts_with("field 'rules': ") && !m.contains("field 'rules': field"),
+            "{m}"
+        );
+        // Malformed JSON and unknown fields belong to no field.
+        assert!(said("{").starts_with("EOF while parsing"));
+        let m = said(r#"{"turn": []}"#);
+        assert!(m.starts_with("unknown field `turn`"), "{m}");
+        // null is left out.
+        let nulls = GameRecord::parse_json(
+            r#"{"rules": null, "start": null, "south": null, "north": null, "turns": null,
+                "result": null, "tags": null, "comments": null}"#,
+        )
+        .unwrap();
+        assert_eq!(nulls, GameRecord::parse_json("{}").unwrap());
+        let r = GameRecord::parse_json(r#"{"turns": ["3-6", "1"], "south": null}"#).unwrap();
+        assert_eq!(r.moves().len(), 3);
     }
 }

@@ -1179,8 +1179,10 @@ fn a_json_record_takes_its_rules_as_an_object_or_as_tag_text() {
             "key 'pie' must be a string or true/false, not a number",
         ),
         ("{\"capture\":true}", "'true' is not a value of capture"),
-        ("5", "expected field 'rules' as an object"),
-        ("null", "expected field 'rules' as an object"),
+        (
+            "5",
+            "field 'rules': invalid type: integer `5`, expected an object",
+        ),
     ] {
         let e = GameRecord::parse_json(&format!("{{\"rules\":{bad}}}")).unwrap_err();
         assert!(
@@ -1188,6 +1190,11 @@ fn a_json_record_takes_its_rules_as_an_object_or_as_tag_text() {
             "{bad}: {e}"
         );
     }
+    // null is the rules left out, as in the web API.
+    assert_eq!(
+        GameRecord::parse_json("{\"rules\":null}"),
+        GameRecord::parse_json("{}")
+    );
 }
 
 #[test]
