@@ -879,7 +879,7 @@ impl GameRecord {
     /// "turns": ["3-6", "2"], "result": [25, 23] | null}`, then `"tags": [["Event", "..."]]`
     /// when the record has other tags. An unfinished last turn ends in `-`.
     /// The player names are one line, as in the text form (a control character becomes a
-    /// space), so that both forms read back the same record.
+    /// space), so that both forms read back the same record. The text ends with a line break.
     pub fn to_json(&self) -> String {
         let j = JsonRecord {
             rules: self.rules,
@@ -901,7 +901,9 @@ impl GameRecord {
                 .map(|(k, text)| ((*k).min(self.turns().len()), one_line(text)))
                 .collect(),
         };
-        serde_json::to_string_pretty(&j).expect("records serialize")
+        // Ended by a line break, as the text form is (tester 82: a saved `.json` record had
+        // none).
+        serde_json::to_string_pretty(&j).expect("records serialize") + "\n"
     }
 
     /// The standard tag (`Rules`, `Start`, `South`, `North`, `Result`) that `name` is, or is one
