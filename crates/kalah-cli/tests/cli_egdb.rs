@@ -277,7 +277,7 @@ fn verify_names_every_bad_layer_file() {
     let err = String::from_utf8_lossy(&out);
     assert!(err.contains("3 bad layer files (layers 5..=7)"), "{err}");
     let advice = format!(
-        "delete '{}' (not a regular file, which a build leaves alone), then `kalah egdb build",
+        "delete '{}' (a link, or not a regular file: a build leaves it alone), then `kalah egdb build",
         k006.display()
     );
     assert!(err.contains(&advice), "{err}");
@@ -895,6 +895,65 @@ fn built_set() -> (tempfile::TempDir, std::path::PathBuf, Vec<Vec<u8>>) {
         .map(|k| std::fs::read(set.join(format!("k{k:03}.egdb"))).unwrap())
         .collect();
     (dir, set, layers)
+}
+
+/// A link to a damaged layer is left alone, as EGDB.md and `verify` say (tester 81: the build
+/// replaced the link by a new file and kept the damaged target): the build stops before
+/// writing, naming the link; a link to a good layer is used.
+#[test]
+fn build_leaves_a_link_to_a_damaged_layer_alone() {
+    let (dir, set, good) = built_set();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().join("k006.egdb");
+    std::fs::write(&target, &good[6]).unwrap();
+    let layer = set.join("k006.egdb");
+    std::fs::remove_file(&layer).unwrap();
+    std::os::unix::fs::symlink(&target, &layer).unwrap();
+    let run = || {
+        kalah()
+            .args(["egdb", "build", "--houses", "3", "--max-seeds", "9"])
+            .arg("--egdb-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
+    let out = run();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("layer 6: already built"));
+    let mut bad = good[6].clone();
+    bad[64] ^= 0x01;
+    std::fs::write(&target, &bad).unwrap();
+    let out = run();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "{}: a symbolic link to a damaged layer file, corrupt (block checksum mismatch",
+            layer.display()
+        )) && err.contains("a build does not replace it"),
+        "{err}"
+    );
+    assert!(layer.symlink_metadata().unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read(&target).unwrap(), bad);
+    // Above the first missing layer, a link is in the way whatever it leads to: the build
+    // would write that layer anew.
+    std::fs::remove_file(set.join("k005.egdb")).unwrap();
+    for content in [&bad, &good[6]] {
+        std::fs::write(&target, content).unwrap();
+        let out = run();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("{}: a symbolic link ", layer.display())),
+            "{err}"
+        );
+        assert!(!set.join("k005.egdb").exists(), "nothing was built");
+        assert!(layer.symlink_metadata().unwrap().file_type().is_symlink());
+    }
 }
 
 /// Regression (tester 20): a truncated layer stopped `egdb build` ("delete it and rebuild"),

@@ -1,6 +1,6 @@
 //! Building layers in increasing k, resuming from the last finished layer.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::Instant;
 
@@ -312,28 +312,20 @@ impl BuildPlan {
             let path = file::layer_path(&self.root, m, &self.rules, k);
             let want = LayerHeader::expected(m, &self.rules, k, ix.layer_size(k));
             let opened = match file::open_layer(&path, &want, true) {
+                Ok(opened) => opened,
                 // A damaged layer is built again (the file is only replaced once the new one is
-                // complete); another version's or another set's file is the user's to move.
-                Err(EgdbError::Truncated {
-                    expected, found, ..
-                }) => {
-                    let problem = format!("truncated ({found} bytes, expected {expected})");
-                    damaged = Some((k, problem));
-                    None
-                }
-                Err(EgdbError::TooLong {
-                    expected, found, ..
-                }) => {
-                    let problem = format!("too long ({found} bytes, expected {expected})");
-                    damaged = Some((k, problem));
-                    None
-                }
-                Err(EgdbError::Corrupt { what, .. }) => {
-                    let problem = format!("corrupt ({what})");
-                    damaged = Some((k, problem));
-                    None
-                }
-                other => other.map_err(in_the_way)?,
+                // complete); another version's or another set's file is the user's to move, and
+                // so is a link to a damaged layer (tester 81: the build replaced the link by a
+                // file, leaving its damaged target, where `verify` and EGDB.md say a build
+                // leaves a link alone).
+                Err(e) => match damage_of(&e) {
+                    Some(problem) => {
+                        link_in_the_way(&path, &format!("to a damaged layer file, {problem}"))?;
+                        damaged = Some((k, problem));
+                        None
+                    }
+                    None => return Err(in_the_way(e)),
+                },
             };
             match opened {
                 Some(map) => {
@@ -361,12 +353,15 @@ impl BuildPlan {
         for j in k..=self.max_seeds {
             let path = file::layer_path(&self.root, m, &self.rules, j);
             let want = LayerHeader::expected(m, &self.rules, j, ix.layer_size(j));
+            // A link there is in the way whatever it leads to: the build would replace it.
             match file::open_layer(&path, &want, false) {
-                Ok(_)
-                | Err(EgdbError::Truncated { .. })
-                | Err(EgdbError::TooLong { .. })
-                | Err(EgdbError::Corrupt { .. }) => {}
-                Err(e) => return Err(in_the_way(e)),
+                Ok(_) => link_in_the_way(&path, "which this build would write anew")?,
+                Err(e) => match damage_of(&e) {
+                    Some(problem) => {
+                        link_in_the_way(&path, &format!("to a damaged layer file, {problem}"))?
+                    }
+                    None => return Err(in_the_way(e)),
+                },
             }
         }
         if let Some((seeds, problem)) = damaged {
@@ -502,6 +497,37 @@ fn as_atomic(buf: &mut [u8]) -> &[AtomicU8] {
     // SAFETY: AtomicU8 has the same size and alignment as u8 (documented), and the exclusive
     // borrow of `buf` guarantees no other access for the returned lifetime.
     unsafe { &*(buf as *mut [u8] as *const [AtomicU8]) }
+}
+
+/// What is wrong with a damaged layer file (truncated, too long, corrupt), which a build
+/// replaces; `None` for any other error.
+fn damage_of(e: &EgdbError) -> Option<String> {
+    match e {
+        EgdbError::Truncated {
+            expected, found, ..
+        } => Some(format!("truncated ({found} bytes, expected {expected})")),
+        EgdbError::TooLong {
+            expected, found, ..
+        } => Some(format!("too long ({found} bytes, expected {expected})")),
+        EgdbError::Corrupt { what, .. } => Some(format!("corrupt ({what})")),
+        _ => None,
+    }
+}
+
+/// A symbolic link in the place of a layer the build would write is in the way: a build leaves
+/// a link alone (renaming a new file over it would replace the link, and keep a damaged
+/// target). `what`: what the link leads to, for the message (`to a damaged layer file, ...`).
+fn link_in_the_way(path: &Path, what: &str) -> Result<(), EgdbError> {
+    if path
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink())
+    {
+        return Err(EgdbError::InTheWay {
+            path: path.display().to_string(),
+            what: format!("a symbolic link {what}"),
+        });
+    }
+    Ok(())
 }
 
 /// An error met opening what is in a layer's place before a build writes anything: a file

@@ -1134,7 +1134,7 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
     }
     if !in_the_way.is_empty() {
         steps.push(format!(
-            "delete {} (not a regular file, which a build leaves alone)",
+            "delete {} (a link, or not a regular file: a build leaves it alone)",
             in_the_way.join(", ")
         ));
     }
