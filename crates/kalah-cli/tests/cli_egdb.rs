@@ -114,6 +114,14 @@ fn build_info_verify_probe() {
             ));
         }
     }
+    // ... with no databases at all: it needs none (tester 81: "no databases ... build them").
+    let empty = tempfile::tempdir().unwrap();
+    kalah()
+        .args(["egdb", "probe", over, "--egdb-dir"])
+        .arg(empty.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("value -1"));
 }
 
 #[test]

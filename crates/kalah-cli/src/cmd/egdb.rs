@@ -1164,11 +1164,11 @@ fn probe(a: ProbeArgs) -> Result<()> {
     let pos = a.rules.position(Some(&a.position))?;
     let m = pos.houses();
     let rules = a.rules.rules();
-    let db = open(&a.dir, &a.rules, m)?;
     let k = pos.seeds_in_houses();
     let Some(side) = pos.to_move() else {
         // As `kalah solve` values it: the final store difference from the view of the side
-        // that would have moved, nothing left to gain.
+        // that would have moved, nothing left to gain; no database needed (tester 81: it
+        // wanted a set of the board's size).
         let side = pos.side();
         let value = pos.store_diff(side);
         if a.json {
@@ -1182,6 +1182,7 @@ fn probe(a: ProbeArgs) -> Result<()> {
         }
         return Ok(());
     };
+    let db = open(&a.dir, &a.rules, m)?;
     // Before the seed count: no build adds positions of the opening phases, whatever its
     // layers (a probe with more seeds than the layers said that a bigger build would help).
     if pos.phase() != kalah_core::Phase::Normal {
