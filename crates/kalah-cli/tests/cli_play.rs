@@ -1302,12 +1302,27 @@ fn load_takes_the_players_from_the_record() {
         "[Start \"3,3,3,0,3,3,3,0 S\"]\n[South \"Alice\"]\n[North \"kalah engine godlike\"]\n\n1. S 2\n",
     );
     let text = play(&["--load", &ab], "quit\n");
+    // An unknown level is named (tester 82: only the general message).
     assert!(
         text.contains(
-            "The record's players (South \"Alice\", North \"kalah engine godlike\") are not a \
-             pair that 'save' writes (\"human\" against \"human\" or \"kalah engine LEVEL\"), so \
-             the defaults are used: --opponent engine --side south --level medium.\n\
+            "The record's players (South \"Alice\", North \"kalah engine godlike\") name the \
+             engine at level 'godlike', which is no level (beginner, easy, medium, hard, expert, \
+             perfect), so the defaults are used: --opponent engine --side south --level medium.\n\
              You play South against the engine (medium)."
+        ),
+        "{text}"
+    );
+    let names = record_file(
+        &dir,
+        "names.txt",
+        "[Start \"3,3,3,0,3,3,3,0 S\"]\n[South \"Alice\"]\n[North \"Bob\"]\n\n1. S 2\n",
+    );
+    let text = play(&["--load", &names], "quit\n");
+    assert!(
+        text.contains(
+            "The record's players (South \"Alice\", North \"Bob\") are not a pair that 'save' \
+             writes (\"human\" against \"human\" or \"kalah engine LEVEL\"), so the defaults \
+             are used: --opponent engine --side south --level medium.\n"
         ),
         "{text}"
     );

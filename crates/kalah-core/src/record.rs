@@ -550,7 +550,7 @@ impl GameRecord {
         text.trim_start().starts_with('{')
     }
 
-    /// Reads the text form.
+    /// Reads the text form. Lines end with `\n`, `\r\n`, or, in a text without `\n`, `\r`.
     ///
     /// # Errors
     /// [`RecordError`] naming the line or turn at fault: malformed tags, a tag given twice, a
@@ -562,6 +562,15 @@ impl GameRecord {
     /// default to Kalah(6,4) standard), nor is a `Start` phase tag that the rules do not allow
     /// (see [`GameRecord::start`]).
     pub fn parse_text(text: &str) -> Result<GameRecord, RecordError> {
+        // Line breaks of lone carriage returns (classic Mac OS) are line breaks (tester 82: the
+        // whole record was one line, "unexpected '1. S 3-62. N 1' after the tag").
+        let cr_lines;
+        let text = if text.contains('\r') && !text.contains('\n') {
+            cr_lines = text.replace('\r', "\n");
+            cr_lines.as_str()
+        } else {
+            text
+        };
         let mut rules = Rules::default();
         let mut start: Option<(usize, String)> = None;
         let mut south = String::new();
@@ -1464,5 +1473,16 @@ mod tests {
         assert_eq!(nulls, GameRecord::parse_json("{}").unwrap());
         let r = GameRecord::parse_json(r#"{"turns": ["3-6", "1"], "south": null}"#).unwrap();
         assert_eq!(r.moves().len(), 3);
+    }
+
+    /// A record whose lines end with lone carriage returns reads as the same record (tester
+    /// 82).
+    #[test]
+    fn carriage_return_lines_are_lines() {
+        let unix = "[South \"Ann\"]\n\n1. S 3-6\n2. N 1\n# a note\n";
+        let want = GameRecord::parse_text(unix).unwrap();
+        for text in [unix.replace('\n', "\r"), unix.replace('\n', "\r\n")] {
+            assert_eq!(GameRecord::parse(&text).unwrap(), want, "{text:?}");
+        }
     }
 }

@@ -787,6 +787,19 @@ impl RecordedPlayer {
     }
 }
 
+/// The level word of a player tag `kalah engine WORD` (any case) whose WORD is no level.
+fn unknown_level(tag: &str) -> Option<String> {
+    let tag = tag.trim();
+    let prefix = "kalah engine ";
+    let word = tag
+        .get(..prefix.len())
+        .filter(|p| p.eq_ignore_ascii_case(prefix))
+        .map(|_| tag[prefix.len()..].trim())?;
+    RecordedPlayer::parse(tag)
+        .is_none()
+        .then(|| crate::output::printable(word))
+}
+
 /// Who plays: from the command line, else from a loaded record's players, else the defaults.
 #[derive(Debug, PartialEq, Eq)]
 struct Players {
@@ -927,10 +940,21 @@ fn players(
                 _ if r.south.is_empty() && r.north.is_empty() => {
                     "The record does not name its players".to_string()
                 }
-                _ => format!(
-                    "The record's players ({both}) are not a pair that 'save' writes (\"human\" \
-                     against \"human\" or \"kalah engine LEVEL\")"
-                ),
+                _ => match [&r.south, &r.north]
+                    .into_iter()
+                    .find_map(|t| unknown_level(t))
+                {
+                    // (tester 82: "kalah engine grandmaster" got only the general message.)
+                    Some(word) => format!(
+                        "The record's players ({both}) name the engine at level '{word}', which \
+                         is no level ({})",
+                        Level::ALL.map(|l| l.to_string()).join(", ")
+                    ),
+                    None => format!(
+                        "The record's players ({both}) are not a pair that 'save' writes \
+                         (\"human\" against \"human\" or \"kalah engine LEVEL\")"
+                    ),
+                },
             };
             let the = if defaults.len() == 1 {
                 "default is"
