@@ -12,6 +12,8 @@ use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 static LAST: AtomicI32 = AtomicI32::new(SIGINT);
 /// Whether [`on_stop`] has installed its handler.
 static INSTALLED: AtomicBool = AtomicBool::new(false);
+/// Whether a stopping signal has come.
+static RECEIVED: AtomicBool = AtomicBool::new(false);
 
 /// A stopping signal, as the handler of [`on_stop`] is told it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +40,7 @@ pub(crate) fn on_stop(mut handler: impl FnMut(Stop) + Send + 'static) -> std::io
         .spawn(move || {
             for signal in signals.forever() {
                 LAST.store(signal, Ordering::SeqCst);
+                RECEIVED.store(true, Ordering::SeqCst);
                 handler(if signal == SIGINT {
                     Stop::CtrlC
                 } else {
@@ -46,6 +49,12 @@ pub(crate) fn on_stop(mut handler: impl FnMut(Stop) + Send + 'static) -> std::io
             }
         })?;
     Ok(())
+}
+
+/// Whether a stopping signal has come since [`on_stop`] installed its handler (a search that
+/// stopped without one stopped at a limit).
+pub(crate) fn received() -> bool {
+    RECEIVED.load(Ordering::SeqCst)
 }
 
 /// The exit code of a command stopped by the last signal received: 128 + its number (130 for

@@ -552,6 +552,109 @@ fn batch_reports_mismatches_and_bad_lines_and_goes_on() {
     );
 }
 
+/// `--nodes` and `--time-ms` give up a position at the limit with the bounds proven so far
+/// (exit code 1, a one-line error); with `--batch` the position is counted as unfinished and
+/// the batch goes on (tester 81: one endless line held the whole batch, and only Ctrl-C, which
+/// ends the batch, stopped it). A limit the solve stays within changes nothing.
+#[test]
+fn limits_give_up_a_position_with_its_bounds() {
+    let start = "4,4,4,4,0,4,4,4,4,0 S";
+    let out = kalah(&[
+        "solve",
+        start,
+        "--nodes",
+        "2000",
+        "--threads",
+        "1",
+        "--json",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["stopped"], true);
+    assert_eq!(v["limit"], "nodes");
+    assert!(v.get("signal").is_none(), "{v}");
+    let nodes = v["nodes"].as_u64().unwrap();
+    assert!((2000..2000 + 1024 + 1).contains(&nodes), "{v}");
+    let (lo, hi) = (v["lower"].as_i64().unwrap(), v["upper"].as_i64().unwrap());
+    let value = json(&["solve", start])["value"].as_i64().unwrap();
+    assert!(lo <= value && value <= hi, "{v}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err,
+        "kalah: error: the position was not solved within --nodes 2000\n"
+    );
+    let out = kalah(&["solve", start, "--nodes", "2000", "--threads", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(&format!(
+            "position: {start}\nstopped by --nodes 2000 after {nodes} nodes and "
+        )),
+        "{text}"
+    );
+    // Within the limits: solved as without them.
+    let v = json(&[
+        "solve",
+        start,
+        "--nodes",
+        "100000000",
+        "--time-ms",
+        "86400000",
+    ]);
+    assert_eq!(v["value"], value);
+    // A batch: the first line is given up, the second solved.
+    let out = kalah(&[
+        "solve",
+        "--batch",
+        "-",
+        "--nodes",
+        "2000",
+        "--threads",
+        "1",
+        "--json",
+    ])
+    .write_stdin(format!("{start} {value:+}\n0,0,1,0,0,0,1,0 S\n"))
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let rows: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert_eq!(
+        (&rows[0]["line"], &rows[0]["limit"], &rows[0]["expected"]),
+        (&Value::from(1), &Value::from("nodes"), &Value::from(value))
+    );
+    assert_eq!(rows[1]["line"], 2);
+    assert!(
+        rows[1]["value"].is_i64() && rows[1].get("limit").is_none(),
+        "{rows:?}"
+    );
+    assert_eq!(rows[2]["summary"]["positions"], 1);
+    assert_eq!(rows[2]["summary"]["unfinished"], 1);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err,
+        "kalah: error: 1 position was not solved within --nodes 2000\n"
+    );
+    // Values out of range are usage errors.
+    for bad in [
+        ["--nodes", "0"],
+        ["--time-ms", "0"],
+        ["--time-ms", "-5"],
+        ["--nodes", "x"],
+    ] {
+        let out = kalah(&["solve", start, bad[0], bad[1]]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+}
+
 #[test]
 fn batch_flag_errors() {
     let dir = tempfile::tempdir().unwrap();

@@ -9,11 +9,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Move, Position, Rules};
 use kalah_egdb::Egdb;
-use kalah_solver::{Progress, SolveError, Solver};
+use kalah_solver::{Progress, SearchLimits, SolveError, Solver};
 use serde_json::json;
 
 use crate::game_args::RuleArgs;
@@ -43,6 +43,43 @@ pub struct Args {
     /// nodes and seconds. Exit code 1 if a line is bad or a value differs from the expected one.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves"])]
     pub batch: Option<PathBuf>,
+    /// Give up a position after MS milliseconds of search (1 to a day), printing the bounds
+    /// proven by then; exit code 1. With --batch, each position has the limit, one given up
+    /// is counted as unfinished and the batch goes on.
+    #[arg(
+        long,
+        value_name = "MS",
+        allow_negative_numbers = true,
+        value_parser = crate::cmd::serve::parse_ms
+    )]
+    pub time_ms: Option<u64>,
+    /// Give up a position after N nodes, as --time-ms does (checked every 1024 nodes; on several
+    /// threads, each thread counts its own).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cmd::play::parse_move_nodes)]
+    pub nodes: Option<u64>,
+}
+
+impl Args {
+    /// The limits of one position's search, from --time-ms and --nodes: set just before it
+    /// (the time limit is a deadline from now).
+    fn position_limits(&self) -> SearchLimits {
+        SearchLimits::new(self.time_ms.map(Duration::from_millis), self.nodes)
+    }
+
+    /// The limit that stopped a search of `nodes` nodes that no signal stopped, as its JSON
+    /// name and its flag (`("nodes", "--nodes 1000")`, `("time", "--time-ms 500")`), or `None`
+    /// when a signal came or no limit was set.
+    fn limit_hit(&self, nodes: u64) -> Option<(&'static str, String)> {
+        if crate::signals::received() {
+            return None;
+        }
+        match (self.nodes, self.time_ms) {
+            (Some(n), _) if nodes >= n => Some(("nodes", format!("--nodes {n}"))),
+            (_, Some(t)) => Some(("time", format!("--time-ms {t}"))),
+            (Some(n), None) => Some(("nodes", format!("--nodes {n}"))),
+            (None, None) => None,
+        }
+    }
 }
 
 /// The position to search, its rules and the solver flags: shared by `solve` and `analyze`.
@@ -582,6 +619,50 @@ fn stopped(
     std::process::exit(crate::signals::exit_code());
 }
 
+/// Prints what was proven when a limit (`--time-ms`, `--nodes`) stopped the solve of `pos`
+/// under `rules` (`stopped by --nodes 1000 after 1024 nodes and 0.00 s: the value lies between
+/// ...`; `"limit": "nodes"` in JSON), and fails: the position was not solved.
+///
+/// # Errors
+/// Always: `the position was not solved within --nodes 1000` (exit code 1).
+fn given_up(
+    e: SolveError,
+    json_out: bool,
+    bar: &ProgressBar,
+    (pos, rules): (&Position, &Rules),
+    (key, flag): (&'static str, String),
+) -> Result<()> {
+    bar.finish_and_clear();
+    let SolveError::Stopped {
+        lower,
+        upper,
+        stats,
+    } = e;
+    if json_out {
+        let mut v = json!({
+            "position": pos.to_string(),
+            "stopped": true,
+            "limit": key,
+            "lower": lower,
+            "upper": upper,
+            "nodes": stats.nodes,
+            "seconds": crate::output::json_seconds(stats.elapsed.as_secs_f64()),
+        });
+        if lower == upper {
+            v["value"] = json!(lower);
+        }
+        print(&format!("{v}\n"))?;
+    } else {
+        print(&format!(
+            "position: {pos}\nstopped by {flag} after {} nodes and {:.2} s: {}\n",
+            stats.nodes,
+            stats.elapsed.as_secs_f64(),
+            bounds_text(pos, rules, lower, upper)
+        ))?;
+    }
+    bail!("the position was not solved within {flag}")
+}
+
 /// What a stopped solve of `pos` proved: `the value lies between -2 and +6`; once the value is
 /// proven (the stop came while the best turns were being listed), `the value is +8 (proven);
 /// the best turns were not finished`; and when the bounds are no tighter than the seeds in play
@@ -655,9 +736,16 @@ pub fn run(args: Args) -> Result<()> {
     }
     let (rules, pos, mut solver, bar) = args.target.setup("solving", true)?;
     let threads = crate::cmd::egdb::threads_for(args.threads);
+    solver.set_limits(args.position_limits());
     let (sol, best) = match solver.solve_with_best_turns(&pos, threads) {
         Ok(x) => x,
-        Err(e) => return stopped(e, args.json, &bar, (&pos, &rules)),
+        Err(e) => {
+            let SolveError::Stopped { stats, .. } = &e;
+            return match args.limit_hit(stats.nodes) {
+                Some(limit) => given_up(e, args.json, &bar, (&pos, &rules), limit),
+                None => stopped(e, args.json, &bar, (&pos, &rules)),
+            };
+        }
     };
     bar.finish_and_clear();
     check_best_turns(&solver, &pos, sol.value, &best)?;
