@@ -576,15 +576,22 @@ pub(crate) fn warn_if_damaged(egdb: Option<&Egdb>) {
     }
 }
 
-/// Prints what was proven before a stop of the solve of `pos` under `rules`, naming the signal
-/// (`interrupted (Ctrl-C) after N nodes and S s: the value lies between +6 and +10`;
-/// `"signal": "SIGINT"` in JSON), and exits with code 128 + the signal's number (130 for
-/// Ctrl-C, 143 for SIGTERM, 129 for SIGHUP). (`analyze` prints its own: the actions valued.)
+/// Prints what was proven before a stop of the solve of `pos` under `rules`. A signal's stop
+/// (`limit` `None`) names the signal (`interrupted (Ctrl-C) after N nodes and S s: the value
+/// lies between +6 and +10`; `"signal": "SIGINT"` in JSON) and exits with code 128 + the
+/// signal's number (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP). A limit's (`--time-ms`,
+/// `--nodes`: its JSON name and flag, see [`Args::limit_hit`]) names the flag (`stopped by
+/// --nodes 1000 after ...`; `"limit": "nodes"`) and fails. (`analyze` prints its own: the
+/// actions valued.)
+///
+/// # Errors
+/// At a limit: `the position was not solved within --nodes 1000` (exit code 1).
 fn stopped(
     e: SolveError,
     json_out: bool,
     bar: &ProgressBar,
     (pos, rules): (&Position, &Rules),
+    limit: Option<(&'static str, String)>,
 ) -> Result<()> {
     bar.finish_and_clear();
     let SolveError::Stopped {
@@ -597,70 +604,35 @@ fn stopped(
         let mut v = json!({
             "position": pos.to_string(),
             "stopped": true,
-            "signal": crate::signals::signal_name(),
             "lower": lower,
             "upper": upper,
             "nodes": stats.nodes,
             "seconds": crate::output::json_seconds(stats.elapsed.as_secs_f64()),
         });
+        match &limit {
+            Some((key, _)) => v["limit"] = json!(key),
+            None => v["signal"] = json!(crate::signals::signal_name()),
+        }
         if lower == upper {
             v["value"] = json!(lower);
         }
         print(&format!("{v}\n"))?;
     } else {
+        let by = match &limit {
+            Some((_, flag)) => format!("stopped by {flag}"),
+            None => crate::signals::stopped_by().to_string(),
+        };
         print(&format!(
-            "position: {pos}\n{} after {} nodes and {:.2} s: {}\n",
-            crate::signals::stopped_by(),
+            "position: {pos}\n{by} after {} nodes and {:.2} s: {}\n",
             stats.nodes,
             stats.elapsed.as_secs_f64(),
             bounds_text(pos, rules, lower, upper)
         ))?;
     }
-    std::process::exit(crate::signals::exit_code());
-}
-
-/// Prints what was proven when a limit (`--time-ms`, `--nodes`) stopped the solve of `pos`
-/// under `rules` (`stopped by --nodes 1000 after 1024 nodes and 0.00 s: the value lies between
-/// ...`; `"limit": "nodes"` in JSON), and fails: the position was not solved.
-///
-/// # Errors
-/// Always: `the position was not solved within --nodes 1000` (exit code 1).
-fn given_up(
-    e: SolveError,
-    json_out: bool,
-    bar: &ProgressBar,
-    (pos, rules): (&Position, &Rules),
-    (key, flag): (&'static str, String),
-) -> Result<()> {
-    bar.finish_and_clear();
-    let SolveError::Stopped {
-        lower,
-        upper,
-        stats,
-    } = e;
-    if json_out {
-        let mut v = json!({
-            "position": pos.to_string(),
-            "stopped": true,
-            "limit": key,
-            "lower": lower,
-            "upper": upper,
-            "nodes": stats.nodes,
-            "seconds": crate::output::json_seconds(stats.elapsed.as_secs_f64()),
-        });
-        if lower == upper {
-            v["value"] = json!(lower);
-        }
-        print(&format!("{v}\n"))?;
-    } else {
-        print(&format!(
-            "position: {pos}\nstopped by {flag} after {} nodes and {:.2} s: {}\n",
-            stats.nodes,
-            stats.elapsed.as_secs_f64(),
-            bounds_text(pos, rules, lower, upper)
-        ))?;
+    match limit {
+        Some((_, flag)) => bail!("the position was not solved within {flag}"),
+        None => std::process::exit(crate::signals::exit_code()),
     }
-    bail!("the position was not solved within {flag}")
 }
 
 /// What a stopped solve of `pos` proved: `the value lies between -2 and +6`; once the value is
@@ -741,10 +713,8 @@ pub fn run(args: Args) -> Result<()> {
         Ok(x) => x,
         Err(e) => {
             let SolveError::Stopped { stats, .. } = &e;
-            return match args.limit_hit(stats.nodes) {
-                Some(limit) => given_up(e, args.json, &bar, (&pos, &rules), limit),
-                None => stopped(e, args.json, &bar, (&pos, &rules)),
-            };
+            let limit = args.limit_hit(stats.nodes);
+            return stopped(e, args.json, &bar, (&pos, &rules), limit);
         }
     };
     bar.finish_and_clear();

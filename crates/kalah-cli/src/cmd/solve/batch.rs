@@ -420,20 +420,21 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 lower,
                 upper,
                 stats,
-            }) if args.limit_hit(stats.nodes).is_some() => {
-                // A position given up at --time-ms or --nodes: its bounds, and the batch goes
-                // on (tester 81: one endless line held the whole batch).
-                let (key, flag) = args.limit_hit(stats.nodes).expect("tested");
+            }) => {
+                // Given up at --time-ms or --nodes, the batch goes on (tester 81: one endless
+                // line held the whole batch); stopped by a signal, it ends here.
+                let limit = args.limit_hit(stats.nodes);
                 let secs = t0.elapsed().as_secs_f64();
-                let mut totals = lock(&shared.totals);
-                totals.unfinished += 1;
-                totals.unfinished_nodes += stats.nodes;
                 if args.json {
                     let mut row = json!({
-                        "line": n, "position": pos.to_string(), "stopped": true, "limit": key,
+                        "line": n, "position": pos.to_string(), "stopped": true,
                         "lower": lower, "upper": upper, "nodes": stats.nodes,
                         "seconds": json_seconds(secs),
                     });
+                    match &limit {
+                        Some((key, _)) => row["limit"] = json!(key),
+                        None => row["signal"] = json!(crate::signals::signal_name()),
+                    }
                     if lower == upper {
                         row["value"] = json!(lower);
                     }
@@ -442,42 +443,25 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                     }
                     print(&format!("{row}\n"))?;
                 } else {
+                    let by = match &limit {
+                        Some((_, flag)) => format!("stopped by {flag}"),
+                        None => crate::signals::stopped_by().to_string(),
+                    };
                     print(&format!(
-                        "line {n}  {}  stopped by {flag} after {} nodes and {secs:.2} s: {}\n",
+                        "line {n}  {}  {by} after {} nodes and {secs:.2} s: {}\n",
                         pos,
                         stats.nodes,
                         super::bounds_text(&pos, &rules, lower, upper)
                     ))?;
                 }
+                if limit.is_none() {
+                    shared.print_summary(args.json, start.elapsed(), true)?;
+                    std::process::exit(crate::signals::exit_code());
+                }
+                let mut totals = lock(&shared.totals);
+                totals.unfinished += 1;
+                totals.unfinished_nodes += stats.nodes;
                 continue;
-            }
-            Err(SolveError::Stopped {
-                lower,
-                upper,
-                stats,
-            }) => {
-                let secs = t0.elapsed().as_secs_f64();
-                if args.json {
-                    let mut row = json!({
-                        "line": n, "position": pos.to_string(), "stopped": true,
-                        "signal": crate::signals::signal_name(),
-                        "lower": lower, "upper": upper, "nodes": stats.nodes, "seconds": json_seconds(secs),
-                    });
-                    if lower == upper {
-                        row["value"] = json!(lower);
-                    }
-                    print(&format!("{row}\n"))?;
-                } else {
-                    print(&format!(
-                        "line {n}  {}  {} after {} nodes and {secs:.2} s: {}\n",
-                        pos,
-                        crate::signals::stopped_by(),
-                        stats.nodes,
-                        super::bounds_text(&pos, &rules, lower, upper)
-                    ))?;
-                }
-                shared.print_summary(args.json, start.elapsed(), true)?;
-                std::process::exit(crate::signals::exit_code());
             }
         };
         let secs = t0.elapsed().as_secs_f64();
