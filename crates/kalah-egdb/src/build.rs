@@ -332,7 +332,9 @@ impl BuildPlan {
                     let values = file::values_of(&map);
                     let mut t = alloc(&path, values.len())?;
                     t.copy_from_slice(values);
-                    if file::version_of(&map) < file::FORMAT_VERSION {
+                    // An older format is rewritten, except through a link (a build never
+                    // replaces a link; that format is still read).
+                    if file::version_of(&map) < file::FORMAT_VERSION && !is_link(&path) {
                         drop(map);
                         file::write_layer(&path, &want, &t)?;
                         on_event(&BuildEvent::Upgraded { seeds: k });
@@ -514,14 +516,17 @@ fn damage_of(e: &EgdbError) -> Option<String> {
     }
 }
 
+/// Whether `path` is a symbolic link (to anything).
+fn is_link(path: &Path) -> bool {
+    path.symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink())
+}
+
 /// A symbolic link in the place of a layer the build would write is in the way: a build leaves
 /// a link alone (renaming a new file over it would replace the link, and keep a damaged
 /// target). `what`: what the link leads to, for the message (`to a damaged layer file, ...`).
 fn link_in_the_way(path: &Path, what: &str) -> Result<(), EgdbError> {
-    if path
-        .symlink_metadata()
-        .is_ok_and(|m| m.file_type().is_symlink())
-    {
+    if is_link(path) {
         return Err(EgdbError::InTheWay {
             path: path.display().to_string(),
             what: format!("a symbolic link {what}"),

@@ -701,6 +701,34 @@ fn format_1_files_are_read_and_upgraded_by_a_build() {
     assert_eq!(db.probe(&pos, &rules), Some(value));
 }
 
+/// A format 1 layer reached through a symbolic link is used as it is, not rewritten: a build
+/// never replaces a link (tester 81), and the link and its target stay.
+#[test]
+fn a_format_1_layer_behind_a_link_is_kept() {
+    let dir = built(3, 9);
+    let rules = Rules::default();
+    let path = layer_path(dir.path(), 3, &rules, 4);
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().join("k004.egdb");
+    fs::rename(&path, &target).unwrap();
+    let v1 = to_format_1(&target);
+    std::os::unix::fs::symlink(&target, &path).unwrap();
+    let upgraded = std::sync::Mutex::new(Vec::new());
+    plan(dir.path(), 3, 9)
+        .run(&AtomicBool::new(false), &|e| {
+            if let BuildEvent::Upgraded { seeds } = e {
+                upgraded.lock().unwrap().push(*seeds);
+            }
+        })
+        .unwrap();
+    assert!(upgraded.into_inner().unwrap().is_empty());
+    assert!(fs::symlink_metadata(&path)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(fs::read(&target).unwrap() == v1);
+}
+
 /// Regression (tester 52): a damaged large layer of format 1 (no block checksums) whose values
 /// were all still possible gave wrong values. Its first probe now checks the whole layer.
 #[test]
