@@ -312,6 +312,10 @@ pub struct Solver {
     team_nodes: Option<Arc<AtomicU64>>,
     /// Nodes of this search already added to `team_nodes`.
     sunk: u64,
+    /// The helper threads' nodes and table hits of the last [`Solver::solve_parallel`]: in the
+    /// statistics, but not in `nodes`, which a node limit counts (one thread's work).
+    helper_nodes: u64,
+    helper_hits: u64,
 }
 
 impl std::fmt::Debug for Solver {
@@ -369,6 +373,8 @@ impl Solver {
             busy: None,
             team_nodes: None,
             sunk: 0,
+            helper_nodes: 0,
+            helper_hits: 0,
         }
     }
 
@@ -484,6 +490,8 @@ impl Solver {
         };
         self.nodes = 0;
         self.sunk = 0;
+        self.helper_nodes = 0;
+        self.helper_hits = 0;
         self.tt_hits = 0;
         self.passes.clear();
         self.history = [[0; 12]; 2];
@@ -594,8 +602,8 @@ impl Solver {
 
     fn stats(&self) -> Stats {
         Stats {
-            nodes: self.nodes,
-            tt_hits: self.tt_hits,
+            nodes: self.nodes + self.helper_nodes,
+            tt_hits: self.tt_hits + self.helper_hits,
             elapsed: self.start.elapsed(),
         }
     }
@@ -1378,12 +1386,14 @@ impl Solver {
                 Err((lower, upper))
             }
         };
-        // The helpers' work counts in the statistics (after the best turns and the PV, so that
-        // a node limit keeps meaning one thread's nodes).
+        // The helpers' work counts in the statistics, not in this thread's node count, so that
+        // a node limit keeps meaning one thread's nodes in what follows (the best turns and
+        // PV; tester 83: `solve_with_best_turns` listed the best turns on the sum, and a node
+        // limit each thread had kept to stopped it).
         self.team_nodes = None;
         for h in &helpers {
-            self.nodes += h.nodes;
-            self.tt_hits += h.tt_hits;
+            self.helper_nodes += h.nodes;
+            self.helper_hits += h.tt_hits;
         }
         match result {
             Ok(mut sol) => {

@@ -348,3 +348,24 @@ fn a_stopped_analysis_bounds_the_positions_value() {
     }
     assert!(stopped > 100, "only {stopped} analyses stopped");
 }
+
+/// On two threads a node limit counts each thread's own nodes in the best-turn listing too:
+/// a limit a quarter above what one thread needs for the whole job does not stop it (tester
+/// 83: the listing counted every thread's nodes of the solve, and stopped at once; this test
+/// failed that way three times in three).
+#[test]
+fn a_node_limit_on_two_threads_counts_one_threads_nodes_in_the_listing() {
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(4, 4).unwrap(), &rules);
+    let (_, one) = Solver::new(rules, 16)
+        .solve_with_best_turns(&pos, 1)
+        .map(|(sol, best)| (best, sol.stats.nodes))
+        .unwrap();
+    for _ in 0..3 {
+        let mut two = Solver::new(rules, 16);
+        two.set_limits(kalah_solver::SearchLimits::new(None, Some(one * 3 / 2)));
+        let (sol, _) = two.solve_with_best_turns(&pos, 2).unwrap();
+        // The statistics still count both threads.
+        assert!(sol.stats.nodes > 0);
+    }
+}

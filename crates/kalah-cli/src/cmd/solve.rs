@@ -66,18 +66,20 @@ impl Args {
         SearchLimits::new(self.time_ms.map(Duration::from_millis), self.nodes)
     }
 
-    /// The limit that stopped a search of `nodes` nodes that no signal stopped, as its JSON
-    /// name and its flag (`("nodes", "--nodes 1000")`, `("time", "--time-ms 500")`), or `None`
-    /// when a signal came or no limit was set.
-    fn limit_hit(&self, nodes: u64) -> Option<(&'static str, String)> {
+    /// The limit that stopped a search begun at `since` (when its limits were set) that no
+    /// signal stopped, as its JSON name and its flag (`("nodes", "--nodes 1000")`, `("time",
+    /// "--time-ms 500")`), or `None` when a signal came or no limit was set. The time limit if
+    /// its time has passed (node counts of several threads are summed, and do not tell which
+    /// thread reached its limit: tester 83), else the node limit.
+    fn limit_hit(&self, since: Instant) -> Option<(&'static str, String)> {
         if crate::signals::received() {
             return None;
         }
-        match (self.nodes, self.time_ms) {
-            (Some(n), _) if nodes >= n => Some(("nodes", format!("--nodes {n}"))),
-            (_, Some(t)) => Some(("time", format!("--time-ms {t}"))),
-            (Some(n), None) => Some(("nodes", format!("--nodes {n}"))),
-            (None, None) => None,
+        let time = self.time_ms.map(|t| ("time", format!("--time-ms {t}")));
+        let nodes = self.nodes.map(|n| ("nodes", format!("--nodes {n}")));
+        match self.time_ms {
+            Some(t) if since.elapsed() >= Duration::from_millis(t) => time,
+            _ => nodes.or(time),
         }
     }
 }
@@ -708,12 +710,12 @@ pub fn run(args: Args) -> Result<()> {
     }
     let (rules, pos, mut solver, bar) = args.target.setup("solving", true)?;
     let threads = crate::cmd::egdb::threads_for(args.threads);
+    let since = Instant::now();
     solver.set_limits(args.position_limits());
     let (sol, best) = match solver.solve_with_best_turns(&pos, threads) {
         Ok(x) => x,
         Err(e) => {
-            let SolveError::Stopped { stats, .. } = &e;
-            let limit = args.limit_hit(stats.nodes);
+            let limit = args.limit_hit(since);
             return stopped(e, args.json, &bar, (&pos, &rules), limit);
         }
     };

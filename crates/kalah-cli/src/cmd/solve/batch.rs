@@ -423,7 +423,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             }) => {
                 // Given up at --time-ms or --nodes, the batch goes on (tester 81: one endless
                 // line held the whole batch); stopped by a signal, it ends here.
-                let limit = args.limit_hit(stats.nodes);
+                let limit = args.limit_hit(t0);
                 let secs = t0.elapsed().as_secs_f64();
                 if args.json {
                     let mut row = json!({
