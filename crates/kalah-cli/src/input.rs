@@ -123,8 +123,8 @@ pub struct WideText {
 
 impl WideText {
     /// What `bytes` (the start of a file) show: a byte-order mark of UTF-32 or UTF-16, or the
-    /// NUL bytes ASCII text has in those encodings without a mark (all the high bytes of each
-    /// unit NUL, at least three quarters of the low bytes not: a binary file with NULs here and
+    /// NUL bytes ASCII text has in those encodings without a mark (in at least three quarters
+    /// of the units, the low byte not NUL and the others NUL: a binary file with NULs here and
     /// there is not taken for text). `None` for anything else.
     pub fn detect(bytes: &[u8]) -> Option<WideText> {
         const MARKS: [(&str, &[u8], &str); 4] = [
@@ -146,18 +146,16 @@ impl WideText {
         if bytes.len() < 8 || !bytes.contains(&0) {
             return None;
         }
-        // Whether every byte at offsets `low` modulo `unit` is text (at least three quarters not
-        // NUL) and every other byte of a whole unit is NUL: ASCII in that encoding and order.
+        // Whether, in at least three quarters of the whole units, the byte at `low` is not NUL
+        // and the unit's other bytes are: mostly ASCII and Latin-1 in that encoding and order
+        // (a character above U+00FF here and there, a curly apostrophe, does not hide it:
+        // tester 83).
         let looks = |unit: usize, low: usize| {
-            let whole = bytes.len() / unit * unit;
-            let (mut text, mut units) = (0, 0);
-            for chunk in bytes[..whole].chunks_exact(unit) {
-                units += 1;
-                text += usize::from(chunk[low] != 0);
-                if chunk.iter().enumerate().any(|(i, &b)| i != low && b != 0) {
-                    return false;
-                }
-            }
+            let chunks = bytes.chunks_exact(unit);
+            let units = chunks.len();
+            let text = chunks
+                .filter(|c| c[low] != 0 && c.iter().enumerate().all(|(i, &b)| i == low || b == 0))
+                .count();
             text * 4 >= units * 3
         };
         [
@@ -393,6 +391,12 @@ mod tests {
             let w = WideText::detect(&bytes).expect(said);
             assert_eq!((w.describe().as_str(), w.iconv().as_str()), (said, iconv));
         }
+        // A character above U+00FF here and there (tester 83: a curly apostrophe hid it).
+        let curly: Vec<u8> = "[Event \"Ann\u{2019}s club\"]\n1. S 3-6\n"
+            .encode_utf16()
+            .flat_map(|u| u.to_le_bytes())
+            .collect();
+        assert_eq!(WideText::detect(&curly).unwrap().order, "LE");
         // A line of it, cut at its line feed as a line reader cuts it (the NULs after the
         // line feed go with the next line).
         let first = &le16[..le16.iter().position(|&b| b == b'\n').unwrap() + 1];

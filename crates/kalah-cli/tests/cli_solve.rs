@@ -643,6 +643,32 @@ fn limits_give_up_a_position_with_its_bounds() {
         err,
         "kalah: error: 1 position was not solved within --nodes 2000\n"
     );
+    // An expected value the bounds rule out is a mismatch already (tester 83).
+    let out = kalah(&[
+        "solve",
+        "--batch",
+        "-",
+        "--nodes",
+        "2000",
+        "--threads",
+        "1",
+        "--json",
+    ])
+    .write_stdin(format!("{start} +40\n"))
+    .output()
+    .unwrap();
+    let rows: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        (&rows[0]["ok"], &rows[0]["expected"]),
+        (&Value::from(false), &Value::from(40))
+    );
+    assert_eq!(rows[1]["summary"]["mismatches"], 1);
+    assert_eq!(rows[1]["summary"]["unfinished"], 1);
+    assert_eq!(rows[1]["summary"]["unfinished_nodes"], rows[0]["nodes"]);
     // Values out of range are usage errors.
     for bad in [
         ["--nodes", "0"],

@@ -133,6 +133,15 @@ fn a_utf16_batch_file_is_named_as_such() {
         let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(summary["summary"]["positions"], 0);
     }
+    // A blank first line does not hide it (tester 83: only line 1 was looked at).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("blank.txt");
+    std::fs::write(&path, utf16("\n2,2,2,2,0,2,2,2,2,0 S\n", false, false)).unwrap();
+    let out = kalah(&["solve", "--batch", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("iconv -f UTF-16LE -t UTF-8"), "{err}");
     // A Latin-1 comment holds no NUL: the file is read as before.
     let (rows, ok) = batch(b"# caf\xe9\n2,2,2,2,0,2,2,2,2,0 S\n");
     assert!(ok, "{rows:?}");

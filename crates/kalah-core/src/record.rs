@@ -550,7 +550,7 @@ impl GameRecord {
         text.trim_start().starts_with('{')
     }
 
-    /// Reads the text form. Lines end with `\n`, `\r\n`, or, in a text without `\n`, `\r`.
+    /// Reads the text form. Lines end with `\n`, `\r\n` or `\r`.
     ///
     /// # Errors
     /// [`RecordError`] naming the line or turn at fault: malformed tags, a tag given twice, a
@@ -562,11 +562,12 @@ impl GameRecord {
     /// default to Kalah(6,4) standard), nor is a `Start` phase tag that the rules do not allow
     /// (see [`GameRecord::start`]).
     pub fn parse_text(text: &str) -> Result<GameRecord, RecordError> {
-        // Line breaks of lone carriage returns (classic Mac OS) are line breaks (tester 82: the
-        // whole record was one line, "unexpected '1. S 3-62. N 1' after the tag").
+        // A lone carriage return (classic Mac OS) is a line break, as `\r\n` and `\n` are
+        // (tester 82: the whole record was one line, "unexpected '1. S 3-62. N 1' after the
+        // tag"; tester 83: so it was with a final `\n`).
         let cr_lines;
-        let text = if text.contains('\r') && !text.contains('\n') {
-            cr_lines = text.replace('\r', "\n");
+        let text = if text.contains('\r') {
+            cr_lines = text.replace("\r\n", "\n").replace('\r', "\n");
             cr_lines.as_str()
         } else {
             text
@@ -1481,7 +1482,11 @@ mod tests {
     fn carriage_return_lines_are_lines() {
         let unix = "[South \"Ann\"]\n\n1. S 3-6\n2. N 1\n# a note\n";
         let want = GameRecord::parse_text(unix).unwrap();
-        for text in [unix.replace('\n', "\r"), unix.replace('\n', "\r\n")] {
+        for text in [
+            unix.replace('\n', "\r"),
+            unix.replace('\n', "\r\n"),
+            unix.replace('\n', "\r") + "\n",
+        ] {
             assert_eq!(GameRecord::parse(&text).unwrap(), want, "{text:?}");
         }
     }

@@ -775,15 +775,17 @@ impl RecordedPlayer {
         }
     }
 
-    /// The player a tag names, if the tag is as `save` writes it, spaces around it and the
-    /// case of its letters aside (`Human`, `kalah engine Easy`: `--level` takes any case too),
+    /// The player a tag names, if the tag is as `save` writes it, spaces around and between its
+    /// words and the case of its letters aside (`Human`, `kalah engine Easy`: `--level` takes any case too),
     /// as the web page reads it; anything else, a hand-written name or an empty tag, is
     /// `None`.
     fn parse(tag: &str) -> Option<RecordedPlayer> {
-        let tag = tag.trim();
+        // Words apart by any white space (tester 83: `kalah engine  hard`, two spaces, was
+        // refused and then told that 'hard' is no level).
+        let tag = tag.split_whitespace().collect::<Vec<_>>().join(" ");
         std::iter::once(RecordedPlayer::Human)
             .chain(Level::ALL.into_iter().map(RecordedPlayer::Engine))
-            .find(|p| p.name().eq_ignore_ascii_case(tag))
+            .find(|p| p.name().eq_ignore_ascii_case(&tag))
     }
 }
 
@@ -2716,6 +2718,16 @@ mod tests {
             Some(RecordedPlayer::Engine(Level::Easy))
         );
         assert_eq!(RecordedPlayer::parse("kalah engine grandmaster"), None);
+        // Any white space between the words (tester 83).
+        assert_eq!(
+            RecordedPlayer::parse("KALAH engine  Hard"),
+            Some(RecordedPlayer::Engine(Level::Hard))
+        );
+        assert_eq!(unknown_level("kalah engine  hard"), None);
+        assert_eq!(
+            unknown_level("kalah engine grandmaster"),
+            Some("grandmaster".to_string())
+        );
         assert_eq!(RecordedPlayer::parse("Ann"), None);
         assert_eq!(RecordedPlayer::parse(""), None);
     }

@@ -40,7 +40,8 @@ pub struct Args {
     /// skipped; a byte-order mark opening the file too), with one solver whose table is kept
     /// between positions (one a board size, for the last two sizes used). Prints a result a line
     /// as each is proven (with --json, JSON lines), then a summary: positions, mismatches, mean
-    /// nodes and seconds. Exit code 1 if a line is bad or a value differs from the expected one.
+    /// nodes and seconds. Exit code 1 if a line is bad, a value differs from the expected one
+    /// or a position is given up at --time-ms or --nodes.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves"])]
     pub batch: Option<PathBuf>,
     /// Give up a position after MS milliseconds of search (1 to a day), printing the bounds
