@@ -122,10 +122,11 @@ pub struct WideText {
 }
 
 impl WideText {
-    /// What `bytes` (the start of a file) show: a byte-order mark of UTF-32 or UTF-16, or the
-    /// NUL bytes ASCII text has in those encodings without a mark (in at least three quarters
-    /// of the units, the low byte not NUL and the others NUL: a binary file with NULs here and
-    /// there is not taken for text). `None` for anything else.
+    /// What `bytes` (the start of a file) show: a byte-order mark of UTF-32 or UTF-16, or,
+    /// without a mark, units that look like text in one of them: no NUL character, no code point
+    /// out of range, and at least a quarter printable ASCII or Latin-1 (whose other bytes are
+    /// the NULs that give the encoding away). A binary file with NULs here and there is not
+    /// taken for text; an array of small numbers may be. `None` for anything else.
     pub fn detect(bytes: &[u8]) -> Option<WideText> {
         const MARKS: [(&str, &[u8], &str); 4] = [
             // UTF-32LE's mark opens with UTF-16LE's: tried first.
@@ -146,17 +147,33 @@ impl WideText {
         if bytes.len() < 8 || !bytes.contains(&0) {
             return None;
         }
-        // Whether, in at least three quarters of the whole units, the byte at `low` is not NUL
-        // and the unit's other bytes are: mostly ASCII and Latin-1 in that encoding and order
-        // (a character above U+00FF here and there, a curly apostrophe, does not hide it:
-        // tester 83).
+        // Whether the whole units, read with the low byte at `low`, look like text in that
+        // encoding and order: no NUL character (text has none), every unit a possible code
+        // point (UTF-32: at most U+10FFFF), and at least a quarter of them printable ASCII or
+        // Latin-1 (the line breaks, digits and spaces of any text; tester 84: Cyrillic and
+        // CJK records were missed when every unit but a quarter had to be ASCII) .
         let looks = |unit: usize, low: usize| {
-            let chunks = bytes.chunks_exact(unit);
-            let units = chunks.len();
-            let text = chunks
-                .filter(|c| c[low] != 0 && c.iter().enumerate().all(|(i, &b)| i == low || b == 0))
-                .count();
-            text * 4 >= units * 3
+            let units = bytes.len() / unit;
+            let mut printable = 0;
+            for c in bytes.chunks_exact(unit) {
+                // The unit's bytes from the most significant down.
+                let big: Vec<u8> = if low == 0 {
+                    c.iter().rev().copied().collect()
+                } else {
+                    c.to_vec()
+                };
+                if big.iter().all(|&b| b == 0) || (unit == 4 && (big[0] != 0 || big[1] > 0x10)) {
+                    return false;
+                }
+                let (high, last) = big.split_at(unit - 1);
+                let b = last[0];
+                if high.iter().all(|&h| h == 0)
+                    && (b >= 0x20 && b != 0x7F || b"\t\n\r".contains(&b))
+                {
+                    printable += 1;
+                }
+            }
+            units > 0 && printable * 4 >= units
         };
         [
             ("UTF-32", 4, 0, "LE"),
@@ -397,6 +414,24 @@ mod tests {
             .flat_map(|u| u.to_le_bytes())
             .collect();
         assert_eq!(WideText::detect(&curly).unwrap().order, "LE");
+        // Mostly Cyrillic or CJK, with line breaks, digits and spaces (tester 84).
+        for script in [
+            "[South \"Сергей Иванов\"]\n# Партия сыграна в Москве\n1. S 3-6\n",
+            "# 这是一盘在东京下的卡拉哈棋局这是一盘在东京下的卡拉哈棋局\n2,2,2,2,0,2,2,2,2,0 S\n",
+        ] {
+            let be: Vec<u8> = script
+                .encode_utf16()
+                .flat_map(|u| u.to_be_bytes())
+                .collect();
+            let w = WideText::detect(&be).expect(script);
+            assert_eq!((w.encoding, w.order), ("UTF-16", "BE"));
+            let le32: Vec<u8> = script
+                .chars()
+                .flat_map(|c| (c as u32).to_le_bytes())
+                .collect();
+            let w = WideText::detect(&le32).expect(script);
+            assert_eq!((w.encoding, w.order), ("UTF-32", "LE"));
+        }
         // A line of it, cut at its line feed as a line reader cuts it (the NULs after the
         // line feed go with the next line).
         let first = &le16[..le16.iter().position(|&b| b == b'\n').unwrap() + 1];

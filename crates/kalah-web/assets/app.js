@@ -1341,7 +1341,8 @@ async function openRecords() {
  * null. */
 function recordOpponent(south, north) {
   const engine = (tag) => {
-    const m = /^kalah engine (\S+)$/i.exec((tag || '').trim());
+    // Words apart by any white space, as `kalah play` reads them.
+    const m = /^kalah\s+engine\s+(\S+)$/i.exec((tag || '').trim());
     const level = m && m[1].toLowerCase();
     return level && levels.includes(level) ? level : null;
   };

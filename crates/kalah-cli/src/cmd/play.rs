@@ -791,15 +791,20 @@ impl RecordedPlayer {
 
 /// The level word of a player tag `kalah engine WORD` (any case) whose WORD is no level.
 fn unknown_level(tag: &str) -> Option<String> {
-    let tag = tag.trim();
-    let prefix = "kalah engine ";
-    let word = tag
-        .get(..prefix.len())
-        .filter(|p| p.eq_ignore_ascii_case(prefix))
-        .map(|_| tag[prefix.len()..].trim())?;
-    RecordedPlayer::parse(tag)
-        .is_none()
-        .then(|| crate::output::printable(word))
+    // Words apart by any white space, as `RecordedPlayer::parse` reads them (tester 84).
+    let words: Vec<&str> = tag.split_whitespace().collect();
+    match words[..] {
+        [kalah, engine, ref level @ ..]
+            if kalah.eq_ignore_ascii_case("kalah")
+                && engine.eq_ignore_ascii_case("engine")
+                && !level.is_empty() =>
+        {
+            RecordedPlayer::parse(tag)
+                .is_none()
+                .then(|| crate::output::printable(&level.join(" ")))
+        }
+        _ => None,
+    }
 }
 
 /// Who plays: from the command line, else from a loaded record's players, else the defaults.
@@ -2724,6 +2729,11 @@ mod tests {
             Some(RecordedPlayer::Engine(Level::Hard))
         );
         assert_eq!(unknown_level("kalah engine  hard"), None);
+        assert_eq!(
+            unknown_level("kalah \t engine\u{a0}grandmaster "),
+            Some("grandmaster".to_string())
+        );
+        assert_eq!(unknown_level("kalah engine"), None);
         assert_eq!(
             unknown_level("kalah engine grandmaster"),
             Some("grandmaster".to_string())

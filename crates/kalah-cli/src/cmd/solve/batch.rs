@@ -324,7 +324,12 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         // NUL bytes that are no seed counts: judged by the file's start, not its first line
         // (tester 83: a blank or short first line hid it).
         if n == 1 {
-            if let Some(u) = head.as_deref().and_then(WideText::detect) {
+            // (Or by its first line: a first read may hold a byte or two, tester 84.)
+            if let Some(u) = head
+                .as_deref()
+                .and_then(WideText::detect)
+                .or_else(|| WideText::detect(&buf))
+            {
                 shared.print_summary(args.json, start.elapsed(), false)?;
                 bail!(
                     "--batch {}: the {} is {}, and positions are read as UTF-8 text: convert \
@@ -435,6 +440,9 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 // An expected value the bounds already rule out is a mismatch, proven (tester
                 // 83: it was not counted, nor shown in the text).
                 let ruled_out = entry.expected.filter(|v| *v < lower || *v > upper);
+                // The value proven (stopped while the best turns were listed) and as expected
+                // (tester 84: "expected +14: not proven" after "the value is +14 (proven)").
+                let agrees = lower == upper && entry.expected == Some(lower);
                 if args.json {
                     let mut row = json!({
                         "line": n, "position": pos.to_string(), "stopped": true,
@@ -453,11 +461,14 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                     }
                     if ruled_out.is_some() {
                         row["ok"] = json!(false);
+                    } else if agrees {
+                        row["ok"] = json!(true);
                     }
                     print(&format!("{row}\n"))?;
                 } else {
                     let check = match (entry.expected, ruled_out) {
                         (Some(v), Some(_)) => format!("  expected {v:+}: MISMATCH"),
+                        (Some(v), None) if agrees => format!("  expected {v:+}: ok"),
                         (Some(v), None) => format!("  expected {v:+}: not proven"),
                         (None, _) => String::new(),
                     };
