@@ -142,6 +142,24 @@ fn a_utf16_batch_file_is_named_as_such() {
         .unwrap();
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("iconv -f UTF-16LE -t UTF-8"), "{err}");
+    // A byte-order mark split across two reads of a pipe (tester 84: the first read alone
+    // was judged).
+    let bytes = utf16("2,2,2,2,0,2,2,2,2,0 S\n", false, true);
+    let mut child = kalah(&["solve", "--batch", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&bytes[..1]).unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    stdin.write_all(&bytes[1..]).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("UTF-16 text (byte-order mark FF FE)"), "{err}");
     // A Latin-1 comment holds no NUL: the file is read as before.
     let (rows, ok) = batch(b"# caf\xe9\n2,2,2,2,0,2,2,2,2,0 S\n");
     assert!(ok, "{rows:?}");
