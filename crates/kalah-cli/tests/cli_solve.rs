@@ -606,26 +606,32 @@ fn limits_give_up_a_position_with_its_bounds() {
         "86400000",
     ]);
     assert_eq!(v["value"], value);
+    // `kalah solve --batch - --nodes 2000 --threads 1 --json` on `input`: its JSON rows, and
+    // its output.
+    let batch = |input: String| {
+        let out = kalah(&[
+            "solve",
+            "--batch",
+            "-",
+            "--nodes",
+            "2000",
+            "--threads",
+            "1",
+            "--json",
+        ])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+        let rows: Vec<Value> = String::from_utf8(out.stdout.clone())
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (rows, out)
+    };
     // A batch: the first line is given up, the second solved.
-    let out = kalah(&[
-        "solve",
-        "--batch",
-        "-",
-        "--nodes",
-        "2000",
-        "--threads",
-        "1",
-        "--json",
-    ])
-    .write_stdin(format!("{start} {value:+}\n0,0,1,0,0,0,1,0 S\n"))
-    .output()
-    .unwrap();
+    let (rows, out) = batch(format!("{start} {value:+}\n0,0,1,0,0,0,1,0 S\n"));
     assert_eq!(out.status.code(), Some(1));
-    let rows: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
     assert_eq!(rows.len(), 3, "{rows:?}");
     assert_eq!(
         (&rows[0]["line"], &rows[0]["limit"], &rows[0]["expected"]),
@@ -644,24 +650,7 @@ fn limits_give_up_a_position_with_its_bounds() {
         "kalah: error: 1 position was not solved within --nodes 2000\n"
     );
     // An expected value the bounds rule out is a mismatch already (tester 83).
-    let out = kalah(&[
-        "solve",
-        "--batch",
-        "-",
-        "--nodes",
-        "2000",
-        "--threads",
-        "1",
-        "--json",
-    ])
-    .write_stdin(format!("{start} +40\n"))
-    .output()
-    .unwrap();
-    let rows: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (rows, _) = batch(format!("{start} +40\n"));
     assert_eq!(
         (&rows[0]["ok"], &rows[0]["expected"]),
         (&Value::from(false), &Value::from(40))
