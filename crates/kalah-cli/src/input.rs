@@ -147,43 +147,39 @@ impl WideText {
         if bytes.len() < 8 || !bytes.contains(&0) {
             return None;
         }
-        // Whether the whole units, read with the low byte at `low`, look like text in that
-        // encoding and order: no NUL character (text has none), every unit a possible code
-        // point (UTF-32: at most U+10FFFF), and at least a quarter of them printable ASCII or
-        // Latin-1 (the line breaks, digits and spaces of any text; tester 84: Cyrillic and
-        // CJK records were missed when every unit but a quarter had to be ASCII) .
-        let looks = |unit: usize, low: usize| {
-            let units = bytes.len() / unit;
+        // Whether the whole units of `unit` bytes, in that byte order, look like text in that
+        // encoding: no NUL character (text has none), every unit a possible code point (at
+        // most U+10FFFF), and at least a quarter of them printable ASCII or Latin-1 (the line
+        // breaks, digits and spaces of any text; tester 84: Cyrillic and CJK records were
+        // missed when every unit but a quarter had to be ASCII).
+        let looks = |unit: usize, little: bool| {
             let mut printable = 0;
             for c in bytes.chunks_exact(unit) {
-                // The unit's bytes from the most significant down.
-                let big: Vec<u8> = if low == 0 {
-                    c.iter().rev().copied().collect()
+                let v = c.iter().fold(0u32, |v, &b| (v << 8) | u32::from(b));
+                let v = if little {
+                    v.swap_bytes() >> (32 - 8 * unit)
                 } else {
-                    c.to_vec()
+                    v
                 };
-                if big.iter().all(|&b| b == 0) || (unit == 4 && (big[0] != 0 || big[1] > 0x10)) {
+                if v == 0 || v > 0x10FFFF {
                     return false;
                 }
-                let (high, last) = big.split_at(unit - 1);
-                let b = last[0];
-                if high.iter().all(|&h| h == 0)
-                    && (b >= 0x20 && b != 0x7F || b"\t\n\r".contains(&b))
-                {
+                if v < 0x100 && (v >= 0x20 && v != 0x7F || [0x09, 0x0A, 0x0D].contains(&v)) {
                     printable += 1;
                 }
             }
+            let units = bytes.len() / unit;
             units > 0 && printable * 4 >= units
         };
         [
-            ("UTF-32", 4, 0, "LE"),
-            ("UTF-32", 4, 3, "BE"),
-            ("UTF-16", 2, 0, "LE"),
-            ("UTF-16", 2, 1, "BE"),
+            ("UTF-32", 4, "LE"),
+            ("UTF-32", 4, "BE"),
+            ("UTF-16", 2, "LE"),
+            ("UTF-16", 2, "BE"),
         ]
         .into_iter()
-        .find(|&(_, unit, low, _)| looks(unit, low))
-        .map(|(encoding, _, _, order)| WideText {
+        .find(|&(_, unit, order)| looks(unit, order == "LE"))
+        .map(|(encoding, _, order)| WideText {
             encoding,
             mark: None,
             order,

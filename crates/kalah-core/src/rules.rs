@@ -338,23 +338,14 @@ impl Rules {
                 _ if !Rules::KEYS.iter().any(|k| k.eq_ignore_ascii_case(key)) => {
                     return Err(RulesError::UnknownKey(key.into()))
                 }
-                Value::Number(_) => {
-                    return Err(RulesError::BadType {
-                        key: key.into(),
-                        found: "a number",
-                    })
-                }
-                Value::Array(_) => {
-                    return Err(RulesError::BadType {
-                        key: key.into(),
-                        found: "an array",
-                    })
-                }
-                Value::Object(_) => {
-                    return Err(RulesError::BadType {
-                        key: key.into(),
-                        found: "an object",
-                    })
+                other => {
+                    let found = match other {
+                        Value::Number(_) => "a number",
+                        Value::Array(_) => "an array",
+                        _ => "an object",
+                    };
+                    let key = key.into();
+                    return Err(RulesError::BadType { key, found });
                 }
             };
             rules.set(key, &value, &mut seen)?;

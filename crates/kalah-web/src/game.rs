@@ -181,13 +181,13 @@ impl Body {
             });
         }
         // Named as such, not as JSON's "invalid unicode code point" (tester 78).
-        if let Err(e) = std::str::from_utf8(bytes) {
-            return Err(bad(format!(
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            bad(format!(
                 "the request body is not UTF-8 text (bad byte at offset {}); JSON is sent as UTF-8",
                 e.valid_up_to()
-            )));
-        }
-        let UniqueKeys(v) = serde_json::from_slice(bytes).map_err(|e| match e.classify() {
+            ))
+        })?;
+        let UniqueKeys(v) = serde_json::from_str(text).map_err(|e| match e.classify() {
             // Only `UniqueKeys` raises data errors: a key given twice.
             serde_json::error::Category::Data => bad(format!("the request body: {e}")),
             _ => bad(format!("the request body is not valid JSON: {e}")),

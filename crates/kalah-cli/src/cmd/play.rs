@@ -9,7 +9,7 @@
 //! it says how to save; a second one there quits.
 
 use std::io::{BufRead, IsTerminal, Read, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -662,7 +662,6 @@ fn with_legal(e: &TurnError, done: &str, there: &Position, rules: &Rules) -> Str
     }
 }
 
-/// A typed turn without the one trailing `-` of an unfinished turn (`3-6-` is `3-6`).
 /// Whether `word` is a typed turn with an empty action (`3--6`, `3,,6`, `,3`, `-`, `3--x`),
 /// as opposed to a word that is no turn at all (`--help`): every action empty, or one of them
 /// a house number or `swap`. A trailing `-` (`3-`, the turn goes on) is no empty action.
@@ -678,6 +677,7 @@ fn has_empty_action(word: &str) -> bool {
         && turn_body(word).split(['-', ',']).any(str::is_empty)
 }
 
+/// A typed turn without the one trailing `-` of an unfinished turn (`3-6-` is `3-6`).
 fn turn_body(word: &str) -> &str {
     word.strip_suffix('-').unwrap_or(word)
 }
@@ -1057,6 +1057,16 @@ pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
     Ok((record, GameRecord::is_json_form(&text)))
 }
 
+/// Whether the last component of `path`, as typed, is `.` or `..` (`f.txt/.`, `../..`).
+fn ends_in_dot_dir(path: &Path) -> bool {
+    let last = path
+        .as_os_str()
+        .as_encoded_bytes()
+        .rsplit(|&b| b == b'/')
+        .next();
+    matches!(last, Some(b"." | b".."))
+}
+
 /// Where [`save_atomically`] writes `path`: the file the rename replaces (a symbolic link
 /// followed) and the directory its temporary file goes in, as the messages name it (as typed,
 /// unless a link led elsewhere).
@@ -1080,12 +1090,7 @@ fn save_target(path: &Path) -> Result<(PathBuf, PathBuf)> {
                 path.display()
             )
         }
-        Err(_)
-            if matches!(path.components().next_back(), Some(Component::ParentDir)) || {
-                let bytes = path.as_os_str().as_encoded_bytes();
-                bytes == b"." || bytes.ends_with(b"/.")
-            } =>
-        {
+        Err(_) if ends_in_dot_dir(path) => {
             // (tester 79: `save f.txt/.` gave the system's "No such file or directory".)
             bail!(
                 "'{}' ends in '.' or '..', which names a directory; games are saved to files",

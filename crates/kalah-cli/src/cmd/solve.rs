@@ -76,12 +76,46 @@ impl Args {
         if crate::signals::received() {
             return None;
         }
-        let time = self.time_ms.map(|t| ("time", format!("--time-ms {t}")));
-        let nodes = self.nodes.map(|n| ("nodes", format!("--nodes {n}")));
+        let [time, nodes] = self.limit_flags();
         match self.time_ms {
             Some(t) if since.elapsed() >= Duration::from_millis(t) => time,
             _ => nodes.or(time),
         }
+    }
+
+    /// The limits given, as their JSON names and flags: `[("time", "--time-ms 500"), ("nodes",
+    /// "--nodes 1000")]`, each `None` when not given.
+    fn limit_flags(&self) -> [Option<(&'static str, String)>; 2] {
+        [
+            self.time_ms.map(|t| ("time", format!("--time-ms {t}"))),
+            self.nodes.map(|n| ("nodes", format!("--nodes {n}"))),
+        ]
+    }
+}
+
+/// What stopped a search, for its report: `stopped by --nodes 1000` at a limit (`limit`, see
+/// [`Args::limit_hit`]), else the last signal's `interrupted (Ctrl-C)`.
+fn stopped_by(limit: Option<&(&'static str, String)>) -> String {
+    match limit {
+        Some((_, flag)) => format!("stopped by {flag}"),
+        None => crate::signals::stopped_by().to_string(),
+    }
+}
+
+/// Adds to a stopped search's JSON `v` what stopped it (`"limit": "nodes"`, or `"signal":
+/// "SIGINT"`) and, once `lower == upper`, the `"value"`.
+fn add_stop_fields(
+    v: &mut serde_json::Value,
+    limit: Option<&(&'static str, String)>,
+    lower: i32,
+    upper: i32,
+) {
+    match limit {
+        Some((key, _)) => v["limit"] = json!(key),
+        None => v["signal"] = json!(crate::signals::signal_name()),
+    }
+    if lower == upper {
+        v["value"] = json!(lower);
     }
 }
 
@@ -612,21 +646,12 @@ fn stopped(
             "nodes": stats.nodes,
             "seconds": crate::output::json_seconds(stats.elapsed.as_secs_f64()),
         });
-        match &limit {
-            Some((key, _)) => v["limit"] = json!(key),
-            None => v["signal"] = json!(crate::signals::signal_name()),
-        }
-        if lower == upper {
-            v["value"] = json!(lower);
-        }
+        add_stop_fields(&mut v, limit.as_ref(), lower, upper);
         print(&format!("{v}\n"))?;
     } else {
-        let by = match &limit {
-            Some((_, flag)) => format!("stopped by {flag}"),
-            None => crate::signals::stopped_by().to_string(),
-        };
         print(&format!(
-            "position: {pos}\n{by} after {} nodes and {:.2} s: {}\n",
+            "position: {pos}\n{} after {} nodes and {:.2} s: {}\n",
+            stopped_by(limit.as_ref()),
             stats.nodes,
             stats.elapsed.as_secs_f64(),
             bounds_text(pos, rules, lower, upper)

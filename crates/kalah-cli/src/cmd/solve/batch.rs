@@ -449,13 +449,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                         "lower": lower, "upper": upper, "nodes": stats.nodes,
                         "seconds": json_seconds(secs),
                     });
-                    match &limit {
-                        Some((key, _)) => row["limit"] = json!(key),
-                        None => row["signal"] = json!(crate::signals::signal_name()),
-                    }
-                    if lower == upper {
-                        row["value"] = json!(lower);
-                    }
+                    super::add_stop_fields(&mut row, limit.as_ref(), lower, upper);
                     if let Some(v) = entry.expected {
                         row["expected"] = json!(v);
                     }
@@ -472,13 +466,10 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                         (Some(v), None) => format!("  expected {v:+}: not proven"),
                         (None, _) => String::new(),
                     };
-                    let by = match &limit {
-                        Some((_, flag)) => format!("stopped by {flag}"),
-                        None => crate::signals::stopped_by().to_string(),
-                    };
                     print(&format!(
-                        "line {n}  {}  {by} after {} nodes and {secs:.2} s: {}{check}\n",
+                        "line {n}  {}  {} after {} nodes and {secs:.2} s: {}{check}\n",
                         pos,
+                        super::stopped_by(limit.as_ref()),
                         stats.nodes,
                         super::bounds_text(&pos, &rules, lower, upper)
                     ))?;
@@ -575,14 +566,12 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         failed.push(format!(
             "{u} position{} not solved within {}",
             if u == 1 { " was" } else { "s were" },
-            [
-                args.time_ms.map(|t| format!("--time-ms {t}")),
-                args.nodes.map(|n| format!("--nodes {n}")),
-            ]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join(" and ")
+            args.limit_flags()
+                .into_iter()
+                .flatten()
+                .map(|(_, flag)| flag)
+                .collect::<Vec<_>>()
+                .join(" and ")
         ));
     }
     match failed.split_last() {
