@@ -552,6 +552,106 @@ fn batch_reports_mismatches_and_bad_lines_and_goes_on() {
     );
 }
 
+/// `analyze --nodes` and `--time-ms` give up the analysis at the limit: the actions or turns
+/// valued by then (each as the whole analysis values it), the bounds on the position's value,
+/// exit code 1 and a one-line error. On two threads each counts its own nodes over the whole
+/// analysis. A limit the analysis stays within changes nothing.
+#[test]
+fn analyze_limits_give_up_with_what_was_valued() {
+    let start = "4,4,4,4,0,4,4,4,4,0 S";
+    let full = json(&["analyze", start, "--turns"]);
+    let value = full["value"].as_i64().unwrap();
+    let valued = |v: &Value| -> Vec<(String, i64)> {
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["move"].as_str().unwrap().to_string(),
+                    m["value"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let all = valued(&full);
+    for threads in ["1", "2"] {
+        let out = kalah(&[
+            "analyze",
+            start,
+            "--turns",
+            "--nodes",
+            "20000",
+            "--threads",
+            threads,
+            "--json",
+        ])
+        .output()
+        .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{threads}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            (&v["stopped"], &v["limit"]),
+            (&Value::from(true), &Value::from("nodes")),
+            "{v}"
+        );
+        assert!(v.get("signal").is_none(), "{v}");
+        let (lo, hi) = (v["lower"].as_i64().unwrap(), v["upper"].as_i64().unwrap());
+        assert!(lo <= value && value <= hi, "{v}");
+        let found = valued(&v);
+        assert!(found.len() < all.len(), "{v}");
+        assert!(found.iter().all(|f| all.contains(f)), "{v}");
+        // Each thread stops within 1 024 nodes of the limit (and the ordering searches of
+        // two threads within 1 024 nodes each of the eight turns once it is reached).
+        let nodes = v["nodes"].as_u64().unwrap();
+        let most = if threads == "1" {
+            21_024
+        } else {
+            2 * 21_024 + 8 * 1_024
+        };
+        assert!((20_000..=most).contains(&nodes), "{threads}: {v}");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            "kalah: error: the analysis was not finished within --nodes 20000\n"
+        );
+    }
+    let out = kalah(&["analyze", start, "--nodes", "2000", "--threads", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(&format!("position: {start}\n"))
+            && text.contains("stopped by --nodes 2000 after "),
+        "{text}"
+    );
+    assert!(text.contains("the analysis is incomplete ("), "{text}");
+    // A deadline long past when the first search polls the clock.
+    let out = kalah(&[
+        "analyze",
+        "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S",
+        "--time-ms",
+        "1",
+        "--json",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["limit"], "time", "{v}");
+    // Within the limits: analysed as without them.
+    let v = json(&[
+        "analyze",
+        start,
+        "--turns",
+        "--nodes",
+        "100000000",
+        "--time-ms",
+        "86400000",
+    ]);
+    assert_eq!(valued(&v), all);
+}
+
 /// `--nodes` and `--time-ms` give up a position at the limit with the bounds proven so far
 /// (exit code 1, a one-line error); with `--batch` the position is counted as unfinished and
 /// the batch goes on (tester 81: one endless line held the whole batch, and only Ctrl-C, which

@@ -376,8 +376,8 @@ impl Engine {
     /// the point; less often on a node limit, see below). Limits keep their
     /// meaning: the time limit is wall-clock time (every thread stops at the same instant), and
     /// a node limit bounds the nodes of **all threads together** (each thread of the proof gets
-    /// `nodes / threads`; each job of a hint `nodes / (2 × jobs)`, half of the budget being kept
-    /// for the ordering searches of the parallel analysis), so a node-limited search on several
+    /// `nodes / threads`; so does each thread of a hint, over all the jobs it takes, the first
+    /// thread's ordering searches included), so a node-limited search on several
     /// threads proves less than one thread would with the same limit. The nodes reported
     /// ([`Choice::nodes`]) are those of every thread.
     ///
@@ -741,10 +741,10 @@ impl Engine {
         // The engine's solver comes first in the slice of solvers (it runs the ordering
         // searches); it is put back afterwards, keeping the table.
         let mut main = self.take_solver(rules);
-        // Each job is a separate search, its node limit its own; the ordering searches (one per
-        // job, by the first solver) count as well: 2 × jobs searches share the budget.
-        let per_search = nodes.map(|n| n / (2 * jobs) as u64);
-        let limits = SearchLimits::new(Some(time), per_search);
+        // A solver's node limit counts its nodes over the whole analysis (the first solver's
+        // ordering searches too): the threads share the budget.
+        let per_thread = nodes.map(|n| n / threads as u64);
+        let limits = SearchLimits::new(Some(time), per_thread);
         // Claim the table for this game first (a trivial search), so that the helpers made
         // below share it rather than each taking a fresh one (see `Solver::set_rules`).
         main.set_limits(SearchLimits::default());

@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 use kalah_core::{Move, Position, Rules, Turn};
 
 use crate::search::{guess_budget, GUESS_NODES};
-use crate::{MoveScore, PartialAnalysis, Progress, SolveError, Solver, Stats, TurnScore};
+use crate::{
+    MoveScore, PartialAnalysis, Progress, SearchLimits, SolveError, Solver, Stats, TurnScore,
+};
 
 /// Progress of a parallel analysis, summed over every thread.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -176,6 +178,14 @@ fn run(
         solver.set_stop_flag(stop.clone());
     }
     let budget = guess_budget(jobs.len(), GUESS_NODES);
+    // Each solver's limits as the caller set them: a node limit is spread over the calls a
+    // solver makes (every job is a call of its own), and restored at the end.
+    let limits: Vec<SearchLimits> = solvers.iter().map(Solver::limits).collect();
+    // Sets the limits of a solver that has spent `spent` nodes of the analysis so far.
+    let left = |limits: SearchLimits, spent: u64| SearchLimits {
+        nodes: limits.nodes.map(|n| n.saturating_sub(spent)),
+        ..limits
+    };
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     // Work of the ordering searches, counted in the statistics.
     let mut ordering = Stats::default();
@@ -189,6 +199,7 @@ fn run(
                 if stop.load(Ordering::Relaxed) {
                     return 0;
                 }
+                solvers[0].set_limits(left(limits[0], ordering.nodes));
                 let e = job.estimate(&mut solvers[0]);
                 let s = solvers[0].last_stats();
                 ordering.nodes += s.nodes;
@@ -227,6 +238,9 @@ fn run(
             .enumerate()
             .map(|(t, solver)| {
                 let (jobs, order, next, stop, meter) = (&jobs, &order, &next, &stop, &meter);
+                let (limits, left) = (limits[t], &left);
+                // The first solver's ordering searches count towards its node limit.
+                let before = if t == 0 { ordering.nodes } else { 0 };
                 scope.spawn(move || {
                     let mut out = Vec::new();
                     let mut work = Stats::default();
@@ -239,6 +253,7 @@ fn run(
                         let k = next.fetch_add(1, Ordering::SeqCst);
                         let Some(&j) = order.get(k) else { break };
                         let job = jobs[j].1;
+                        solver.set_limits(left(limits, before + work.nodes));
                         let result = solver.value_with_guess(&job.pos, budget);
                         let stats = match &result {
                             Ok(_) => solver.last_stats(),
@@ -281,6 +296,9 @@ fn run(
         for solver in solvers.iter_mut() {
             solver.set_progress(|_| {});
         }
+    }
+    for (solver, limits) in solvers.iter_mut().zip(limits) {
+        solver.set_limits(limits);
     }
 
     let mut values: Vec<Option<i32>> = slots
@@ -470,9 +488,10 @@ pub fn analyze_moves_parallel_partial(
 /// order, as in the sequential analysis. At most `min(solvers.len(), jobs)` threads are started.
 ///
 /// A stop flag ([`ParallelOptions::stop`]) or a limit set on any solver
-/// ([`Solver::set_limits`]) stops every thread. A node limit counts the nodes of one job of one
-/// solver (each job is a separate [`Solver::value`] call); a deadline is an instant, so it ends
-/// the analysis as a whole.
+/// ([`Solver::set_limits`]) stops every thread. A node limit counts the nodes each solver
+/// spends on the whole analysis (its jobs, and for the first solver the ordering searches), as
+/// the one call of the sequential analysis does; a deadline is an instant, so it ends the
+/// analysis as a whole. The solvers keep the limits they had.
 ///
 /// # Errors
 /// [`SolveError::Stopped`] if any job was not finished. Its bounds are those of the value of

@@ -463,6 +463,11 @@ impl Solver {
         self.limits = limits;
     }
 
+    /// The limits set by [`Self::set_limits`] (none by default).
+    pub fn limits(&self) -> SearchLimits {
+        self.limits
+    }
+
     /// A callback called with the bounds proven so far during searches longer than a second:
     /// from the first second on, about twice a second and whenever the root bounds improve (a
     /// search that ends within its first second makes no call).
@@ -532,8 +537,6 @@ fn value_of(pos: &Position, g: i32) -> i32 {
 }
 
 impl Solver {
-    /// Checks the stop flag, the limits and the progress clock.
-    #[cold]
     /// Every 64 nodes: [`Self::poll`] every 1 024, the clock alone between them if there is a
     /// deadline.
     #[inline]
@@ -547,6 +550,8 @@ impl Solver {
         }
     }
 
+    /// Checks the stop flag, the limits and the progress clock.
+    #[cold]
     fn poll(&mut self) {
         if let Some(flag) = &self.stop {
             if flag.load(Ordering::Relaxed) {

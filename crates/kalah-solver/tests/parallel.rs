@@ -202,6 +202,47 @@ fn a_limit_in_one_solver_stops_every_thread() {
     );
 }
 
+/// A node limit counts a solver's nodes over the whole parallel analysis, as over the one call
+/// of the sequential analysis: a limit of half the nodes the analysis needs stops it, although
+/// every job alone needs less (before, each job had the whole limit, and the analysis
+/// finished), and the solvers keep their limits.
+#[test]
+fn a_node_limit_counts_each_solvers_whole_analysis() {
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(5, 3).unwrap(), &rules);
+    let opts = ParallelOptions::default();
+    // The nodes of the whole sequential analysis, with the same table size.
+    let mut seq = Solver::new(rules, 2);
+    let jobs = seq.analyze_turns(&pos).unwrap().len() as u64;
+    let total = seq.last_stats().nodes;
+    assert!(jobs >= 4, "{jobs} turns");
+    for n in [1, 2] {
+        let mut par = solvers(rules, n);
+        // Half the nodes of one solver's whole analysis, shared by n solvers.
+        let limit = total / 2 / n as u64;
+        let limits = SearchLimits::new(None, Some(limit));
+        for s in &mut par {
+            s.set_limits(limits);
+        }
+        match analyze_turns_parallel(&mut par, &pos, &opts) {
+            Err(SolveError::Stopped { stats, .. }) => {
+                // Each solver stops within 1 024 nodes of its limit, and the ordering
+                // searches (two or more solvers) within 1 024 nodes each once it is reached.
+                let slack = 1_024 * (n as u64 + if n > 1 { jobs } else { 0 });
+                assert!(
+                    stats.nodes <= n as u64 * limit + slack,
+                    "{n} solvers, limit {limit}: {} nodes",
+                    stats.nodes
+                );
+            }
+            Ok(_) => {
+                panic!("{n} solvers analysed Kalah(5,3) in {limit} nodes each ({total} in all)")
+            }
+        }
+        assert!(par.iter().all(|s| s.limits() == limits));
+    }
+}
+
 #[test]
 fn progress_counts_the_jobs_and_ends_with_all_done() {
     let rules = Rules::default();

@@ -14,7 +14,7 @@ use kalah_solver::{
 use serde_json::json;
 
 use crate::cmd::egdb::{parse_threads, threads_for};
-use crate::cmd::solve::{make_solver, make_solvers, show_progress, Target};
+use crate::cmd::solve::{make_solver, make_solvers, show_progress, Limits, Target};
 use crate::output::print;
 
 /// Arguments of `kalah analyze`.
@@ -34,6 +34,8 @@ pub struct Args {
     /// databases that reach the position, a 2 MiB table each); 1 is the sequential analysis.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_threads)]
     pub threads: Option<usize>,
+    #[command(flatten)]
+    pub limits: Limits,
 }
 
 /// Runs `kalah analyze`. Values are final store differences from the view of the side to move
@@ -49,6 +51,7 @@ pub fn run(args: Args) -> Result<()> {
     // review) and its --moves played again.
     let (mut solver, bar) = make_solver(&args.target.search, &rules, &pos, "analysing", false)?;
     let started = std::time::Instant::now();
+    solver.set_limits(args.limits.position_limits());
     let rows = if args.turns {
         rows_of(solver.analyze_turns_partial(&pos), |t| {
             (t.turn.to_string(), t.value)
@@ -60,7 +63,7 @@ pub fn run(args: Args) -> Result<()> {
     };
     let rows = match rows {
         Ok(rows) => rows,
-        Err(p) => return stopped(&args, &pos, p, &bar),
+        Err(p) => return stopped(&args, &pos, p, &bar, started),
     };
     bar.finish_and_clear();
     crate::cmd::solve::warn_if_damaged(solver.egdb().map(|db| &**db));
@@ -85,39 +88,54 @@ fn rows_of<T>(
     }
 }
 
-/// Prints what a stopped analysis of `pos` found and exits with code 128 + the signal's number
-/// (130 for Ctrl-C): `position: ...`, the actions or turns valued before the stop (tester 68:
-/// they were lost), then `interrupted (Ctrl-C) after N nodes and S s: the analysis is
-/// incomplete (3 of 10 turns valued)`; with `--json` one object, `{"moves": [...], "nodes", "seconds", "signal":
-/// "SIGINT", "stopped": true}`. The value of `pos` is not given: an action not valued may be
+/// Prints what a stopped analysis of `pos` (begun at `started`) found: `position: ...`, the
+/// actions or turns valued before the stop (tester 68: they were lost), what stopped it and the
+/// bounds proven on the position's value (`stopped by --nodes 5000 after N nodes and S s: the
+/// analysis is incomplete (3 of 10 turns valued); the position's value lies between +6 and
+/// +12`); with `--json` one object, `{"position", "moves": [...], "stopped": true, "lower",
+/// "upper", "nodes", "seconds"}` and `"signal": "SIGINT"` or `"limit": "nodes"` (and `"value"`
+/// once the bounds meet). The value is not taken from the rows: an action not valued may be
 /// better.
+///
+/// A signal's stop exits with code 128 + the signal's number (130 for Ctrl-C).
+///
+/// # Errors
+/// At a limit (`--time-ms`, `--nodes`): `the analysis was not finished within --nodes 5000`
+/// (exit code 1).
 fn stopped(
     args: &Args,
     pos: &Position,
     p: PartialAnalysis<(String, i32)>,
     bar: &ProgressBar,
+    started: std::time::Instant,
 ) -> Result<()> {
     bar.finish_and_clear();
-    let SolveError::Stopped { stats, .. } = p.error;
+    let limit = args.limits.limit_hit(started);
+    let SolveError::Stopped {
+        lower,
+        upper,
+        stats,
+    } = p.error;
     let secs = stats.elapsed.as_secs_f64();
+    let rules = args.target.rules.rules();
     if args.json {
-        print(&format!(
-            "{}\n",
-            json!({
-                "position": pos.to_string(),
-                "moves": rows_json(&p.found),
-                "stopped": true,
-                "signal": crate::signals::signal_name(),
-                "nodes": stats.nodes,
-                "seconds": crate::output::json_seconds(secs),
-            })
-        ))?;
+        let mut v = json!({
+            "position": pos.to_string(),
+            "moves": rows_json(&p.found),
+            "stopped": true,
+            "lower": lower,
+            "upper": upper,
+            "nodes": stats.nodes,
+            "seconds": crate::output::json_seconds(secs),
+        });
+        crate::cmd::solve::add_stop_fields(&mut v, limit.as_ref(), lower, upper);
+        print(&format!("{v}\n"))?;
     } else {
         let what = if args.turns { "turns" } else { "actions" };
         let total = if args.turns {
-            kalah_core::Turn::all(pos, &args.target.rules.rules()).len()
+            kalah_core::Turn::all(pos, &rules).len()
         } else {
-            pos.legal_moves(&args.target.rules.rules()).len()
+            pos.legal_moves(&rules).len()
         };
         // The position first, as a stopped `solve` prints it, even when nothing was valued.
         let mut s = format!("position: {pos}\n");
@@ -131,14 +149,31 @@ fn stopped(
         }
         s.push_str(&format!(
             "{} after {} nodes and {secs:.2} s: the analysis is incomplete ({} of {total} \
-             {what} valued)\n",
-            crate::signals::stopped_by(),
+             {what} valued); {}\n",
+            crate::cmd::solve::stopped_by(limit.as_ref()),
             stats.nodes,
             p.found.len(),
+            value_bounds_text(pos, &rules, lower, upper),
         ));
         print(&s)?;
     }
-    std::process::exit(crate::signals::exit_code());
+    match limit {
+        Some((_, flag)) => anyhow::bail!("the analysis was not finished within {flag}"),
+        None => std::process::exit(crate::signals::exit_code()),
+    }
+}
+
+/// What a stopped analysis proved of the value of `pos`: `the position's value lies between +6
+/// and +12`, `the position's value is +8 (proven)`, or, when the bounds are no tighter than the
+/// seeds in play give, `no bounds on the position's value proven yet`.
+fn value_bounds_text(pos: &Position, rules: &Rules, lower: i32, upper: i32) -> String {
+    if lower == upper {
+        format!("the position's value is {lower:+} (proven)")
+    } else if crate::cmd::solve::nothing_proven(pos, rules, lower, upper) {
+        "no bounds on the position's value proven yet".to_string()
+    } else {
+        format!("the position's value lies between {lower:+} and {upper:+}")
+    }
 }
 
 /// The threads to use for `requested`: no more than the actions (or turns, with `turns`) of
@@ -165,6 +200,9 @@ fn run_parallel(args: &Args, rules: &Rules, pos: &Position, threads: usize) -> R
         })),
     };
     let started = std::time::Instant::now();
+    for solver in &mut solvers {
+        solver.set_limits(args.limits.position_limits());
+    }
     let rows = if args.turns {
         rows_of(
             analyze_turns_parallel_partial(&mut solvers, pos, &opts),
@@ -178,7 +216,7 @@ fn run_parallel(args: &Args, rules: &Rules, pos: &Position, threads: usize) -> R
     };
     let rows = match rows {
         Ok(rows) => rows,
-        Err(p) => return stopped(args, pos, p, &bar),
+        Err(p) => return stopped(args, pos, p, &bar, started),
     };
     bar.finish_and_clear();
     crate::cmd::solve::warn_if_damaged(solvers[0].egdb().map(|db| &**db));

@@ -44,9 +44,17 @@ pub struct Args {
     /// or a position is given up at --time-ms or --nodes.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves"])]
     pub batch: Option<PathBuf>,
-    /// Give up a position after MS milliseconds of search (1 to a day), printing the bounds
-    /// proven by then; exit code 1. With --batch, each position has the limit, one given up
-    /// is counted as unfinished and the batch goes on.
+    #[command(flatten)]
+    pub limits: Limits,
+}
+
+/// `--time-ms` and `--nodes`: when `solve` gives up a position, or `analyze` an analysis.
+#[derive(clap::Args, Debug)]
+pub struct Limits {
+    /// Give up after MS milliseconds of search (1 to a day), printing what was proven by then
+    /// (solve: the bounds; analyze: the actions or turns valued and the bounds); exit code 1.
+    /// With solve --batch, each position has the limit, one given up is counted as unfinished
+    /// and the batch goes on.
     #[arg(
         long,
         value_name = "MS",
@@ -54,16 +62,16 @@ pub struct Args {
         value_parser = crate::cmd::serve::parse_ms
     )]
     pub time_ms: Option<u64>,
-    /// Give up a position after N nodes, as --time-ms does (checked every 1024 nodes; on several
-    /// threads, each thread counts its own).
+    /// Give up after N nodes, as --time-ms does (checked every 1024 nodes; on several threads,
+    /// each thread counts its own).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cmd::play::parse_move_nodes)]
     pub nodes: Option<u64>,
 }
 
-impl Args {
+impl Limits {
     /// The limits of one position's search, from --time-ms and --nodes: set just before it
     /// (the time limit is a deadline from now).
-    fn position_limits(&self) -> SearchLimits {
+    pub(crate) fn position_limits(&self) -> SearchLimits {
         SearchLimits::new(self.time_ms.map(Duration::from_millis), self.nodes)
     }
 
@@ -72,7 +80,7 @@ impl Args {
     /// "--time-ms 500")`), or `None` when a signal came or no limit was set. The time limit if
     /// its time has passed (node counts of several threads are summed, and do not tell which
     /// thread reached its limit: tester 83), else the node limit.
-    fn limit_hit(&self, since: Instant) -> Option<(&'static str, String)> {
+    pub(crate) fn limit_hit(&self, since: Instant) -> Option<(&'static str, String)> {
         if crate::signals::received() {
             return None;
         }
@@ -85,7 +93,7 @@ impl Args {
 
     /// The limits given, as their JSON names and flags: `[("time", "--time-ms 500"), ("nodes",
     /// "--nodes 1000")]`, each `None` when not given.
-    fn limit_flags(&self) -> [Option<(&'static str, String)>; 2] {
+    pub(crate) fn limit_flags(&self) -> [Option<(&'static str, String)>; 2] {
         [
             self.time_ms.map(|t| ("time", format!("--time-ms {t}"))),
             self.nodes.map(|n| ("nodes", format!("--nodes {n}"))),
@@ -94,8 +102,8 @@ impl Args {
 }
 
 /// What stopped a search, for its report: `stopped by --nodes 1000` at a limit (`limit`, see
-/// [`Args::limit_hit`]), else the last signal's `interrupted (Ctrl-C)`.
-fn stopped_by(limit: Option<&(&'static str, String)>) -> String {
+/// [`Limits::limit_hit`]), else the last signal's `interrupted (Ctrl-C)`.
+pub(crate) fn stopped_by(limit: Option<&(&'static str, String)>) -> String {
     match limit {
         Some((_, flag)) => format!("stopped by {flag}"),
         None => crate::signals::stopped_by().to_string(),
@@ -104,7 +112,7 @@ fn stopped_by(limit: Option<&(&'static str, String)>) -> String {
 
 /// Adds to a stopped search's JSON `v` what stopped it (`"limit": "nodes"`, or `"signal":
 /// "SIGINT"`) and, once `lower == upper`, the `"value"`.
-fn add_stop_fields(
+pub(crate) fn add_stop_fields(
     v: &mut serde_json::Value,
     limit: Option<&(&'static str, String)>,
     lower: i32,
@@ -617,7 +625,7 @@ pub(crate) fn warn_if_damaged(egdb: Option<&Egdb>) {
 /// (`limit` `None`) names the signal (`interrupted (Ctrl-C) after N nodes and S s: the value
 /// lies between +6 and +10`; `"signal": "SIGINT"` in JSON) and exits with code 128 + the
 /// signal's number (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP). A limit's (`--time-ms`,
-/// `--nodes`: its JSON name and flag, see [`Args::limit_hit`]) names the flag (`stopped by
+/// `--nodes`: its JSON name and flag, see [`Limits::limit_hit`]) names the flag (`stopped by
 /// --nodes 1000 after ...`; `"limit": "nodes"`) and fails. (`analyze` prints its own: the
 /// actions valued.)
 ///
@@ -681,7 +689,7 @@ pub(crate) fn bounds_text(pos: &Position, rules: &Rules, lower: i32, upper: i32)
 
 /// Whether `lower..=upper` is no tighter than the seeds in play bound the value of `pos`
 /// ([`kalah_solver::seed_bounds`]).
-fn nothing_proven(pos: &Position, rules: &Rules, lower: i32, upper: i32) -> bool {
+pub(crate) fn nothing_proven(pos: &Position, rules: &Rules, lower: i32, upper: i32) -> bool {
     let (lo, hi) = kalah_solver::seed_bounds(rules, pos);
     lower <= lo && upper >= hi
 }
@@ -737,11 +745,11 @@ pub fn run(args: Args) -> Result<()> {
     let (rules, pos, mut solver, bar) = args.target.setup("solving", true)?;
     let threads = crate::cmd::egdb::threads_for(args.threads);
     let since = Instant::now();
-    solver.set_limits(args.position_limits());
+    solver.set_limits(args.limits.position_limits());
     let (sol, best) = match solver.solve_with_best_turns(&pos, threads) {
         Ok(x) => x,
         Err(e) => {
-            let limit = args.limit_hit(since);
+            let limit = args.limits.limit_hit(since);
             return stopped(e, args.json, &bar, (&pos, &rules), limit);
         }
     };

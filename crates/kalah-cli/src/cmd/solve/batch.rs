@@ -423,7 +423,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         };
         *lock(&bar) = ProgressBar::hidden();
         let t0 = Instant::now();
-        cur.solver.set_limits(args.position_limits());
+        cur.solver.set_limits(args.limits.position_limits());
         let solved = cur.solver.solve_with_best_turns(&pos, threads);
         lock(&bar).finish_and_clear();
         let (sol, best) = match solved {
@@ -435,7 +435,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             }) => {
                 // Given up at --time-ms or --nodes, the batch goes on (tester 81: one endless
                 // line held the whole batch); stopped by a signal, it ends here.
-                let limit = args.limit_hit(t0);
+                let limit = args.limits.limit_hit(t0);
                 let secs = t0.elapsed().as_secs_f64();
                 // An expected value the bounds already rule out is a mismatch, proven (tester
                 // 83: it was not counted, nor shown in the text).
@@ -566,7 +566,8 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         failed.push(format!(
             "{u} position{} not solved within {}",
             if u == 1 { " was" } else { "s were" },
-            args.limit_flags()
+            args.limits
+                .limit_flags()
                 .into_iter()
                 .flatten()
                 .map(|(_, flag)| flag)
