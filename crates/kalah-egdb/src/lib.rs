@@ -717,12 +717,12 @@ impl Egdb {
 
     /// The largest layer file `kNNN.egdb` in [`Egdb::dir`] above `max_seeds + 1`, if any: layers
     /// past a missing one, which are not used (layers are opened from 0 up to the first gap).
-    /// Reads the directory's file names only.
+    /// Reads the directory's file names only (see [`layer_files`]).
     pub fn layers_past_gap(&self) -> Option<u32> {
-        std::fs::read_dir(&self.dir)
+        layer_files(&self.dir)
             .ok()?
-            .filter_map(|e| e.ok())
-            .filter_map(|e| file::parse_layer_file_name(e.file_name().to_str()?))
+            .into_iter()
+            .map(|(_, k)| k)
             .filter(|&k| k > self.max_seeds + 1)
             .max()
     }
@@ -1154,9 +1154,10 @@ const NOT_A_SET_DIRECTORY: &str =
 
 /// The entries under a database root named as set directories ([`file::set_dir_name`]) that
 /// hold no usable set, in name order, each with its problem: not a directory (`not a
-/// directory (a set's layers are in one): move it away or delete it`), or a directory that
-/// cannot be listed (this user may not read it). [`list_layers`] lists no layers of these;
-/// opening their sets fails.
+/// directory (a set's layers are in one): move it away or delete it`), or a directory whose
+/// layers this user can neither list nor find by name ([`layer_files`]: one it may search but
+/// not list, mode 711, is not bad). [`list_layers`] lists no layers of these; opening their
+/// sets fails.
 pub fn list_bad_sets(root: &Path) -> Vec<(PathBuf, String)> {
     let Ok(entries) = std::fs::read_dir(root) else {
         return Vec::new();
@@ -1173,7 +1174,7 @@ pub fn list_bad_sets(root: &Path) -> Vec<(PathBuf, String)> {
             if !p.is_dir() {
                 return Some((p, NOT_A_SET_DIRECTORY.to_string()));
             }
-            let e = std::fs::read_dir(&p).err()?;
+            let e = layer_files(&p).err()?;
             let what = if e.kind() == std::io::ErrorKind::PermissionDenied {
                 format!("{e}; this user may not read this set's directory: let this user read it")
             } else {
@@ -1184,6 +1185,36 @@ pub fn list_bad_sets(root: &Path) -> Vec<(PathBuf, String)> {
         .collect();
     out.sort();
     out
+}
+
+/// The layer files (`k000.egdb` to `k120.egdb`, [`file::parse_layer_file_name`]) in the set
+/// directory `dir`, with their seeds, in increasing seeds. A directory this user may search but
+/// not list (mode 711, as a shared root may be set up) is searched for each name in turn, as
+/// opening the set does; only when none is found so is its error kept.
+///
+/// # Errors
+/// The listing's error, when `dir` cannot be listed and no layer file is found in it by name.
+pub fn layer_files(dir: &Path) -> std::io::Result<Vec<(PathBuf, u32)>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            let found: Vec<(PathBuf, u32)> = (0..=MAX_LAYER_SEEDS)
+                .map(|k| (dir.join(file::layer_file_name(k)), k))
+                .filter(|(p, _)| std::fs::symlink_metadata(p).is_ok())
+                .collect();
+            return if found.is_empty() { Err(e) } else { Ok(found) };
+        }
+        Err(e) => return Err(e),
+    };
+    let mut files: Vec<(PathBuf, u32)> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter_map(|p| {
+            let k = file::parse_layer_file_name(p.file_name()?.to_str()?)?;
+            Some((p, k))
+        })
+        .collect();
+    files.sort();
+    Ok(files)
 }
 
 /// Lists the layer files under a database root, by set directory then seeds, reading headers
@@ -1221,14 +1252,9 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
     for (d, m) in dirs {
         // A set's directory that cannot be listed is one of [`list_bad_sets`], not the end of
         // the listing (tester 67: one such directory hid every healthy set).
-        let Ok(entries) = std::fs::read_dir(&d) else {
+        let Ok(files) = layer_files(&d) else {
             continue;
         };
-        let mut files: Vec<(PathBuf, u32)> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter_map(|p| named(&p, file::parse_layer_file_name).map(|k| (p, k)))
-            .collect();
-        files.sort();
         for (path, k) in files {
             let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
             let header = file::read_header(&path);

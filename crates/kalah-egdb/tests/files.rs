@@ -2,7 +2,7 @@
 //! builds resume, verify catches wrong values.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use kalah_core::{CaptureRule, Rules};
@@ -1001,6 +1001,40 @@ fn a_layer_this_user_may_not_read_says_so() {
             .starts_with(&format!("{}: Permission denied", set.display())),
         "{e}"
     );
+}
+
+/// A set's directory this user may search but not list (mode 711 for others, as a shared root
+/// may be set up) is listed by the layer files' names, as opening the set finds them; one it
+/// may not search either is a bad set. Root lists every directory: there the test has nothing
+/// to check (run it as another user, e.g. `setpriv --reuid=65534`).
+#[cfg(unix)]
+#[test]
+fn a_set_directory_this_user_may_search_but_not_list_is_listed() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = built(3, 5);
+    let rules = Rules::default();
+    let layers: Vec<PathBuf> = (0..=5)
+        .map(|k| layer_path(dir.path(), 3, &rules, k))
+        .collect();
+    let set = layers[0].parent().unwrap().to_path_buf();
+    let mode = |m: u32| fs::set_permissions(&set, fs::Permissions::from_mode(m)).unwrap();
+    mode(0o311);
+    let listable = fs::read_dir(&set).is_ok();
+    let listed = kalah_egdb::list_layers(dir.path());
+    let bad = kalah_egdb::list_bad_sets(dir.path());
+    let opened = Egdb::open(dir.path(), 3, &rules).map(|db| db.map(|db| db.max_seeds()));
+    mode(0o000);
+    let bad_unsearchable = kalah_egdb::list_bad_sets(dir.path());
+    mode(0o755);
+    if listable {
+        return; // root
+    }
+    let listed: Vec<PathBuf> = listed.unwrap().into_iter().map(|l| l.path).collect();
+    assert_eq!(listed, layers);
+    assert!(bad.is_empty(), "{bad:?}");
+    assert_eq!(opened.unwrap(), Some(5));
+    assert_eq!(bad_unsearchable.len(), 1, "{bad_unsearchable:?}");
+    assert!(bad_unsearchable[0].1.contains("let this user read it"));
 }
 
 /// binomial(n, k) in u128, for the sizes below.

@@ -720,18 +720,12 @@ fn layer_of_file_name(path: &Path) -> Option<u32> {
     kalah_egdb::file::parse_layer_file_name(path.file_name()?.to_str()?)
 }
 
-/// The layers (seeds) of the files `kNNN.egdb` in a set's directory, ascending (names only).
+/// The layers (seeds) of the files `kNNN.egdb` in a set's directory, ascending (names only;
+/// see [`kalah_egdb::layer_files`]).
 fn layer_files(dir: &Path) -> Vec<u32> {
-    let mut ks: Vec<u32> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok())
-                .filter_map(|e| layer_of_file_name(&e.path()))
-                .collect()
-        })
-        .unwrap_or_default();
-    ks.sort_unstable();
-    ks
+    kalah_egdb::layer_files(dir)
+        .map(|files| files.into_iter().map(|(_, k)| k).collect())
+        .unwrap_or_default()
 }
 
 /// Whether a build replaces the layer file at `path` (`ROOT/SET/kNNN.egdb`) itself: a damaged
