@@ -267,7 +267,32 @@ fn json_error_at(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
             Segment::Enum { .. } | Segment::Unknown => {}
         }
     }
-    if at.is_empty() || inner.starts_with("field '") || inner.starts_with("unknown field") {
+    // A tag or comment of the wrong length or not an array: serde says "invalid length 1,
+    // expected a tuple of size 2" for too few items, "trailing characters" for too many, and
+    // "invalid type: string \"Event\", expected a tuple of size 2" for a string.
+    let pair = match e.path().iter().next() {
+        Some(Segment::Map { key }) if key == "tags" => Some("a tag is a pair [name, value]"),
+        Some(Segment::Map { key }) if key == "comments" => {
+            Some("a comment is a pair [turns before it, text]")
+        }
+        _ => None,
+    };
+    let given = inner
+        .strip_prefix("invalid type: ")
+        .and_then(|t| t.split_once(", expected a tuple of size 2"))
+        .map(|(given, _)| given);
+    if let Some(pair) = pair.filter(|_| {
+        e.path().iter().count() == 2
+            && (inner.starts_with("trailing characters")
+                || inner.starts_with("invalid length")
+                || given.is_some())
+    }) {
+        match given {
+            Some("map") => format!("{at}: {pair}, not an object"),
+            Some(given) => format!("{at}: {pair}, not {given}"),
+            None => format!("{at}: {pair}"),
+        }
+    } else if at.is_empty() || inner.starts_with("field '") || inner.starts_with("unknown field") {
         inner
     } else {
         format!("{at}: {inner}")

@@ -1154,6 +1154,51 @@ fn a_json_result_that_is_not_two_stores_is_told_so() {
     assert_eq!(rec.moves(), &[Move::Sow(3), Move::Sow(6)]);
 }
 
+/// A tag or comment that is not a pair is told so by field and item, whatever its length or
+/// type (a tag of three items was "trailing characters at line 1 column 49").
+#[test]
+fn a_json_tag_or_comment_that_is_not_a_pair_is_told_so() {
+    let cases = [
+        (
+            "tags",
+            "[\"Event\", \"x\", \"y\"]",
+            "a tag is a pair [name, value]",
+        ),
+        ("tags", "[\"Event\"]", "a tag is a pair [name, value]"),
+        (
+            "tags",
+            "\"Event\"",
+            "a tag is a pair [name, value], not string \"Event\"",
+        ),
+        ("tags", "{}", "a tag is a pair [name, value], not an object"),
+        (
+            "comments",
+            "[1, \"a\", \"b\"]",
+            "a comment is a pair [turns before it, text]",
+        ),
+        (
+            "comments",
+            "3",
+            "a comment is a pair [turns before it, text], not integer `3`",
+        ),
+    ];
+    for (field, item, want) in cases {
+        let text = format!("{{\"turns\":[\"3-6\"],\"{field}\":[{item}]}}");
+        let e = GameRecord::parse_json(&text).unwrap_err();
+        assert!(
+            matches!(&e, RecordError::Json(m) if m == &format!("field '{field}', item 1: {want}")),
+            "{text}: {e}"
+        );
+    }
+    // A wrong item inside a pair is still named by its place.
+    let e = GameRecord::parse_json("{\"tags\":[[\"Event\", 3]]}").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("field 'tags', item 1, item 2: invalid type: integer `3`"),
+        "{e}"
+    );
+}
+
 #[test]
 fn a_json_record_takes_its_rules_as_an_object_or_as_tag_text() {
     // Tester 72: the web API takes both, JSON records took only the object.
