@@ -964,6 +964,110 @@ fn build_leaves_a_link_to_a_damaged_layer_alone() {
     }
 }
 
+/// Every command that meets a link to a damaged layer says to delete the link first, as the
+/// build that refuses it does (tester 86: `info`, `probe` and `solve` advised that build).
+#[test]
+fn every_command_says_a_link_to_a_damaged_layer_goes_first() {
+    let (dir, set, good) = built_set();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().join("k006.egdb");
+    std::fs::write(&target, &good[6][..good[6].len() - 40]).unwrap();
+    let layer = set.join("k006.egdb");
+    std::fs::remove_file(&layer).unwrap();
+    std::os::unix::fs::symlink(&target, &layer).unwrap();
+    let run = |args: &[&str]| {
+        let out = kalah()
+            .args(args)
+            .arg("--egdb-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr)
+    };
+    let said = format!("{}: truncated (", layer.display());
+    for args in [
+        &["egdb", "info"][..],
+        &["egdb", "probe", "1,0,2,1,0,2,0,0 S"],
+        &["solve", "1,0,2,1,0,2,0,0 S"],
+    ] {
+        let text = run(args);
+        assert!(text.contains(&said), "{args:?}: {text}");
+        assert!(
+            text.contains(
+                ", through a symbolic link; a build leaves it alone: move it away or delete it"
+            ),
+            "{args:?}: {text}"
+        );
+        assert!(!text.contains("replaces it"), "{args:?}: {text}");
+    }
+    assert!(run(&["egdb", "info"]).contains("until that file is deleted and built again"));
+    assert!(run(&["egdb", "verify", "--houses", "3"])
+        .contains(&format!("delete '{}' (a link", layer.display())));
+}
+
+/// `verify` names the first three bad layer files in full, and the count of the rest, as
+/// `solve` and `probe` do (tester 86: it named every one, twice, and the line was clipped in
+/// the middle of its advice).
+#[test]
+fn verify_names_three_bad_files_and_counts_the_rest() {
+    let (dir, set, good) = built_set();
+    for k in 3..=7 {
+        let g = &good[k];
+        std::fs::write(set.join(format!("k{k:03}.egdb")), &g[..g.len() - 10]).unwrap();
+    }
+    let out = kalah()
+        .args(["egdb", "verify", "--houses", "3", "--egdb-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("5 bad layer files (layers 3..=7)"), "{err}");
+    for k in 3..=5 {
+        assert!(err.contains(&format!("k{k:03}.egdb: truncated")), "{err}");
+    }
+    assert!(
+        !err.contains("k006.egdb") && !err.contains("k007.egdb"),
+        "{err}"
+    );
+    assert!(err.contains("; and 2 more (`kalah egdb info` lists each); `kalah egdb build --houses 3 --max-seeds 8"), "{err}");
+    assert!(!err.contains("left out"), "{err}");
+}
+
+/// A link to nothing in a set directory's place is refused by every command, as a file there
+/// is (tester 86: `solve` searched without databases, `info` called it bad).
+#[test]
+fn a_link_to_nothing_in_a_set_s_place_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("m3-standard-row-empty-owner");
+    std::os::unix::fs::symlink(dir.path().join("nowhere"), &set).unwrap();
+    for args in [
+        &["egdb", "info"][..],
+        &["egdb", "probe", "1,0,2,1,0,2,0,0 S"],
+        &["solve", "1,0,2,1,0,2,0,0 S"],
+        &["egdb", "verify", "--houses", "3"],
+    ] {
+        let out = kalah()
+            .args(args)
+            .arg("--egdb-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {text}");
+        assert!(
+            text.contains("a symbolic link to nothing"),
+            "{args:?}: {text}"
+        );
+        assert!(
+            text.contains("move it away or delete it"),
+            "{args:?}: {text}"
+        );
+    }
+}
+
 /// Regression (tester 20): a truncated layer stopped `egdb build` ("delete it and rebuild"),
 /// though EGDB.md says running the build again resumes. A damaged layer (truncated, too long,
 /// failing its checksum) is now built again, with the layers above it, and says so.

@@ -97,6 +97,34 @@ pub struct BuildReport {
     pub seconds: f64,
 }
 
+/// Checks that this user may create (and remove) files in the set's directory `dir`, as a
+/// build does (`kNNN.egdb.tmp`, renamed over `kNNN.egdb`), before any layer is checked or built
+/// (tester 86: a user who might write the lock file but not the directory was told only after
+/// every kept layer had been checked, with no remedy): creates an empty file named for this
+/// process and removes it.
+///
+/// # Errors
+/// Permission denied (or a read-only file system) with what to do; other I/O errors as they
+/// are.
+fn write_check(dir: &std::path::Path) -> std::io::Result<()> {
+    let probe = dir.join(format!(".write-check.{}", std::process::id()));
+    let made = std::fs::File::options()
+        .write(true)
+        .create_new(true)
+        .open(&probe);
+    match made {
+        Ok(_) => std::fs::remove_file(&probe),
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            Err(std::io::Error::other(format!(
+                "{e}: this user may not write in the set's directory (a build writes each \
+                 layer there, then renames it into place): build as a user who may, or in \
+                 another --egdb-dir; nothing was built"
+            )))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// A [`BuildPlan`] holding its set's build lock ([`BuildPlan::lock`]): no other build of the
 /// same set can start until it is dropped.
 pub struct BuildLock<'a> {
@@ -236,11 +264,23 @@ impl BuildPlan {
                             or a link to nothing)";
                 io(&dir, std::io::Error::other(what))
             } else if e.kind() == std::io::ErrorKind::PermissionDenied {
+                // A directory on the way this user may not search (the set's directory may be
+                // there: tester 86), else the first directory missing on the way, which this
+                // user may not create (tester 86: the set's directory was named when its root
+                // was the one missing).
+                if crate::unsearchable_dir(&dir).is_some() {
+                    return crate::unreadable(&dir, e);
+                }
+                let missing = dir
+                    .ancestors()
+                    .take_while(|a| std::fs::symlink_metadata(a).is_err())
+                    .last()
+                    .unwrap_or(&dir);
                 let what = format!(
-                    "{e}: this user may not create the set's directory here: build as a user \
-                     who may, or in another --egdb-dir; nothing was built"
+                    "{e}: this user may not create this directory: build as a user who may, or \
+                     in another --egdb-dir; nothing was built"
                 );
-                io(&dir, std::io::Error::other(what))
+                io(missing, std::io::Error::other(what))
             } else if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem {
                 io(&dir, read_only(e))
             } else {
@@ -279,11 +319,14 @@ impl BuildPlan {
                 }
             })?;
         match file.try_lock() {
-            Ok(()) => Ok(BuildLock {
-                plan: self,
-                ix,
-                _file: file,
-            }),
+            Ok(()) => {
+                write_check(&dir).map_err(|e| io(&dir, e))?;
+                Ok(BuildLock {
+                    plan: self,
+                    ix,
+                    _file: file,
+                })
+            }
             Err(std::fs::TryLockError::WouldBlock) => Err(EgdbError::Busy {
                 path: dir.display().to_string(),
             }),

@@ -146,13 +146,11 @@ fn io(path: &Path, source: std::io::Error) -> EgdbError {
 }
 
 /// The error of opening or looking at the layer file `path`: [`EgdbError::Unreadable`] when
-/// this user may not read it, else [`EgdbError::Io`].
+/// this user may not read it (naming the directory on the way it may not search, if any),
+/// else [`EgdbError::Io`].
 fn open_error(path: &Path, source: std::io::Error) -> EgdbError {
     if source.kind() == std::io::ErrorKind::PermissionDenied {
-        EgdbError::Unreadable {
-            path: path.display().to_string(),
-            source,
-        }
+        crate::unreadable(path, source)
     } else {
         io(path, source)
     }
@@ -285,10 +283,10 @@ pub fn set_dir_name(houses: usize, rules: &Rules) -> String {
     )
 }
 
-/// The board size and rules whose set directory is named `name` ([`set_dir_name`] read back;
-/// the pie and Manchester rules, which do not name sets, standard), or `None` if `name` names
-/// no set.
-pub fn parse_set_dir_name(name: &str) -> Option<(usize, Rules)> {
+/// Every board size and rule set a set directory may be for, with its name ([`set_dir_name`]):
+/// 1 to 12 houses, each capture, end and leftover rule (the pie and Manchester rules, which do
+/// not name sets, standard).
+pub fn set_dir_names() -> impl Iterator<Item = (String, usize, Rules)> {
     let captures = [CaptureRule::Standard, CaptureRule::Empty];
     let ends = [EndRule::RowEmpty, EndRule::MoverBlocked];
     let leftovers = [
@@ -296,21 +294,28 @@ pub fn parse_set_dir_name(name: &str) -> Option<(usize, Rules)> {
         LeftoverRule::Emptier,
         LeftoverRule::Nobody,
     ];
-    (1..=kalah_core::MAX_HOUSES).find_map(|m| {
-        captures.iter().find_map(|&capture| {
-            ends.iter().find_map(|&end| {
-                leftovers.iter().find_map(|&leftovers| {
+    (1..=kalah_core::MAX_HOUSES).flat_map(move |m| {
+        captures.into_iter().flat_map(move |capture| {
+            ends.into_iter().flat_map(move |end| {
+                leftovers.into_iter().map(move |leftovers| {
                     let rules = Rules {
                         capture,
                         end,
                         leftovers,
                         ..Rules::default()
                     };
-                    (set_dir_name(m, &rules) == name).then_some((m, rules))
+                    (set_dir_name(m, &rules), m, rules)
                 })
             })
         })
     })
+}
+
+/// The board size and rules whose set directory is named `name` ([`set_dir_name`] read back;
+/// the pie and Manchester rules, which do not name sets, standard), or `None` if `name` names
+/// no set.
+pub fn parse_set_dir_name(name: &str) -> Option<(usize, Rules)> {
+    set_dir_names().find_map(|(n, m, rules)| (n == name).then_some((m, rules)))
 }
 
 /// The file name of the layer of `seeds` seeds in its set's directory: `k009.egdb`.

@@ -196,6 +196,11 @@ pub enum Repair {
     DeleteFirst,
 }
 
+/// Whether `path` is a symbolic link (not followed).
+fn is_symlink(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
 /// The advice of [`EgdbError`]'s own messages.
 fn default_advice(_: usize, repair: Repair) -> Option<String> {
     Some(
@@ -242,7 +247,7 @@ pub enum EgdbError {
         expected: u32,
     },
     /// The file is shorter than its header says.
-    #[error("{path}: {}; {advice}", truncated(.found, .expected), advice = REBUILD_ADVICE)]
+    #[error("{}", self.message_with(&mut default_advice))]
     Truncated {
         /// The file.
         path: String,
@@ -252,7 +257,7 @@ pub enum EgdbError {
         found: u64,
     },
     /// The file is longer than its header says.
-    #[error("{path}: {}; {advice}", too_long(.found, .expected), advice = REBUILD_ADVICE)]
+    #[error("{}", self.message_with(&mut default_advice))]
     TooLong {
         /// The file.
         path: String,
@@ -262,7 +267,7 @@ pub enum EgdbError {
         found: u64,
     },
     /// A checksum or a header field is wrong.
-    #[error("{path}: {}; {advice}", corrupt(.what), advice = REBUILD_ADVICE)]
+    #[error("{}", self.message_with(&mut default_advice))]
     Corrupt {
         /// The file.
         path: String,
@@ -286,11 +291,14 @@ pub enum EgdbError {
         /// What is there instead (`not a regular file (a directory, a FIFO or a device)`).
         what: String,
     },
-    /// A layer file, or a set's directory, this user may not read: no build mends it (a build
-    /// does not replace it); its permissions do.
+    /// A layer file, or a directory on the way to it (the set's, the root, one above), this
+    /// user may not read or search: no build mends it (a build does not replace it); its
+    /// permissions do. `path` is the first directory on the way that this user may not search
+    /// if there is one ([`unsearchable_dir`]), else the file or directory itself.
     #[error(
-        "{path}: {source}; this user may not read it: let this user read it (a directory: list \
-         and search it, `chmod u+rx`; a build does not replace it), then run the command again"
+        "{path}: {source}; this user may not read it: let this user read it (its owner or root \
+         can: `chmod a+r` on a file, `chmod a+x` on a directory; a build does not replace it), \
+         then run the command again"
     )]
     Unreadable {
         /// The file.
@@ -362,18 +370,36 @@ pub enum EgdbError {
 impl EgdbError {
     /// What is wrong with a bad layer file, without its path or advice, and how it is mended:
     /// `truncated (5000 bytes, expected 11516)` and [`Repair::Rebuild`] for a damaged file
-    /// ([`EgdbError::Truncated`], [`EgdbError::TooLong`], [`EgdbError::Corrupt`]); `not a
+    /// ([`EgdbError::Truncated`], [`EgdbError::TooLong`], [`EgdbError::Corrupt`]; reached
+    /// through a symbolic link, `..., through a symbolic link` and [`Repair::DeleteFirst`],
+    /// since a build does not replace a link); `not a
     /// regular file (...)` and [`Repair::DeleteFirst`] for [`EgdbError::NotAFile`]. `None` for
     /// every other error.
     pub fn damage(&self) -> Option<(String, Repair)> {
+        // A damaged file reached through a symbolic link: a build does not replace the link
+        // (tester 86: the advice was the build, which then refused).
+        let damaged = |path: &str, what: String| {
+            if is_symlink(Path::new(path)) {
+                (
+                    format!("{what}, through a symbolic link"),
+                    Repair::DeleteFirst,
+                )
+            } else {
+                (what, Repair::Rebuild)
+            }
+        };
         match self {
             EgdbError::Truncated {
-                expected, found, ..
-            } => Some((truncated(found, expected), Repair::Rebuild)),
+                path,
+                expected,
+                found,
+            } => Some(damaged(path, truncated(found, expected))),
             EgdbError::TooLong {
-                expected, found, ..
-            } => Some((too_long(found, expected), Repair::Rebuild)),
-            EgdbError::Corrupt { what, .. } => Some((corrupt(what), Repair::Rebuild)),
+                path,
+                expected,
+                found,
+            } => Some(damaged(path, too_long(found, expected))),
+            EgdbError::Corrupt { path, what } => Some(damaged(path, corrupt(what))),
             EgdbError::NotAFile { what, .. } => Some((what.clone(), Repair::DeleteFirst)),
             _ => None,
         }
@@ -610,15 +636,22 @@ impl Egdb {
                 if std::fs::metadata(&set).is_ok_and(|m| !m.is_dir()) {
                     return Err(io(&set, std::io::Error::other(NOT_A_SET_DIRECTORY)));
                 }
+                // A link to nothing in the set's place is refused as a file there is (tester
+                // 86: it read as no set).
+                if set.symlink_metadata().is_ok()
+                    && set
+                        .metadata()
+                        .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+                {
+                    return Err(io(&set, std::io::Error::other(LINK_TO_NOTHING)));
+                }
                 let zero = file::layer_path(dir, houses, rules, 0);
                 match zero.symlink_metadata() {
-                    // The set's directory, which this user may not search (tester 67: the
-                    // message named layer 0's file and gave no advice).
+                    // The set's directory, or the root, which this user may not search
+                    // (tester 67: the message named layer 0's file and gave no advice; tester
+                    // 86: it named the set's directory when the root was at fault).
                     Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-                        return Err(EgdbError::Unreadable {
-                            path: set.display().to_string(),
-                            source: e,
-                        });
+                        return Err(unreadable(&zero, e));
                     }
                     Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                         return Err(io(&zero, e));
@@ -890,6 +923,9 @@ impl Egdb {
     pub fn repair_advice(&self) -> Option<&'static str> {
         Some(match self.repair()? {
             Repair::Rebuild => "build it again ('kalah egdb build' replaces it)",
+            Repair::DeleteFirst if self.damaged_is_link() => {
+                "delete it and build it again ('kalah egdb build' does not replace a symbolic link)"
+            }
             Repair::DeleteFirst => {
                 "delete it and build it again ('kalah egdb build' keeps a file whose checksums hold)"
             }
@@ -898,14 +934,24 @@ impl Egdb {
 
     /// How the damaged layer ([`Egdb::damaged_layer`]) is mended, if any: [`Repair::Rebuild`]
     /// for a file that failed its checksum (a build replaces it), [`Repair::DeleteFirst`] for
-    /// one whose checksums hold but whose values are impossible (a build keeps it).
+    /// one whose checksums hold but whose values are impossible (a build keeps it) or that is
+    /// a symbolic link (a build does not replace it: [`Egdb::damaged_is_link`]).
     pub fn repair(&self) -> Option<Repair> {
         let k = self.damaged_layer()? as usize;
-        Some(if self.failed_checksum[k].load(Ordering::Relaxed) {
-            Repair::Rebuild
-        } else {
-            Repair::DeleteFirst
-        })
+        Some(
+            if self.failed_checksum[k].load(Ordering::Relaxed) && !self.damaged_is_link() {
+                Repair::Rebuild
+            } else {
+                Repair::DeleteFirst
+            },
+        )
+    }
+
+    /// Whether the damaged layer's file ([`Egdb::damaged_layer`]) is a symbolic link, which a
+    /// build does not replace.
+    pub fn damaged_is_link(&self) -> bool {
+        self.damaged_layer()
+            .is_some_and(|k| is_symlink(&self.layer_path(k)))
     }
 
     /// The path of the file of layer `seeds`.
@@ -1154,37 +1200,121 @@ const NOT_A_SET_DIRECTORY: &str =
 
 /// The entries under a database root named as set directories ([`file::set_dir_name`]) that
 /// hold no usable set, in name order, each with its problem: not a directory (`not a
-/// directory (a set's layers are in one): move it away or delete it`), or a directory whose
-/// layers this user can neither list nor find by name ([`layer_files`]: one it may search but
-/// not list, mode 711, is not bad). [`list_layers`] lists no layers of these; opening their
-/// sets fails.
+/// directory (a set's layers are in one): move it away or delete it`), a symbolic link to
+/// nothing, or a directory whose layers this user can neither list nor find by name
+/// ([`layer_files`]: one it may search but not list, mode 711, is not bad) or may not read (the
+/// message names the directory that this user may not search, [`unsearchable_dir`]: the
+/// set's, or the root, or one a link leads through). [`list_layers`] lists no layers of these;
+/// opening their sets fails. A root this user may search but not list is searched for each
+/// set directory name ([`set_dirs`]).
 pub fn list_bad_sets(root: &Path) -> Vec<(PathBuf, String)> {
-    let Ok(entries) = std::fs::read_dir(root) else {
+    let Ok(sets) = set_dirs(root) else {
         return Vec::new();
     };
-    let mut out: Vec<(PathBuf, String)> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .and_then(file::parse_set_dir_name)
-                .is_some()
-        })
-        .filter_map(|p| {
-            if !p.is_dir() {
-                return Some((p, NOT_A_SET_DIRECTORY.to_string()));
+    sets.into_iter()
+        .filter_map(|p| set_problem(&p).map(|what| (p, what)))
+        .collect()
+}
+
+/// What makes the set directory `set` unusable ([`list_bad_sets`]), or `None`.
+fn set_problem(set: &Path) -> Option<String> {
+    // The message without the set's own path, which the listing puts first.
+    let denied = |e: std::io::Error, at: &Path| {
+        let text = if e.kind() == std::io::ErrorKind::PermissionDenied {
+            unreadable(at, e).to_string()
+        } else {
+            e.to_string()
+        };
+        let own = format!("{}: ", set.display());
+        text.strip_prefix(&own).map_or(text.clone(), str::to_string)
+    };
+    match std::fs::metadata(set) {
+        Ok(m) if !m.is_dir() => return Some(NOT_A_SET_DIRECTORY.to_string()),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Some(LINK_TO_NOTHING.to_string());
+        }
+        Err(e) => return Some(denied(e, set)),
+    }
+    match layer_files(set) {
+        Err(e) => Some(denied(e, set)),
+        // A directory this user may list but not search: its files cannot be read.
+        Ok(files) => {
+            let (first, _) = files.first()?;
+            let e = std::fs::symlink_metadata(first).err()?;
+            (e.kind() == std::io::ErrorKind::PermissionDenied).then(|| denied(e, first))
+        }
+    }
+}
+
+/// What is wrong with a symbolic link to nothing in a set directory's place.
+const LINK_TO_NOTHING: &str =
+    "a symbolic link to nothing (a set's layers are in a directory): move it away or delete it";
+
+/// The entries of the database root `root` named as set directories ([`file::set_dir_name`]),
+/// in name order, whatever they are (directories, files, links). A root this user may search
+/// but not list (mode 711) is searched for every set directory name ([`file::set_dir_names`])
+/// in turn, as opening a set does.
+///
+/// # Errors
+/// The listing's error, when `root` cannot be listed and no set directory is found in it by
+/// name (a missing root: `NotFound`).
+pub fn set_dirs(root: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out: Vec<PathBuf> = match std::fs::read_dir(root) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .and_then(file::parse_set_dir_name)
+                    .is_some()
+            })
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            let found: Vec<PathBuf> = file::set_dir_names()
+                .map(|(name, _, _)| root.join(name))
+                .filter(|p| std::fs::symlink_metadata(p).is_ok())
+                .collect();
+            if found.is_empty() {
+                return Err(e);
             }
-            let e = layer_files(&p).err()?;
-            let what = if e.kind() == std::io::ErrorKind::PermissionDenied {
-                format!("{e}; this user may not read this set's directory: let this user read it")
-            } else {
-                e.to_string()
-            };
-            Some((p, what))
-        })
-        .collect();
+            found
+        }
+        Err(e) => return Err(e),
+    };
     out.sort();
-    out
+    Ok(out)
+}
+
+/// The first directory on the way to `path` that this user may not search (so that nothing
+/// under it can be looked at: `stat` of its entries fails with permission denied), if any:
+/// the directory above the first component of `path` that cannot be looked at. `None` when
+/// every component up to `path` itself can be (a file this user may not read, or a directory
+/// it may not list), or when the first component cannot (the working directory is the one).
+/// A symbolic link on the way is named as the directory it leads to is searched through it.
+pub fn unsearchable_dir(path: &Path) -> Option<PathBuf> {
+    let mut prefix = PathBuf::new();
+    let mut last_ok: Option<PathBuf> = None;
+    for c in path.components() {
+        prefix.push(c);
+        match std::fs::symlink_metadata(&prefix) {
+            Ok(_) => last_ok = Some(prefix.clone()),
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return last_ok,
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// [`EgdbError::Unreadable`] for `path`, which this user may not read (`source`: permission
+/// denied): naming the directory on the way that it may not search, if there is one
+/// ([`unsearchable_dir`]), else `path`.
+pub fn unreadable(path: &Path, source: std::io::Error) -> EgdbError {
+    let at = unsearchable_dir(path).unwrap_or_else(|| path.to_path_buf());
+    EgdbError::Unreadable {
+        path: at.display().to_string(),
+        source,
+    }
 }
 
 /// The layer files (`k000.egdb` to `k120.egdb`, [`file::parse_layer_file_name`]) in the set
@@ -1232,26 +1362,38 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
         source: e,
     };
     let mut out = Vec::new();
-    let sets = match std::fs::read_dir(root) {
+    let sets = match set_dirs(root) {
         Ok(d) => d,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            return Err(unreadable(root, e))
+        }
         Err(e) => return Err(io(root, e)),
     };
-    // A name's part (`m6-standard-row-empty-owner`, `k024.egdb`) as read by `parse`.
-    fn named<T>(p: &Path, parse: impl Fn(&str) -> Option<T>) -> Option<T> {
-        parse(p.file_name()?.to_str()?)
+    // A root this user may list but not search: one error naming it, not one a set (tester 86:
+    // every healthy set was called bad).
+    if let Some(first) = sets.first() {
+        if let Err(e) = first.symlink_metadata() {
+            if e.kind() == std::io::ErrorKind::PermissionDenied {
+                return Err(unreadable(first, e));
+            }
+        }
     }
     // Set directories with their board size, layer files with their seeds, in name order (the
     // names are zero-padded, so layers come in increasing seeds).
-    let mut dirs: Vec<(PathBuf, usize)> = sets
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .filter_map(|p| named(&p, file::parse_set_dir_name).map(|(m, _)| (p, m)))
-        .collect();
-    dirs.sort();
-    for (d, m) in dirs {
-        // A set's directory that cannot be listed is one of [`list_bad_sets`], not the end of
-        // the listing (tester 67: one such directory hid every healthy set).
+    for d in sets {
+        let Some((m, _)) = d
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(file::parse_set_dir_name)
+        else {
+            continue;
+        };
+        // A set's directory that cannot be listed or read is one of [`list_bad_sets`], not the
+        // end of the listing (tester 67: one such directory hid every healthy set).
+        if set_problem(&d).is_some() {
+            continue;
+        }
         let Ok(files) = layer_files(&d) else {
             continue;
         };

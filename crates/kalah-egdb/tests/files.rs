@@ -1037,6 +1037,158 @@ fn a_set_directory_this_user_may_search_but_not_list_is_listed() {
     assert!(bad_unsearchable[0].1.contains("let this user read it"));
 }
 
+/// A root this user may list but not search is one error naming the root (tester 86: every
+/// healthy set was called "not a directory ... delete it"); a root it may search but not list
+/// (711) is searched for every set's name; a directory above that it may not search is named
+/// by the errors. Root passes every check: there the test has nothing to check (run it as
+/// another user, e.g. `setpriv --reuid=65534`).
+#[cfg(unix)]
+#[test]
+fn a_root_this_user_may_not_search_or_list_is_named() {
+    use std::os::unix::fs::PermissionsExt;
+    let top = built(3, 4);
+    let root = top.path();
+    let rules = Rules::default();
+    let layer = layer_path(root, 3, &rules, 2);
+    let mode = |m: u32| fs::set_permissions(root, fs::Permissions::from_mode(m)).unwrap();
+    mode(0o644);
+    let searchable = fs::metadata(&layer).is_ok();
+    let listed_644 = kalah_egdb::list_layers(root).map(|l| l.len());
+    let bad_644 = kalah_egdb::list_bad_sets(root);
+    let open_644 = Egdb::open(root, 3, &rules).map(|db| db.is_some());
+    let on_the_way = kalah_egdb::unsearchable_dir(&layer);
+    mode(0o311);
+    let listed_311 = kalah_egdb::list_layers(root).map(|l| l.len());
+    let sets_311 = kalah_egdb::set_dirs(root).map(|s| s.len());
+    mode(0o755);
+    if searchable {
+        return; // root
+    }
+    let e = listed_644.unwrap_err();
+    assert!(
+        matches!(&e, EgdbError::Unreadable { path, .. } if path == &root.display().to_string()),
+        "{e}"
+    );
+    assert!(
+        bad_644.iter().all(|(_, why)| !why.contains("delete")),
+        "{bad_644:?}"
+    );
+    let e = open_644.unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with(&format!("{}: Permission denied", root.display())),
+        "{e}"
+    );
+    assert_eq!(on_the_way.as_deref(), Some(root));
+    assert_eq!(listed_311.unwrap(), 5);
+    assert_eq!(sets_311.unwrap(), 1);
+}
+
+/// The directory on the way that cannot be searched, on paths this test sets up: none when
+/// every directory can be (a file that cannot be read is no directory on the way).
+#[cfg(unix)]
+#[test]
+fn unsearchable_dir_names_the_directory_on_the_way() {
+    let dir = built(3, 2);
+    let rules = Rules::default();
+    let layer = layer_path(dir.path(), 3, &rules, 1);
+    assert_eq!(kalah_egdb::unsearchable_dir(&layer), None);
+    assert_eq!(
+        kalah_egdb::unsearchable_dir(&dir.path().join("missing/k000.egdb")),
+        None
+    );
+}
+
+/// A link to nothing in a set directory's place: a bad set, and opening it is an error, as for
+/// a file there (tester 86: it read as no set).
+#[cfg(unix)]
+#[test]
+fn a_link_to_nothing_in_a_set_directory_s_place_is_a_bad_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = Rules::default();
+    let set = dir.path().join(set_dir_name(3, &rules));
+    std::os::unix::fs::symlink(dir.path().join("nowhere"), &set).unwrap();
+    let bad = kalah_egdb::list_bad_sets(dir.path());
+    assert_eq!(bad.len(), 1);
+    assert!(
+        bad[0].1.starts_with("a symbolic link to nothing"),
+        "{bad:?}"
+    );
+    let e = open_err(dir.path(), 3);
+    assert!(e.to_string().contains("a symbolic link to nothing"), "{e}");
+    assert!(kalah_egdb::list_layers(dir.path()).unwrap().is_empty());
+}
+
+/// A damaged layer reached through a symbolic link is mended by deleting the link first, which
+/// a build does not replace (tester 86: the advice was the build, which then refused).
+#[cfg(unix)]
+#[test]
+fn a_damaged_layer_through_a_link_is_deleted_first() {
+    let dir = built(3, 4);
+    let rules = Rules::default();
+    let layer = layer_path(dir.path(), 3, &rules, 3);
+    let bytes = fs::read(&layer).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().join("k003.egdb");
+    fs::write(&target, &bytes[..bytes.len() - 7]).unwrap();
+    fs::write(&layer, &bytes[..bytes.len() - 7]).unwrap();
+    // (The repair is judged from what is in the layer's place when the message is made.)
+    let direct = open_err(dir.path(), 3);
+    assert_eq!(
+        direct.damage().unwrap().1,
+        kalah_egdb::Repair::Rebuild,
+        "{direct}"
+    );
+    fs::remove_file(&layer).unwrap();
+    std::os::unix::fs::symlink(&target, &layer).unwrap();
+    let linked = open_err(dir.path(), 3);
+    let (what, repair) = linked.damage().unwrap();
+    assert_eq!(repair, kalah_egdb::Repair::DeleteFirst);
+    assert!(what.ends_with(", through a symbolic link"), "{what}");
+    assert!(
+        linked.to_string().contains("move it away or delete it"),
+        "{linked}"
+    );
+}
+
+/// A user who may take the build's lock but not write in the set's directory is told before
+/// any layer is checked (tester 86: after every kept layer, with no remedy). Root writes
+/// everywhere: there the test has nothing to check.
+#[cfg(unix)]
+#[test]
+fn a_build_in_a_directory_this_user_may_not_write_stops_first() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = built(3, 3);
+    let set = dir.path().join(set_dir_name(3, &Rules::default()));
+    let lock = set.join(".build.lock");
+    fs::set_permissions(&lock, fs::Permissions::from_mode(0o666)).unwrap();
+    fs::set_permissions(&set, fs::Permissions::from_mode(0o555)).unwrap();
+    let writable = fs::File::create(set.join("probe")).is_ok();
+    let e = plan(dir.path(), 3, 5).lock().map(|_| ()).unwrap_err_or_ok();
+    fs::set_permissions(&set, fs::Permissions::from_mode(0o755)).unwrap();
+    if writable {
+        return; // root
+    }
+    let e = e.expect("refused");
+    assert!(
+        e.to_string()
+            .contains("this user may not write in the set's directory"),
+        "{e}"
+    );
+    assert!(!set.join("k004.egdb").exists());
+}
+
+/// `Result::err` as an `Option` that reads well above.
+trait ErrOrOk<E> {
+    fn unwrap_err_or_ok(self) -> Option<E>;
+}
+
+impl<T, E> ErrOrOk<E> for Result<T, E> {
+    fn unwrap_err_or_ok(self) -> Option<E> {
+        self.err()
+    }
+}
+
 /// binomial(n, k) in u128, for the sizes below.
 fn binomial(n: u128, k: u128) -> u128 {
     (0..k).fold(1u128, |acc, i| acc * (n - i) / (i + 1))

@@ -740,6 +740,10 @@ fn build_replaces(path: &Path) -> bool {
     let (Some((m, rules)), Some(k)) = (set, layer_of_file_name(path)) else {
         return false;
     };
+    // A build does not replace a symbolic link, whatever it leads to (tester 86).
+    if std::fs::symlink_metadata(path).is_ok_and(|md| md.file_type().is_symlink()) {
+        return false;
+    }
     let Ok(ix) = kalah_egdb::Indexer::new(m, k) else {
         return false;
     };
@@ -839,6 +843,9 @@ pub(crate) fn repair_with_command(db: &Egdb) -> Option<String> {
     let command = build_command(db.houses(), db.rules(), top, given);
     Some(match repair {
         kalah_egdb::Repair::Rebuild => format!("`{command}` builds it again"),
+        kalah_egdb::Repair::DeleteFirst if db.damaged_is_link() => format!(
+            "delete it (a build does not replace a symbolic link), then `{command}` builds it again"
+        ),
         kalah_egdb::Repair::DeleteFirst => format!(
             "delete it (a build keeps a file whose checksums hold), then `{command}` builds it again"
         ),
@@ -914,16 +921,27 @@ fn layer_problem(l: &kalah_egdb::LayerInfo, h: &kalah_egdb::file::LayerHeader) -
     }
     let want = kalah_egdb::file::file_len(h.version, h.count);
     if l.bytes != want {
-        let what = if l.bytes < want {
-            "truncated"
+        // As opening the set says it (through a link, the link goes first: tester 86).
+        let path = l.path.display().to_string();
+        let e = if l.bytes < want {
+            kalah_egdb::EgdbError::Truncated {
+                path: path.clone(),
+                expected: want,
+                found: l.bytes,
+            }
         } else {
-            "too long"
+            kalah_egdb::EgdbError::TooLong {
+                path: path.clone(),
+                expected: want,
+                found: l.bytes,
+            }
         };
-        return Some(format!(
-            "{what} ({} bytes, expected {want}); {}",
-            l.bytes,
-            kalah_egdb::REBUILD_ADVICE
-        ));
+        let text = e.to_string();
+        return Some(
+            text.strip_prefix(&format!("{path}: "))
+                .unwrap_or(&text)
+                .to_string(),
+        );
     }
     None
 }
@@ -1076,6 +1094,14 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
         .parent()?
         .to_path_buf();
     let files = layer_files(&dir);
+    // A set's directory (or the root) this user may not search: one error for all its files,
+    // naming the directory (tester 86: each file was named with the directory's error).
+    let first = file::layer_path(&root, m, &rules, *files.first()?);
+    if let Err(e) = std::fs::symlink_metadata(&first) {
+        if e.kind() == std::io::ErrorKind::PermissionDenied {
+            return Some(kalah_egdb::unreadable(&first, e).into());
+        }
+    }
     let mut bad = Vec::new();
     for &k in &files {
         let path = file::layer_path(&root, m, &rules, k);
@@ -1104,32 +1130,55 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
     // link): those are deleted first (tester 59: the advice named only the build). A file this
     // user may not read is mended by its permissions, not by a build, which stops at it
     // (tester 67: the advice was only the build).
-    let quoted = |p: &Path| format!("'{}'", p.display());
-    let unreadable: Vec<String> = bad
+    // The first SHOWN_BAD_LAYERS of `items`, quoted, and the count of the rest (tester 86:
+    // every file was named, twice, and the line was clipped in the middle of its advice).
+    let shown = |items: Vec<&Path>| {
+        let n = items.len();
+        let mut text: Vec<String> = items
+            .iter()
+            .take(kalah_egdb::SHOWN_BAD_LAYERS)
+            .map(|p| format!("'{}'", p.display()))
+            .collect();
+        if n > kalah_egdb::SHOWN_BAD_LAYERS {
+            text.push(format!("and {} more", n - kalah_egdb::SHOWN_BAD_LAYERS));
+        }
+        (text.join(", "), if n == 1 { "it" } else { "them" })
+    };
+    let unreadable: Vec<&Path> = bad
         .iter()
         .filter(|b| b.3)
-        .map(|(_, p, ..)| quoted(p))
+        .map(|(_, p, ..)| p.as_path())
         .collect();
-    let in_the_way: Vec<String> = bad
+    let in_the_way: Vec<&Path> = bad
         .iter()
         .filter(|b| !b.3)
         .filter(|(_, p, ..)| std::fs::symlink_metadata(p).is_ok_and(|md| !md.is_file()))
-        .map(|(_, p, ..)| quoted(p))
+        .map(|(_, p, ..)| p.as_path())
         .collect();
     let rebuilt = bad.iter().filter(|b| !b.3).count();
-    let each: Vec<String> = bad.into_iter().map(|(_, _, e, _)| e).collect();
     let mut steps = Vec::new();
     if !unreadable.is_empty() {
+        let (files, them) = shown(unreadable);
         steps.push(format!(
-            "let this user read {} (a build does not replace {})",
-            unreadable.join(", "),
-            if unreadable.len() == 1 { "it" } else { "them" }
+            "let this user read {files} (its owner or root can, with `chmod a+r`; a build \
+             does not replace {them})"
         ));
     }
     if !in_the_way.is_empty() {
+        let (files, _) = shown(in_the_way);
         steps.push(format!(
-            "delete {} (a link, or not a regular file: a build leaves it alone)",
-            in_the_way.join(", ")
+            "delete {files} (a link, or not a regular file: a build leaves it alone)"
+        ));
+    }
+    let mut each: Vec<String> = bad
+        .iter()
+        .take(kalah_egdb::SHOWN_BAD_LAYERS)
+        .map(|(_, _, e, _)| e.clone())
+        .collect();
+    if bad.len() > kalah_egdb::SHOWN_BAD_LAYERS {
+        each.push(format!(
+            "and {} more (`kalah egdb info` lists each)",
+            bad.len() - kalah_egdb::SHOWN_BAD_LAYERS
         ));
     }
     let command = build_command(m, &rules, top, a.dir.egdb_dir.as_deref());

@@ -607,6 +607,13 @@ pub(crate) fn check_egdb_dir(path: &std::path::Path) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             anyhow::bail!("--egdb-dir {}: no such directory", path.display())
         }
+        // A directory on the way this user may not search is named, with the remedy (tester
+        // 86: a bare "Permission denied").
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => anyhow::bail!(
+            "--egdb-dir {}: {}",
+            path.display(),
+            kalah_egdb::unreadable(path, e)
+        ),
         Err(e) => anyhow::bail!("--egdb-dir {}: {e}", path.display()),
     }
 }
