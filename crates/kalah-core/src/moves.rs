@@ -291,6 +291,12 @@ impl Turn {
     /// Every whole turn of the side to move, in increasing move order, with the position after
     /// it. Chains of extra turns are expanded; a swap is a turn of its own. Empty if the game is
     /// over.
+    ///
+    /// The count grows with the chains of extra turns a position allows: ten at the start of
+    /// Kalah(6,4), but a wide board with houses one seed short of the store each (e.g.
+    /// `12,11,10,9,8,7,6,5,4,3,2,1,0,1,0,0,0,0,0,0,0,0,0,0,0,0 S`) has about 1.7 million, some
+    /// 190 MB. A program that takes positions from users should bound it (or value single
+    /// actions, as [`Position::legal_moves`] lists them, instead).
     pub fn all(pos: &Position, rules: &Rules) -> Vec<(Turn, Position)> {
         let mut out = Vec::new();
         let mut stack = Vec::new();

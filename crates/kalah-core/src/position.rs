@@ -134,9 +134,10 @@ impl EndReason {
                     EndReason::Majority(_) if north == 0 => Some(Side::North),
                     EndReason::Majority(_) => None,
                 };
+                // (Saturating: no board holds 2^32 seeds, but the counts are the caller's.)
                 match emptier {
-                    Some(Side::South) => [south + north, 0],
-                    Some(Side::North) => [0, south + north],
+                    Some(Side::South) => [south.saturating_add(north), 0],
+                    Some(Side::North) => [0, south.saturating_add(north)],
                     None => [south, north],
                 }
             }
@@ -624,6 +625,13 @@ impl Position {
     }
 
     /// The side to move, or `None` once the game is over and swept.
+    ///
+    /// A position read from text or made with a row already empty is not swept: it still has
+    /// a side to move, though under the standard end rule it has no legal action. Whether the
+    /// game is over depends on the rules (the mover-blocked end rule plays on), so
+    /// [`Position::settle`] it under them first, or ask [`Position::status`]: a loop `while
+    /// pos.to_move().is_some()` over an unsettled position may meet an empty
+    /// [`Position::legal_moves`].
     #[inline]
     pub fn to_move(&self) -> Option<Side> {
         if self.over {
@@ -639,7 +647,8 @@ impl Position {
         self.to_move
     }
 
-    /// Whether the game has been ended and swept.
+    /// Whether the game has been ended and swept (not whether the rules end it now: see
+    /// [`Position::to_move`] and [`Position::settle`]).
     #[inline]
     pub fn is_over(&self) -> bool {
         self.over

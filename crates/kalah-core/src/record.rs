@@ -7,7 +7,7 @@
 //! [Rules "capture=standard end=row-empty leftovers=owner majority-end=off pie=off first-move-extra-turn=on"]
 //! [Start "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"]
 //! [South "Alice"]
-//! [North "kalah level strong"]
+//! [North "kalah engine hard"]
 //! [Result "*"]
 //!
 //! 1. S 3-6
@@ -223,7 +223,7 @@ struct JsonRecord {
     /// Left out: the standard rules, as in the text form. An object (`{"capture": "empty"}`,
     /// as written), or the text form's `Rules` tag text (`"capture=empty pie=on"`), as the web
     /// API takes both (tester 72).
-    #[serde(default, deserialize_with = "rules_object_or_text")]
+    #[serde(default)]
     rules: Rules,
     /// Left out: the rules' Kalah(6,4) start, as in the text form (always written).
     #[serde(default)]
@@ -307,40 +307,6 @@ where
     T: Default + Deserialize<'de>,
 {
     Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
-}
-
-/// Reads the JSON form's `rules`: an object of the rule keys, or their `Rules` tag text.
-fn rules_object_or_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Rules, D::Error> {
-    use serde::de::{self, Error as _};
-    struct Either;
-    impl<'de> de::Visitor<'de> for Either {
-        type Value = Rules;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str(
-                "an object ({\"capture\": \"empty\"}) or the text of a Rules tag \
-                 (\"capture=empty pie=on\")",
-            )
-        }
-        /// `null`: left out, the standard rules.
-        fn visit_unit<E: de::Error>(self) -> Result<Rules, E> {
-            Ok(Rules::default())
-        }
-        fn visit_str<E: de::Error>(self, t: &str) -> Result<Rules, E> {
-            t.parse::<Rules>()
-                .map_err(|e| E::custom(format!("field 'rules': {e}")))
-        }
-        fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Rules, A::Error> {
-            // Read as the web API reads the object, keys and values in any case (tester 79:
-            // `{"PIE": true}` was an unknown field here only); a key sent twice comes twice.
-            let mut entries: Vec<(String, serde_json::Value)> = Vec::new();
-            while let Some(entry) = map.next_entry()? {
-                entries.push(entry);
-            }
-            Rules::from_json_object(entries.iter().map(|(k, v)| (k.as_str(), v)))
-                .map_err(|e| A::Error::custom(format!("field 'rules': {e}")))
-        }
-    }
-    d.deserialize_any(Either)
 }
 
 /// Reads the JSON form's `result`: `null` or two stores (South's, North's), each 0 to 255, told

@@ -57,8 +57,14 @@ pub enum LeftoverRule {
 ///
 /// `Rules` says nothing about the board size or the starting seeds: those belong to the position
 /// (see [`Start`] for starting layouts).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(default, rename_all = "kebab-case", deny_unknown_fields)]
+///
+/// Serde: written as an object of its keys (`{"capture": "standard", ..., "pie": false, ...}`);
+/// read as [`Rules::from_json_object`] reads an object (keys and values in any case, `"on"` and
+/// `true` alike, keys left out standard), or from the text of a `Rules` tag
+/// (`"capture=empty pie=on"`), or `null` (the standard rules): the same forms the JSON game
+/// record and the web API take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub struct Rules {
     /// Capture rule.
     pub capture: CaptureRule,
@@ -160,6 +166,43 @@ impl PhaseNeeds {
                  first sowing earns no extra turn, so no first turn goes on)"
             }
         }
+    }
+}
+
+/// Reads an object of the rule keys as [`Rules::from_json_object`] does, the text of a `Rules`
+/// tag, or `null` (see [`Rules`]).
+impl<'de> Deserialize<'de> for Rules {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Rules, D::Error> {
+        use serde::de::{self, Error as _};
+        struct Either;
+        impl<'de> de::Visitor<'de> for Either {
+            type Value = Rules;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "an object ({\"capture\": \"empty\"}) or the text of a Rules tag \
+                     (\"capture=empty pie=on\")",
+                )
+            }
+            /// `null`: left out, the standard rules.
+            fn visit_unit<E: de::Error>(self) -> Result<Rules, E> {
+                Ok(Rules::default())
+            }
+            fn visit_str<E: de::Error>(self, t: &str) -> Result<Rules, E> {
+                t.parse::<Rules>().map_err(E::custom)
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Rules, A::Error> {
+                // Read as the web API reads the object, keys and values in any case (tester 79:
+                // `{"PIE": true}` was an unknown field in records only); a key sent twice comes
+                // twice.
+                let mut entries: Vec<(String, serde_json::Value)> = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Rules::from_json_object(entries.iter().map(|(k, v)| (k.as_str(), v)))
+                    .map_err(A::Error::custom)
+            }
+        }
+        d.deserialize_any(Either)
     }
 }
 

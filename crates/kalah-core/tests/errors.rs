@@ -1199,6 +1199,50 @@ fn a_json_tag_or_comment_that_is_not_a_pair_is_told_so() {
     );
 }
 
+/// `Rules` read with serde takes what the JSON record and the web API take (tester 87: `{"pie":
+/// "on"}` and `{"Capture": "EMPTY"}` failed with serde, while the library's own readers took
+/// them), and reads back what it writes.
+#[test]
+fn serde_reads_rules_as_the_record_and_the_api_do() {
+    let read = |text: &str| serde_json::from_str::<Rules>(text);
+    let pie = Rules {
+        pie: true,
+        ..Rules::default()
+    };
+    assert_eq!(read(r#"{"pie": "on"}"#).unwrap(), pie);
+    assert_eq!(read(r#"{"PIE": true}"#).unwrap(), pie);
+    assert_eq!(read(r#""pie=on""#).unwrap(), pie);
+    assert_eq!(read("null").unwrap(), Rules::default());
+    assert_eq!(read("{}").unwrap(), Rules::default());
+    let empty = read(r#"{"Capture": "EMPTY"}"#).unwrap();
+    assert_eq!(empty.capture, kalah_core::CaptureRule::Empty);
+    for bad in [
+        r#"{"pie": "maybe"}"#,
+        r#"{"colour": "red"}"#,
+        "3",
+        r#"{"pie": [1]}"#,
+    ] {
+        let e = read(bad).unwrap_err().to_string();
+        assert!(!e.is_empty(), "{bad}");
+    }
+    assert!(read(r#"{"colour": "red"}"#)
+        .unwrap_err()
+        .to_string()
+        .contains("colour"));
+    let all = Rules {
+        capture: kalah_core::CaptureRule::Empty,
+        end: kalah_core::EndRule::MoverBlocked,
+        leftovers: kalah_core::LeftoverRule::Nobody,
+        majority_end: true,
+        pie: true,
+        first_move_extra_turn: false,
+    };
+    for rules in [Rules::default(), all] {
+        let text = serde_json::to_string(&rules).unwrap();
+        assert_eq!(read(&text).unwrap(), rules, "{text}");
+    }
+}
+
 #[test]
 fn a_json_record_takes_its_rules_as_an_object_or_as_tag_text() {
     // Tester 72: the web API takes both, JSON records took only the object.

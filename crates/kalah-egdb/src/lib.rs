@@ -1118,12 +1118,19 @@ fn verify_layer<const M: usize>(
 }
 
 /// `layer 3`, `layers 0..=4`, `layers 0..=4 and 6..=8`, `layers 0..=2, 4 and 6..=8`: the layers
-/// `ks` (ascending), runs written as ranges: how `kalah` names sets of layers.
+/// `ks` (in any order; each named once), runs written as ranges: how `kalah` names sets of
+/// layers. `no layers` for none.
 pub fn layers_text(ks: &[u32]) -> String {
+    let mut ks = ks.to_vec();
+    ks.sort_unstable();
+    ks.dedup();
+    if ks.is_empty() {
+        return "no layers".to_string();
+    }
     let mut runs: Vec<(u32, u32)> = Vec::new();
-    for &k in ks {
+    for &k in &ks {
         match runs.last_mut() {
-            Some((_, hi)) if *hi + 1 == k => *hi = k,
+            Some((_, hi)) if hi.checked_add(1) == Some(k) => *hi = k,
             _ => runs.push((k, k)),
         }
     }

@@ -1189,6 +1189,25 @@ impl<T, E> ErrOrOk<E> for Result<T, E> {
     }
 }
 
+/// `layers_text` names each layer once, in order, whatever order it is given (tester 87:
+/// `[5, 3, 4]` was "layers 5 and 3..=4", `[u32::MAX, 0]` overflowed, `[]` ended in a space).
+#[test]
+fn layers_text_names_each_layer_once_in_order() {
+    use kalah_egdb::layers_text;
+    assert_eq!(layers_text(&[5, 3, 4]), "layers 3..=5");
+    assert_eq!(layers_text(&[3]), "layer 3");
+    assert_eq!(layers_text(&[3, 3]), "layer 3");
+    assert_eq!(
+        layers_text(&[0, 1, 2, 4, 6, 7, 8]),
+        "layers 0..=2, 4 and 6..=8"
+    );
+    assert_eq!(
+        layers_text(&[u32::MAX, 0]),
+        format!("layers 0 and {}", u32::MAX)
+    );
+    assert_eq!(layers_text(&[]), "no layers");
+}
+
 /// binomial(n, k) in u128, for the sizes below.
 fn binomial(n: u128, k: u128) -> u128 {
     (0..k).fold(1u128, |acc, i| acc * (n - i) / (i + 1))

@@ -79,16 +79,29 @@ pub fn derive_seed(seed: u64, salt: u64) -> u64 {
 }
 
 /// Engine strength, weakest first.
+///
+/// | level | depth (plies) | randomness | default time per action |
+/// | --- | --- | --- | --- |
+/// | `beginner` | 2 | values ±6, a random action 25 % of the time | 200 ms |
+/// | `easy` | 4 | values ±3, a random action 5 % of the time | 300 ms |
+/// | `medium` | 7 | none | 500 ms |
+/// | `hard` | 12 | none | 1 s |
+/// | `expert` | as deep as the time allows | none | 1 s |
+/// | `perfect` | exact where proven in time, else as `expert` | none | 2 s |
+///
+/// The default time is what [`Engine::choose`] uses ([`Level::default_time`]); a
+/// [`Limits`] given to [`Engine::choose_with`] replaces it. A search stops at its depth or
+/// its limit, whichever comes first ([`Level::depth`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Level {
-    /// Shallow search with much randomness.
+    /// Shallow search (2 plies) with much randomness.
     Beginner,
-    /// Shallow search with some randomness.
+    /// Shallow search (4 plies) with some randomness.
     Easy,
-    /// Medium-depth search.
+    /// Medium-depth search (7 plies).
     Medium,
-    /// Deep search.
+    /// Deep search (12 plies).
     Hard,
     /// Deepest heuristic search within the time limit.
     Expert,
@@ -114,6 +127,19 @@ impl Level {
     pub fn is_random(self) -> bool {
         let p = self.profile();
         p.noise != 0 || p.random > 0.0
+    }
+
+    /// The time per action the level thinks when no [`Limits`] say otherwise (see the table
+    /// at [`Level`]).
+    pub fn default_time(self) -> Duration {
+        self.profile().time
+    }
+
+    /// The deepest heuristic search of the level, in plies (the search deepens one ply at a
+    /// time up to it, or until its time or node limit; 200 for `expert` and `perfect`, in
+    /// effect no depth limit).
+    pub fn depth(self) -> u32 {
+        self.profile().depth
     }
 
     /// The level's name as written on the command line.
@@ -472,7 +498,8 @@ impl Engine {
         s
     }
 
-    /// Chooses an action with the level's default limits. `None` if the game is over.
+    /// Chooses an action with the level's default limits: [`Level::default_time`], no node
+    /// limit. `None` if the game is over.
     pub fn choose(&mut self, pos: &Position, rules: &Rules) -> Option<Choice> {
         self.choose_with(pos, rules, Limits::default())
     }

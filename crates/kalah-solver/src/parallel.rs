@@ -86,7 +86,7 @@ impl Job {
     /// `pos` lies within its store difference plus or minus the seeds in the houses; a pie-rule
     /// choice may also swap, which negates the store difference.
     fn futility(&self, rules: &Rules) -> (i32, i32) {
-        let (lo, hi) = crate::seed_bounds(rules, &self.pos);
+        let (lo, hi) = crate::seed_bounds(&self.pos, rules);
         self.bounds(lo, hi)
     }
 

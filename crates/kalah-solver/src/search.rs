@@ -468,9 +468,11 @@ impl Solver {
         self.limits
     }
 
-    /// A callback called with the bounds proven so far during searches longer than a second:
-    /// from the first second on, about twice a second and whenever the root bounds improve (a
-    /// search that ends within its first second makes no call).
+    /// A callback called with the bounds proven so far during a search: about twice a second
+    /// (the first call half a second after the search began, so a search that ends sooner
+    /// makes none), and from the first second on also whenever the root bounds improve. A front
+    /// end that shows progress only for long searches checks [`Progress::elapsed`] (`kalah`
+    /// shows it from one second on).
     pub fn set_progress(&mut self, f: impl FnMut(&Progress) + Send + Sync + 'static) {
         self.progress = Some(Box::new(f));
     }
@@ -519,7 +521,7 @@ fn relation(parent_diff: i32, child: &Position, extra_turn: bool) -> (i32, i32) 
 /// play alone give, before any search: its store difference `d` plus or minus the `s` seeds in
 /// the houses; under the pie rule, before North's choice, a swap may turn `d` around, so
 /// `-|d| - s ..= |d| + s`. Bounds a search proves are these or tighter.
-pub fn seed_bounds(rules: &Rules, pos: &Position) -> (i32, i32) {
+pub fn seed_bounds(pos: &Position, rules: &Rules) -> (i32, i32) {
     let d = pos.store_diff(pos.side());
     let s = pos.seeds_in_houses() as i32;
     if rules.pie && pos.phase() != Phase::Normal {
@@ -1540,7 +1542,7 @@ impl Solver {
             (-upper, -lower)
         };
         let best = found.max();
-        let (_, seeds_hi) = seed_bounds(&self.rules, pos);
+        let (_, seeds_hi) = seed_bounds(pos, &self.rules);
         SolveError::Stopped {
             lower: best.map_or(lo, |b| b.max(lo)),
             upper: best

@@ -697,7 +697,7 @@ pub(crate) fn bounds_text(pos: &Position, rules: &Rules, lower: i32, upper: i32)
 /// Whether `lower..=upper` is no tighter than the seeds in play bound the value of `pos`
 /// ([`kalah_solver::seed_bounds`]).
 pub(crate) fn nothing_proven(pos: &Position, rules: &Rules, lower: i32, upper: i32) -> bool {
-    let (lo, hi) = kalah_solver::seed_bounds(rules, pos);
+    let (lo, hi) = kalah_solver::seed_bounds(pos, rules);
     lower <= lo && upper >= hi
 }
 
@@ -895,7 +895,7 @@ mod tests {
             ..Rules::default()
         };
         let choice: Position = "1,1,1,1,1,1,5,1,1,0,0,1,0,1 N pie".parse().unwrap();
-        assert_eq!(kalah_solver::seed_bounds(&pie, &choice), (-13, 13));
+        assert_eq!(kalah_solver::seed_bounds(&choice, &pie), (-13, 13));
         assert_eq!(
             super::bounds_text(&choice, &pie, -13, 10),
             "the value lies between -13 and +10"
