@@ -87,8 +87,7 @@ pub enum ParseLayoutError {
 
 /// `text` as an error message quotes it: whole up to 40 characters, else its first 32
 /// characters, `…` and its length (`11111111111111111111111111111111… (60000 characters)`), so
-/// that a message stays short whatever the input (tester 74: a
-/// 60 000-digit move came back twice in the web API's error).
+/// that a message stays short whatever the input.
 pub fn clipped(text: &str) -> std::borrow::Cow<'_, str> {
     const WHOLE: usize = 40;
     const SHOWN: usize = 32;

@@ -96,7 +96,7 @@ pub enum RecordError {
     },
     /// A move does not replay. The message names the move once: `turn 2: move 9: there is no
     /// house 9 ...`, but `turn 1: 'x' is not a move ...` where the reason already quotes the
-    /// whole move (tester 77: `move x: 'x' is not a move`).
+    /// whole move.
     #[error("turn {turn}: {}", illegal_text(mv, source))]
     Illegal {
         /// 1-based turn number.
@@ -137,7 +137,7 @@ pub enum RecordError {
     /// (`first-move-extra-turn=off`) in a record whose `Start` has no phase tag: such a start is
     /// taken to be past the opening, where the first sowing earns its extra turn as any other,
     /// so a hand-written whole game (`1. S 3`, `2. N 1`) is refused; the message says the tag is
-    /// missing (tester 72), as [`RecordError::SwapPastOpening`] does for the pie rule.
+    /// missing, as [`RecordError::SwapPastOpening`] does for the pie rule.
     #[error(
         "turn {turn}: {source}: the Start position has no phase tag, so the game counts as past \
          its opening, where the first-move rule (first-move-extra-turn=off) does not apply; a \

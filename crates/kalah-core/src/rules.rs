@@ -312,8 +312,7 @@ fn parse_on_off(key: &str, v: &str) -> Result<bool, RulesError> {
 /// separated by spaces or commas, and `true`/`yes` and `false`/`no` for `on` and `off`; missing
 /// keys take the standard rule; a key given twice is an error ([`RulesError::RepeatedKey`]).
 /// Keys and values are written in lower case and read in any case (`Capture=EMPTY` is
-/// `capture=empty`; tester 77: the levels, the side letters and `swap` were read in either
-/// case, the rules not); an error quotes them as given.
+/// `capture=empty`, as levels, side letters and `swap` are); an error quotes them as given.
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

@@ -275,7 +275,7 @@ pub enum EgdbError {
         what: String,
     },
     /// Several layer files of one set are bad: each one's error, in layer order (opening a set
-    /// names them all, not the first one met: tester 60).
+    /// names them all, not the first one met).
     #[error("{}", bad_layers(.errors, &mut default_advice))]
     BadLayers {
         /// The layers (seeds) and their errors, one per bad file (none of them `BadLayers`),

@@ -199,7 +199,7 @@ pub struct Choice {
     pub value: Option<i32>,
     /// Whether `value` is proven exact. At the levels without randomness a proven value is the
     /// position's, `mv` a best action, except for an action that ends the game: its value (the
-    /// final store difference) is always proven, whether or not it is the best (tester 78).
+    /// final store difference) is always proven, whether or not it is the best.
     pub exact: bool,
     /// Depth of the search that chose the move (plies); for a proven action (`perfect`), the
     /// length of the principal variation [`Choice::pv`]; 0 for a random or greedy choice.
