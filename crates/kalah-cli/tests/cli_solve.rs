@@ -250,7 +250,15 @@ fn ctrl_c_during_analyze_does_not_pass_a_move_bound_off_as_the_position_value() 
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(130), "{text}");
     assert!(text.contains("the analysis is incomplete"), "{text}");
-    assert!(!text.contains("lies between"), "{text}");
+    // The bounds given are the position's own, from South's view: they hold +2.
+    if let Some(rest) = text.split("the position's value lies between ").nth(1) {
+        let b: Vec<i32> = rest
+            .trim()
+            .split(" and ")
+            .map(|x| x.parse().unwrap())
+            .collect();
+        assert!(b[0] <= 2 && 2 <= b[1], "{text}");
+    }
     assert_eq!(
         text.lines().next(),
         Some("position: 3,3,3,3,3,3,0,3,3,3,3,3,3,0 S"),
@@ -287,7 +295,7 @@ fn an_analysis_stopped_before_any_turn_names_its_position() {
     assert!(
         lines
             .last()
-            .is_some_and(|l| l.ends_with("(0 of 10 turns valued)")),
+            .is_some_and(|l| l.contains("(0 of 10 turns valued); ")),
         "{text}"
     );
 }
@@ -328,8 +336,8 @@ fn a_stopped_analysis_prints_the_turns_it_valued() {
         let last = text.lines().last().unwrap();
         assert!(
             last.starts_with("interrupted (Ctrl-C) after ")
-                && last.ends_with(&format!(
-                    "the analysis is incomplete ({} of 5 turns valued)",
+                && last.contains(&format!(
+                    "the analysis is incomplete ({} of 5 turns valued); the position's value ",
                     rows.len()
                 )),
             "{threads} threads: {text}"
@@ -602,12 +610,12 @@ fn analyze_limits_give_up_with_what_was_valued() {
         assert!(found.len() < all.len(), "{v}");
         assert!(found.iter().all(|f| all.contains(f)), "{v}");
         // Each thread stops within 1 024 nodes of the limit (and the ordering searches of
-        // two threads within 1 024 nodes each of the eight turns once it is reached).
+        // two threads once the first thread's is spent).
         let nodes = v["nodes"].as_u64().unwrap();
         let most = if threads == "1" {
             21_024
         } else {
-            2 * 21_024 + 8 * 1_024
+            2 * 21_024 + 1_024
         };
         assert!((20_000..=most).contains(&nodes), "{threads}: {v}");
         assert_eq!(

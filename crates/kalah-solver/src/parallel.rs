@@ -195,11 +195,16 @@ fn run(
         let estimates: Vec<i32> = jobs
             .iter()
             .map(|(_, job)| {
-                // Stopped already (Ctrl-C at the start): no more ordering searches.
-                if stop.load(Ordering::Relaxed) {
+                // Stopped already (Ctrl-C at the start), or the first solver's limits spent: no
+                // more ordering searches (tester 85: each went on for up to 1 024 nodes, 64 of
+                // them, far past a small node limit or a deadline).
+                let limits = left(limits[0], ordering.nodes);
+                let spent =
+                    limits.nodes == Some(0) || limits.deadline.is_some_and(|d| Instant::now() >= d);
+                if spent || stop.load(Ordering::Relaxed) {
                     return 0;
                 }
-                solvers[0].set_limits(left(limits[0], ordering.nodes));
+                solvers[0].set_limits(limits);
                 let e = job.estimate(&mut solvers[0]);
                 let s = solvers[0].last_stats();
                 ordering.nodes += s.nodes;

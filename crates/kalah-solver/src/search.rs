@@ -1487,29 +1487,33 @@ impl Solver {
         let d0 = pos.store_diff(pos.side());
         let mut out = Vec::with_capacity(kids.len());
         for (i, kid) in kids.in_move_order().enumerate() {
-            let g =
-                if kid.over {
-                    kid.c
-                } else {
-                    match self.exact_gain(&kid.pos, GUESS_NODES / 4) {
-                        Ok(cg) => kid.sign * cg + kid.c,
-                        // The child's bounds, from its mover's view: the same side after an extra
-                        // turn, else the opponent (a value is the final store difference).
-                        Err(e) => {
-                            let found = out.iter().map(|m: &MoveScore| m.value);
-                            let left = i + 1 < kids.len();
-                            let error = self.stopped_in(&pos, found, e, kid.sign == 1, left);
-                            // The actions after this one that end the game need no search.
-                            out.extend(kids.in_move_order().skip(i + 1).filter(|k| k.over).map(
-                                |k| MoveScore {
+            let g = if kid.over {
+                kid.c
+            } else {
+                match self.exact_gain(&kid.pos, GUESS_NODES / 4) {
+                    Ok(cg) => kid.sign * cg + kid.c,
+                    // The child's bounds, from its mover's view: the same side after an extra
+                    // turn, else the opponent (a value is the final store difference).
+                    Err(e) => {
+                        // The actions after this one that end the game need no search; the
+                        // others are bounded by their seeds in play.
+                        let mut rest = Vec::new();
+                        for k in kids.in_move_order().skip(i + 1) {
+                            if k.over {
+                                out.push(MoveScore {
                                     mv: kid_move(k.mv),
                                     value: d0 + k.c,
-                                },
-                            ));
-                            return Err(PartialAnalysis { found: out, error });
+                                });
+                            } else {
+                                rest.push(self.child_bounds(&k.pos, k.sign == 1));
+                            }
                         }
+                        let found = out.iter().map(|m: &MoveScore| m.value);
+                        let error = self.stopped_in(found, e, kid.sign == 1, rest);
+                        return Err(PartialAnalysis { found: out, error });
                     }
-                };
+                }
+            };
             out.push(MoveScore {
                 mv: kid_move(kid.mv),
                 value: d0 + g,
@@ -1518,18 +1522,33 @@ impl Solver {
         Ok(out)
     }
 
-    /// The error of an analysis of `pos` stopped while solving one of its actions or turns:
-    /// `e`'s bounds are that child's value from its own mover's view (`same_side`: the mover of
-    /// `pos`); the result's are `pos`'s own, the best of the values `found`, of the child's
-    /// bounds and, if actions are `left`, of what the seeds in play allow them (tester 42: the
-    /// child's bounds were given as they were, often from the opponent's view).
+    /// Bounds of the value of an action or turn that leads to `child` (not over), from the view
+    /// of the side to move before it (`same_side`: `child`'s mover), from the seeds in play
+    /// alone ([`seed_bounds`]).
+    fn child_bounds(&self, child: &Position, same_side: bool) -> (i32, i32) {
+        let (lo, hi) = seed_bounds(child, &self.rules);
+        if same_side {
+            (lo, hi)
+        } else {
+            (-hi, -lo)
+        }
+    }
+
+    /// The error of an analysis of a position stopped while solving one of its actions or
+    /// turns: `e`'s bounds are that child's value from its own mover's view (`same_side`: the
+    /// mover of the position); the result's are the position's own, the best of the values
+    /// `found` (those valued, and those that end the game, after this one too), of the child's
+    /// bounds and of the `rest`'s (the bounds of the actions or turns not reached, from the
+    /// mover's view), for the lower bound as for the upper, as the parallel analysis gives them
+    /// (tester 42: the child's bounds were given as they were, often from the opponent's view;
+    /// tester 85: the game-ending actions after it, and the lower bounds of those not reached,
+    /// were left out).
     fn stopped_in(
         &self,
-        pos: &Position,
         found: impl Iterator<Item = i32>,
         e: SolveError,
         same_side: bool,
-        left: bool,
+        rest: Vec<(i32, i32)>,
     ) -> SolveError {
         let SolveError::Stopped {
             lower,
@@ -1541,13 +1560,14 @@ impl Solver {
         } else {
             (-upper, -lower)
         };
-        let best = found.max();
-        let (_, seeds_hi) = seed_bounds(pos, &self.rules);
+        let (mut lower, mut upper) = (lo, hi);
+        for (l, h) in found.map(|v| (v, v)).chain(rest) {
+            lower = lower.max(l);
+            upper = upper.max(h);
+        }
         SolveError::Stopped {
-            lower: best.map_or(lo, |b| b.max(lo)),
-            upper: best
-                .map_or(hi, |b| b.max(hi))
-                .max(if left { seeds_hi } else { i32::MIN }),
+            lower,
+            upper,
             stats,
         }
     }
@@ -1579,9 +1599,8 @@ impl Solver {
         let turns = Turn::all(&pos, &self.rules);
         let searched = turns.iter().filter(|(_, end)| !end.is_over()).count();
         let budget = guess_budget(searched, GUESS_NODES / 4);
-        let count = turns.len();
-        let mut turns = turns.into_iter().enumerate();
-        while let Some((i, (turn, end))) = turns.next() {
+        let mut turns = turns.into_iter();
+        while let Some((turn, end)) = turns.next() {
             let value = if end.is_over() {
                 end.store_diff(mover)
             } else {
@@ -1589,15 +1608,21 @@ impl Solver {
                     Ok(g) => -value_of(&end, g),
                     // A whole turn ends with the opponent to move.
                     Err(e) => {
+                        // The turns after this one that end the game need no search; the
+                        // others are bounded by their seeds in play.
+                        let mut rest = Vec::new();
+                        for (turn, end) in turns.by_ref() {
+                            if end.is_over() {
+                                out.push(TurnScore {
+                                    turn,
+                                    value: end.store_diff(mover),
+                                });
+                            } else {
+                                rest.push(self.child_bounds(&end, false));
+                            }
+                        }
                         let found = out.iter().map(|t: &TurnScore| t.value);
-                        let error = self.stopped_in(&pos, found, e, false, i + 1 < count);
-                        // The turns after this one that end the game need no search.
-                        out.extend(turns.filter(|(_, (_, end))| end.is_over()).map(
-                            |(_, (turn, end))| TurnScore {
-                                turn,
-                                value: end.store_diff(mover),
-                            },
-                        ));
+                        let error = self.stopped_in(found, e, false, rest);
                         return Err(PartialAnalysis { found: out, error });
                     }
                 }
