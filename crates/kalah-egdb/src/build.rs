@@ -287,6 +287,9 @@ impl BuildPlan {
                 io(&dir, e)
             }
         })?;
+        // The directory first: a read-only one is named as such, not as a lock file this user
+        // may not write (tester 88).
+        write_check(&dir).map_err(|e| io(&dir, e))?;
         let lock_path = dir.join(".build.lock");
         // A FIFO there would block the open for ever (tester 52), a device worse.
         if std::fs::metadata(&lock_path).is_ok_and(|m| !m.is_file()) {
@@ -320,14 +323,11 @@ impl BuildPlan {
                 }
             })?;
         match file.try_lock() {
-            Ok(()) => {
-                write_check(&dir).map_err(|e| io(&dir, e))?;
-                Ok(BuildLock {
-                    plan: self,
-                    ix,
-                    _file: file,
-                })
-            }
+            Ok(()) => Ok(BuildLock {
+                plan: self,
+                ix,
+                _file: file,
+            }),
             Err(std::fs::TryLockError::WouldBlock) => Err(EgdbError::Busy {
                 path: dir.display().to_string(),
             }),

@@ -627,6 +627,13 @@ impl Egdb {
         if present == 0 {
             // A set's directory that is there but is no directory, or cannot be read, is not
             // the same as no set (tester 52: a set made unreadable was silently not used).
+            // A root on a way this user may not search is not the same as no root (tester 88:
+            // a default root under a 700 directory read as no databases).
+            if let Err(e) = std::fs::metadata(dir) {
+                if e.kind() == std::io::ErrorKind::PermissionDenied {
+                    return Err(unreadable(dir, e));
+                }
+            }
             if dir.is_dir() {
                 let set = dir.join(file::set_dir_name(houses, rules));
                 let io = |path: &Path, source| EgdbError::Io {
@@ -1278,19 +1285,34 @@ pub fn set_dirs(root: &Path) -> std::io::Result<Vec<PathBuf>> {
             })
             .collect(),
         Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-            let found: Vec<PathBuf> = file::set_dir_names()
-                .map(|(name, _, _)| root.join(name))
-                .filter(|p| std::fs::symlink_metadata(p).is_ok())
-                .collect();
-            if found.is_empty() {
-                return Err(e);
-            }
-            found
+            let names = file::set_dir_names().map(|(name, _, _)| (root.join(name), ()));
+            by_name(names, e)?.into_iter().map(|(p, ())| p).collect()
         }
         Err(e) => return Err(e),
     };
     out.sort();
     Ok(out)
+}
+
+/// The entries of `names` (paths in one directory, each with its tag) that are there, for a
+/// directory this user may search but not list (`listing`: the error listing it gave). An empty
+/// directory it may search has none (tester 88: an empty 711 root was a permission error).
+///
+/// # Errors
+/// `listing`, if the directory cannot be searched either (looking at a name is refused).
+fn by_name<T>(
+    names: impl Iterator<Item = (PathBuf, T)>,
+    listing: std::io::Error,
+) -> std::io::Result<Vec<(PathBuf, T)>> {
+    let mut found = Vec::new();
+    for (p, tag) in names {
+        match std::fs::symlink_metadata(&p) {
+            Ok(_) => found.push((p, tag)),
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return Err(listing),
+            Err(_) => {}
+        }
+    }
+    Ok(found)
 }
 
 /// The first directory on the way to `path` that this user may not search (so that nothing
@@ -1300,13 +1322,46 @@ pub fn set_dirs(root: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// it may not list), or when the first component cannot (the working directory is the one).
 /// A symbolic link on the way is named as the directory it leads to is searched through it.
 pub fn unsearchable_dir(path: &Path) -> Option<PathBuf> {
+    unsearchable_through(path, 0)
+}
+
+/// [`unsearchable_dir`], `links` symbolic links deep: a link on the way is followed (to the
+/// directory it leads to), up to 40 deep as the system does.
+fn unsearchable_through(path: &Path, links: u32) -> Option<PathBuf> {
     let mut prefix = PathBuf::new();
     let mut last_ok: Option<PathBuf> = None;
+    // Through a link, the directory at fault is on the link's way (tester 88: the link was
+    // named, and its permissions mend nothing).
+    let through = |link: PathBuf| {
+        let Ok(target) = std::fs::read_link(&link) else {
+            return Some(link);
+        };
+        if links >= 40 {
+            return Some(link);
+        }
+        let target = link.parent().unwrap_or(Path::new("")).join(target);
+        let rest = path.strip_prefix(&link).unwrap_or(Path::new(""));
+        unsearchable_through(&target.join(rest), links + 1).or(Some(link))
+    };
     for c in path.components() {
         prefix.push(c);
         match std::fs::symlink_metadata(&prefix) {
+            // A link this user may not follow.
+            Ok(m)
+                if m.file_type().is_symlink()
+                    && std::fs::metadata(&prefix)
+                        .is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied) =>
+            {
+                return through(prefix);
+            }
             Ok(_) => last_ok = Some(prefix.clone()),
-            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return last_ok,
+            // The directory above; a link to it is named by where it leads.
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+                return last_ok.map(|d| match is_symlink(&d) {
+                    true => std::fs::canonicalize(&d).unwrap_or(d),
+                    false => d,
+                })
+            }
             Err(_) => return None,
         }
     }
@@ -1335,11 +1390,8 @@ pub fn layer_files(dir: &Path) -> std::io::Result<Vec<(PathBuf, u32)>> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-            let found: Vec<(PathBuf, u32)> = (0..=MAX_LAYER_SEEDS)
-                .map(|k| (dir.join(file::layer_file_name(k)), k))
-                .filter(|(p, _)| std::fs::symlink_metadata(p).is_ok())
-                .collect();
-            return if found.is_empty() { Err(e) } else { Ok(found) };
+            let names = (0..=MAX_LAYER_SEEDS).map(|k| (dir.join(file::layer_file_name(k)), k));
+            return by_name(names, e);
         }
         Err(e) => return Err(e),
     };

@@ -1099,6 +1099,51 @@ fn unsearchable_dir_names_the_directory_on_the_way() {
     );
 }
 
+/// Directories this user may search but not list, empty ones too, and a root under a
+/// directory it may not search, reached directly or through a link (tester 88: an empty 711
+/// root was a permission error; a root under a 700 directory read as no databases; a link
+/// was named where the directory it leads through was at fault). Root passes every check:
+/// there the test has nothing to check (run it as another user, e.g. `setpriv --reuid=65534`).
+#[cfg(unix)]
+#[test]
+fn directories_on_the_way_are_named_through_links_and_empty_711_ones_are_empty() {
+    use std::os::unix::fs::PermissionsExt;
+    let rules = Rules::default();
+    let mode = |p: &Path, m: u32| fs::set_permissions(p, fs::Permissions::from_mode(m)).unwrap();
+    let top = tempfile::tempdir().unwrap();
+    let empty = top.path().join("empty");
+    fs::create_dir(&empty).unwrap();
+    let hidden = top.path().join("hidden");
+    fs::create_dir(&hidden).unwrap();
+    plan(&hidden.join("root"), 3, 2)
+        .run(&AtomicBool::new(false), &|_| {})
+        .unwrap();
+    let link = top.path().join("link");
+    std::os::unix::fs::symlink(hidden.join("root"), &link).unwrap();
+    mode(&empty, 0o311);
+    mode(&hidden, 0o000);
+    let root_user = fs::read_dir(&empty).is_ok();
+    let empty_sets = kalah_egdb::set_dirs(&empty).map(|s| s.len());
+    let empty_layers = kalah_egdb::list_layers(&empty).map(|l| l.len());
+    let under = Egdb::open(&hidden.join("root"), 3, &rules).map(|db| db.is_some());
+    let through = Egdb::open(&link, 3, &rules).map(|db| db.is_some());
+    let named = kalah_egdb::unsearchable_dir(&link.join("m3-standard-row-empty-owner"));
+    mode(&empty, 0o755);
+    mode(&hidden, 0o755);
+    if root_user {
+        return;
+    }
+    assert_eq!(empty_sets.unwrap(), 0);
+    assert_eq!(empty_layers.unwrap(), 0);
+    for e in [under.unwrap_err(), through.unwrap_err()] {
+        assert!(
+            matches!(&e, EgdbError::Unreadable { path, .. } if path == &hidden.display().to_string()),
+            "{e}"
+        );
+    }
+    assert_eq!(named.as_deref(), Some(hidden.as_path()));
+}
+
 /// A link to nothing in a set directory's place: a bad set, and opening it is an error, as for
 /// a file there (tester 86: it read as no set).
 #[cfg(unix)]

@@ -141,7 +141,7 @@ pub fn run(args: Args) -> Result<()> {
                 // /api/info reports it: an absolute path means something to a client.
                 Some(std::fs::canonicalize(&d).unwrap_or(d))
             }
-            None => kalah_egdb::default_dir().filter(|d| d.is_dir()),
+            None => kalah_egdb::default_dir().filter(|d| crate::cmd::solve::default_dir_present(d)),
         };
         config.egdb_advice = Some(egdb_advice());
     }

@@ -531,7 +531,7 @@ pub(crate) fn open_egdb_dir(
     let path = match dir {
         Some(d) => d.to_path_buf(),
         None => match kalah_egdb::default_dir() {
-            Some(d) if d.is_dir() => d,
+            Some(d) if default_dir_present(&d) => d,
             _ => return Ok(None),
         },
     };
@@ -593,6 +593,16 @@ pub(crate) fn open_egdb_dir(
 /// names the file and its problem), used without it.
 fn default_set_unusable(error: &str) -> String {
     format!("endgame databases not used (searching without them): {error}")
+}
+
+/// Whether the default database root `d` is there to be used: a directory, or one this user
+/// may not reach (opening it then says which directory on the way to let it search, as a
+/// warning: tester 88, a root under a 700 directory read as none, silently).
+pub(crate) fn default_dir_present(d: &std::path::Path) -> bool {
+    match std::fs::metadata(d) {
+        Ok(m) => m.is_dir(),
+        Err(e) => e.kind() == std::io::ErrorKind::PermissionDenied,
+    }
 }
 
 /// Checks a directory named by `--egdb-dir`: it must exist and be a directory (a typo must not
