@@ -1006,6 +1006,46 @@ fn every_command_says_a_link_to_a_damaged_layer_goes_first() {
         .contains(&format!("delete '{}' (a link", layer.display())));
 }
 
+/// Past a missing layer, `verify` names what the build that fills the gap would not write over
+/// (tester 88: a file that is no database there made the advised build fail), and the advice,
+/// followed, works.
+#[test]
+fn verify_names_what_is_in_the_way_of_filling_a_gap() {
+    let (dir, set, _) = built_set();
+    std::fs::remove_file(set.join("k005.egdb")).unwrap();
+    let junk = set.join("k008.egdb");
+    std::fs::write(&junk, b"junk").unwrap();
+    let verify = || {
+        let out = kalah()
+            .args(["egdb", "verify", "--houses", "3", "--egdb-dir"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let said = verify();
+    assert!(
+        said.contains(&format!(
+            "move away or delete '{}' (a build does not write over it), then `kalah egdb build --houses 3 --max-seeds 8",
+            junk.display()
+        )),
+        "{said}"
+    );
+    std::fs::remove_file(&junk).unwrap();
+    let said = verify();
+    assert!(
+        said.contains("; `kalah egdb build --houses 3 --max-seeds 7"),
+        "{said}"
+    );
+    build_3_8(dir.path()).arg("--quiet").assert().success();
+    assert!(!verify().contains("missing"));
+}
+
 /// `verify` names the first three bad layer files in full, and the count of the rest, as
 /// `solve` and `probe` do (tester 86: it named every one, twice, and the line was clipped in
 /// the middle of its advice).

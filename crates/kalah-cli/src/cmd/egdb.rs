@@ -802,6 +802,31 @@ impl std::error::Error for BadSet {}
 
 /// The layer files of `db`'s set past the first missing layer (which ends the layers opened):
 /// on disk, but used neither by the solver nor by `verify`.
+/// Whether a build of the set of `m` houses and `rules` writes a new layer over what is at
+/// `path` (a layer file above a missing layer, which the build writes anew): a regular file of
+/// this set's layer, whole or damaged; not a link, not what is no regular file, not a file of
+/// another set, version or format.
+fn build_writes_over(path: &Path, m: usize, rules: &kalah_core::Rules) -> bool {
+    use kalah_egdb::EgdbError;
+    if std::fs::symlink_metadata(path).is_ok_and(|md| !md.file_type().is_file()) {
+        return false;
+    }
+    let Some(k) = layer_of_file_name(path) else {
+        return false;
+    };
+    let Ok(ix) = kalah_egdb::Indexer::new(m, k) else {
+        return false;
+    };
+    let expected = kalah_egdb::file::LayerHeader::expected(m, rules, k, ix.layer_size(k));
+    matches!(
+        kalah_egdb::file::open_layer(path, &expected, false),
+        Ok(_)
+            | Err(EgdbError::Truncated { .. }
+                | EgdbError::TooLong { .. }
+                | EgdbError::Corrupt { .. })
+    )
+}
+
 fn layers_past_gap(db: &Egdb) -> Vec<u32> {
     let mut ks = layer_files(db.dir());
     ks.retain(|&k| k > db.max_seeds());
@@ -1021,8 +1046,25 @@ fn verify(a: VerifyArgs) -> Result<()> {
     let unused = layers_past_gap(&db);
     if let Some(&top) = unused.last() {
         let root = a.dir.egdb_dir.as_deref();
+        // What the build that fills the gap would refuse to write over (tester 88: a file
+        // that is no database there made the advised build fail).
+        let in_the_way: Vec<String> = unused
+            .iter()
+            .map(|&k| db.layer_path(k))
+            .filter(|p| !build_writes_over(p, m, &a.rules.rules()))
+            .map(|p| format!("'{}'", p.display()))
+            .collect();
+        let first = if in_the_way.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "move away or delete {} (a build does not write over {}), then ",
+                in_the_way.join(", "),
+                if in_the_way.len() == 1 { "it" } else { "them" }
+            )
+        };
         outln!(
-            "layer {} is missing: {} {} not used by the solver and {} not verified; `{}` fills the gap",
+            "layer {} is missing: {} {} not used by the solver and {} not verified; {first}`{}` fills the gap",
             db.max_seeds() + 1,
             kalah_egdb::layers_text(&unused),
             if unused.len() == 1 { "is" } else { "are" },
