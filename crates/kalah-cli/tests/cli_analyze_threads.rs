@@ -15,16 +15,26 @@ fn analyze(args: &[&str]) -> String {
     String::from_utf8(common::kalah_ok(&args)).unwrap()
 }
 
-/// The output without its last line (the time taken), or the JSON without "seconds".
+/// The output without its last line (the nodes and time taken, which differ with the threads),
+/// or the JSON without "nodes" and "seconds" (the nodes a positive count).
 fn without_time(out: &str) -> String {
     match serde_json::from_str::<Value>(out) {
         Ok(mut v) => {
             v.as_object_mut().unwrap().remove("seconds");
+            let nodes = v.as_object_mut().unwrap().remove("nodes");
+            assert!(
+                nodes.and_then(|n| n.as_u64()).is_some_and(|n| n > 0),
+                "{out}"
+            );
             v.to_string()
         }
         Err(_) => {
             let lines: Vec<&str> = out.lines().collect();
-            assert!(lines.last().unwrap().ends_with(" s)"), "{out}");
+            let last = lines.last().unwrap();
+            assert!(
+                last.starts_with('(') && last.contains(" nodes, ") && last.ends_with(" s)"),
+                "{out}"
+            );
             lines[..lines.len() - 1].join("\n")
         }
     }

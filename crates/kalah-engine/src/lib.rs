@@ -795,6 +795,7 @@ impl Engine {
         let opts = ParallelOptions {
             stop: Some(Arc::clone(&stop)),
             progress: None,
+            ..ParallelOptions::default()
         };
         let done = AtomicBool::new(false);
         let user = &self.stop;

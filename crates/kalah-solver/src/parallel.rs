@@ -11,7 +11,7 @@
 //! job at the end while the others idle.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use kalah_core::{Move, Position, Rules, Turn};
@@ -52,6 +52,10 @@ pub struct ParallelOptions {
     /// after the analysis the solvers are left with a callback that does nothing. `None`: the
     /// solvers' own callbacks are kept (each then reports the job it is solving).
     pub progress: Option<ParallelProgressFn>,
+    /// Set, when given, to the work of the whole analysis when it ends, finished or stopped:
+    /// the nodes and table hits of every thread and of the ordering searches, and the
+    /// wall-clock time (a finished analysis returns its values alone).
+    pub stats: Option<Arc<Mutex<Stats>>>,
 }
 
 impl std::fmt::Debug for ParallelOptions {
@@ -59,6 +63,7 @@ impl std::fmt::Debug for ParallelOptions {
         f.debug_struct("ParallelOptions")
             .field("stop", &self.stop)
             .field("progress", &self.progress.is_some())
+            .field("stats", &self.stats)
             .finish()
     }
 }
@@ -336,6 +341,10 @@ fn run(
         }
     }
     stats.elapsed = start.elapsed();
+    if let Some(out) = &opts.stats {
+        *out.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = stats;
+    }
     if values.iter().all(Option::is_some) {
         return Ok(values.into_iter().flatten().collect());
     }

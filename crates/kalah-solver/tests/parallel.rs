@@ -151,6 +151,7 @@ fn a_stop_flag_set_beforehand_stops_with_bounds_of_the_value() {
         let opts = ParallelOptions {
             stop: Some(flag.clone()),
             progress: None,
+            ..ParallelOptions::default()
         };
         for result in [
             analyze_turns_parallel(&mut solvers(rules, threads), &pos, &opts).map(|_| ()),
@@ -181,6 +182,7 @@ fn a_limit_in_one_solver_stops_every_thread() {
     let opts = ParallelOptions {
         stop: Some(flag.clone()),
         progress: None,
+        ..ParallelOptions::default()
     };
     match analyze_turns_parallel(&mut par, &pos, &opts) {
         Err(SolveError::Stopped {
@@ -323,6 +325,30 @@ fn a_stopped_analysis_s_bounds_hold_every_value_it_lists() {
     assert!(stops >= 8, "{stops} stops");
 }
 
+/// `ParallelOptions::stats` gets the work of a finished analysis, and of a stopped one the same
+/// statistics as its error.
+#[test]
+fn the_stats_option_gets_the_analysis_s_work() {
+    let rules = Rules::default();
+    let pos = Position::start(&Start::uniform(4, 3).unwrap(), &rules);
+    let work: Arc<Mutex<kalah_solver::Stats>> = Arc::default();
+    let opts = ParallelOptions {
+        stats: Some(work.clone()),
+        ..ParallelOptions::default()
+    };
+    analyze_turns_parallel(&mut solvers(rules, 2), &pos, &opts).unwrap();
+    let done = *work.lock().unwrap();
+    assert!(done.nodes > 1_000 && done.tt_hits > 0, "{done:?}");
+    let mut par = solvers(rules, 2);
+    for s in &mut par {
+        s.set_limits(SearchLimits::new(None, Some(2_000)));
+    }
+    match analyze_turns_parallel(&mut par, &pos, &opts) {
+        Err(SolveError::Stopped { stats, .. }) => assert_eq!(*work.lock().unwrap(), stats),
+        Ok(_) => panic!("Kalah(4,3) analysed in 2 000 nodes a thread"),
+    }
+}
+
 #[test]
 fn progress_counts_the_jobs_and_ends_with_all_done() {
     let rules = Rules::default();
@@ -336,6 +362,7 @@ fn progress_counts_the_jobs_and_ends_with_all_done() {
             c.fetch_add(1, Ordering::SeqCst);
             s.lock().unwrap().push(*p);
         })),
+        stats: None,
     };
     let turns = analyze_turns_parallel(&mut solvers(rules, 2), &pos, &opts).unwrap();
     let seen = seen.lock().unwrap();

@@ -1,7 +1,7 @@
 //! `kalah analyze`: the exact value of every legal action, or of every whole first turn, on one
 //! or more threads.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Result;
@@ -9,7 +9,7 @@ use indicatif::ProgressBar;
 use kalah_core::{Position, Rules};
 use kalah_solver::{
     analyze_moves_parallel_partial, analyze_turns_parallel_partial, search_jobs, ParallelOptions,
-    ParallelProgress, PartialAnalysis, SolveError,
+    ParallelProgress, PartialAnalysis, SolveError, Stats,
 };
 use serde_json::json;
 
@@ -26,7 +26,8 @@ pub struct Args {
     /// single action.
     #[arg(long)]
     pub turns: bool,
-    /// Print JSON: {"position", "value", "moves": [{"move": "3-6", "value": 10}, ...], "seconds"}.
+    /// Print JSON: {"position", "value", "moves": [{"move": "3-6", "value": 10}, ...], "nodes",
+    /// "seconds"}.
     #[arg(long)]
     pub json: bool,
     /// Threads, 1 to 256 [default: every core]: each solves whole actions (or turns), all
@@ -67,7 +68,8 @@ pub fn run(args: Args) -> Result<()> {
     };
     bar.finish_and_clear();
     crate::cmd::solve::warn_if_damaged(solver.egdb().map(|db| &**db));
-    report(&args, &pos, &rows, started.elapsed().as_secs_f64())
+    let nodes = solver.last_stats().nodes;
+    report(&args, &pos, &rows, (nodes, started.elapsed().as_secs_f64()))
 }
 
 /// An analysis's result as rows (action or turn as written, value), whole or as far as it got.
@@ -190,6 +192,7 @@ fn run_parallel(args: &Args, rules: &Rules, pos: &Position, threads: usize) -> R
     let (mut solvers, stop) = make_solvers(&args.target.search, rules, pos, threads)?;
     let bar = ProgressBar::hidden();
     let shown = bar.clone();
+    let work: Arc<Mutex<Stats>> = Arc::default();
     let what = if args.turns { "turns" } else { "actions" };
     let opts = ParallelOptions {
         stop: Some(stop),
@@ -198,6 +201,7 @@ fn run_parallel(args: &Args, rules: &Rules, pos: &Position, threads: usize) -> R
                 show_progress(&shown, progress_message(what, threads, p));
             }
         })),
+        stats: Some(Arc::clone(&work)),
     };
     let started = std::time::Instant::now();
     for solver in &mut solvers {
@@ -220,7 +224,8 @@ fn run_parallel(args: &Args, rules: &Rules, pos: &Position, threads: usize) -> R
     };
     bar.finish_and_clear();
     crate::cmd::solve::warn_if_damaged(solvers[0].egdb().map(|db| &**db));
-    report(args, pos, &rows, started.elapsed().as_secs_f64())
+    let nodes = work.lock().map_or(0, |w| w.nodes);
+    report(args, pos, &rows, (nodes, started.elapsed().as_secs_f64()))
 }
 
 /// The progress line of a parallel analysis, e.g. `analysing on 2 threads: 3/10 turns solved,
@@ -236,10 +241,15 @@ fn progress_message(what: &str, threads: usize, p: &ParallelProgress) -> String 
     )
 }
 
-/// Prints the values of the actions or turns in `rows`, found in `secs` seconds.
-/// The position's value (the best of `rows`, or the final store difference of a finished game,
-/// both from the view of the side to move) goes with them.
-fn report(args: &Args, pos: &Position, rows: &[(String, i32)], secs: f64) -> Result<()> {
+/// Prints the values of the actions or turns in `rows`, found with `nodes` nodes (of every
+/// thread) in `secs` seconds. The position's value (the best of `rows`, or the final store
+/// difference of a finished game, both from the view of the side to move) goes with them.
+fn report(
+    args: &Args,
+    pos: &Position,
+    rows: &[(String, i32)],
+    (nodes, secs): (u64, f64),
+) -> Result<()> {
     let value = if pos.is_over() {
         pos.store_diff(pos.side())
     } else {
@@ -248,7 +258,7 @@ fn report(args: &Args, pos: &Position, rows: &[(String, i32)], secs: f64) -> Res
     if args.json {
         return print(&format!(
             "{}\n",
-            json!({"position": pos.to_string(), "value": value, "moves": rows_json(rows), "seconds": crate::output::json_seconds(secs)})
+            json!({"position": pos.to_string(), "value": value, "moves": rows_json(rows), "nodes": nodes, "seconds": crate::output::json_seconds(secs)})
         ));
     }
     let Some(side) = pos.to_move() else {
@@ -264,7 +274,7 @@ fn report(args: &Args, pos: &Position, rows: &[(String, i32)], secs: f64) -> Res
         if args.turns { "whole turns" } else { "actions" }
     );
     s.push_str(&rows_text(rows, Some(value)));
-    s.push_str(&format!("({secs:.3} s)\n"));
+    s.push_str(&format!("({nodes} nodes, {secs:.3} s)\n"));
     print(&s)
 }
 
