@@ -1357,10 +1357,13 @@ fn unsearchable_through(path: &Path, links: u32) -> Option<PathBuf> {
             Ok(_) => last_ok = Some(prefix.clone()),
             // The directory above; a link to it is named by where it leads.
             Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-                return last_ok.map(|d| match is_symlink(&d) {
-                    true => std::fs::canonicalize(&d).unwrap_or(d),
-                    false => d,
-                })
+                return last_ok.map(|d| {
+                    if is_symlink(&d) {
+                        std::fs::canonicalize(&d).unwrap_or(d)
+                    } else {
+                        d
+                    }
+                });
             }
             Err(_) => return None,
         }
