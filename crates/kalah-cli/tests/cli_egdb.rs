@@ -1037,6 +1037,28 @@ fn verify_names_what_is_in_the_way_of_filling_a_gap() {
         "{said}"
     );
     std::fs::remove_file(&junk).unwrap();
+    // A link to a good layer above the gap: `info` names it too (tester 89: it named only the
+    // build, which refuses to write over a link).
+    let k007 = set.join("k007.egdb");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let copy = elsewhere.path().join("k007.egdb");
+    std::fs::rename(&k007, &copy).unwrap();
+    std::os::unix::fs::symlink(&copy, &k007).unwrap();
+    let out = kalah()
+        .args(["egdb", "info", "--egdb-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listed.contains(&format!(
+            "move away or delete '{}' (a build does not write over it), then `kalah egdb build --houses 3 --max-seeds 7",
+            k007.display()
+        )),
+        "{listed}"
+    );
+    std::fs::remove_file(&k007).unwrap();
+    std::fs::rename(&copy, &k007).unwrap();
     let said = verify();
     assert!(
         said.contains("; `kalah egdb build --houses 3 --max-seeds 7"),
@@ -1070,7 +1092,10 @@ fn verify_names_three_bad_files_and_counts_the_rest() {
         !err.contains("k006.egdb") && !err.contains("k007.egdb"),
         "{err}"
     );
-    assert!(err.contains("; and 2 more (`kalah egdb info` lists each); `kalah egdb build --houses 3 --max-seeds 8"), "{err}");
+    assert!(
+        err.contains("; and 2 more; `kalah egdb build --houses 3 --max-seeds 8"),
+        "{err}"
+    );
     assert!(!err.contains("left out"), "{err}");
 }
 

@@ -966,7 +966,10 @@ impl GameRecord {
             // a standard tag (a field of its own here) or a near miss of one (the text reader
             // would refuse it, naming a line the user never saw).
             if let Some(why) = GameRecord::tag_name_error(name) {
-                return Err(RecordError::Json(format!("tags item {}: {why}", k + 1)));
+                return Err(RecordError::Json(format!(
+                    "field 'tags', item {}: {why}",
+                    k + 1
+                )));
             }
             let _ = writeln!(t, "[{name} \"{}\"]", escape(value));
         }
@@ -975,7 +978,7 @@ impl GameRecord {
             // One turn token an item: not two, nor a tag or a comment of the text form.
             if turn.split_whitespace().count() != 1 || turn.contains(['[', '#']) {
                 return Err(RecordError::Json(format!(
-                    "turns item {}: '{}' is not a turn",
+                    "field 'turns', item {}: '{}' is not a turn",
                     k + 1,
                     crate::error::clipped(turn)
                 )));
@@ -985,7 +988,7 @@ impl GameRecord {
             let token = turn.trim();
             if token.ends_with('.') || Side::from_letter(token).is_some() {
                 return Err(RecordError::Json(format!(
-                    "turns item {}: '{turn}' is not a turn (turn numbers and side labels belong \
+                    "field 'turns', item {}: '{turn}' is not a turn (turn numbers and side labels belong \
                      to the text form; each item here is one turn)",
                     k + 1
                 )));
@@ -993,9 +996,12 @@ impl GameRecord {
             let _ = writeln!(t, "{turn}");
         }
         let mut rec = GameRecord::parse_text(&t).map_err(|e| match e {
-            RecordError::Syntax { line, message } if line >= first_turn_line => RecordError::Json(
-                format!("turns item {}: {message}", line - first_turn_line + 1),
-            ),
+            RecordError::Syntax { line, message } if line >= first_turn_line => {
+                RecordError::Json(format!(
+                    "field 'turns', item {}: {message}",
+                    line - first_turn_line + 1
+                ))
+            }
             RecordError::Syntax { message, .. } => RecordError::Json(message),
             // The JSON form has a result field, not a Result tag.
             RecordError::ResultMismatch { stated, actual } => RecordError::Json(format!(

@@ -863,7 +863,7 @@ fn record_errors() {
                 r#"{{"rules": {{}}, "start": "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "turns": {turns}}}"#
             )),
             format!(
-                "bad JSON game record: turns item {item}: '{bad}' is not a turn (turn numbers \
+                "bad JSON game record: field 'turns', item {item}: '{bad}' is not a turn (turn numbers \
                  and side labels belong to the text form; each item here is one turn)"
             )
         );
@@ -873,7 +873,7 @@ fn record_errors() {
             json_err(&format!(
                 r#"{{"rules": {{}}, "start": "4,4,4,4 S", "turns": ["1", "{bad}"]}}"#
             )),
-            format!("bad JSON game record: turns item 2: '{bad}' is not a turn")
+            format!("bad JSON game record: field 'turns', item 2: '{bad}' is not a turn")
         );
     }
     // A number or label without its turn, or given twice, is refused, not dropped (tester 15:

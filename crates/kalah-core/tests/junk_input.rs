@@ -276,7 +276,9 @@ fn tricky_texts() {
     assert!(rec.to_text().contains("[Event \"x\"]"));
     let e = GameRecord::parse(texts[6]).unwrap_err().to_string();
     assert!(
-        e.contains("tags item 1: 'South' is the standard tag South, given as the field \"south\""),
+        e.contains(
+            "field 'tags', item 1: 'South' is the standard tag South, given as the field \"south\""
+        ),
         "{e}"
     );
     assert!(GameRecord::parse(texts[7]).is_err(), "a name of two words");

@@ -1181,7 +1181,7 @@ fn bad_layers_counting(
         .collect();
     let more = match errors.len().saturating_sub(SHOWN_BAD_LAYERS) {
         0 => String::new(),
-        n => format!("; and {n} more (`kalah egdb info` lists each)"),
+        n => format!("; and {n} more (`kalah egdb verify` names each)"),
     };
     format!(
         "{} bad layer files ({}): {}{more}",
@@ -1479,6 +1479,13 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
                         found,
                     }
                     .to_string()
+                }
+                // A file behind a directory this user may not search (a link into it): the
+                // file first, then the directory (tester 89: only the directory was named).
+                e @ EgdbError::Unreadable { .. }
+                    if matches!(&e, EgdbError::Unreadable { path: at, .. } if Path::new(at) != path) =>
+                {
+                    format!("{}: {e}", path.display())
                 }
                 // The listing's summary says what to delete first: no advice on each line.
                 e => e.message_with(&mut |_, repair| {

@@ -233,7 +233,7 @@ fn every_bad_layer_is_named_on_opening() {
     );
     assert!(!text.contains(&path.display().to_string()), "{text}");
     assert!(
-        text.ends_with("; and 1 more (`kalah egdb info` lists each)"),
+        text.ends_with("; and 1 more (`kalah egdb verify` names each)"),
         "{text}"
     );
     // Mended but one: that one's own error.

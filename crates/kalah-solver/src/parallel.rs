@@ -462,6 +462,12 @@ pub fn analyze_moves_parallel_partial(
     let mut pos = *pos;
     pos.settle(&rules);
     if pos.is_over() {
+        // No work, as the turns' analysis of a finished game reports it (tester 89: the
+        // caller's statistics were left as they were).
+        if let Some(out) = &opts.stats {
+            *out.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Stats::default();
+        }
         return Ok(Vec::new());
     }
     let moves: Vec<Move> = pos.legal_moves(&rules).iter().copied().collect();

@@ -347,6 +347,25 @@ fn the_stats_option_gets_the_analysis_s_work() {
         Err(SolveError::Stopped { stats, .. }) => assert_eq!(*work.lock().unwrap(), stats),
         Ok(_) => panic!("Kalah(4,3) analysed in 2 000 nodes a thread"),
     }
+    // A finished game: no work, for both analyses (tester 89: the actions' left the caller's
+    // statistics as they were).
+    let over: Position = "0,0,0,0,0,0,20,0,0,0,0,0,0,28 N".parse().unwrap();
+    for turns in [false, true] {
+        *work.lock().unwrap() = kalah_solver::Stats {
+            nodes: 999,
+            ..Default::default()
+        };
+        if turns {
+            assert!(analyze_turns_parallel(&mut solvers(rules, 2), &over, &opts)
+                .unwrap()
+                .is_empty());
+        } else {
+            assert!(analyze_moves_parallel(&mut solvers(rules, 2), &over, &opts)
+                .unwrap()
+                .is_empty());
+        }
+        assert_eq!(work.lock().unwrap().nodes, 0, "turns: {turns}");
+    }
 }
 
 #[test]

@@ -690,8 +690,14 @@ impl SetListing {
             }
         } else if let Some(&top) = above.last() {
             let fix = set.map_or(String::new(), |(m, rules)| {
+                // What the build would not write over goes first (tester 89: a link there made
+                // the advised build fail), as `verify` says it.
+                let paths = above
+                    .iter()
+                    .map(|&k| self.dir.join(format!("k{k:03}.egdb")));
                 format!(
-                    " (`{}` fills the gap)",
+                    " ({}`{}` fills the gap)",
+                    in_the_way_text(paths, m, &rules),
                     build_command(m, &rules, top, given)
                 )
             });
@@ -824,6 +830,28 @@ fn build_writes_over(path: &Path, m: usize, rules: &kalah_core::Rules) -> bool {
             | Err(EgdbError::Truncated { .. }
                 | EgdbError::TooLong { .. }
                 | EgdbError::Corrupt { .. })
+    )
+}
+
+/// `move away or delete 'PATH' (a build does not write over it), then ` for the files of
+/// `paths` (layers above a missing one, of the set of `m` houses and `rules`) that the build
+/// filling the gap would refuse ([`build_writes_over`]); empty if there are none.
+fn in_the_way_text(
+    paths: impl Iterator<Item = PathBuf>,
+    m: usize,
+    rules: &kalah_core::Rules,
+) -> String {
+    let in_the_way: Vec<String> = paths
+        .filter(|p| !build_writes_over(p, m, rules))
+        .map(|p| format!("'{}'", p.display()))
+        .collect();
+    if in_the_way.is_empty() {
+        return String::new();
+    }
+    format!(
+        "move away or delete {} (a build does not write over {}), then ",
+        in_the_way.join(", "),
+        if in_the_way.len() == 1 { "it" } else { "them" }
     )
 }
 
@@ -1048,21 +1076,8 @@ fn verify(a: VerifyArgs) -> Result<()> {
         let root = a.dir.egdb_dir.as_deref();
         // What the build that fills the gap would refuse to write over (tester 88: a file
         // that is no database there made the advised build fail).
-        let in_the_way: Vec<String> = unused
-            .iter()
-            .map(|&k| db.layer_path(k))
-            .filter(|p| !build_writes_over(p, m, &a.rules.rules()))
-            .map(|p| format!("'{}'", p.display()))
-            .collect();
-        let first = if in_the_way.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "move away or delete {} (a build does not write over {}), then ",
-                in_the_way.join(", "),
-                if in_the_way.len() == 1 { "it" } else { "them" }
-            )
-        };
+        let paths = unused.iter().map(|&k| db.layer_path(k));
+        let first = in_the_way_text(paths, m, &a.rules.rules());
         outln!(
             "layer {} is missing: {} {} not used by the solver and {} not verified; {first}`{}` fills the gap",
             db.max_seeds() + 1,
@@ -1155,12 +1170,22 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
         if let Err(e) = checked {
             let unreadable = matches!(e, kalah_egdb::EgdbError::Unreadable { .. });
             // The build command comes once, at the end: not the general advice after each file
-            // (nor the permissions' advice, which comes there too).
-            let text = match &e {
-                kalah_egdb::EgdbError::Unreadable { path, source } => format!("{path}: {source}"),
-                e => e.message_with(&mut |_, _| None),
+            // (nor the permissions' advice, which comes there too). A file behind a directory
+            // this user may not search (a link into it) is named with that directory, which
+            // is what the permissions' advice names (tester 89: it named the link).
+            let (text, fix) = match &e {
+                kalah_egdb::EgdbError::Unreadable { path: at, source } => {
+                    let at = PathBuf::from(at);
+                    let text = if at == path {
+                        format!("{}: {source}", at.display())
+                    } else {
+                        format!("{}: {}: {source}", path.display(), at.display())
+                    };
+                    (text, at)
+                }
+                e => (e.message_with(&mut |_, _| None), path.clone()),
             };
-            bad.push((k, path, text, unreadable));
+            bad.push((k, fix, text, unreadable));
         }
     }
     let top = *files.last()?;
@@ -1186,11 +1211,12 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
         }
         (text.join(", "), if n == 1 { "it" } else { "them" })
     };
-    let unreadable: Vec<&Path> = bad
+    let mut unreadable: Vec<&Path> = bad
         .iter()
         .filter(|b| b.3)
         .map(|(_, p, ..)| p.as_path())
         .collect();
+    unreadable.dedup();
     let in_the_way: Vec<&Path> = bad
         .iter()
         .filter(|b| !b.3)
@@ -1202,14 +1228,14 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
     if !unreadable.is_empty() {
         let (files, them) = shown(unreadable);
         steps.push(format!(
-            "let this user read {files} (its owner or root can, with `chmod a+r`; a build \
-             does not replace {them})"
+            "let this user read {files} (its owner or root can: `chmod a+r` on a file, \
+             `chmod a+x` on a directory; a build does not replace {them})"
         ));
     }
     if !in_the_way.is_empty() {
-        let (files, _) = shown(in_the_way);
+        let (files, them) = shown(in_the_way);
         steps.push(format!(
-            "delete {files} (a link, or not a regular file: a build leaves it alone)"
+            "delete {files} (a link, or not a regular file: a build leaves {them} alone)"
         ));
     }
     let mut each: Vec<String> = bad
@@ -1219,7 +1245,7 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
         .collect();
     if bad.len() > kalah_egdb::SHOWN_BAD_LAYERS {
         each.push(format!(
-            "and {} more (`kalah egdb info` lists each)",
+            "and {} more",
             bad.len() - kalah_egdb::SHOWN_BAD_LAYERS
         ));
     }
