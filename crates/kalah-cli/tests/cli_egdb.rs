@@ -1015,9 +1015,12 @@ fn verify_names_what_is_in_the_way_of_filling_a_gap() {
     std::fs::remove_file(set.join("k005.egdb")).unwrap();
     let junk = set.join("k008.egdb");
     std::fs::write(&junk, b"junk").unwrap();
-    let verify = || {
+    // `kalah egdb ARGS --egdb-dir DIR`'s output; it succeeds.
+    let run = |args: &[&str]| {
         let out = kalah()
-            .args(["egdb", "verify", "--houses", "3", "--egdb-dir"])
+            .arg("egdb")
+            .args(args)
+            .arg("--egdb-dir")
             .arg(dir.path())
             .output()
             .unwrap();
@@ -1028,6 +1031,7 @@ fn verify_names_what_is_in_the_way_of_filling_a_gap() {
         );
         String::from_utf8_lossy(&out.stdout).to_string()
     };
+    let verify = || run(&["verify", "--houses", "3"]);
     let said = verify();
     assert!(
         said.contains(&format!(
@@ -1044,12 +1048,7 @@ fn verify_names_what_is_in_the_way_of_filling_a_gap() {
     let copy = elsewhere.path().join("k007.egdb");
     std::fs::rename(&k007, &copy).unwrap();
     std::os::unix::fs::symlink(&copy, &k007).unwrap();
-    let out = kalah()
-        .args(["egdb", "info", "--egdb-dir"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let listed = String::from_utf8_lossy(&out.stdout);
+    let listed = run(&["info"]);
     assert!(
         listed.contains(&format!(
             "move away or delete '{}' (a build does not write over it), then `kalah egdb build --houses 3 --max-seeds 7",
