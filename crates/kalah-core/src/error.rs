@@ -197,6 +197,12 @@ pub enum ParsePositionError {
     Setup(#[from] SetupError),
 }
 
+/// Text that names no side ([`crate::Side`]'s `FromStr`), quoted as given (clipped, see
+/// [`clipped`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("'{}' is not a side: S, N, South or North (in any case)", clipped(.0))]
+pub struct ParseSideError(pub String);
+
 /// A move that cannot be played in the position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveError {

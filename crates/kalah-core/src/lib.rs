@@ -28,7 +28,8 @@ pub mod record;
 pub mod rules;
 
 pub use error::{
-    MoveError, ParseLayoutError, ParsePositionError, RulesError, SetupError, TurnError,
+    MoveError, ParseLayoutError, ParsePositionError, ParseSideError, RulesError, SetupError,
+    TurnError,
 };
 pub use moves::{Move, Turn, TurnEnd};
 pub use perft::{divide, perft, perft_full, perft_stoppable};

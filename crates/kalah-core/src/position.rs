@@ -69,6 +69,22 @@ impl fmt::Display for Side {
     }
 }
 
+/// Reads `S`, `N`, `South` or `North`, in any case and with white space around: the letter
+/// positions and records write, or the name `Display` writes.
+impl std::str::FromStr for Side {
+    type Err = crate::error::ParseSideError;
+    fn from_str(text: &str) -> Result<Side, Self::Err> {
+        let t = text.trim();
+        Side::from_letter(t)
+            .or_else(|| {
+                [Side::South, Side::North]
+                    .into_iter()
+                    .find(|s| s.name().eq_ignore_ascii_case(t))
+            })
+            .ok_or_else(|| crate::error::ParseSideError(text.to_string()))
+    }
+}
+
 /// Where the game stands with respect to the opening rules (pie rule, Manchester rule).
 ///
 /// Under rules without a pie rule and with the first-move extra turn (see

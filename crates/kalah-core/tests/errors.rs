@@ -1243,6 +1243,26 @@ fn serde_reads_rules_as_the_record_and_the_api_do() {
     }
 }
 
+/// `Side` reads what it writes and the letters positions use (tester 87: it could be shown
+/// but not read); anything else is named.
+#[test]
+fn sides_read_their_letters_and_names() {
+    use kalah_core::Side;
+    for side in [Side::South, Side::North] {
+        assert_eq!(side.to_string().parse::<Side>(), Ok(side));
+        assert_eq!(side.letter().to_string().parse::<Side>(), Ok(side));
+        assert_eq!(side.name().to_uppercase().parse::<Side>(), Ok(side));
+    }
+    assert_eq!(" n ".parse::<Side>(), Ok(Side::North));
+    for bad in ["", "E", "Southh", "SN"] {
+        let e = bad.parse::<Side>().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!("'{bad}' is not a side: S, N, South or North (in any case)")
+        );
+    }
+}
+
 #[test]
 fn a_json_record_takes_its_rules_as_an_object_or_as_tag_text() {
     // Tester 72: the web API takes both, JSON records took only the object.
