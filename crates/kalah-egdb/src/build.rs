@@ -580,17 +580,16 @@ fn link_in_the_way(path: &Path, what: &str) -> Result<(), EgdbError> {
 }
 
 /// An error met opening what is in a layer's place before a build writes anything: a file
-/// system error there (a directory, a broken link, no permission) becomes
-/// [`EgdbError::InTheWay`], which says that nothing was built and what to do; other errors
-/// (another set's file, another version) already say so.
+/// system error there (a directory, a broken link) becomes [`EgdbError::InTheWay`], which says
+/// that nothing was built and what to do; other errors (another set's file, another version;
+/// a file this user may not read, whose remedy is its permissions, not moving it away:
+/// tester 88) already say so.
 fn in_the_way(e: EgdbError) -> EgdbError {
     match e {
-        EgdbError::Io { path, source } | EgdbError::Unreadable { path, source } => {
-            EgdbError::InTheWay {
-                path,
-                what: source.to_string(),
-            }
-        }
+        EgdbError::Io { path, source } => EgdbError::InTheWay {
+            path,
+            what: source.to_string(),
+        },
         EgdbError::NotAFile { path, what } => EgdbError::InTheWay { path, what },
         other => other,
     }

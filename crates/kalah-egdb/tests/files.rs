@@ -985,10 +985,12 @@ fn a_layer_this_user_may_not_read_says_so() {
     let listed = kalah_egdb::list_layers(dir.path()).unwrap();
     let l = listed.iter().find(|l| l.path == layer2).expect("listed");
     assert!(l.unreadable);
+    // A build stops at it with the same advice, not "move it away" (tester 88).
     let e = plan(dir.path(), 3, 5)
         .run(&AtomicBool::new(false), &|_| {})
         .unwrap_err();
-    assert!(matches!(e, EgdbError::InTheWay { .. }), "{e:?}");
+    assert!(matches!(e, EgdbError::Unreadable { .. }), "{e:?}");
+    assert!(!e.to_string().contains("move it away"), "{e}");
     // The same for a set's directory this user may not search: the directory is named.
     fs::set_permissions(&layer2, fs::Permissions::from_mode(0o644)).unwrap();
     let set = layer2.parent().unwrap();
