@@ -1102,32 +1102,38 @@ fn verify_names_three_bad_files_and_counts_the_rest() {
 /// is (tester 86: `solve` searched without databases, `info` called it bad).
 #[test]
 fn a_link_to_nothing_in_a_set_s_place_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let set = dir.path().join("m3-standard-row-empty-owner");
-    std::os::unix::fs::symlink(dir.path().join("nowhere"), &set).unwrap();
-    for args in [
-        &["egdb", "info"][..],
-        &["egdb", "probe", "1,0,2,1,0,2,0,0 S"],
-        &["solve", "1,0,2,1,0,2,0,0 S"],
-        &["egdb", "verify", "--houses", "3"],
+    // A link to nothing, and one to itself, which loops (tester 88: no remedy).
+    for (to, says) in [
+        ("nowhere", "a symbolic link to nothing"),
+        (
+            "m3-standard-row-empty-owner",
+            "a symbolic link that cannot be followed",
+        ),
     ] {
-        let out = kalah()
-            .args(args)
-            .arg("--egdb-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).to_string()
-            + &String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {text}");
-        assert!(
-            text.contains("a symbolic link to nothing"),
-            "{args:?}: {text}"
-        );
-        assert!(
-            text.contains("move it away or delete it"),
-            "{args:?}: {text}"
-        );
+        let dir = tempfile::tempdir().unwrap();
+        let set = dir.path().join("m3-standard-row-empty-owner");
+        std::os::unix::fs::symlink(dir.path().join(to), &set).unwrap();
+        for args in [
+            &["egdb", "info"][..],
+            &["egdb", "probe", "1,0,2,1,0,2,0,0 S"],
+            &["solve", "1,0,2,1,0,2,0,0 S"],
+            &["egdb", "verify", "--houses", "3"],
+        ] {
+            let out = kalah()
+                .args(args)
+                .arg("--egdb-dir")
+                .arg(dir.path())
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {text}");
+            assert!(text.contains(says), "{args:?}: {text}");
+            assert!(
+                text.contains("move it away or delete it"),
+                "{args:?}: {text}"
+            );
+        }
     }
 }
 

@@ -645,12 +645,20 @@ impl Egdb {
                 }
                 // A link to nothing in the set's place is refused as a file there is (tester
                 // 86: it read as no set).
-                if set.symlink_metadata().is_ok()
-                    && set
-                        .metadata()
-                        .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
-                {
-                    return Err(io(&set, std::io::Error::other(LINK_TO_NOTHING)));
+                if set.symlink_metadata().is_ok() {
+                    match set.metadata() {
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                            return Err(io(&set, std::io::Error::other(LINK_TO_NOTHING)));
+                        }
+                        // A loop (a link, not the user's permissions).
+                        Err(e)
+                            if is_symlink(&set)
+                                && e.kind() != std::io::ErrorKind::PermissionDenied =>
+                        {
+                            return Err(io(&set, std::io::Error::other(link_loops(&e))));
+                        }
+                        _ => {}
+                    }
                 }
                 let zero = file::layer_path(dir, houses, rules, 0);
                 match zero.symlink_metadata() {
@@ -1248,6 +1256,9 @@ fn set_problem(set: &Path) -> Option<String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Some(LINK_TO_NOTHING.to_string());
         }
+        Err(e) if is_symlink(set) && e.kind() != std::io::ErrorKind::PermissionDenied => {
+            return Some(link_loops(&e));
+        }
         Err(e) => return Some(denied(e, set)),
     }
     match layer_files(set) {
@@ -1264,6 +1275,16 @@ fn set_problem(set: &Path) -> Option<String> {
 /// What is wrong with a symbolic link to nothing in a set directory's place.
 const LINK_TO_NOTHING: &str =
     "a symbolic link to nothing (a set's layers are in a directory): move it away or delete it";
+
+/// What is wrong with a symbolic link in a set directory's place that cannot be followed for
+/// another reason than permissions, `e` (a loop: tester 88, the message named layer 0 inside
+/// it, with no remedy).
+fn link_loops(e: &std::io::Error) -> String {
+    format!(
+        "a symbolic link that cannot be followed ({e}; a set's layers are in a directory): move \
+         it away or delete it"
+    )
+}
 
 /// The entries of the database root `root` named as set directories ([`file::set_dir_name`]),
 /// in name order, whatever they are (directories, files, links). A root this user may search
