@@ -417,6 +417,18 @@ pub fn write_layer(path: &Path, header: &LayerHeader, payload: &[u8]) -> Result<
     }
     if let Err(e) = std::fs::rename(&tmp, path) {
         let _ = std::fs::remove_file(&tmp);
+        // Refused (tester 88: a directory with the sticky bit, where only a file's owner may
+        // replace it, gave a bare "Operation not permitted").
+        if matches!(e.kind(), std::io::ErrorKind::PermissionDenied) || e.raw_os_error() == Some(1) {
+            return Err(io(
+                path,
+                std::io::Error::other(format!(
+                    "{e}: this user may not replace this file (in a directory with the sticky \
+                     bit, such as a shared one of mode 1777, only the file's owner or root may): \
+                     its owner can delete it, or build as its owner"
+                )),
+            ));
+        }
         return Err(io(path, e));
     }
     // The directory's new entry to disk too, so that a power loss cannot undo the rename of a
