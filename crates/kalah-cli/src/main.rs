@@ -126,11 +126,23 @@ fn parse_cli() -> Cli {
             } else {
                 first
             };
+            // Clap's tips too, on the same line (tester 90: "a similar argument exists:
+            // '--level'" for `--levl` was dropped with the rest of the message).
+            let tips: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .filter(|l| l.starts_with("tip:"))
+                .collect();
+            let first = if tips.is_empty() {
+                first.to_string()
+            } else {
+                format!("{first}; {}", tips.join("; "))
+            };
             // Point to the right help page: the (nested) subcommand's when one was named.
             let help = help_page(&args_lossy());
             stderr_line!(
                 "kalah: error: {} (see '{help}')",
-                kalah_core::error::bounded(&output::printable(first))
+                kalah_core::error::bounded(&output::printable(&first))
             );
             std::process::exit(2);
         }

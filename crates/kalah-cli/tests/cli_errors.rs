@@ -212,6 +212,15 @@ fn bad_rule_flags() {
         &["show", "--frobnicate"],
         "unexpected argument '--frobnicate'",
     );
+    // Clap's suggestions stay, on the one line (tester 90: they were dropped).
+    fails_with(
+        &["play", "--levl", "hard"],
+        "unexpected argument '--levl' found; tip: a similar argument exists: '--level' (see 'kalah play --help')",
+    );
+    fails_with(
+        &["slove"],
+        "; tip: some similar subcommands exist: 'serve', 'solve'",
+    );
     fails_with(&["perft", "3", "--houses", "20"], "1 to 12 houses");
     fails_with(&["play", "--seeds", "0"], "no seeds");
 }
