@@ -737,6 +737,18 @@ fn limits_give_up_a_position_with_its_bounds() {
             .collect();
         (rows, out)
     };
+    // Nothing solved: the text summary gives no means of nothing (tester 90).
+    let out = kalah(&["solve", "--batch", "-", "--nodes", "2000", "--threads", "1"])
+        .write_stdin(format!("{start}\n"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let summary = text.lines().last().unwrap();
+    assert!(
+        summary.starts_with("0 positions solved, 0 mismatches, 0 bad lines, 1 unfinished (")
+            && !summary.contains("mean"),
+        "{text}"
+    );
     // A batch: the first line is given up, the second solved.
     let (rows, out) = batch(format!("{start} {value:+}\n0,0,1,0,0,0,1,0 S\n"));
     assert_eq!(out.status.code(), Some(1));

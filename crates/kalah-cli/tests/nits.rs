@@ -388,6 +388,19 @@ fn serve_names_a_bind_address_that_does_not_resolve() {
         "{err}"
     );
     assert!(out.stdout.is_empty());
+    // An address with a port is not called a host name (tester 90).
+    let out = kalah(&["serve", "--bind", "127.0.0.1:9000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("kalah: error: --bind 127.0.0.1:9000: not an address or host name: ")
+            && err
+                .trim_end()
+                .ends_with("(give the port with --port, not in --bind)"),
+        "{err}"
+    );
 }
 
 #[test]

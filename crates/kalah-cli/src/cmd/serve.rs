@@ -94,6 +94,8 @@ fn bind_addrs(host: &str, port: u16) -> Result<Vec<SocketAddr>> {
     };
     let mut addrs: Vec<SocketAddr> = match (bare, port).to_socket_addrs() {
         Ok(a) => a.collect(),
+        // An address with a port is no host name (tester 90): the hint says what it is.
+        Err(e) if port_given => bail!("--bind {host}: not an address or host name: {e}{hint}"),
         Err(e) => bail!("--bind {host}: cannot resolve this host name: {e}{hint}"),
     };
     if addrs.is_empty() {

@@ -217,16 +217,24 @@ impl Totals {
             0 => String::new(),
             u => format!(", {u} unfinished ({} nodes)", self.unfinished_nodes),
         };
+        // No means of nothing (tester 90: "mean 0.000 s and 0 nodes a position" when every
+        // position was given up).
+        let means = if self.solved == 0 {
+            String::new()
+        } else {
+            format!(
+                "; mean {mean_seconds:.3} s and {mean_nodes:.0} nodes a position, {:.2} M nodes/s",
+                rate / 1e6
+            )
+        };
         format!(
-            "{} position{} solved, {} mismatch{}, {} bad line{}{unfinished}; mean {mean_seconds:.3} s \
-             and {mean_nodes:.0} nodes a position, {:.2} M nodes/s; {:.2} s in all\n",
+            "{} position{} solved, {} mismatch{}, {} bad line{}{unfinished}{means}; {:.2} s in all\n",
             self.solved,
             if self.solved == 1 { "" } else { "s" },
             self.mismatches,
             if self.mismatches == 1 { "" } else { "es" },
             self.errors,
             if self.errors == 1 { "" } else { "s" },
-            rate / 1e6,
             wall.as_secs_f64(),
         )
     }
