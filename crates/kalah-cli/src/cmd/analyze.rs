@@ -14,7 +14,9 @@ use kalah_solver::{
 use serde_json::json;
 
 use crate::cmd::egdb::{parse_threads, threads_for};
-use crate::cmd::solve::{make_solver, make_solvers, show_progress, Limits, Target};
+use crate::cmd::solve::{
+    end_stopped, make_solver, make_solvers, show_progress, stop_json, Limits, Proven, Target,
+};
 use crate::output::print;
 
 /// Arguments of `kalah analyze`.
@@ -121,16 +123,8 @@ fn stopped(
     let secs = stats.elapsed.as_secs_f64();
     let rules = args.target.rules.rules();
     if args.json {
-        let mut v = json!({
-            "position": pos.to_string(),
-            "moves": rows_json(&p.found),
-            "stopped": true,
-            "lower": lower,
-            "upper": upper,
-            "nodes": stats.nodes,
-            "seconds": crate::output::json_seconds(secs),
-        });
-        crate::cmd::solve::add_stop_fields(&mut v, limit.as_ref(), lower, upper);
+        let mut v = stop_json(pos, (lower, upper), (stats.nodes, secs), limit.as_ref());
+        v["moves"] = rows_json(&p.found);
         print(&format!("{v}\n"))?;
     } else {
         let what = if args.turns { "turns" } else { "actions" };
@@ -159,22 +153,17 @@ fn stopped(
         ));
         print(&s)?;
     }
-    match limit {
-        Some((_, flag)) => anyhow::bail!("the analysis was not finished within {flag}"),
-        None => std::process::exit(crate::signals::exit_code()),
-    }
+    end_stopped(limit, "the analysis was not finished")
 }
 
 /// What a stopped analysis proved of the value of `pos`: `the position's value lies between +6
 /// and +12`, `the position's value is +8 (proven)`, or, when the bounds are no tighter than the
 /// seeds in play give, `no bounds on the position's value proven yet`.
 fn value_bounds_text(pos: &Position, rules: &Rules, lower: i32, upper: i32) -> String {
-    if lower == upper {
-        format!("the position's value is {lower:+} (proven)")
-    } else if crate::cmd::solve::nothing_proven(pos, rules, lower, upper) {
-        "no bounds on the position's value proven yet".to_string()
-    } else {
-        format!("the position's value lies between {lower:+} and {upper:+}")
+    match Proven::of(pos, rules, lower, upper) {
+        Proven::Value(v) => format!("the position's value is {v:+} (proven)"),
+        Proven::Nothing => "no bounds on the position's value proven yet".to_string(),
+        Proven::Between(lo, hi) => format!("the position's value lies between {lo:+} and {hi:+}"),
     }
 }
 

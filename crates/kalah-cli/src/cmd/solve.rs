@@ -110,20 +110,68 @@ pub(crate) fn stopped_by(limit: Option<&(&'static str, String)>) -> String {
     }
 }
 
-/// Adds to a stopped search's JSON `v` what stopped it (`"limit": "nodes"`, or `"signal":
-/// "SIGINT"`) and, once `lower == upper`, the `"value"`.
-pub(crate) fn add_stop_fields(
-    v: &mut serde_json::Value,
+/// The JSON of a stopped search of `pos`: `{"position", "stopped": true, "lower", "upper",
+/// "nodes", "seconds"}`, what stopped it (`"limit": "nodes"`, or `"signal": "SIGINT"`) and,
+/// once `lower == upper`, the `"value"`. `solve`, `solve --batch` and `analyze` add their own
+/// fields to it.
+pub(crate) fn stop_json(
+    pos: &Position,
+    (lower, upper): (i32, i32),
+    (nodes, secs): (u64, f64),
     limit: Option<&(&'static str, String)>,
-    lower: i32,
-    upper: i32,
-) {
+) -> serde_json::Value {
+    let mut v = json!({
+        "position": pos.to_string(),
+        "stopped": true,
+        "lower": lower,
+        "upper": upper,
+        "nodes": nodes,
+        "seconds": crate::output::json_seconds(secs),
+    });
     match limit {
         Some((key, _)) => v["limit"] = json!(key),
         None => v["signal"] = json!(crate::signals::signal_name()),
     }
     if lower == upper {
         v["value"] = json!(lower);
+    }
+    v
+}
+
+/// Ends a command whose search was stopped, once what it proved is printed: at a limit
+/// (`limit`, see [`Limits::limit_hit`]) with the error `{what} within --nodes 1000` (exit code
+/// 1), on a signal with exit code 128 + its number (130 for Ctrl-C).
+///
+/// # Errors
+/// At a limit, always.
+pub(crate) fn end_stopped(limit: Option<(&'static str, String)>, what: &str) -> Result<()> {
+    match limit {
+        Some((_, flag)) => bail!("{what} within {flag}"),
+        None => std::process::exit(crate::signals::exit_code()),
+    }
+}
+
+/// What a stopped search proved of a value, from the bounds it gives ([`Proven::of`]).
+pub(crate) enum Proven {
+    /// The bounds meet: the value.
+    Value(i32),
+    /// The bounds are no tighter than the seeds in play give ([`kalah_solver::seed_bounds`]).
+    Nothing,
+    /// The value lies between these bounds.
+    Between(i32, i32),
+}
+
+impl Proven {
+    /// What `lower..=upper`, bounds of the value of `pos` under `rules`, prove.
+    pub(crate) fn of(pos: &Position, rules: &Rules, lower: i32, upper: i32) -> Proven {
+        let (lo, hi) = kalah_solver::seed_bounds(pos, rules);
+        if lower == upper {
+            Proven::Value(lower)
+        } else if lower <= lo && upper >= hi {
+            Proven::Nothing
+        } else {
+            Proven::Between(lower, upper)
+        }
     }
 }
 
@@ -489,15 +537,11 @@ pub(crate) fn progress_message(
     // Once the bounds meet, the value is proven and the search goes on to find the best
     // actions, the principal variation and the best turns (on wide boards whose turns tie, far
     // longer than the value took).
-    let bounds = match root {
+    let bounds = match root.map(|(pos, rules)| Proven::of(pos, rules, p.lower, p.upper)) {
         None => String::new(),
-        Some(_) if p.lower == p.upper => {
-            format!("value {:+} proven, listing best turns, ", p.lower)
-        }
-        Some((pos, rules)) if nothing_proven(pos, rules, p.lower, p.upper) => {
-            "no bounds proven yet, ".to_string()
-        }
-        Some(_) => format!("value in [{:+}, {:+}], ", p.lower, p.upper),
+        Some(Proven::Value(v)) => format!("value {v:+} proven, listing best turns, "),
+        Some(Proven::Nothing) => "no bounds proven yet, ".to_string(),
+        Some(Proven::Between(lo, hi)) => format!("value in [{lo:+}, {hi:+}], "),
     };
     format!(
         "{what}: {bounds}{} nodes, {:.1} M nodes/s (Ctrl-C stops)",
@@ -663,15 +707,12 @@ fn stopped(
     } = e;
     if json_out {
         // The position searched (tester 75: after --moves, a stopped solve did not say which).
-        let mut v = json!({
-            "position": pos.to_string(),
-            "stopped": true,
-            "lower": lower,
-            "upper": upper,
-            "nodes": stats.nodes,
-            "seconds": crate::output::json_seconds(stats.elapsed.as_secs_f64()),
-        });
-        add_stop_fields(&mut v, limit.as_ref(), lower, upper);
+        let v = stop_json(
+            pos,
+            (lower, upper),
+            (stats.nodes, stats.elapsed.as_secs_f64()),
+            limit.as_ref(),
+        );
         print(&format!("{v}\n"))?;
     } else {
         print(&format!(
@@ -682,10 +723,7 @@ fn stopped(
             bounds_text(pos, rules, lower, upper)
         ))?;
     }
-    match limit {
-        Some((_, flag)) => bail!("the position was not solved within {flag}"),
-        None => std::process::exit(crate::signals::exit_code()),
-    }
+    end_stopped(limit, "the position was not solved")
 }
 
 /// What a stopped solve of `pos` proved: `the value lies between -2 and +6`; once the value is
@@ -693,22 +731,15 @@ fn stopped(
 /// the best turns were not finished`; and when the bounds are no tighter than the seeds in play
 /// give ([`kalah_solver::seed_bounds`]), `no bounds proven yet`.
 pub(crate) fn bounds_text(pos: &Position, rules: &Rules, lower: i32, upper: i32) -> String {
-    if lower == upper {
-        format!("the value is {lower:+} (proven); the best turns were not finished")
-    } else if nothing_proven(pos, rules, lower, upper) {
-        format!(
+    match Proven::of(pos, rules, lower, upper) {
+        Proven::Value(v) => {
+            format!("the value is {v:+} (proven); the best turns were not finished")
+        }
+        Proven::Nothing => format!(
             "no bounds proven yet (the seeds in play put the value between {lower:+} and {upper:+})"
-        )
-    } else {
-        format!("the value lies between {lower:+} and {upper:+}")
+        ),
+        Proven::Between(lo, hi) => format!("the value lies between {lo:+} and {hi:+}"),
     }
-}
-
-/// Whether `lower..=upper` is no tighter than the seeds in play bound the value of `pos`
-/// ([`kalah_solver::seed_bounds`]).
-pub(crate) fn nothing_proven(pos: &Position, rules: &Rules, lower: i32, upper: i32) -> bool {
-    let (lo, hi) = kalah_solver::seed_bounds(pos, rules);
-    lower <= lo && upper >= hi
 }
 
 /// Groups a sequence of actions into whole turns (`3-6 2 swap ...`), replaying it on `pos`.

@@ -452,12 +452,9 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 // (tester 84: "expected +14: not proven" after "the value is +14 (proven)").
                 let agrees = lower == upper && entry.expected == Some(lower);
                 if args.json {
-                    let mut row = json!({
-                        "line": n, "position": pos.to_string(), "stopped": true,
-                        "lower": lower, "upper": upper, "nodes": stats.nodes,
-                        "seconds": json_seconds(secs),
-                    });
-                    super::add_stop_fields(&mut row, limit.as_ref(), lower, upper);
+                    let mut row =
+                        super::stop_json(&pos, (lower, upper), (stats.nodes, secs), limit.as_ref());
+                    row["line"] = json!(n);
                     if let Some(v) = entry.expected {
                         row["expected"] = json!(v);
                     }
