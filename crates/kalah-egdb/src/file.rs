@@ -419,7 +419,7 @@ pub fn write_layer(path: &Path, header: &LayerHeader, payload: &[u8]) -> Result<
         let _ = std::fs::remove_file(&tmp);
         // Refused (tester 88: a directory with the sticky bit, where only a file's owner may
         // replace it, gave a bare "Operation not permitted").
-        if matches!(e.kind(), std::io::ErrorKind::PermissionDenied) || e.raw_os_error() == Some(1) {
+        if e.kind() == std::io::ErrorKind::PermissionDenied || e.raw_os_error() == Some(1) {
             return Err(io(
                 path,
                 std::io::Error::other(format!(

@@ -1234,12 +1234,13 @@ pub fn list_bad_sets(root: &Path) -> Vec<(PathBuf, String)> {
         return Vec::new();
     };
     sets.into_iter()
-        .filter_map(|p| set_problem(&p).map(|what| (p, what)))
+        .filter_map(|p| set_files(&p).err().map(|what| (p, what)))
         .collect()
 }
 
-/// What makes the set directory `set` unusable ([`list_bad_sets`]), or `None`.
-fn set_problem(set: &Path) -> Option<String> {
+/// The layer files of the set directory `set` ([`layer_files`]), or what makes it unusable
+/// ([`list_bad_sets`]).
+fn set_files(set: &Path) -> Result<Vec<(PathBuf, u32)>, String> {
     // The message without the set's own path, which the listing puts first.
     let denied = |e: std::io::Error, at: &Path| {
         let text = if e.kind() == std::io::ErrorKind::PermissionDenied {
@@ -1251,25 +1252,26 @@ fn set_problem(set: &Path) -> Option<String> {
         text.strip_prefix(&own).map_or(text.clone(), str::to_string)
     };
     match std::fs::metadata(set) {
-        Ok(m) if !m.is_dir() => return Some(NOT_A_SET_DIRECTORY.to_string()),
+        Ok(m) if !m.is_dir() => return Err(NOT_A_SET_DIRECTORY.to_string()),
         Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Some(LINK_TO_NOTHING.to_string());
+            return Err(LINK_TO_NOTHING.to_string());
         }
         Err(e) if is_symlink(set) && e.kind() != std::io::ErrorKind::PermissionDenied => {
-            return Some(link_loops(&e));
+            return Err(link_loops(&e));
         }
-        Err(e) => return Some(denied(e, set)),
+        Err(e) => return Err(denied(e, set)),
     }
-    match layer_files(set) {
-        Err(e) => Some(denied(e, set)),
-        // A directory this user may list but not search: its files cannot be read.
-        Ok(files) => {
-            let (first, _) = files.first()?;
-            let e = std::fs::symlink_metadata(first).err()?;
-            (e.kind() == std::io::ErrorKind::PermissionDenied).then(|| denied(e, first))
+    let files = layer_files(set).map_err(|e| denied(e, set))?;
+    // A directory this user may list but not search: its files cannot be read.
+    if let Some((first, _)) = files.first() {
+        if let Err(e) = std::fs::symlink_metadata(first) {
+            if e.kind() == std::io::ErrorKind::PermissionDenied {
+                return Err(denied(e, first));
+            }
         }
     }
+    Ok(files)
 }
 
 /// What is wrong with a symbolic link to nothing in a set directory's place.
@@ -1474,10 +1476,7 @@ pub fn list_layers(root: &Path) -> Result<Vec<LayerInfo>, EgdbError> {
         };
         // A set's directory that cannot be listed or read is one of [`list_bad_sets`], not the
         // end of the listing (tester 67: one such directory hid every healthy set).
-        if set_problem(&d).is_some() {
-            continue;
-        }
-        let Ok(files) = layer_files(&d) else {
+        let Ok(files) = set_files(&d) else {
             continue;
         };
         for (path, k) in files {

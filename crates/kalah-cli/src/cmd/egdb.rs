@@ -736,29 +736,44 @@ fn layer_files(dir: &Path) -> Vec<u32> {
 
 /// Whether a build replaces the layer file at `path` (`ROOT/SET/kNNN.egdb`) itself: a damaged
 /// layer of its set (truncated, too long, corrupt), as the build judges it. Not a file that is
-/// not a database, another set's or layer's, or no regular file: those a build leaves alone.
+/// not a database, another set's or layer's, or no regular file (a symbolic link too, whatever
+/// it leads to: tester 86): those a build leaves alone.
 fn build_replaces(path: &Path) -> bool {
     let set = path
         .parent()
         .and_then(|d| d.file_name())
         .and_then(|n| n.to_str())
         .and_then(kalah_egdb::file::parse_set_dir_name);
-    let (Some((m, rules)), Some(k)) = (set, layer_of_file_name(path)) else {
+    let Some((m, rules)) = set else {
         return false;
     };
-    // A build does not replace a symbolic link, whatever it leads to (tester 86).
-    if std::fs::symlink_metadata(path).is_ok_and(|md| md.file_type().is_symlink()) {
-        return false;
+    matches!(open_in_place(path, m, &rules), Some(Err(e)) if is_damage(&e))
+}
+
+/// What opening the regular file at `path` as its layer of the set of `m` houses and `rules`
+/// gives (headers and length only); `None` for what a build never writes over: no regular file
+/// (a link, a directory, nothing), or a name that is no layer of the set.
+fn open_in_place(
+    path: &Path,
+    m: usize,
+    rules: &kalah_core::Rules,
+) -> Option<Result<(), kalah_egdb::EgdbError>> {
+    if !std::fs::symlink_metadata(path).is_ok_and(|md| md.file_type().is_file()) {
+        return None;
     }
-    let Ok(ix) = kalah_egdb::Indexer::new(m, k) else {
-        return false;
-    };
-    let expected = kalah_egdb::file::LayerHeader::expected(m, &rules, k, ix.layer_size(k));
+    let k = layer_of_file_name(path)?;
+    let ix = kalah_egdb::Indexer::new(m, k).ok()?;
+    let expected = kalah_egdb::file::LayerHeader::expected(m, rules, k, ix.layer_size(k));
+    Some(kalah_egdb::file::open_layer(path, &expected, false).map(|_| ()))
+}
+
+/// Whether `e`, met opening a layer file, is damage a build mends by writing the layer again
+/// (truncated, too long, corrupt).
+fn is_damage(e: &kalah_egdb::EgdbError) -> bool {
+    use kalah_egdb::EgdbError;
     matches!(
-        kalah_egdb::file::open_layer(path, &expected, false),
-        Err(kalah_egdb::EgdbError::Truncated { .. }
-            | kalah_egdb::EgdbError::TooLong { .. }
-            | kalah_egdb::EgdbError::Corrupt { .. })
+        e,
+        EgdbError::Truncated { .. } | EgdbError::TooLong { .. } | EgdbError::Corrupt { .. }
     )
 }
 
@@ -806,31 +821,16 @@ impl std::fmt::Display for BadSet {
 
 impl std::error::Error for BadSet {}
 
-/// The layer files of `db`'s set past the first missing layer (which ends the layers opened):
-/// on disk, but used neither by the solver nor by `verify`.
 /// Whether a build of the set of `m` houses and `rules` writes a new layer over what is at
 /// `path` (a layer file above a missing layer, which the build writes anew): a regular file of
 /// this set's layer, whole or damaged; not a link, not what is no regular file, not a file of
 /// another set, version or format.
 fn build_writes_over(path: &Path, m: usize, rules: &kalah_core::Rules) -> bool {
-    use kalah_egdb::EgdbError;
-    if std::fs::symlink_metadata(path).is_ok_and(|md| !md.file_type().is_file()) {
-        return false;
+    match open_in_place(path, m, rules) {
+        Some(Ok(())) => true,
+        Some(Err(e)) => is_damage(&e),
+        None => false,
     }
-    let Some(k) = layer_of_file_name(path) else {
-        return false;
-    };
-    let Ok(ix) = kalah_egdb::Indexer::new(m, k) else {
-        return false;
-    };
-    let expected = kalah_egdb::file::LayerHeader::expected(m, rules, k, ix.layer_size(k));
-    matches!(
-        kalah_egdb::file::open_layer(path, &expected, false),
-        Ok(_)
-            | Err(EgdbError::Truncated { .. }
-                | EgdbError::TooLong { .. }
-                | EgdbError::Corrupt { .. })
-    )
 }
 
 /// `move away or delete 'PATH' (a build does not write over it), then ` for the files of
@@ -855,6 +855,8 @@ fn in_the_way_text(
     )
 }
 
+/// The layer files of `db`'s set past the first missing layer (which ends the layers opened):
+/// on disk, but used neither by the solver nor by `verify`.
 fn layers_past_gap(db: &Egdb) -> Vec<u32> {
     let mut ks = layer_files(db.dir());
     ks.retain(|&k| k > db.max_seeds());
