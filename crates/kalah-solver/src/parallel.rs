@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Move, Position, Rules, Turn};
 
-use crate::search::{guess_budget, GUESS_NODES};
+use crate::search::{child_seed_bounds, guess_budget, GUESS_NODES};
 use crate::{
     MoveScore, PartialAnalysis, Progress, SearchLimits, SolveError, Solver, Stats, TurnScore,
 };
@@ -91,8 +91,7 @@ impl Job {
     /// `pos` lies within its store difference plus or minus the seeds in the houses; a pie-rule
     /// choice may also swap, which negates the store difference.
     fn futility(&self, rules: &Rules) -> (i32, i32) {
-        let (lo, hi) = crate::seed_bounds(&self.pos, rules);
-        self.bounds(lo, hi)
+        child_seed_bounds(&self.pos, rules, self.sign > 0)
     }
 
     /// `lo..=hi` (bounds of `V(pos)`) as bounds of the job's value.

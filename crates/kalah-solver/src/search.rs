@@ -531,6 +531,18 @@ pub fn seed_bounds(pos: &Position, rules: &Rules) -> (i32, i32) {
     }
 }
 
+/// Bounds of the value of an action or turn that leads to `child`, from the view of the side
+/// to move before it (`same_side`: `child`'s mover; else its opponent), from the seeds in play
+/// alone ([`seed_bounds`]): how an analysis bounds the actions it has not searched.
+pub(crate) fn child_seed_bounds(child: &Position, rules: &Rules, same_side: bool) -> (i32, i32) {
+    let (lo, hi) = seed_bounds(child, rules);
+    if same_side {
+        (lo, hi)
+    } else {
+        (-hi, -lo)
+    }
+}
+
 /// The value (final store difference for the side to move) of a position whose future gain is
 /// `g`.
 #[inline]
@@ -1505,7 +1517,7 @@ impl Solver {
                                     value: d0 + k.c,
                                 });
                             } else {
-                                rest.push(self.child_bounds(&k.pos, k.sign == 1));
+                                rest.push(child_seed_bounds(&k.pos, &self.rules, k.sign == 1));
                             }
                         }
                         let found = out.iter().map(|m: &MoveScore| m.value);
@@ -1520,18 +1532,6 @@ impl Solver {
             });
         }
         Ok(out)
-    }
-
-    /// Bounds of the value of an action or turn that leads to `child` (not over), from the view
-    /// of the side to move before it (`same_side`: `child`'s mover), from the seeds in play
-    /// alone ([`seed_bounds`]).
-    fn child_bounds(&self, child: &Position, same_side: bool) -> (i32, i32) {
-        let (lo, hi) = seed_bounds(child, &self.rules);
-        if same_side {
-            (lo, hi)
-        } else {
-            (-hi, -lo)
-        }
     }
 
     /// The error of an analysis of a position stopped while solving one of its actions or
@@ -1618,7 +1618,7 @@ impl Solver {
                                     value: end.store_diff(mover),
                                 });
                             } else {
-                                rest.push(self.child_bounds(&end, false));
+                                rest.push(child_seed_bounds(&end, &self.rules, false));
                             }
                         }
                         let found = out.iter().map(|t: &TurnScore| t.value);
