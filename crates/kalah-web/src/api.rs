@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request, State};
-use axum::Json;
+use axum::{Extension, Json};
 use kalah_core::{GameRecord, Move, MoveError, Outcome, Position, Rules, Side};
 use kalah_engine::{Engine, Level, Limits};
 use serde::Serialize;
@@ -17,7 +17,7 @@ use crate::game::{
     moves_of_value, out_of_range, outcome_json, state_json, whole, whole_in, Body, Game,
     GameFields, OutcomeJson, StateJson, Whole, GAME_FIELDS,
 };
-use crate::AppState;
+use crate::{AppState, Peer};
 
 type ApiResult = Result<Json<Value>, ApiError>;
 
@@ -320,9 +320,15 @@ impl Drop for StopOnDrop {
 /// timed out, or the client hung up (hyper then drops the request's future). The search then
 /// ends within a few tenths of a second and gives its slot back, rather than holding it for the
 /// rest of its thinking time (tester 41).
+///
+/// With the connection's `peer` (none when the router is called directly, as in tests), the
+/// search also stops when the client closes its sending side, a hang-up or a half-close (TCP
+/// cannot tell them apart), and the answer holds what it had found: a half-closing client still
+/// gets one, at once (tester 92).
 async fn run_engine<T: Send + 'static>(
     state: &AppState,
     time: Duration,
+    peer: Option<Extension<Peer>>,
     work: impl FnOnce(Arc<AtomicBool>) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
     let permit = state
@@ -333,14 +339,30 @@ async fn run_engine<T: Send + 'static>(
     let state = state.clone();
     let stop = Arc::new(AtomicBool::new(false));
     let _stop_on_drop = StopOnDrop(Arc::clone(&stop));
+    let flag = Arc::clone(&stop);
     let handle = tokio::task::spawn_blocking(move || {
-        let r = work(stop);
+        let r = work(flag);
         drop(permit); // the slot stays taken until the search really ends
         state.warn_if_damaged();
         r
     });
     let wait = time + time / 2 + Duration::from_secs(2);
-    match tokio::time::timeout(wait, handle).await {
+    let search = tokio::time::timeout(wait, handle);
+    tokio::pin!(search);
+    let hung_up = async {
+        match &peer {
+            Some(Extension(peer)) => peer.closed().await,
+            None => std::future::pending().await,
+        }
+    };
+    let outcome = tokio::select! {
+        done = &mut search => done,
+        () = hung_up => {
+            stop.store(true, Ordering::SeqCst);
+            search.await
+        }
+    };
+    match outcome {
         Err(_) => Err(ApiError::Timeout(wait.as_millis())),
         Ok(Err(e)) => Err(ApiError::Internal(format!("the engine failed: {e}"))),
         Ok(Ok(v)) => Ok(v),
@@ -366,7 +388,11 @@ const ENGINE_FIELDS: &[&str] = &[
 ];
 
 /// `POST /api/engine`: the engine's action at `level` in the game's position, played.
-pub(crate) async fn engine(State(state): State<AppState>, body: ReqBody) -> ApiResult {
+pub(crate) async fn engine(
+    State(state): State<AppState>,
+    peer: Option<Extension<Peer>>,
+    body: ReqBody,
+) -> ApiResult {
     let (mut body, game) = game_request(body, ENGINE_FIELDS)?;
     let level = take_level(&mut body, Level::Medium)?;
     let time = body.take_number("time_ms")?;
@@ -386,7 +412,7 @@ pub(crate) async fn engine(State(state): State<AppState>, body: ReqBody) -> ApiR
     let rules = game.rules;
     let started = Instant::now();
     let st = state.clone();
-    let choice = run_engine(&state, time, move |stop| {
+    let choice = run_engine(&state, time, peer, move |stop| {
         let mut engine = match seed {
             Some(s) => Engine::with_seed(level, request_seed(s, &pos)),
             None => Engine::new(level),
@@ -446,7 +472,11 @@ const ANALYZE_FIELDS: &[&str] = &[
 
 /// `POST /api/analyze`: the value of the position and of every legal move, exact where the
 /// engine proves it within the time, estimated otherwise.
-pub(crate) async fn analyze(State(state): State<AppState>, body: ReqBody) -> ApiResult {
+pub(crate) async fn analyze(
+    State(state): State<AppState>,
+    peer: Option<Extension<Peer>>,
+    body: ReqBody,
+) -> ApiResult {
     let (mut body, game) = game_request(body, ANALYZE_FIELDS)?;
     let level = take_level(&mut body, Level::Perfect)?;
     let time = body.take_number("time_ms")?;
@@ -468,7 +498,7 @@ pub(crate) async fn analyze(State(state): State<AppState>, body: ReqBody) -> Api
     };
     let started = Instant::now();
     let st = state.clone();
-    let values = run_engine(&state, time, move |stop| {
+    let values = run_engine(&state, time, peer, move |stop| {
         let mut engine = Engine::new(level);
         engine.set_stop_flag(stop);
         engine.set_egdb(st.egdb(pos.houses(), &rules));
@@ -758,7 +788,7 @@ mod tests {
     async fn an_overrunning_search_times_out_and_keeps_its_slot_until_it_ends() {
         let st = state(1);
         let started = Instant::now();
-        let r = run_engine(&st, Duration::from_millis(1), |_| {
+        let r = run_engine(&st, Duration::from_millis(1), None, |_| {
             std::thread::sleep(Duration::from_millis(2600));
             1
         })
@@ -766,12 +796,12 @@ mod tests {
         assert!(matches!(r, Err(ApiError::Timeout(_))), "{r:?}");
         assert!(started.elapsed() < Duration::from_millis(2500));
         // The search still runs: its slot is still taken, so the next request is refused.
-        let r = run_engine(&st, Duration::from_millis(1), |_| 2).await;
+        let r = run_engine(&st, Duration::from_millis(1), None, |_| 2).await;
         assert_eq!(r, Err(ApiError::Busy(1)));
         // Once it ends, the slot is free again.
         tokio::time::sleep(Duration::from_millis(800)).await;
         assert_eq!(
-            run_engine(&st, Duration::from_millis(1), |_| 3).await,
+            run_engine(&st, Duration::from_millis(1), None, |_| 3).await,
             Ok(3)
         );
     }
@@ -780,7 +810,7 @@ mod tests {
     async fn a_search_nobody_waits_for_any_more_is_told_to_stop() {
         let st = state(1);
         let (tx, rx) = std::sync::mpsc::channel();
-        let r = run_engine(&st, Duration::from_millis(1), move |stop| {
+        let r = run_engine(&st, Duration::from_millis(1), None, move |stop| {
             let started = Instant::now();
             while !stop.load(Ordering::SeqCst) && started.elapsed() < Duration::from_secs(10) {
                 std::thread::sleep(Duration::from_millis(1));
@@ -795,7 +825,8 @@ mod tests {
     #[tokio::test]
     async fn a_panicking_search_is_a_500_not_a_crash() {
         let st = state(1);
-        let r: Result<(), _> = run_engine(&st, Duration::from_millis(10), |_| panic!("boom")).await;
+        let r: Result<(), _> =
+            run_engine(&st, Duration::from_millis(10), None, |_| panic!("boom")).await;
         assert!(
             matches!(r, Err(ApiError::Internal(ref m)) if m.contains("engine failed")),
             "{r:?}"

@@ -307,18 +307,32 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        let peer = Peer::of(&stream);
         let mut builder = http1::Builder::new();
+        // A client that shuts down its sending side after its request (a half-close) is
+        // answered (tester 92: without this, hyper took the end of the stream for a hang-up and
+        // dropped the answer). Engine requests watch for a hang-up themselves ([`Peer`]).
         builder
             .timer(TokioTimer::new())
-            .header_read_timeout(read_timeout);
+            .header_read_timeout(read_timeout)
+            .half_close(true);
         // A client that stops reading its answers (a pipeline of requests never read) must not
         // hold its connection, nor the shutdown, for ever: a write that cannot go on for the
         // read timeout fails, and the connection is closed.
         let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
         stream.set_write_timeout(Some(read_timeout));
+        let app = tower::ServiceExt::map_request(
+            app.clone(),
+            move |mut req: axum::extract::Request<hyper::body::Incoming>| {
+                if let Some(peer) = &peer {
+                    req.extensions_mut().insert(peer.clone());
+                }
+                req
+            },
+        );
         let conn = builder.serve_connection(
             TokioIo::new(Box::pin(stream)),
-            TowerToHyperService::new(app.clone()),
+            TowerToHyperService::new(app),
         );
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
@@ -333,6 +347,34 @@ pub async fn serve(
     let grace = read_timeout * 2 + max_time;
     let _ = tokio::time::timeout(grace, graceful.shutdown()).await;
     Ok(())
+}
+
+/// The client's end of a connection, as an engine request sees it: a second handle on the
+/// connection's socket, only ever peeked at, so that a search can stop when the client hangs up
+/// (hyper, which serves half-closed connections, no longer tells).
+#[derive(Clone)]
+pub(crate) struct Peer(Arc<tokio::net::TcpStream>);
+
+impl Peer {
+    /// A [`Peer`] on `stream`'s socket (a duplicated handle). None if the socket cannot be
+    /// duplicated (out of file descriptors): engine requests on that connection then do not
+    /// notice a hang-up and think for their whole time.
+    fn of(stream: &tokio::net::TcpStream) -> Option<Peer> {
+        let dup = socket2::SockRef::from(stream).try_clone().ok()?;
+        dup.set_nonblocking(true).ok()?;
+        let dup = tokio::net::TcpStream::from_std(dup.into()).ok()?;
+        Some(Peer(Arc::new(dup)))
+    }
+
+    /// Completes once the client has closed its sending side (a hang-up, or a half-close: TCP
+    /// cannot tell them apart) or the connection has failed. Never completes once the client
+    /// has sent more bytes after its request (a pipelined request): these hide a hang-up.
+    pub(crate) async fn closed(&self) {
+        let mut byte = [0u8; 1];
+        if let Ok(1..) = self.0.peek(&mut byte).await {
+            std::future::pending::<()>().await;
+        }
+    }
 }
 
 /// Errors of `accept` that concern one connection only.

@@ -1187,6 +1187,94 @@ async fn a_client_that_hangs_up_frees_its_engine_slot() {
     server.stop().await;
 }
 
+/// A client that shuts down its sending side after its request (a half-close: `nc -N`, a
+/// script's `shutdown(SHUT_WR)`) still gets the answer (tester 92: 29 of 30 such requests got
+/// none, on every endpoint, as the server took the end of the request stream for a hang-up).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_half_closed_request_is_answered() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = wire::Server::start(config()).await;
+    let addr = server.addr;
+    for (method, path, body) in [
+        ("GET", "/api/info", ""),
+        ("POST", "/api/legal", "{}"),
+        ("POST", "/api/play", r#"{"move": 3}"#),
+    ] {
+        for close in [false, true] {
+            for _ in 0..10 {
+                let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+                let req = request_text(addr, method, path, body, close);
+                s.write_all(req.as_bytes()).await.unwrap();
+                s.shutdown().await.unwrap();
+                let mut resp = String::new();
+                tokio::time::timeout(Duration::from_secs(10), s.read_to_string(&mut resp))
+                    .await
+                    .expect("an answer within 10 s")
+                    .unwrap();
+                assert!(
+                    resp.starts_with("HTTP/1.1 200"),
+                    "{method} {path} (Connection: close {close}), half-closed: got {resp:?}"
+                );
+            }
+        }
+    }
+    server.stop().await;
+}
+
+/// During an engine request the server cannot tell a half-close from a hang-up: the search
+/// stops at once, as for a hang-up (its slot is free again), and the answer, with what the
+/// search had found, is written for a client that is still reading.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_half_closed_engine_request_is_answered_at_once() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = wire::Server::start(Config {
+        engine_slots: 1,
+        max_time: Duration::from_secs(10),
+        ..config()
+    })
+    .await;
+    let addr = server.addr;
+    // Kalah(6,6) cannot be proven in 8 s: the analysis would use all of it.
+    for (path, body) in [
+        (
+            "/api/analyze",
+            r#"{"houses": 6, "seeds": 6, "level": "perfect", "time_ms": 8000}"#,
+        ),
+        (
+            "/api/engine",
+            r#"{"houses": 6, "seeds": 6, "level": "perfect", "time_ms": 8000}"#,
+        ),
+    ] {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let req = request_text(addr, "POST", path, body, false);
+        s.write_all(req.as_bytes()).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let closed = std::time::Instant::now();
+        s.shutdown().await.unwrap();
+        let mut resp = String::new();
+        tokio::time::timeout(Duration::from_secs(10), s.read_to_string(&mut resp))
+            .await
+            .expect("an answer within 10 s")
+            .unwrap();
+        assert!(
+            closed.elapsed() < Duration::from_secs(3),
+            "{path}: answered {:?} after the half-close",
+            closed.elapsed()
+        );
+        assert!(resp.starts_with("HTTP/1.1 200"), "{path}: {resp:?}");
+        let body: Value = serde_json::from_str(resp.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        assert_eq!(body["exact"], json!(false), "{path}: {body}");
+        let resp = raw_request(addr, "GET", "/api/info", "").await;
+        let info: Value = serde_json::from_str(resp.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        assert_eq!(
+            info["engine_slots_free"],
+            json!(1),
+            "{path}: the slot is free again"
+        );
+    }
+    server.stop().await;
+}
+
 mod fuzz {
     use super::*;
     use proptest::prelude::*;
