@@ -52,7 +52,14 @@ pub fn run(args: Args) -> Result<()> {
     }
     // The position read above: read again, it would be said again (its note, tester 75's
     // review) and its --moves played again.
-    let (mut solver, bar) = make_solver(&args.target.search, &rules, &pos, "analysing", false)?;
+    let (mut solver, bar) = make_solver(
+        &args.target.search,
+        &rules,
+        &pos,
+        args.limits.time_ms,
+        "analysing",
+        false,
+    )?;
     let started = std::time::Instant::now();
     solver.set_limits(args.limits.position_limits());
     let rows = if args.turns {
@@ -178,7 +185,13 @@ fn thread_count(requested: usize, pos: &Position, rules: &Rules, turns: bool) ->
 /// `kalah analyze` on `threads` threads (at least 2): one solver each, whole actions or turns
 /// handed out from a shared queue (see [`kalah_solver::analyze_turns_parallel`]).
 fn run_parallel(args: &Args, rules: &Rules, pos: &Position, threads: usize) -> Result<()> {
-    let (mut solvers, stop) = make_solvers(&args.target.search, rules, pos, threads)?;
+    let (mut solvers, stop) = make_solvers(
+        &args.target.search,
+        rules,
+        pos,
+        args.limits.time_ms,
+        threads,
+    )?;
     let bar = ProgressBar::hidden();
     let shown = bar.clone();
     let work: Arc<Mutex<Stats>> = Arc::default();

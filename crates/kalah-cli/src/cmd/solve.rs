@@ -199,12 +199,13 @@ impl Target {
     /// bounds proven for the position itself).
     pub(crate) fn setup(
         &self,
+        time_ms: Option<u64>,
         what: &str,
         root_bounds: bool,
     ) -> Result<(Rules, Position, Solver, ProgressBar)> {
         let rules = self.rules.rules();
         let pos = self.position()?;
-        let (solver, bar) = make_solver(&self.search, &rules, &pos, what, root_bounds)?;
+        let (solver, bar) = make_solver(&self.search, &rules, &pos, time_ms, what, root_bounds)?;
         Ok((rules, pos, solver, bar))
     }
 
@@ -304,7 +305,9 @@ pub struct SearchArgs {
     /// seeds in the houses and holds at least 45 % as many; otherwise from those seeds above two thirds of the largest layer
     /// (all of them without databases), 16 MiB up to 20, 64 up to 30, 256 up to 39, 512 up
     /// to 48 (1024 if its entries are wider than 8 bytes), 1024 beyond; at least 512 on boards
-    /// of more than 6 houses where those seeds can lie in 2^37 ways or more].
+    /// of more than 6 houses where those seeds can lie in 2^37 ways or more; with --time-ms MS,
+    /// at most 1 MiB for every 16 ms (a power of two, at least 16 MiB), as clearing a larger
+    /// table would take much of the time].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_tt_mb)]
     pub tt_mb: Option<usize>,
     /// Directory of the endgame databases [default: the per-user database root,
@@ -415,15 +418,39 @@ impl SolverParts {
 }
 
 /// The default table size in MiB for `pos` under `rules`, with databases whose largest layer is
-/// `top` ([`default_tt_mib`]), at most half the machine's memory.
-fn default_tt_for(rules: &Rules, pos: &Position, top: Option<u32>) -> usize {
+/// `top` ([`default_tt_mib`]), at most half the machine's memory, and at most
+/// [`time_cap_mib`] for a search limited to `time_ms` (`--time-ms`).
+fn default_tt_for(rules: &Rules, pos: &Position, top: Option<u32>, time_ms: Option<u64>) -> usize {
     default_tt_mib(pos.seeds_in_houses(), pos.houses(), top, |mib| {
         kalah_solver::entry_bytes(rules, pos.houses(), pos.total_seeds() as usize, mib)
     })
     .min(memory_mib().map_or(usize::MAX, |m| (m / 2).max(1)))
+    .min(time_cap_mib(time_ms))
 }
 
-fn solver_parts(search: &SearchArgs, rules: &Rules, pos: &Position) -> Result<SolverParts> {
+/// The largest default table, in MiB, for a search limited to `time_ms`: 1 MiB for every 16 ms,
+/// as a power of two, at least 16 MiB (no cap without a time limit). Every page of a fresh
+/// table is cleared by the kernel when first touched: Kalah(6,4) with `--time-ms 300` searched
+/// 1 664 nodes with its 512 MiB default, the rest of the time clearing the table, against
+/// 2.1 M with 16 MiB (tester 91). At this rate clearing the table takes a few per cent of the
+/// time at most; a search long enough to need 512 MiB (Kalah(6,4)) gets it from 8.2 s on.
+fn time_cap_mib(time_ms: Option<u64>) -> usize {
+    match time_ms {
+        None => usize::MAX,
+        Some(ms) => {
+            let mib = (ms / 16).max(16);
+            let pow2 = 1u64 << (63 - mib.leading_zeros());
+            usize::try_from(pow2).unwrap_or(usize::MAX)
+        }
+    }
+}
+
+fn solver_parts(
+    search: &SearchArgs,
+    rules: &Rules,
+    pos: &Position,
+    time_ms: Option<u64>,
+) -> Result<SolverParts> {
     // Untouched table memory costs nothing, but every page touched is cleared by the kernel: a
     // small search over a huge table pays for it, so size the table by the work to come.
     // The default never asks for more than half the machine's memory (an explicit --tt-mb is
@@ -436,7 +463,7 @@ fn solver_parts(search: &SearchArgs, rules: &Rules, pos: &Position) -> Result<So
     let top = egdb.as_ref().map(|db| db.max_seeds());
     let tt_mb = search
         .tt_mb
-        .unwrap_or_else(|| default_tt_for(rules, pos, top));
+        .unwrap_or_else(|| default_tt_for(rules, pos, top, time_ms));
     let stop = Arc::new(AtomicBool::new(false));
     stop_on_ctrl_c(stop.clone());
     Ok(SolverParts {
@@ -455,10 +482,11 @@ pub(crate) fn make_solver(
     search: &SearchArgs,
     rules: &Rules,
     pos: &Position,
+    time_ms: Option<u64>,
     what: &str,
     root_bounds: bool,
 ) -> Result<(Solver, ProgressBar)> {
-    let parts = solver_parts(search, rules, pos)?;
+    let parts = solver_parts(search, rules, pos, time_ms)?;
     let mut solver = parts.solver(rules, parts.tt_mb);
     let bar = ProgressBar::hidden();
     let shown = bar.clone();
@@ -485,9 +513,10 @@ pub(crate) fn make_solvers(
     search: &SearchArgs,
     rules: &Rules,
     pos: &Position,
+    time_ms: Option<u64>,
     threads: usize,
 ) -> Result<(Vec<Solver>, Arc<AtomicBool>)> {
-    let parts = solver_parts(search, rules, pos)?;
+    let parts = solver_parts(search, rules, pos, time_ms)?;
     let threads = threads.max(1);
     if parts.small_egdb_table {
         let solvers = (0..threads)
@@ -790,7 +819,7 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(path) = &args.batch {
         return batch::run(&args, path);
     }
-    let (rules, pos, mut solver, bar) = args.target.setup("solving", true)?;
+    let (rules, pos, mut solver, bar) = args.target.setup(args.limits.time_ms, "solving", true)?;
     let threads = crate::cmd::egdb::threads_for(args.threads);
     let since = Instant::now();
     solver.set_limits(args.limits.position_limits());
@@ -958,6 +987,43 @@ mod tests {
         assert!(parse_tt_mb("abc")
             .unwrap_err()
             .contains("not a whole number"));
+    }
+
+    /// A time limit caps the default table at 1 MiB for every 16 ms, as a power of two, at
+    /// least 16 MiB: Kalah(6,4)'s 512 MiB from 8 192 ms on, never more than the position's own
+    /// default, and nothing without a limit.
+    #[test]
+    fn a_time_limit_caps_the_default_table() {
+        assert_eq!(time_cap_mib(None), usize::MAX);
+        for (ms, cap) in [
+            (1, 16),
+            (300, 16),
+            (511, 16),
+            (512, 32),
+            (1000, 32),
+            (3000, 128),
+        ] {
+            assert_eq!(time_cap_mib(Some(ms)), cap, "{ms} ms");
+        }
+        assert_eq!(time_cap_mib(Some(8191)), 256);
+        assert_eq!(time_cap_mib(Some(8192)), 512);
+        assert_eq!(time_cap_mib(Some(86_400_000)), 4_194_304);
+        let rules = Rules::default();
+        let start = Position::start(&kalah_core::Start::uniform(6, 4).unwrap(), &rules);
+        // 512 MiB, or half the memory of a small machine.
+        let full = default_tt_for(&rules, &start, None, None);
+        assert_eq!(full, memory_mib().map_or(512, |m| (m / 2).clamp(1, 512)));
+        assert_eq!(
+            default_tt_for(&rules, &start, None, Some(300)),
+            16.min(full)
+        );
+        assert_eq!(default_tt_for(&rules, &start, None, Some(60_000)), full);
+        // A small position's default is not raised by a long limit.
+        let small = Position::start(&kalah_core::Start::uniform(3, 2).unwrap(), &rules);
+        assert_eq!(
+            default_tt_for(&rules, &small, None, Some(60_000)),
+            default_tt_for(&rules, &small, None, None)
+        );
     }
 
     #[test]

@@ -619,7 +619,7 @@ fn solver_for<'a>(
         let last = solvers.len() - 1;
         if search.tt_mb.is_none() {
             let top = solvers[last].parts.egdb.as_ref().map(|db| db.max_seeds());
-            let wanted = default_tt_for(rules, pos, top);
+            let wanted = default_tt_for(rules, pos, top, args.limits.time_ms);
             if wanted > solvers[last].parts.tt_mb {
                 let others: usize = solvers[..last].iter().map(|c| c.parts.tt_mb).sum();
                 if others + wanted > budget() {
@@ -643,7 +643,7 @@ fn solver_for<'a>(
                 egdb: db.clone(),
                 tt_mb: search
                     .tt_mb
-                    .unwrap_or_else(|| default_tt_for(rules, pos, top)),
+                    .unwrap_or_else(|| default_tt_for(rules, pos, top, args.limits.time_ms)),
                 small_egdb_table: false,
                 stop: stop.clone(),
             }
@@ -667,7 +667,7 @@ fn solver_for<'a>(
                 egdb,
                 tt_mb: search
                     .tt_mb
-                    .unwrap_or_else(|| default_tt_for(rules, pos, top)),
+                    .unwrap_or_else(|| default_tt_for(rules, pos, top, args.limits.time_ms)),
                 small_egdb_table: false,
                 stop: stop.clone(),
             }
