@@ -122,6 +122,23 @@ fn build_info_verify_probe() {
         .assert()
         .success()
         .stdout(predicate::str::contains("value -1"));
+    // ... but a --egdb-dir that is no directory is refused, as for a game still in play
+    // (tester 91: a finished game was valued with a typo for a directory, exit code 0).
+    let file = empty.path().join("notes.txt");
+    std::fs::write(&file, "x").unwrap();
+    for (dir, why) in [
+        (empty.path().join("nonexist"), "no such directory"),
+        (file, "not a directory"),
+    ] {
+        kalah()
+            .args(["egdb", "probe", over, "--egdb-dir"])
+            .arg(&dir)
+            .assert()
+            .failure()
+            .code(1)
+            .stderr(predicate::str::contains(why))
+            .stdout(predicate::str::is_empty());
+    }
 }
 
 #[test]

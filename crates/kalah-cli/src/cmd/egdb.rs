@@ -1281,7 +1281,11 @@ fn probe(a: ProbeArgs) -> Result<()> {
     let Some(side) = pos.to_move() else {
         // As `kalah solve` values it: the final store difference from the view of the side
         // that would have moved, nothing left to gain; no database needed (tester 81: it
-        // wanted a set of the board's size).
+        // wanted a set of the board's size). A --egdb-dir that is no directory is still
+        // refused, as for a game in play (tester 91).
+        if let Some(d) = &a.dir.egdb_dir {
+            crate::cmd::solve::check_egdb_dir(d)?;
+        }
         let side = pos.side();
         let value = pos.store_diff(side);
         if a.json {
