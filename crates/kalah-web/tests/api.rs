@@ -1149,28 +1149,41 @@ async fn raw_request(addr: std::net::SocketAddr, method: &str, path: &str, body:
     resp
 }
 
+/// A server with one engine slot and up to 10 s of thinking time.
+async fn one_slot_server() -> wire::Server {
+    wire::Server::start(Config {
+        engine_slots: 1,
+        max_time: Duration::from_secs(10),
+        ..config()
+    })
+    .await
+}
+
+/// The JSON body of a whole HTTP answer.
+fn json_body(resp: &str) -> Value {
+    serde_json::from_str(resp.split("\r\n\r\n").nth(1).unwrap()).unwrap()
+}
+
+/// The engine slots free at `addr`, as `/api/info` says.
+async fn slots_free(addr: std::net::SocketAddr) -> u64 {
+    let resp = raw_request(addr, "GET", "/api/info", "").await;
+    json_body(&resp)["engine_slots_free"].as_u64().unwrap()
+}
+
+/// An engine request that uses all its 8 s: Kalah(6,6) cannot be proven in that time.
+const LONG_SEARCH: &str = r#"{"houses": 6, "seeds": 6, "level": "perfect", "time_ms": 8000}"#;
+
 /// A client that hangs up during an engine request gives its slot back at once: the search is
 /// stopped, not left to think for the rest of its time (tester 41: a few requests with long
 /// `time_ms`, closed at once, locked every slot for their whole time).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_hangs_up_frees_its_engine_slot() {
     use tokio::io::AsyncWriteExt;
-    let server = wire::Server::start(Config {
-        engine_slots: 1,
-        max_time: Duration::from_secs(10),
-        ..config()
-    })
-    .await;
+    let server = one_slot_server().await;
     let addr = server.addr;
-    let free = || async {
-        let resp = raw_request(addr, "GET", "/api/info", "").await;
-        let body: Value = serde_json::from_str(resp.split("\r\n\r\n").nth(1).unwrap()).unwrap();
-        body["engine_slots_free"].as_u64().unwrap()
-    };
-    // Kalah(6,6) cannot be proven in 8 s: the analysis would use all of it.
-    let body = r#"{"houses": 6, "seeds": 6, "level": "perfect", "time_ms": 8000}"#;
+    let free = || slots_free(addr);
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let req = request_text(addr, "POST", "/api/analyze", body, false);
+    let req = request_text(addr, "POST", "/api/analyze", LONG_SEARCH, false);
     s.write_all(req.as_bytes()).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(free().await, 0, "the analysis holds the only slot");
@@ -1187,12 +1200,24 @@ async fn a_client_that_hangs_up_frees_its_engine_slot() {
     server.stop().await;
 }
 
+/// Shuts down the sending side of `s` and reads the whole answer (at most 10 s).
+async fn half_close_and_read(s: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    s.shutdown().await.unwrap();
+    let mut resp = String::new();
+    tokio::time::timeout(Duration::from_secs(10), s.read_to_string(&mut resp))
+        .await
+        .expect("an answer within 10 s")
+        .unwrap();
+    resp
+}
+
 /// A client that shuts down its sending side after its request (a half-close: `nc -N`, a
 /// script's `shutdown(SHUT_WR)`) still gets the answer (tester 92: 29 of 30 such requests got
 /// none, on every endpoint, as the server took the end of the request stream for a hang-up).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_half_closed_request_is_answered() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     let server = wire::Server::start(config()).await;
     let addr = server.addr;
     for (method, path, body) in [
@@ -1205,12 +1230,7 @@ async fn a_half_closed_request_is_answered() {
                 let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
                 let req = request_text(addr, method, path, body, close);
                 s.write_all(req.as_bytes()).await.unwrap();
-                s.shutdown().await.unwrap();
-                let mut resp = String::new();
-                tokio::time::timeout(Duration::from_secs(10), s.read_to_string(&mut resp))
-                    .await
-                    .expect("an answer within 10 s")
-                    .unwrap();
+                let resp = half_close_and_read(&mut s).await;
                 assert!(
                     resp.starts_with("HTTP/1.1 200"),
                     "{method} {path} (Connection: close {close}), half-closed: got {resp:?}"
@@ -1226,51 +1246,25 @@ async fn a_half_closed_request_is_answered() {
 /// search had found, is written for a client that is still reading.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_half_closed_engine_request_is_answered_at_once() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let server = wire::Server::start(Config {
-        engine_slots: 1,
-        max_time: Duration::from_secs(10),
-        ..config()
-    })
-    .await;
+    use tokio::io::AsyncWriteExt;
+    let server = one_slot_server().await;
     let addr = server.addr;
-    // Kalah(6,6) cannot be proven in 8 s: the analysis would use all of it.
-    for (path, body) in [
-        (
-            "/api/analyze",
-            r#"{"houses": 6, "seeds": 6, "level": "perfect", "time_ms": 8000}"#,
-        ),
-        (
-            "/api/engine",
-            r#"{"houses": 6, "seeds": 6, "level": "perfect", "time_ms": 8000}"#,
-        ),
-    ] {
+    for path in ["/api/analyze", "/api/engine"] {
         let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-        let req = request_text(addr, "POST", path, body, false);
+        let req = request_text(addr, "POST", path, LONG_SEARCH, false);
         s.write_all(req.as_bytes()).await.unwrap();
         tokio::time::sleep(Duration::from_millis(300)).await;
         let closed = std::time::Instant::now();
-        s.shutdown().await.unwrap();
-        let mut resp = String::new();
-        tokio::time::timeout(Duration::from_secs(10), s.read_to_string(&mut resp))
-            .await
-            .expect("an answer within 10 s")
-            .unwrap();
+        let resp = half_close_and_read(&mut s).await;
         assert!(
             closed.elapsed() < Duration::from_secs(3),
             "{path}: answered {:?} after the half-close",
             closed.elapsed()
         );
         assert!(resp.starts_with("HTTP/1.1 200"), "{path}: {resp:?}");
-        let body: Value = serde_json::from_str(resp.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        let body = json_body(&resp);
         assert_eq!(body["exact"], json!(false), "{path}: {body}");
-        let resp = raw_request(addr, "GET", "/api/info", "").await;
-        let info: Value = serde_json::from_str(resp.split("\r\n\r\n").nth(1).unwrap()).unwrap();
-        assert_eq!(
-            info["engine_slots_free"],
-            json!(1),
-            "{path}: the slot is free again"
-        );
+        assert_eq!(slots_free(addr).await, 1, "{path}: the slot is free again");
     }
     server.stop().await;
 }
