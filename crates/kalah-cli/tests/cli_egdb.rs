@@ -126,9 +126,32 @@ fn build_info_verify_probe() {
     // (tester 91: a finished game was valued with a typo for a directory, exit code 0).
     let file = empty.path().join("notes.txt");
     std::fs::write(&file, "x").unwrap();
+    // A set's own directory too (tester 93), and a path through a file.
+    kalah()
+        .args([
+            "egdb",
+            "build",
+            "--houses",
+            "2",
+            "--max-seeds",
+            "2",
+            "--quiet",
+            "--egdb-dir",
+        ])
+        .arg(empty.path())
+        .assert()
+        .success();
     for (dir, why) in [
         (empty.path().join("nonexist"), "no such directory"),
-        (file, "not a directory"),
+        (file.clone(), "not a directory"),
+        (
+            file.join("sub"),
+            "not a directory (a file on the way to it)",
+        ),
+        (
+            empty.path().join("m2-standard-row-empty-owner"),
+            "this is one set's directory",
+        ),
     ] {
         kalah()
             .args(["egdb", "probe", over, "--egdb-dir"])

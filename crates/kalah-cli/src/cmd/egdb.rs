@@ -1285,6 +1285,9 @@ fn probe(a: ProbeArgs) -> Result<()> {
         // refused, as for a game in play (tester 91).
         if let Some(d) = &a.dir.egdb_dir {
             crate::cmd::solve::check_egdb_dir(d)?;
+            if holds_layer_files(d) {
+                return Err(set_dir_given(d));
+            }
         }
         let side = pos.side();
         let value = pos.store_diff(side);

@@ -690,6 +690,13 @@ pub(crate) fn check_egdb_dir(path: &std::path::Path) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             anyhow::bail!("--egdb-dir {}: no such directory", path.display())
         }
+        // A file on the way (tester 93: a bare "Not a directory (os error 20)").
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
+            anyhow::bail!(
+                "--egdb-dir {}: not a directory (a file on the way to it)",
+                path.display()
+            )
+        }
         // A directory on the way this user may not search is named, with the remedy (tester
         // 86: a bare "Permission denied").
         Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => anyhow::bail!(
