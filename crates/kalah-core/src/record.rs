@@ -293,9 +293,55 @@ fn json_error_at(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
             None => format!("{at}: {pair}"),
         }
     } else if at.is_empty() || inner.starts_with("field '") || inner.starts_with("unknown field") {
-        inner
+        plain_words(&inner)
     } else {
-        format!("{at}: {inner}")
+        format!("{at}: {}", plain_words(&inner))
+    }
+}
+
+/// A serde message in the words of the rest of the project (tester 92: "invalid value: integer
+/// `-1`, expected usize" and "expected a sequence" meant nothing to a bot author): `invalid
+/// type: X, expected Y` and `invalid value: X, expected Y` become `expected Y, not X`, with
+/// Rust's and serde's type names (`usize`, `a sequence`, `map`) as JSON names them, and
+/// backticks as quotes. The position (`at line 1 column 12`) is kept. Other messages are
+/// returned with only the names and quotes changed.
+fn plain_words(msg: &str) -> String {
+    fn names(t: &str) -> String {
+        let t = t.trim();
+        // What was given: `integer `3``, `string "x"`, `floating point `1.5``, `map`, ...
+        for (serde, json) in [
+            ("integer ", "the number "),
+            ("floating point ", "the number "),
+            ("string ", "the text "),
+            ("boolean ", ""),
+        ] {
+            if let Some(v) = t.strip_prefix(serde) {
+                return format!("{json}{}", v.trim_matches('`'));
+            }
+        }
+        let whole = "a whole number, 0 or more";
+        match t {
+            "map" | "a map" => "an object".into(),
+            "sequence" | "a sequence" => "a list".into(),
+            "unit value" => "null".into(),
+            "usize" | "u64" | "u32" | "u16" | "u8" => whole.into(),
+            "an array of length 2" | "a tuple of size 2" => "a pair".into(),
+            _ => t.replace('`', "'"),
+        }
+    }
+    let (body, pos) = match msg.rfind(" at line ") {
+        Some(i) => msg.split_at(i),
+        None => (msg, ""),
+    };
+    let given_expected = body
+        .strip_prefix("invalid type: ")
+        .or_else(|| body.strip_prefix("invalid value: "))
+        .and_then(|r| r.split_once(", expected "));
+    match given_expected {
+        Some((given, expected)) => {
+            format!("expected {}, not {}{pos}", names(expected), names(given))
+        }
+        None => format!("{}{pos}", body.replace('`', "'")),
     }
 }
 
@@ -1318,7 +1364,7 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            matches!(&e, RecordError::Json(m) if m.contains("unknown field `turn`")),
+            matches!(&e, RecordError::Json(m) if m.contains("unknown field 'turn'")),
             "{e}"
         );
         // The JSON form checks the same.
@@ -1441,13 +1487,32 @@ mod tests {
         };
         let m = said(r#"{"turns": [3, 6]}"#);
         assert!(
-            m.starts_with("field 'turns', item 1: invalid type: integer `3`"),
+            m.starts_with("field 'turns', item 1: expected a string, not the number 3 at line 1"),
             "{m}"
         );
         let m = said(r#"{"turns": "3-6 1"}"#);
-        assert!(m.starts_with("field 'turns': invalid type: string"), "{m}");
+        assert!(
+            m.starts_with(r#"field 'turns': expected a list, not the text "3-6 1""#),
+            "{m}"
+        );
         let m = said(r#"{"south": 5}"#);
-        assert!(m.starts_with("field 'south': invalid type: integer"), "{m}");
+        assert!(
+            m.starts_with("field 'south': expected a string, not the number 5"),
+            "{m}"
+        );
+        // Rust's names of types are not shown (tester 92: "expected usize").
+        let m = said(r#"{"comments": [[-1, "x"]]}"#);
+        assert!(
+            m.starts_with(
+                "field 'comments', item 1, item 1: expected a whole number, 0 or more, not the number -1"
+            ),
+            "{m}"
+        );
+        let m = said(r#"{"moves": [3]}"#);
+        assert!(
+            m.starts_with("unknown field 'moves', expected one of 'rules'") && !m.contains('`'),
+            "{m}"
+        );
         let m = said(r#"{"comments": [[1, "a"], ["x", "b"]]}"#);
         assert!(m.starts_with("field 'comments', item 2, item 1: "), "{m}");
         // Messages that name their field already are not named twice.
@@ -1461,7 +1526,7 @@ mod tests {
         // Malformed JSON and unknown fields belong to no field.
         assert!(said("{").starts_with("EOF while parsing"));
         let m = said(r#"{"turn": []}"#);
-        assert!(m.starts_with("unknown field `turn`"), "{m}");
+        assert!(m.starts_with("unknown field 'turn'"), "{m}");
         // null is left out.
         let nulls = GameRecord::parse_json(
             r#"{"rules": null, "start": null, "south": null, "north": null, "turns": null,

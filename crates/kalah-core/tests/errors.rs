@@ -1194,7 +1194,7 @@ fn a_json_tag_or_comment_that_is_not_a_pair_is_told_so() {
     let e = GameRecord::parse_json("{\"tags\":[[\"Event\", 3]]}").unwrap_err();
     assert!(
         e.to_string()
-            .contains("field 'tags', item 1, item 2: invalid type: integer `3`"),
+            .contains("field 'tags', item 1, item 2: expected a string, not the number 3"),
         "{e}"
     );
 }
@@ -1290,7 +1290,7 @@ fn a_json_record_takes_its_rules_as_an_object_or_as_tag_text() {
         ("{\"capture\":true}", "'true' is not a value of capture"),
         (
             "5",
-            "field 'rules': invalid type: integer `5`, expected an object",
+            "or the text of a Rules tag (\"capture=empty pie=on\"), not the number 5",
         ),
     ] {
         let e = GameRecord::parse_json(&format!("{{\"rules\":{bad}}}")).unwrap_err();
