@@ -78,18 +78,24 @@ pub(crate) fn whole(n: &Number) -> Whole {
 /// 'houses' must be a whole number from 1 to 12, not 13`. `range` is `1 to 12`, with any note
 /// after it.
 pub(crate) fn out_of_range(key: &str, range: &str, n: &Number) -> ApiError {
-    // serde_json writes a negative zero `-0.0`, whichever way it was sent (`-0`, `-0.0`), and
-    // any number sent with a fraction or an exponent as a double (`1e3` as `1000.0`): a whole
-    // one is shown as a whole number (tester 41), up to 2^53 where doubles are exact.
+    ApiError::Unprocessable(format!(
+        "field '{key}' must be a whole number from {range}, not {}",
+        number_text(n)
+    ))
+}
+
+/// A JSON number as an error message shows it. serde_json writes a negative zero `-0.0`,
+/// whichever way it was sent (`-0`, `-0.0`), and any number sent with a fraction or an
+/// exponent as a double (`1e3` as `1000.0`): a whole one is shown as a whole number (tester
+/// 41; tester 92: a move and a layout item showed `10000000000.0`), up to 2^53 where doubles
+/// are exact, and larger ones as serde_json writes them (`1e+20`).
+pub(crate) fn number_text(n: &Number) -> String {
     const EXACT: f64 = 9_007_199_254_740_992.0;
-    let shown = match n.as_f64() {
+    match n.as_f64() {
         Some(f) if f == 0.0 && f.is_sign_negative() => "-0".to_string(),
         Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() <= EXACT => format!("{}", f as i64),
         _ => n.to_string(),
-    };
-    ApiError::Unprocessable(format!(
-        "field '{key}' must be a whole number from {range}, not {shown}"
-    ))
+    }
 }
 
 /// The whole number `n` of field `key` if it lies in `lo..=hi`, else a 422 ([`out_of_range`]).
@@ -520,7 +526,7 @@ pub(crate) fn moves_of_value(v: &Value, what: &str) -> Result<TurnText, ApiError
     match v {
         Value::Number(n) => Ok(TurnText {
             what: what.to_string(),
-            actions: vec![Action::house(whole(n), n)],
+            actions: vec![Action::house(whole(n), number_text(n))],
             end: TurnEnd::Prefix,
         }),
         Value::String(s) => parse_move_token(s, what),
@@ -597,8 +603,9 @@ impl Layout {
                 .map(|(i, n)| match whole(n) {
                     Whole::Value(c) if c <= u64::from(u8::MAX) => Ok(c as u8),
                     _ => Err(ApiError::Unprocessable(format!(
-                        "'layout' item {}: {n} is not a seed count (0 to 255)",
-                        i + 1
+                        "'layout' item {}: {} is not a seed count (0 to 255)",
+                        i + 1,
+                        number_text(n)
                     ))),
                 })
                 .collect(),

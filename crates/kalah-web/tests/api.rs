@@ -1699,6 +1699,8 @@ async fn numbers_that_are_no_house_are_refused_as_house_7_is() {
         ),
         // A JSON number that large is read as a double.
         (r#"{"move": 99999999999999999999}"#, "there is no house 1e+20: houses are numbered 1 to 6"),
+        // A whole number sent with an exponent is shown whole (tester 92: "10000000000.0").
+        (r#"{"move": 1e10}"#, "there is no house 10000000000: houses are numbered 1 to 6"),
         (r#"{"move": -1}"#, "move '-1': -1 is negative: houses are numbered 1 to 6"),
         (r#"{"move": 2.5}"#, "move '2.5': 2.5 is not a whole number: houses are numbered 1 to 6"),
         (r#"{"move": 0}"#, "move '0': there is no house 0: houses are numbered 1 to 6"),
@@ -1871,6 +1873,10 @@ async fn whole_number_fields_take_whole_numbers_however_written() {
         (
             r#"{"layout": [4, 4.5]}"#,
             "'layout' item 2: 4.5 is not a seed count (0 to 255)",
+        ),
+        (
+            r#"{"layout": [4, 1e10]}"#,
+            "'layout' item 2: 10000000000 is not a seed count (0 to 255)",
         ),
     ] {
         assert_error(
