@@ -14,8 +14,8 @@ use serde_json::{json, Number, Value};
 
 use crate::error::ApiError;
 use crate::game::{
-    moves_of_value, out_of_range, outcome_json, state_json, whole, whole_in, Body, Game,
-    GameFields, OutcomeJson, StateJson, Whole, GAME_FIELDS,
+    moves_of_value, number_text, out_of_range, outcome_json, state_json, whole, whole_in, Body,
+    Game, GameFields, OutcomeJson, StateJson, Whole, GAME_FIELDS,
 };
 use crate::{AppState, Peer};
 
@@ -555,12 +555,20 @@ fn take_comments(body: &mut Body) -> Result<Vec<(usize, String)>, ApiError> {
     v.as_array()
         .ok_or_else(shape)?
         .iter()
-        .map(|item| match item.as_array().map(Vec::as_slice) {
-            Some([Value::Number(k), Value::String(text)]) => k
-                .as_u64()
-                .and_then(|k| usize::try_from(k).ok())
-                .map(|k| (k, text.clone()))
-                .ok_or_else(shape),
+        .enumerate()
+        .map(|(i, item)| match item.as_array().map(Vec::as_slice) {
+            // The turn number read as every whole number of the API (tester 92: `1.0` and `-1`
+            // were a 400 here, 1 and a 422 elsewhere); past the game's end, moved to its end.
+            Some([Value::Number(k), Value::String(text)]) => match whole(k) {
+                Whole::Value(k) => Ok((usize::try_from(k).unwrap_or(usize::MAX), text.clone())),
+                Whole::Above => Ok((usize::MAX, text.clone())),
+                Whole::Negative | Whole::Fraction => Err(ApiError::Unprocessable(format!(
+                    "field 'comments', item {}: the turn number must be a whole number, 0 or \
+                     more, not {}",
+                    i + 1,
+                    number_text(k)
+                ))),
+            },
             _ => Err(shape()),
         })
         .collect()

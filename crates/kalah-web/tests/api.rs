@@ -847,17 +847,41 @@ async fn records_export_and_import() {
         let r = post(&app, "/api/record/import", json!({"text": x.body[form]})).await;
         assert_eq!(r.body["comments"], comments, "{form}: {}", r.text);
     }
-    for bad in [
-        json!("x"),
-        json!([[1]]),
-        json!([["1", "x"]]),
-        json!([[-1, "x"]]),
-        json!([[1.5, "x"]]),
-    ] {
+    for bad in [json!("x"), json!([[1]]), json!([["1", "x"]])] {
         assert_error(
             &post(&app, "/api/record/export", json!({"comments": bad})).await,
             StatusCode::BAD_REQUEST,
             &["field 'comments' must be a list of [turns before it, text] pairs"],
+        );
+    }
+    // The turn number is read as every whole number of the API (tester 92): `1.0` is 1, a
+    // negative or fractional one a 422.
+    let r = post(
+        &app,
+        "/api/record/export",
+        json!({"moves": "3-6 1", "comments": [[1.0, " the book move"]]}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert!(
+        r.body["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("1. S 3-6\n# the book move\n2. N 1\n"),
+        "{}",
+        r.text
+    );
+    for (bad, shown) in [
+        (json!(-1), "-1"),
+        (json!(1.5), "1.5"),
+        (json!(-2.5), "-2.5"),
+    ] {
+        assert_error(
+            &post(&app, "/api/record/export", json!({"comments": [[0, "a"], [bad, "x"]]})).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &[&format!(
+                "field 'comments', item 2: the turn number must be a whole number, 0 or more, not {shown}"
+            )],
         );
     }
     // Tags of the wrong shape, or named so that no record could carry them back.
