@@ -556,12 +556,12 @@ fn take_moves(body: &mut Body) -> Result<Vec<TurnText>, ApiError> {
             for piece in s.split(',') {
                 if piece.trim().is_empty() {
                     return Err(bad(format!(
-                        "'moves' turn {}: an empty item (turns are separated by spaces or commas: \"3-6 2\" or \"3-6,2\")",
+                        "'moves' item {}: an empty item (turns are separated by spaces or commas: \"3-6 2\" or \"3-6,2\")",
                         turns.len() + 1
                     )));
                 }
                 for tok in piece.split_whitespace() {
-                    let what = format!("'moves' turn {}", turns.len() + 1);
+                    let what = format!("'moves' item {}", turns.len() + 1);
                     turns.push(parse_move_token(tok, &what)?);
                 }
             }
@@ -1056,7 +1056,7 @@ mod tests {
         );
         assert_eq!(
             game(r#"{"houses": 3, "moves": "1 2-1.5"}"#).err().as_deref(),
-            Some("'moves' turn 2: '1.5' is not a move: expected a house number (digits, no leading zero) or 'swap'")
+            Some("'moves' item 2: '1.5' is not a move: expected a house number (digits, no leading zero) or 'swap'")
         );
         assert_eq!(
             game(r#"{"houses": 3, "seeds": 1, "moves": ["3-", -2]}"#)
@@ -1103,7 +1103,7 @@ mod tests {
         // Goes on past the turn's end.
         assert_eq!(
             game(r#"{"moves": "3-6-1"}"#).err().as_deref(),
-            Some("'moves' turn 1: '3-6-1' goes on after action 2 (house 6), which ends the turn")
+            Some("'moves' item 1: '3-6-1' goes on after action 2 (house 6), which ends the turn")
         );
         // A text may stop within a turn ('3' earns an extra turn), or say so with '-'.
         for moves in [r#"["3"]"#, r#"["3-"]"#, r#"[3, "6"]"#, r#""3- 6""#] {
@@ -1120,7 +1120,7 @@ mod tests {
             game(&format!(r#"{{{last}, "moves": "3-"}}"#))
                 .err()
                 .as_deref(),
-            Some("'moves' turn 1: '3-' ends with '-', but action 1 (house 3) ends the game")
+            Some("'moves' item 1: '3-' ends with '-', but action 1 (house 3) ends the game")
         );
         assert!(game(&format!(r#"{{{last}, "moves": "3"}}"#)).is_ok());
         // Pie rule: a swap ends North's turn, so nothing may follow it in the text.

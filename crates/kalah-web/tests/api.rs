@@ -1422,7 +1422,7 @@ async fn a_turn_text_ends_where_the_movers_turn_ends() {
         &post(&app, "/api/game", json!({"moves": "2 3-6-1"})).await,
         StatusCode::UNPROCESSABLE_ENTITY,
         &[
-            "'moves' turn 2",
+            "'moves' item 2",
             "'3-6-1' goes on after action 2 (house 6), which ends the turn",
         ],
     );
@@ -1473,14 +1473,14 @@ async fn open_turns_as_api_game_writes_them_are_accepted() {
         &post(&app, "/api/legal", json!({"moves": "1-"})).await,
         StatusCode::UNPROCESSABLE_ENTITY,
         &[
-            "'moves' turn 1",
+            "'moves' item 1",
             "'1-' ends with '-', but action 1 (house 1) earns no extra turn",
         ],
     );
     assert_error(
         &post(&app, "/api/legal", json!({"moves": "-"})).await,
         StatusCode::BAD_REQUEST,
-        &["'moves' turn 1 ('-')", "an empty action"],
+        &["'moves' item 1 ('-')", "an empty action"],
     );
 }
 
@@ -1769,7 +1769,7 @@ async fn numbers_that_are_no_house_are_refused_as_house_7_is() {
         ),
         (
             r#"{"moves": "3 1e3"}"#,
-            "'moves' turn 2: '1e3' is not a move",
+            "'moves' item 2: '1e3' is not a move",
         ),
         (
             r#"{"moves": "3-6 300"}"#,
@@ -2458,7 +2458,7 @@ async fn an_empty_action_in_a_turn_text_is_named() {
         (json!({"move": "-3"}), "field 'move' ('-3')"),
         (json!({"move": "3--6"}), "field 'move' ('3--6')"),
         (json!({"move": "-"}), "field 'move' ('-')"),
-        (json!({"moves": "3 -6", "move": 1}), "'moves' turn 2 ('-6')"),
+        (json!({"moves": "3 -6", "move": 1}), "'moves' item 2 ('-6')"),
     ] {
         assert_error(
             &post(&app, "/api/play", body.clone()).await,
