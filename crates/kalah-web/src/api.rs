@@ -316,15 +316,16 @@ impl Drop for StopOnDrop {
 
 /// Runs `work` on the blocking pool if an engine slot is free (else 503 at once), waiting at
 /// most `time` plus a grace period for it. `work` gets a stop flag for its engine
-/// ([`Engine::set_stop_flag`]), set as soon as nobody waits for the answer any more: the wait
-/// timed out, or the client hung up (hyper then drops the request's future). The search then
-/// ends within a few tenths of a second and gives its slot back, rather than holding it for the
-/// rest of its thinking time (tester 41).
+/// ([`Engine::set_stop_flag`]), set as soon as nobody waits for the whole answer any more: the
+/// wait timed out, the request's future was dropped (a write that failed, the server's stop),
+/// or the client closed its end of the connection, seen through `peer` (none when the router
+/// is called directly, as in tests). The search then ends within a few tenths of a second and
+/// gives its slot back, rather than holding it for the rest of its thinking time (tester 41).
 ///
-/// With the connection's `peer` (none when the router is called directly, as in tests), the
-/// search also stops when the client closes its sending side, a hang-up or a half-close (TCP
-/// cannot tell them apart), and the answer holds what it had found: a half-closing client still
-/// gets one, at once (tester 92).
+/// hyper serves half-closed connections ([`crate::serve`]), so it no longer drops the future
+/// of a client that closed its end; TCP cannot tell a half-close from a hang-up, so both stop
+/// the search, and the answer holds what it had found: a half-closing client still gets one,
+/// at once (tester 92).
 async fn run_engine<T: Send + 'static>(
     state: &AppState,
     time: Duration,
