@@ -404,6 +404,50 @@ fn sigterm_or_sighup_at_the_terminal_prompt_ends_the_game() {
     }
 }
 
+/// A closed terminal: its reads fail (EIO), and its SIGHUP may come a moment later. The game
+/// waits for the signal and ends as documented for SIGHUP (tester 94: exit code 1 and "cannot
+/// read stdin: Input/output error" in 4 runs of 6); without a signal, the error says the
+/// terminal is gone and where the game is.
+#[test]
+fn a_closed_terminal_ends_the_game_as_its_sighup_says() {
+    for hup in [true, false] {
+        let (master, slave) = common::openpty();
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("g.txt");
+        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("kalah"));
+        cmd.args(["play", "--no-egdb", "--opponent", "human", "--save"])
+            .arg(&file);
+        let s = Session::start_with(cmd, Stdio::from(slave)).unwrap();
+        s.wait_for("legal: 1 2 3 4 5 6> ", 1);
+        std::thread::sleep(Duration::from_millis(200));
+        // The terminal goes: the game's read fails at once, the signal comes after it.
+        drop(master);
+        if hup {
+            std::thread::sleep(Duration::from_millis(50));
+            let spawning = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
+            // The process may already have ended (without the signal): no assertion here.
+            let _ = Command::new("kill")
+                .args(["-HUP", &s.child.id().to_string()])
+                .status();
+            drop(spawning);
+        }
+        let (exit, out, err) = s.finish();
+        let kept = format!("the game as it stands is in '{}'", file.display());
+        if hup {
+            assert_eq!(exit, Some(129), "{out}\n{err}");
+            assert_eq!(err, format!("kalah: hung up (SIGHUP): {kept}\n"), "{out}");
+        } else {
+            assert_eq!(exit, Some(1), "{out}\n{err}");
+            assert!(
+                err.starts_with("kalah: error: cannot read stdin: the terminal is gone (")
+                    && err.ends_with(&format!("the game cannot go on: {kept}\n")),
+                "{err}"
+            );
+        }
+        assert_eq!(saved(&file).moves(), &[] as &[Move]);
+    }
+}
+
 /// The reader of stdout going away (`kalah play | tee log`, then Ctrl-C ends `tee` too) ends the
 /// game with a line on stderr saying what became of it, not silently.
 #[test]

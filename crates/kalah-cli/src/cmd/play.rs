@@ -155,6 +155,9 @@ Commands:
 /// `CTRL_C_REPEAT` in `solve`). A person pressing Ctrl-C twice is far slower.
 const CTRL_C_SAME: Duration = Duration::from_millis(100);
 
+/// `EIO`, what a read of a closed terminal fails with (5 on Linux and the BSDs).
+const EIO: i32 = 5;
+
 /// A second Ctrl-C at the prompt within this time of the first quits without saving.
 const CTRL_C_AGAIN: Duration = Duration::from_secs(5);
 
@@ -2007,6 +2010,26 @@ impl Game {
         format!("{who}; legal: {legal}> ")
     }
 
+    /// The end of a game whose terminal was closed: its read failed with EIO, mostly before
+    /// the SIGHUP that comes with it was handled (tester 94: 4 closed windows in 6 ended with
+    /// exit code 1 and `cannot read stdin: Input/output error`). The signal's handler is given
+    /// half a second to end the game as documented (exit code 129, `kalah: hung up (SIGHUP):
+    /// ...`, see [`CtrlC::exit`]); without a signal, the error says what became of the game.
+    fn terminal_gone(&self, e: &std::io::Error) -> anyhow::Error {
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if crate::signals::received() && crate::signals::signal_name() != "SIGINT" {
+                // The handler ends the process (it waits for a write under way first).
+                std::thread::sleep(Duration::from_secs(10));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        anyhow::anyhow!(
+            "cannot read stdin: the terminal is gone ({e}); the game cannot go on: {}",
+            self.ctrl_c.fate()
+        )
+    }
+
     /// Reads one line; `None` at the end of input. A line longer than [`MAX_LINE`] bytes is read
     /// to its end but not kept; it comes back as [`Line::TooLong`].
     ///
@@ -2017,8 +2040,11 @@ impl Game {
     fn read_line(&self, input: &mut impl BufRead) -> Result<Option<Line>> {
         let mut buf = Vec::new();
         let limit = crate::input::ENDLESS_LINE;
-        let read = crate::input::read_line(input, &mut buf, MAX_LINE, limit)
-            .context("cannot read stdin")?;
+        let read = match crate::input::read_line(input, &mut buf, MAX_LINE, limit) {
+            Ok(read) => read,
+            Err(e) if e.raw_os_error() == Some(EIO) => return Err(self.terminal_gone(&e)),
+            Err(e) => return Err(anyhow::Error::new(e).context("cannot read stdin")),
+        };
         if read == crate::input::LineRead::End {
             return Ok(None);
         }

@@ -162,6 +162,14 @@ pub fn openpty() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd) {
         )
     };
     assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+    // Neither end may leak into a child (openpty's descriptors are inherited across exec): a
+    // child holding the master keeps the terminal open after the test closes it. The slave
+    // given as a child's stdin is duplicated onto descriptor 0, which does not keep the flag.
+    for fd in [master, slave] {
+        // SAFETY: fcntl on descriptors just made; FD_CLOEXEC is the only descriptor flag.
+        let rc = unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+        assert_eq!(rc, 0, "fcntl: {}", std::io::Error::last_os_error());
+    }
     // SAFETY: both descriptors are new and owned here only.
     unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) }
 }
