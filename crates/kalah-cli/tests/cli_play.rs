@@ -432,6 +432,17 @@ fn end_of_input_ends_cleanly() {
     );
     let text = play(&[], "");
     assert!(text.contains("End of input"), "{text}");
+    // With --save, it says where the game is, as a Ctrl-C does (tester 94).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.txt");
+    let text = play(&["--save", file.to_str().unwrap()], "3\n");
+    assert!(
+        text.trim_end().ends_with(&format!(
+            "End of input: the game is left unfinished; it is kept in '{}'.",
+            file.display()
+        )),
+        "{text}"
+    );
 }
 
 #[test]

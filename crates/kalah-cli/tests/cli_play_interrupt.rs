@@ -448,6 +448,42 @@ fn a_closed_terminal_ends_the_game_as_its_sighup_says() {
     }
 }
 
+/// Once the game is over (on a terminal, the game waits for undo, save or quit), a number that
+/// is no house is told the game is over, as any other action (tester 94: it was told the
+/// board's house numbers).
+#[test]
+fn after_the_end_a_huge_number_is_told_the_game_is_over() {
+    let (master, slave) = common::openpty();
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("kalah"));
+    cmd.args([
+        "play",
+        "--no-egdb",
+        "--opponent",
+        "human",
+        "--houses",
+        "1",
+        "--seeds",
+        "1",
+    ]);
+    let mut s = Session::start_with(cmd, Stdio::from(slave)).unwrap();
+    s.wait_for("legal: 1> ", 1);
+    // The slave is the game's stdin; the test types on the master.
+    let mut keys = std::fs::File::from(master);
+    keys.write_all(b"1\n").unwrap();
+    s.wait_for("The game is over: undo, save FILE or quit> ", 1);
+    for typed in ["99999999999999999999", "1"] {
+        keys.write_all(format!("{typed}\n").as_bytes()).unwrap();
+        s.wait_for("! the game is over: undo, save FILE or quit", 1);
+        let out = s.output();
+        assert!(!out.contains("houses are numbered"), "{typed}: {out}");
+        s.out.lock().unwrap().clear();
+    }
+    keys.write_all(b"quit\n").unwrap();
+    s.stdin = None;
+    let (exit, out, err) = s.finish();
+    assert_eq!(exit, Some(0), "{out}\n{err}");
+}
+
 /// The reader of stdout going away (`kalah play | tee log`, then Ctrl-C ends `tee` too) ends the
 /// game with a line on stderr saying what became of it, not silently.
 #[test]

@@ -2124,10 +2124,15 @@ impl Game {
             self.ctrl_c.command_typed();
             let Some(line) = line else {
                 print("\n")?;
-                return print(if over {
-                    "Bye.\n"
-                } else {
-                    "End of input: the game is left unfinished.\n"
+                if over {
+                    return print("Bye.\n");
+                }
+                // Where the game is, as a Ctrl-C says it (tester 94).
+                return print(&match self.ctrl_c.kept() {
+                    Some(file) => format!(
+                        "End of input: the game is left unfinished; it is kept in '{file}'.\n"
+                    ),
+                    None => "End of input: the game is left unfinished.\n".to_string(),
                 });
             };
             let line = match line {
@@ -2162,6 +2167,11 @@ impl Game {
             };
             match cmd {
                 Command::Empty => {}
+                Command::NoHouse(..) if over => {
+                    // As any other action once the game is over (tester 94: a huge number
+                    // was told the board's houses instead).
+                    self.complain("the game is over: undo, save FILE or quit")?;
+                }
                 Command::NoHouse(word, turn) => {
                     // After other actions (`3-99999`): those are checked first, as in any
                     // other turn.
