@@ -484,6 +484,68 @@ fn after_the_end_a_huge_number_is_told_the_game_is_over() {
     assert_eq!(exit, Some(0), "{out}\n{err}");
 }
 
+/// On a narrow terminal the engine's "is thinking..." line is cut to one row, which the erase
+/// that follows clears whole (tester 94: on 30 columns `South (engine, perfect) is thi` stayed,
+/// the line having wrapped).
+#[test]
+fn the_thinking_line_fits_a_narrow_terminal() {
+    let (master, slave) = common::openpty();
+    let size = libc::winsize {
+        ws_row: 40,
+        ws_col: 20,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCSWINSZ reads one winsize from the pointer, on a descriptor owned here.
+    let rc = unsafe {
+        libc::ioctl(
+            std::os::fd::AsRawFd::as_raw_fd(&master),
+            libc::TIOCSWINSZ,
+            &size,
+        )
+    };
+    assert_eq!(rc, 0, "TIOCSWINSZ: {}", std::io::Error::last_os_error());
+    let out = slave.try_clone().unwrap();
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("kalah"));
+    cmd.args([
+        "play",
+        "--no-egdb",
+        "--side",
+        "north",
+        "--level",
+        "expert",
+        "--move-time-ms",
+        "300",
+        "--color",
+        "never",
+    ])
+    .stdin(Stdio::from(slave))
+    .stdout(Stdio::from(out))
+    .stderr(Stdio::piped());
+    let spawning = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
+    let mut child = cmd.spawn().unwrap();
+    drop(cmd);
+    drop(spawning);
+    let mut screen = std::fs::File::from(master);
+    let mut seen = Vec::new();
+    let start = Instant::now();
+    while !String::from_utf8_lossy(&seen).contains("legal:") {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{}",
+            String::from_utf8_lossy(&seen)
+        );
+        let mut buf = [0u8; 4096];
+        let n = screen.read(&mut buf).unwrap();
+        seen.extend_from_slice(&buf[..n]);
+    }
+    screen.write_all(b"quit\n").unwrap();
+    let _ = child.wait();
+    let text = String::from_utf8_lossy(&seen);
+    assert!(text.contains("South (engine, expe\r"), "{text:?}");
+    assert!(!text.contains("is thinking"), "{text:?}");
+}
+
 /// The reader of stdout going away (`kalah play | tee log`, then Ctrl-C ends `tee` too) ends the
 /// game with a line on stderr saying what became of it, not silently.
 #[test]

@@ -1961,7 +1961,17 @@ impl Game {
         let show_thinking = std::io::stdout().is_terminal() && !crate::output::dumb_terminal();
         if show_thinking {
             let who = self.who(pos.side(), self.swapped());
-            print(&format!("{who} is thinking...\r"))?;
+            // Within one row: a wrapped line would be erased only in its last row (tester 94:
+            // `South (engine, perfect) is thi` stayed on a 30-column terminal).
+            let text = format!("{who} is thinking...");
+            let text = match console::Term::stdout().size_checked() {
+                Some((_, cols)) => {
+                    console::truncate_str(&text, usize::from(cols).saturating_sub(1), "")
+                        .into_owned()
+                }
+                None => text,
+            };
+            print(&format!("{text}\r"))?;
         }
         let engine = self
             .engine
