@@ -361,6 +361,20 @@ fn ctrl_c_twice_at_the_terminal_prompt_quits_with_130() {
     );
 }
 
+/// `kalah play --opponent human --save FILE` with a pseudo-terminal as stdin, waiting at its
+/// first prompt: the terminal's master end and the session.
+#[cfg(target_os = "linux")]
+fn game_on_a_terminal(file: &std::path::Path) -> (std::os::fd::OwnedFd, Session) {
+    let (master, slave) = common::openpty();
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("kalah"));
+    cmd.args(["play", "--no-egdb", "--opponent", "human", "--save"])
+        .arg(file);
+    let s = Session::start_with(cmd, Stdio::from(slave)).unwrap();
+    s.wait_for("legal: 1 2 3 4 5 6> ", 1);
+    std::thread::sleep(Duration::from_millis(200));
+    (master, s)
+}
+
 /// At a terminal's prompt a first Ctrl-C only warns; SIGTERM (`kill`) or SIGHUP (the terminal
 /// closed) ends the game at once, the `--save` file whole, with the signal's exit code and
 /// name (tester 52: SIGTERM only warned, as a first Ctrl-C). The game's stdin is a
@@ -372,15 +386,9 @@ fn sigterm_or_sighup_at_the_terminal_prompt_ends_the_game() {
         ("TERM", 143, "terminated (SIGTERM)"),
         ("HUP", 129, "hung up (SIGHUP)"),
     ] {
-        let (master, slave) = common::openpty();
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("g.txt");
-        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("kalah"));
-        cmd.args(["play", "--no-egdb", "--opponent", "human", "--save"])
-            .arg(&file);
-        let s = Session::start_with(cmd, Stdio::from(slave)).unwrap();
-        s.wait_for("legal: 1 2 3 4 5 6> ", 1);
-        std::thread::sleep(Duration::from_millis(200));
+        let (master, s) = game_on_a_terminal(&file);
         let spawning = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
         let killed = Command::new("kill")
             .args([&format!("-{signal}"), &s.child.id().to_string()])
@@ -408,18 +416,13 @@ fn sigterm_or_sighup_at_the_terminal_prompt_ends_the_game() {
 /// waits for the signal and ends as documented for SIGHUP (tester 94: exit code 1 and "cannot
 /// read stdin: Input/output error" in 4 runs of 6); without a signal, the error says the
 /// terminal is gone and where the game is.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_closed_terminal_ends_the_game_as_its_sighup_says() {
     for hup in [true, false] {
-        let (master, slave) = common::openpty();
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("g.txt");
-        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("kalah"));
-        cmd.args(["play", "--no-egdb", "--opponent", "human", "--save"])
-            .arg(&file);
-        let s = Session::start_with(cmd, Stdio::from(slave)).unwrap();
-        s.wait_for("legal: 1 2 3 4 5 6> ", 1);
-        std::thread::sleep(Duration::from_millis(200));
+        let (master, s) = game_on_a_terminal(&file);
         // The terminal goes: the game's read fails at once, the signal comes after it.
         drop(master);
         if hup {
@@ -451,6 +454,7 @@ fn a_closed_terminal_ends_the_game_as_its_sighup_says() {
 /// Once the game is over (on a terminal, the game waits for undo, save or quit), a number that
 /// is no house is told the game is over, as any other action (tester 94: it was told the
 /// board's house numbers).
+#[cfg(target_os = "linux")]
 #[test]
 fn after_the_end_a_huge_number_is_told_the_game_is_over() {
     let (master, slave) = common::openpty();
@@ -487,6 +491,7 @@ fn after_the_end_a_huge_number_is_told_the_game_is_over() {
 /// On a narrow terminal the engine's "is thinking..." line is cut to one row, which the erase
 /// that follows clears whole (tester 94: on 30 columns `South (engine, perfect) is thi` stayed,
 /// the line having wrapped).
+#[cfg(target_os = "linux")]
 #[test]
 fn the_thinking_line_fits_a_narrow_terminal() {
     let (master, slave) = common::openpty();
