@@ -412,12 +412,7 @@ fn an_unreadable_layer_is_mended_by_its_permissions() {
         &["egdb", "probe", "1,1,0,1,1,0,1,0 S"][..],
         &["solve", "1,1,0,1,1,0,1,0 S"][..],
     ] {
-        let out = kalah()
-            .args(args)
-            .arg("--egdb-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let out = common::kalah_with_egdb_dir(args, dir.path());
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("k005.egdb: Permission denied"), "{err}");
@@ -744,8 +739,8 @@ fn a_closed_stdout_is_not_a_panic() {
 
 /// `kalah egdb build --houses 3 --max-seeds 4 --quiet --egdb-dir DIR`, whatever its outcome.
 fn small_build(dir: &Path) -> std::process::Output {
-    kalah()
-        .args([
+    common::kalah_with_egdb_dir(
+        &[
             "egdb",
             "build",
             "--houses",
@@ -753,11 +748,9 @@ fn small_build(dir: &Path) -> std::process::Output {
             "--max-seeds",
             "4",
             "--quiet",
-        ])
-        .arg("--egdb-dir")
-        .arg(dir)
-        .output()
-        .unwrap()
+        ],
+        &dir,
+    )
 }
 
 /// A second build of a set that another build holds is refused at once, before it prints its
@@ -811,12 +804,10 @@ fn verify_warns_about_more_threads_than_cores() {
     }
     let dir = tempfile::tempdir().unwrap();
     assert!(small_build(dir.path()).status.success());
-    let out = kalah()
-        .args(["egdb", "verify", "--houses", "3", "--threads", "256"])
-        .arg("--egdb-dir")
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let out = common::kalah_with_egdb_dir(
+        &["egdb", "verify", "--houses", "3", "--threads", "256"],
+        dir.path(),
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(
@@ -958,12 +949,10 @@ fn build_leaves_a_link_to_a_damaged_layer_alone() {
     std::fs::remove_file(&layer).unwrap();
     std::os::unix::fs::symlink(&target, &layer).unwrap();
     let run = || {
-        kalah()
-            .args(["egdb", "build", "--houses", "3", "--max-seeds", "9"])
-            .arg("--egdb-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap()
+        common::kalah_with_egdb_dir(
+            &["egdb", "build", "--houses", "3", "--max-seeds", "9"],
+            dir.path(),
+        )
     };
     let out = run();
     assert!(
@@ -1016,12 +1005,7 @@ fn every_command_says_a_link_to_a_damaged_layer_goes_first() {
     std::fs::remove_file(&layer).unwrap();
     std::os::unix::fs::symlink(&target, &layer).unwrap();
     let run = |args: &[&str]| {
-        let out = kalah()
-            .args(args)
-            .arg("--egdb-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let out = common::kalah_with_egdb_dir(args, dir.path());
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr)
     };
@@ -1057,19 +1041,8 @@ fn verify_names_what_is_in_the_way_of_filling_a_gap() {
     std::fs::write(&junk, b"junk").unwrap();
     // `kalah egdb ARGS --egdb-dir DIR`'s output; it succeeds.
     let run = |args: &[&str]| {
-        let out = kalah()
-            .arg("egdb")
-            .args(args)
-            .arg("--egdb-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).to_string()
+        let args: Vec<&str> = ["egdb"].into_iter().chain(args.iter().copied()).collect();
+        String::from_utf8_lossy(&common::kalah_ok_with_egdb_dir(&args, dir.path())).to_string()
     };
     let verify = || run(&["verify", "--houses", "3"]);
     // The advice to move `p` away before the build to `top` seeds.
@@ -1111,11 +1084,7 @@ fn verify_names_three_bad_files_and_counts_the_rest() {
     for (k, g) in good.iter().enumerate().take(8).skip(3) {
         std::fs::write(set.join(format!("k{k:03}.egdb")), &g[..g.len() - 10]).unwrap();
     }
-    let out = kalah()
-        .args(["egdb", "verify", "--houses", "3", "--egdb-dir"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let out = common::kalah_with_egdb_dir(&["egdb", "verify", "--houses", "3"], dir.path());
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("5 bad layer files (layers 3..=7)"), "{err}");
@@ -1154,12 +1123,7 @@ fn a_link_to_nothing_in_a_set_s_place_is_refused() {
             &["solve", "1,0,2,1,0,2,0,0 S"],
             &["egdb", "verify", "--houses", "3"],
         ] {
-            let out = kalah()
-                .args(args)
-                .arg("--egdb-dir")
-                .arg(dir.path())
-                .output()
-                .unwrap();
+            let out = common::kalah_with_egdb_dir(args, dir.path());
             let text = String::from_utf8_lossy(&out.stdout).to_string()
                 + &String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(1), "{args:?}: {text}");
@@ -1192,12 +1156,10 @@ fn build_replaces_a_damaged_layer() {
         let mut bytes = good[6].clone();
         damage(&mut bytes);
         std::fs::write(&layer, &bytes).unwrap();
-        let out = kalah()
-            .args(["egdb", "build", "--houses", "3", "--max-seeds", "8"])
-            .arg("--egdb-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let out = common::kalah_with_egdb_dir(
+            &["egdb", "build", "--houses", "3", "--max-seeds", "8"],
+            dir.path(),
+        );
         let text = String::from_utf8_lossy(&out.stdout).to_string()
             + &String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{text}");
@@ -1396,11 +1358,7 @@ fn verify_names_the_file_to_delete_after_a_wrong_value() {
     }
     let header = kalah_egdb::file::read_header(&layer).unwrap();
     kalah_egdb::file::write_layer(&layer, &header, &values).unwrap();
-    let out = kalah()
-        .args(["egdb", "verify", "--houses", "3", "--egdb-dir"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let out = common::kalah_with_egdb_dir(&["egdb", "verify", "--houses", "3"], dir.path());
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     let want = format!(

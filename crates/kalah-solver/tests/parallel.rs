@@ -21,6 +21,18 @@ fn solvers(rules: Rules, n: usize) -> Vec<Solver> {
     (0..n).map(|_| Solver::new(rules, 2)).collect()
 }
 
+/// A sequential solver and two parallel ones, each limited to `nodes` nodes.
+fn limited(rules: Rules, nodes: u64) -> (Solver, Vec<Solver>) {
+    let limits = SearchLimits::new(None, Some(nodes));
+    let mut seq = Solver::new(rules, 16);
+    seq.set_limits(limits);
+    let mut par = solvers(rules, 2);
+    for s in &mut par {
+        s.set_limits(limits);
+    }
+    (seq, par)
+}
+
 /// Checks both analyses of `pos` with 1, 2 and 3 threads against the sequential ones.
 fn check(rules: Rules, pos: &Position) {
     let mut seq = Solver::new(rules, 4);
@@ -272,13 +284,7 @@ fn a_stopped_analysis_s_bounds_hold_every_value_it_lists() {
     let mut stops = 0;
     for pos in [small, wide] {
         for limit in [1u64, 1_000, 5_000] {
-            let limits = SearchLimits::new(None, Some(limit));
-            let mut seq = Solver::new(rules, 16);
-            seq.set_limits(limits);
-            let mut par = solvers(rules, 2);
-            for s in &mut par {
-                s.set_limits(limits);
-            }
+            let (mut seq, mut par) = limited(rules, limit);
             let opts = ParallelOptions::default();
             let values = |r: Result<Vec<i32>, (Vec<i32>, SolveError)>| r;
             let results = [
@@ -456,13 +462,7 @@ fn a_stopped_analysis_keeps_the_actions_and_turns_it_valued() {
     let value = full.value(&pos).unwrap();
     let mut partial_seen = [false; 2];
     for limit in [1u64, 100, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000] {
-        let limits = SearchLimits::new(None, Some(limit));
-        let mut seq = Solver::new(rules, 16);
-        seq.set_limits(limits);
-        let mut par = solvers(rules, 2);
-        for s in &mut par {
-            s.set_limits(limits);
-        }
+        let (mut seq, mut par) = limited(rules, limit);
         let opts = ParallelOptions::default();
         let results = [
             checked(seq.analyze_turns_partial(&pos), &turns, limit),

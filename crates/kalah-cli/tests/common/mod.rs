@@ -88,6 +88,20 @@ pub fn kalah_with_egdb_dir(args: &[&str], dir: &Path) -> Output {
         .expect("run kalah")
 }
 
+/// Runs `kalah ARGS --egdb-dir DIR`, asserts that it succeeded and returns its standard output.
+///
+/// # Panics
+/// If the binary cannot be run or exits with an error (the message shows its stderr).
+pub fn kalah_ok_with_egdb_dir(args: &[&str], dir: &Path) -> Vec<u8> {
+    let out = kalah_with_egdb_dir(args, dir);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// Runs `kalah ARGS` exactly as given (for commands without database flags, e.g. `show`),
 /// asserts that it succeeded and returns its standard output.
 ///
