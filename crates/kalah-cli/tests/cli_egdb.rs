@@ -749,7 +749,7 @@ fn small_build(dir: &Path) -> std::process::Output {
             "4",
             "--quiet",
         ],
-        &dir,
+        dir,
     )
 }
 

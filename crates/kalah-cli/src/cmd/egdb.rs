@@ -1030,13 +1030,19 @@ pub(crate) fn holds_layer_files(dir: &std::path::Path) -> bool {
     })
 }
 
-fn open(dir: &DirArgs, rules_args: &RuleArgs, m: usize) -> Result<Egdb> {
-    refuse_majority_end(rules_args)?;
-    let rules = rules_args.rules();
+/// The database root of `dir` ([`DirArgs::root`]), refused if it is one set's directory.
+fn checked_root(dir: &DirArgs) -> Result<PathBuf> {
     let root = dir.root()?;
     if holds_layer_files(&root) {
         return Err(set_dir_given(&root));
     }
+    Ok(root)
+}
+
+fn open(dir: &DirArgs, rules_args: &RuleArgs, m: usize) -> Result<Egdb> {
+    refuse_majority_end(rules_args)?;
+    let rules = rules_args.rules();
+    let root = checked_root(dir)?;
     let given = dir.egdb_dir.as_deref();
     let opened = Egdb::open(&root, m, &rules)
         .map_err(|e| BadSet(with_build_command(&e, &root, m, &rules, given)))?;
@@ -1283,11 +1289,8 @@ fn probe(a: ProbeArgs) -> Result<()> {
         // that would have moved, nothing left to gain; no database needed (tester 81: it
         // wanted a set of the board's size). A --egdb-dir that is no directory is still
         // refused, as for a game in play (tester 91).
-        if let Some(d) = &a.dir.egdb_dir {
-            crate::cmd::solve::check_egdb_dir(d)?;
-            if holds_layer_files(d) {
-                return Err(set_dir_given(d));
-            }
+        if a.dir.egdb_dir.is_some() {
+            checked_root(&a.dir)?;
         }
         let side = pos.side();
         let value = pos.store_diff(side);
