@@ -488,16 +488,14 @@ fn after_the_end_a_huge_number_is_told_the_game_is_over() {
     assert_eq!(exit, Some(0), "{out}\n{err}");
 }
 
-/// On a narrow terminal the engine's "is thinking..." line is cut to one row, which the erase
-/// that follows clears whole (tester 94: on 30 columns `South (engine, perfect) is thi` stayed,
-/// the line having wrapped).
+/// `kalah play ARGS` with a pseudo-terminal of `cols` columns as its stdin and stdout (stderr
+/// piped): the game and the terminal's master end.
 #[cfg(target_os = "linux")]
-#[test]
-fn the_thinking_line_fits_a_narrow_terminal() {
+fn game_on_a_screen(args: &[&str], cols: u16) -> (std::process::Child, std::fs::File) {
     let (master, slave) = common::openpty();
     let size = libc::winsize {
         ws_row: 40,
-        ws_col: 20,
+        ws_col: cols,
         ws_xpixel: 0,
         ws_ypixel: 0,
     };
@@ -512,43 +510,91 @@ fn the_thinking_line_fits_a_narrow_terminal() {
     assert_eq!(rc, 0, "TIOCSWINSZ: {}", std::io::Error::last_os_error());
     let out = slave.try_clone().unwrap();
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("kalah"));
-    cmd.args([
-        "play",
-        "--no-egdb",
-        "--side",
-        "north",
-        "--level",
-        "expert",
-        "--move-time-ms",
-        "300",
-        "--color",
-        "never",
-    ])
-    .stdin(Stdio::from(slave))
-    .stdout(Stdio::from(out))
-    .stderr(Stdio::piped());
+    cmd.arg("play")
+        .args(args)
+        .stdin(Stdio::from(slave))
+        .stdout(Stdio::from(out))
+        .stderr(Stdio::piped());
     let spawning = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
-    let mut child = cmd.spawn().unwrap();
+    let child = cmd.spawn().unwrap();
     drop(cmd);
     drop(spawning);
-    let mut screen = std::fs::File::from(master);
-    let mut seen = Vec::new();
+    (child, std::fs::File::from(master))
+}
+
+/// Reads the screen into `seen` until it holds `needle` (20 s at most).
+#[cfg(target_os = "linux")]
+fn read_screen_until(screen: &mut std::fs::File, seen: &mut Vec<u8>, needle: &str) {
     let start = Instant::now();
-    while !String::from_utf8_lossy(&seen).contains("legal:") {
+    while !String::from_utf8_lossy(seen).contains(needle) {
         assert!(
             start.elapsed() < Duration::from_secs(20),
-            "{}",
-            String::from_utf8_lossy(&seen)
+            "no {needle:?} in {:?}",
+            String::from_utf8_lossy(seen)
         );
         let mut buf = [0u8; 4096];
         let n = screen.read(&mut buf).unwrap();
         seen.extend_from_slice(&buf[..n]);
     }
+}
+
+/// On a narrow terminal the engine's "is thinking..." line is cut to one row, which the erase
+/// that follows clears whole (tester 94: on 30 columns `South (engine, perfect) is thi` stayed,
+/// the line having wrapped).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_thinking_line_fits_a_narrow_terminal() {
+    let (mut child, mut screen) = game_on_a_screen(
+        &[
+            "--no-egdb",
+            "--side",
+            "north",
+            "--level",
+            "expert",
+            "--move-time-ms",
+            "300",
+            "--color",
+            "never",
+        ],
+        20,
+    );
+    let mut seen = Vec::new();
+    read_screen_until(&mut screen, &mut seen, "legal:");
     screen.write_all(b"quit\n").unwrap();
     let _ = child.wait();
     let text = String::from_utf8_lossy(&seen);
-    assert!(text.contains("South (engine, expe\r"), "{text:?}");
+    assert!(text.contains("South (engine, expe\r\x1b[2K\r"), "{text:?}");
     assert!(!text.contains("is thinking"), "{text:?}");
+}
+
+/// A hint, which may take its whole time limit, says so on a terminal meanwhile, and erases the
+/// line before the values (tester 94: nothing showed during the 2 s of a hint).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hint_says_it_is_working_on_a_terminal() {
+    let (mut child, mut screen) = game_on_a_screen(
+        &[
+            "--no-egdb",
+            "--opponent",
+            "human",
+            "--move-time-ms",
+            "300",
+            "--color",
+            "never",
+        ],
+        80,
+    );
+    let mut seen = Vec::new();
+    read_screen_until(&mut screen, &mut seen, "legal: 1 2 3 4 5 6> ");
+    screen.write_all(b"hint\n").unwrap();
+    read_screen_until(&mut screen, &mut seen, "<- best");
+    screen.write_all(b"quit\n").unwrap();
+    let _ = child.wait();
+    let text = String::from_utf8_lossy(&seen);
+    assert!(
+        text.contains("Working out the hint for South...\r\x1b[2K\rHint for South: "),
+        "{text:?}"
+    );
 }
 
 /// The reader of stdout going away (`kalah play | tee log`, then Ctrl-C ends `tee` too) ends the

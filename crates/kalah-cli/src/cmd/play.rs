@@ -694,6 +694,32 @@ const INFO_TURNS: usize = 8;
 /// legal action, a lower level's random pick). The value is the final store difference of the
 /// side to move in `pos` (of the other side, whose row the engine takes, after a `swap`); the
 /// line is in whole turns, from `pos`, cut after [`INFO_TURNS`].
+/// On a terminal (stdout, not dumb), shows `text` as a line that [`erase_thinking_line`]
+/// erases once the search is over (a dumb terminal cannot erase it). The text is cut to one row:
+/// a wrapped line would be erased only in its last row (tester 94: `South (engine, perfect) is
+/// thi` stayed on a 30-column terminal). Returns whether the line is shown.
+fn thinking_line(text: &str) -> Result<bool> {
+    if !std::io::stdout().is_terminal() || crate::output::dumb_terminal() {
+        return Ok(false);
+    }
+    let text = match console::Term::stdout().size_checked() {
+        Some((_, cols)) => {
+            console::truncate_str(text, usize::from(cols).saturating_sub(1), "").into_owned()
+        }
+        None => text.to_string(),
+    };
+    print(&format!("{text}\r"))?;
+    Ok(true)
+}
+
+/// Erases the line [`thinking_line`] showed (`shown`), with whatever was echoed on it.
+fn erase_thinking_line(shown: bool) -> Result<()> {
+    if shown {
+        print("\x1b[2K\r")?;
+    }
+    Ok(())
+}
+
 fn engine_info(
     pos: &Position,
     rules: &Rules,
@@ -1670,10 +1696,13 @@ impl Game {
             e.set_stop_flag(Arc::clone(&self.ctrl_c.stop));
             e
         });
+        // The hint may take its whole time limit (2 s by default): say so meanwhile.
+        let shown = thinking_line(&format!("Working out the hint for {side}..."))?;
         let values = {
             let _search = self.ctrl_c.search();
             engine.hint(&pos, &self.rules, limits)
         };
+        erase_thinking_line(shown)?;
         if values.is_empty() {
             return print("No legal action to hint.\n");
         }
@@ -1681,11 +1710,12 @@ impl Game {
         // A Ctrl-C that came as the hint finished leaves every value exact: nothing is missing.
         let stopped = self.ctrl_c.stopped() && !values.iter().all(|v| v.exact);
         let mut s = if stopped {
-            // On a terminal the ^C echoed ends the line first.
+            // On a terminal the ^C echoed ends the line first, unless it was echoed on the
+            // erased thinking line.
             format!(
                 "{}Hint stopped by Ctrl-C, partial: what was found so far; final store difference \
                  for {side} with best play (* = exact, else an estimate):\n",
-                if self.piped { "" } else { "\n" }
+                if self.piped || shown { "" } else { "\n" }
             )
         } else {
             format!(
@@ -1956,23 +1986,8 @@ impl Game {
 
     fn engine_move(&mut self) -> Result<()> {
         let pos = self.record.position();
-        // On a terminal, say that the engine is thinking; the line is erased afterwards (not on
-        // a dumb terminal, which cannot erase it).
-        let show_thinking = std::io::stdout().is_terminal() && !crate::output::dumb_terminal();
-        if show_thinking {
-            let who = self.who(pos.side(), self.swapped());
-            // Within one row: a wrapped line would be erased only in its last row (tester 94:
-            // `South (engine, perfect) is thi` stayed on a 30-column terminal).
-            let text = format!("{who} is thinking...");
-            let text = match console::Term::stdout().size_checked() {
-                Some((_, cols)) => {
-                    console::truncate_str(&text, usize::from(cols).saturating_sub(1), "")
-                        .into_owned()
-                }
-                None => text,
-            };
-            print(&format!("{text}\r"))?;
-        }
+        let who = self.who(pos.side(), self.swapped());
+        let show_thinking = thinking_line(&format!("{who} is thinking..."))?;
         let engine = self
             .engine
             .as_mut()
@@ -1985,9 +2000,7 @@ impl Game {
         }
         .with_context(|| format!("the engine found no action in {pos}"))?;
         let seconds = started.elapsed().as_secs_f64();
-        if show_thinking {
-            print("\x1b[2K\r")?;
-        }
+        erase_thinking_line(show_thinking)?;
         let stopped = self.ctrl_c.stopped();
         if stopped && !hurry {
             print("Ctrl-C: the engine moves now, with the best action it found so far.\n")?;
