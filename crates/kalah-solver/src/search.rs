@@ -23,6 +23,16 @@ const POLL_MASK: u64 = 0x3FF;
 /// time limit by a second (tester 42: 4 GiB, 100 ms moves took 0.9-1.2 s). Node limits keep
 /// the coarser check, so a search with a node limit stops where it always did.
 const CLOCK_MASK: u64 = 0x3F;
+/// The first nodes of every search look at the stop flags and the clock at each node (see
+/// [`Solver::poll_cold`]): this many, plus [`COLD_NODES_PER_PAGE`] for each 2 MiB of table.
+/// Until most of a fresh (or just cleared) table's huge pages are touched, nearly every node
+/// faults in a zeroed page of 2 MiB (50-100 µs), so even 64 nodes overran a 10 ms limit by up to
+/// 90 ms, and a stop took 0.7 s on a gigabyte's table (tester 96). A look costs about 25 ns:
+/// 0.1 ms for 4 096 nodes.
+const COLD_NODES: u64 = 4096;
+/// See [`COLD_NODES`]: the nodes that touch most pages of a table of P huge pages at random,
+/// about P ln P, with room.
+const COLD_NODES_PER_PAGE: u64 = 12;
 /// Positions with fewer seeds in the houses are searched without the table.
 const TT_MIN_SEEDS: i32 = 4;
 /// Enhanced transposition cut-off only at nodes with at least this many seeds in the houses.
@@ -284,6 +294,9 @@ pub struct Solver {
     etc_min: i32,
     /// Node count at which the heuristic search for a first guess gives up (`aborted`).
     soft_limit: u64,
+    /// The nodes of this search that look at the clock and the stop flags at each node (see
+    /// [`COLD_NODES`]).
+    cold_nodes: u64,
     aborted: bool,
     /// Whether the heuristic search has used an estimate since the flag was last cleared: a
     /// horizon's evaluation, or a table bound from an earlier heuristic search. While it stays
@@ -358,6 +371,7 @@ impl Solver {
             tt_min: TT_MIN_SEEDS,
             etc_min: ETC_MIN_SEEDS,
             soft_limit: u64::MAX,
+            cold_nodes: COLD_NODES,
             aborted: false,
             estimated: false,
             history: [[0; 12]; 2],
@@ -411,6 +425,11 @@ impl Solver {
 
     /// Changes the rules. The table's entries of the old rules are dropped at the next search
     /// (a table shared with other solvers is left to them and this solver gets a fresh one).
+    /// The same happens when a search meets another board size, or, under the majority end,
+    /// another total of seeds (the key holds the houses and the mover's store, not the total).
+    /// Dropping takes milliseconds even for gigabytes (the pages go back to the kernel); the
+    /// search then touches its pages afresh, as on a new table, which costs up to about 0.1 ms
+    /// a node at first with a table of hundreds of MiB: its time limit is kept all the same.
     pub fn set_rules(&mut self, rules: Rules) {
         if rules != self.rules {
             self.rules = rules;
@@ -478,6 +497,8 @@ impl Solver {
     }
 
     fn begin(&mut self, pos: &Position) {
+        // The time of the call includes claiming the table (a clear after a change of rules).
+        self.start = Instant::now();
         let m = pos.houses();
         let total = pos.total_seeds() as usize;
         if !self.table.claim(&self.rules, m, total) {
@@ -495,6 +516,7 @@ impl Solver {
             Some(db) if db.houses() == m && db.serves(&self.rules) => db.max_seeds() as i32,
             _ => -1,
         };
+        self.cold_nodes = COLD_NODES + (self.table.bytes() >> 21) as u64 * COLD_NODES_PER_PAGE;
         self.nodes = 0;
         self.sunk = 0;
         self.helper_nodes = 0;
@@ -503,7 +525,6 @@ impl Solver {
         self.passes.clear();
         self.history = [[0; 12]; 2];
         self.stopped = false;
-        self.start = Instant::now();
         self.last_report = self.start;
     }
 }
@@ -561,6 +582,21 @@ impl Solver {
             if Instant::now() >= deadline {
                 self.stopped = true;
             }
+        }
+    }
+
+    /// The first nodes of a search (see [`COLD_NODES`]): the stop flags and the deadline, not
+    /// the node limit (a search with a node limit stops where it always did) nor the progress.
+    #[cold]
+    #[inline(never)]
+    fn poll_cold(&mut self) {
+        let flagged =
+            |f: &Option<Arc<AtomicBool>>| f.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
+        if flagged(&self.stop)
+            || flagged(&self.race)
+            || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.stopped = true;
         }
     }
 
@@ -753,6 +789,8 @@ impl Solver {
         self.nodes += 1;
         if self.nodes & CLOCK_MASK == 0 {
             self.poll_often();
+        } else if self.nodes < self.cold_nodes {
+            self.poll_cold();
         }
         if self.stopped {
             return 0;
@@ -975,6 +1013,8 @@ impl Solver {
         self.nodes += 1;
         if self.nodes & CLOCK_MASK == 0 {
             self.poll_often();
+        } else if self.nodes < self.cold_nodes {
+            self.poll_cold();
         }
         if self.nodes >= self.soft_limit {
             self.aborted = true;
