@@ -212,7 +212,7 @@ pub struct Choice {
 
 impl Choice {
     /// An action chosen without a search (the only legal one, a random one, a fallback): no
-    /// value claimed, depth 0.
+    /// value claimed (see [`Choice::ending`] for an action that ends the game), depth 0.
     fn unsearched(mv: Move) -> Choice {
         Choice {
             mv,
@@ -222,6 +222,22 @@ impl Choice {
             nodes: 0,
             pv: vec![mv],
         }
+    }
+
+    /// The choice, with the final store difference as its proven value if its action ends the
+    /// game in `pos` (settled, not over): whatever the search proved of the others, or if
+    /// there was no search (tester 78: `medium` said `exact: false` of such an action under the
+    /// majority end; tester 96: a lone legal action that ends the game had no value).
+    fn ending(mut self, pos: &Position, rules: &Rules) -> Choice {
+        if let Some(me) = pos.to_move() {
+            let mut child = *pos;
+            child.play_unchecked(rules, self.mv);
+            if child.is_over() {
+                self.value = Some(child.store_diff(me));
+                self.exact = true;
+            }
+        }
+        self
     }
 }
 
@@ -519,11 +535,11 @@ impl Engine {
         let time = limits.time.unwrap_or(profile.time);
         let start = Instant::now();
         if legal.len() == 1 && self.level < Level::Perfect {
-            return Some(Choice::unsearched(legal[0]));
+            return Some(Choice::unsearched(legal[0]).ending(&p, rules));
         }
         if profile.random > 0.0 && self.rng.gen_bool(profile.random) {
             let mv = legal[self.rng.gen_range(0..legal.len())];
-            return Some(Choice::unsearched(mv));
+            return Some(Choice::unsearched(mv).ending(&p, rules));
         }
         let found = match self.level {
             Level::Beginner | Level::Easy => self.noisy(&p, rules, profile, time, limits.nodes),
@@ -548,29 +564,21 @@ impl Engine {
                 }
             }
         };
-        let Some(mut found) = found else {
+        let Some(found) = found else {
             // Not expected (the game is not over): still a legal action, no value claimed.
-            return Some(Choice::unsearched(legal[0]));
+            return Some(Choice::unsearched(legal[0]).ending(&p, rules));
         };
-        // An action that ends the game has its final store difference as its value, proven
-        // whatever the search proved of the others (tester 78: `medium` said `exact: false` of
-        // such a move under the majority end).
-        if let Some(me) = p.to_move() {
-            let mut child = p;
-            child.play_unchecked(rules, found.mv);
-            if child.is_over() {
-                found.value = child.store_diff(me);
-                found.exact = true;
+        Some(
+            Choice {
+                mv: found.mv,
+                value: Some(found.value),
+                exact: found.exact,
+                depth: found.depth,
+                nodes: found.nodes,
+                pv: found.pv,
             }
-        }
-        Some(Choice {
-            mv: found.mv,
-            value: Some(found.value),
-            exact: found.exact,
-            depth: found.depth,
-            nodes: found.nodes,
-            pv: found.pv,
-        })
+            .ending(&p, rules),
+        )
     }
 
     /// The exact solution within `time`, if it finishes.
@@ -715,7 +723,9 @@ impl Engine {
     ///
     /// The hint does not depend on the engine's level: it spends 70 % of the time (`limits.time`,
     /// 1 s if `None`) trying to prove every action's value exactly, and if that does not finish,
-    /// the rest on depth-limited estimates of each action.
+    /// the rest on depth-limited estimates of each action: at least 20 ms, so that every action
+    /// gets an estimate deeper than one ply (a hint with a time limit under about 30 ms takes
+    /// 20–30 ms).
     ///
     /// The stop flag ([`Engine::set_stop_flag`]) ends the search early: the values are then
     /// estimates, exact only where proven.

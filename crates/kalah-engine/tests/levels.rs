@@ -234,8 +234,9 @@ fn a_move_said_to_be_proven_after_a_hint_is_a_best_move() {
 }
 
 /// An action that ends the game is proven at every level, whatever the search proved of the
-/// others (tester 78: `medium` said `exact: false` of a move that passes half the seeds under
-/// the majority end, `expert` of one under `end=mover-blocked`).
+/// others, and when there was no search (tester 78: `medium` said `exact: false` of a move that
+/// passes half the seeds under the majority end, `expert` of one under `end=mover-blocked`;
+/// tester 96: a lone game-ending action had no value below `perfect`).
 #[test]
 fn an_action_that_ends_the_game_is_proven_at_every_level() {
     use kalah_core::{EndRule, LeftoverRule};
@@ -264,6 +265,8 @@ fn an_action_that_ends_the_game_is_proven_at_every_level() {
             },
             "2,1,0,2,3,0,20,3,2,0,0,3,1,9 S",
         ),
+        // The only legal action ends the game (tester 96: no value below `perfect`).
+        (Rules::default(), "0,0,1,0,2,2,2,0 S"),
     ];
     let mut ending = 0;
     for (rules, text) in cases {
@@ -284,8 +287,8 @@ fn an_action_that_ends_the_game_is_proven_at_every_level() {
                     .unwrap();
                 let mut after = pos;
                 after.play(&rules, c.mv).unwrap();
-                // (A random or only action claims no value: `value` None, not exact.)
-                if after.is_over() && c.value.is_some() {
+                // Random and only actions too.
+                if after.is_over() {
                     ending += 1;
                     assert!(c.exact, "{level:?} {text} under {rules}: {c:?}");
                     assert_eq!(
@@ -297,8 +300,9 @@ fn an_action_that_ends_the_game_is_proven_at_every_level() {
             }
         }
     }
-    // The searching levels chose a game-ending action in every case (as the tester saw).
-    assert!(ending >= 3 * 4 * 4, "{ending}");
+    // The searching levels chose a game-ending action in every case (as the tester saw), and
+    // every level the lone one.
+    assert!(ending >= 3 * 4 * 4 + Level::ALL.len() * 4, "{ending}");
 }
 
 /// Self-play with hints between the moves, as the terminal and web front ends drive the
