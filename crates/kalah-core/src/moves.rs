@@ -15,6 +15,13 @@ pub enum Move {
     /// Sow the mover's house `h`, numbered 1..m in the mover's sowing order.
     Sow(u8),
     /// Pie rule: North exchanges sides with South instead of answering South's first turn.
+    ///
+    /// The board is unchanged and North is still to move ([`Position::play`]): the person who
+    /// swapped now owns South, with its houses and store, and the first player, who now owns
+    /// North, moves next. Positions, values and moves always speak of the sides, not of the
+    /// persons: a program that names the players (as a game record's tags do) follows who owns
+    /// which side after a swap. A record of a game with a swap therefore shows North twice in a
+    /// row (`2. N swap`, then `3. N 1`).
     Swap,
 }
 

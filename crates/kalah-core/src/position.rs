@@ -902,7 +902,8 @@ impl Position {
         }
     }
 
-    /// Plays a legal action.
+    /// Plays a legal action. A [`Move::Swap`] (pie rule) leaves the board as it is, with North
+    /// still to move: the persons exchange sides, see [`Move::Swap`].
     ///
     /// A position whose game is over under `rules` but not yet swept (as written by hand or
     /// parsed: `0,0,0,5,1,1,1,0 S`, South's row empty) has no legal action: it gives

@@ -328,7 +328,9 @@ impl fmt::Display for Rules {
     }
 }
 
-/// The text form (see [`Rules`]'s `Display`).
+/// The text form (see [`Rules`]'s `Display`): `key=value` items separated by spaces or commas,
+/// each key at most once, keys and values in any case; spaces around `=` are allowed
+/// (`pie = on`).
 ///
 /// # Errors
 /// [`RulesError::NotKeyValue`] for an item without `=`, [`RulesError::UnknownKey`],
@@ -339,7 +341,24 @@ impl FromStr for Rules {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut seen = [false; Rules::KEYS.len()];
         let mut rules = Rules::default();
-        for item in s
+        // Spaces around '=' are allowed (`pie = on`, tester 96): they are dropped before the
+        // items are split.
+        let parts: Vec<&str> = s.split('=').collect();
+        let last = parts.len() - 1;
+        let joined = parts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let p = if i > 0 { p.trim_start() } else { p };
+                if i < last {
+                    p.trim_end()
+                } else {
+                    p
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("=");
+        for item in joined
             .split(|c: char| c.is_whitespace() || c == ',')
             .filter(|t| !t.is_empty())
         {
@@ -595,6 +614,32 @@ mod tests {
             assert!(e.contains(want), "{json}: {e}");
         }
         assert!(serde_json::from_str::<Start>(r#"{"layout":[4],"mirored":true}"#).is_err());
+    }
+
+    /// Spaces around '=' are allowed (tester 96: `pie = on` was "not of the form key=value");
+    /// an item without '=' is still refused.
+    #[test]
+    fn spaces_around_the_equals_sign_are_allowed() {
+        let want = Rules {
+            pie: true,
+            capture: CaptureRule::Empty,
+            ..Rules::STANDARD
+        };
+        for text in [
+            "pie = on capture = empty",
+            "pie =on, capture= empty",
+            " pie\t=\ton\ncapture =empty ",
+        ] {
+            assert_eq!(text.parse::<Rules>(), Ok(want), "{text:?}");
+        }
+        assert_eq!(
+            "pie on".parse::<Rules>(),
+            Err(RulesError::NotKeyValue("pie".into()))
+        );
+        assert!(matches!(
+            "pie = = on".parse::<Rules>(),
+            Err(RulesError::BadValue { .. })
+        ));
     }
 
     #[test]

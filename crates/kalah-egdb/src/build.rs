@@ -154,9 +154,10 @@ impl BuildPlan {
     /// Checks the plan: rules that can be databased, a size that can be indexed.
     ///
     /// # Errors
-    /// [`EgdbError::StoreDependentRules`] for the majority end; [`EgdbError::TooLarge`] for more
-    /// than [`MAX_LAYER_SEEDS`] seeds, layers that cannot be indexed, or layers whose files
-    /// would hold 2^64 bytes or more together; [`EgdbError::Threads`] for more than
+    /// [`EgdbError::StoreDependentRules`] for the majority end; [`EgdbError::TooLarge`] for a
+    /// number of houses outside 1..=12, more than [`MAX_LAYER_SEEDS`] seeds, layers that cannot
+    /// be indexed, or layers whose files would hold 2^64 bytes or more together;
+    /// [`EgdbError::Threads`] for more than
     /// [`MAX_THREADS`](crate::MAX_THREADS) threads.
     pub fn check(&self) -> Result<Indexer, EgdbError> {
         check_rules(&self.rules)?;

@@ -83,6 +83,7 @@
 //! use kalah_core::{Position, Rules};
 //! use kalah_egdb::{BuildPlan, Egdb};
 //!
+//! // A fresh directory of the `tempfile` crate; any directory of your own will do.
 //! let root = tempfile::tempdir()?;
 //! let rules = Rules::default();
 //! let plan = BuildPlan { root: root.path().to_path_buf(), houses: 3, rules, max_seeds: 6, threads: Some(1) };
