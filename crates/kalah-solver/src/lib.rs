@@ -92,3 +92,8 @@ pub use search::{
 
 /// Default transposition table size in MiB.
 pub const DEFAULT_TT_MIB: usize = 64;
+
+/// The README's Rust examples, run as doctests so that they keep compiling.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeExamples;

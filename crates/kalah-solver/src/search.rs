@@ -33,6 +33,9 @@ const COLD_NODES: u64 = 4096;
 /// See [`COLD_NODES`]: the nodes that touch most pages of a table of P huge pages at random,
 /// about P ln P, with room.
 const COLD_NODES_PER_PAGE: u64 = 12;
+/// A used table at least this large that a search replaces (other rules, another board size)
+/// is freed on a thread of its own, not within the search's time (see `Solver::begin`).
+const FREE_ASIDE_BYTES: usize = 64 << 20;
 /// Positions with fewer seeds in the houses are searched without the table.
 const TT_MIN_SEEDS: i32 = 4;
 /// Enhanced transposition cut-off only at nodes with at least this many seeds in the houses.
@@ -427,9 +430,10 @@ impl Solver {
     /// (a table shared with other solvers is left to them and this solver gets a fresh one).
     /// The same happens when a search meets another board size, or, under the majority end,
     /// another total of seeds (the key holds the houses and the mover's store, not the total).
-    /// Dropping takes milliseconds even for gigabytes (the pages go back to the kernel); the
-    /// search then touches its pages afresh, as on a new table, which costs up to about 0.1 ms
-    /// a node at first with a table of hundreds of MiB: its time limit is kept all the same.
+    /// The search then gets a fresh table of the same size (the used one is freed on another
+    /// thread), whose pages come as it touches them: with a table of hundreds of MiB or more
+    /// (huge pages), each of the first nodes may cost 0.1-0.5 ms, so a search under a limit
+    /// of a few milliseconds may stop before it has solved even a small position.
     pub fn set_rules(&mut self, rules: Rules) {
         if rules != self.rules {
             self.rules = rules;
@@ -503,13 +507,27 @@ impl Solver {
         let total = pos.total_seeds() as usize;
         if !self.table.claim(&self.rules, m, total) {
             // Entries of other rules or another board size, or keys too long for the slots:
-            // clear a table no one else uses, else leave it to the others.
-            if !self.shares_table() && self.table.fits(m) {
+            // a fresh table. An untouched one no one else uses is claimed as it is. A used one
+            // is replaced by a new one, whose pages come as the search touches them, and freed
+            // on another thread if it is large: freeing gigabytes of pages takes 3-13 ms, which
+            // a time limit of a few ms would spend before the first node (tester 97).
+            if !self.shares_table() && self.table.fits(m) && !self.table.is_dirty() {
                 self.table.reclaim(&self.rules, m, total);
             } else {
                 let t = Table::new(self.tt_mib, m);
                 t.reclaim(&self.rules, m, total);
-                self.table = Arc::new(t);
+                let old = std::mem::replace(&mut self.table, Arc::new(t));
+                if old.bytes() >= FREE_ASIDE_BYTES {
+                    // If no thread can be made, the closure, and with it the table, is dropped
+                    // here.
+                    let _ = std::thread::Builder::new()
+                        .name("kalah-table-free".into())
+                        .spawn(move || {
+                            if let Ok(t) = Arc::try_unwrap(old) {
+                                t.release();
+                            }
+                        });
+                }
             }
         }
         self.egdb_max = match &self.egdb {

@@ -554,6 +554,19 @@ impl Table {
         *self.tag.lock().unwrap_or_else(|e| e.into_inner()) = Some(tag_of(rules, houses, total));
     }
 
+    /// Frees the table, its pages first (Linux: `MADV_DONTNEED`, under the process's memory
+    /// map read lock, so the page faults of a search on another thread go on meanwhile; a plain
+    /// free of gigabytes holds the write lock for milliseconds).
+    pub(crate) fn release(self) {
+        zero_slots(&self.compact, |_| {});
+        zero_slots(&self.wide, |_| {});
+    }
+
+    /// Whether anything has been stored since the table was made or last cleared.
+    pub(crate) fn is_dirty(&self) -> bool {
+        self.dirty.load(Relaxed)
+    }
+
     /// Whether the compact slots are 8 bytes.
     #[cfg(test)]
     pub(crate) fn is_dense(&self) -> bool {
