@@ -341,30 +341,28 @@ impl FromStr for Rules {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut seen = [false; Rules::KEYS.len()];
         let mut rules = Rules::default();
-        // Spaces around '=' are allowed (`pie = on`, tester 96): they are dropped before the
-        // items are split.
-        let parts: Vec<&str> = s.split('=').collect();
-        let last = parts.len() - 1;
-        let joined = parts
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let p = if i > 0 { p.trim_start() } else { p };
-                if i < last {
-                    p.trim_end()
-                } else {
-                    p
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("=");
-        for item in joined
+        // Spaces around '=' are allowed (`pie = on`, tester 96): a word that starts with '='
+        // joins an item without one, and a word without '=' joins an item that ends with one
+        // (`capture= pie=on` stays two items: '' is not a value of capture).
+        let mut items: Vec<String> = Vec::new();
+        for word in s
             .split(|c: char| c.is_whitespace() || c == ',')
             .filter(|t| !t.is_empty())
         {
+            match items.last_mut() {
+                Some(last)
+                    if (word.starts_with('=') && !last.contains('='))
+                        || (last.ends_with('=') && !word.contains('=')) =>
+                {
+                    last.push_str(word)
+                }
+                _ => items.push(word.to_string()),
+            }
+        }
+        for item in &items {
             let (key, value) = item
                 .split_once('=')
-                .ok_or_else(|| RulesError::NotKeyValue(item.into()))?;
+                .ok_or_else(|| RulesError::NotKeyValue(item.clone()))?;
             rules.set(key, value, &mut seen)?;
         }
         Ok(rules)
@@ -640,6 +638,16 @@ mod tests {
             "pie = = on".parse::<Rules>(),
             Err(RulesError::BadValue { .. })
         ));
+        // A key without a value takes no item that has a key of its own (tester 97: `capture=
+        // pie=on` said "'pie=on' is not a value of capture").
+        for text in ["capture= pie=on", "capture = pie=on", "capture=, pie=on"] {
+            let e = text.parse::<Rules>().unwrap_err().to_string();
+            assert!(e.starts_with("'' is not a value of capture"), "{text}: {e}");
+        }
+        assert_eq!(
+            "= on".parse::<Rules>(),
+            Err(RulesError::UnknownKey(String::new()))
+        );
     }
 
     #[test]

@@ -708,14 +708,16 @@ fn thinking_line(text: &str) -> Result<bool> {
         }
         None => text.to_string(),
     };
-    print(&format!("{text}\r"))?;
+    // The cursor stays after the text: what the terminal echoes meanwhile (a Ctrl-C's `^C`,
+    // type-ahead) follows it rather than overwriting it (tester 97: `3orking out the hint`).
+    print(text.as_str())?;
     Ok(true)
 }
 
 /// Erases the line [`thinking_line`] showed (`shown`), with whatever was echoed on it.
 fn erase_thinking_line(shown: bool) -> Result<()> {
     if shown {
-        print("\x1b[2K\r")?;
+        print("\r\x1b[2K")?;
     }
     Ok(())
 }
