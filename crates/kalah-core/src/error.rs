@@ -192,6 +192,15 @@ pub enum ParsePositionError {
         /// The token.
         text: String,
     },
+    /// A token after the phase tag (`... S opening pie`): the tag ends the position, one at
+    /// most.
+    #[error("column {at}: unexpected '{shown}' after the phase tag: a position ends with its one tag ('opening', 'first-turn' or 'pie')", shown = crate::error::clipped(.text))]
+    AfterPhaseTag {
+        /// Column of the token.
+        at: usize,
+        /// The token.
+        text: String,
+    },
     /// The counts parse but do not make a valid position.
     #[error(transparent)]
     Setup(#[from] SetupError),

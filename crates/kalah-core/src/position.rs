@@ -1366,7 +1366,9 @@ impl FromStr for Position {
             })?;
         }
         if let Some((at, w)) = it.next() {
-            return Err(ParsePositionError::Trailing {
+            // Only a phase tag can come before (tester 95: `S opening pie` said only 'pie'
+            // may follow).
+            return Err(ParsePositionError::AfterPhaseTag {
                 at,
                 text: w.to_string(),
             });

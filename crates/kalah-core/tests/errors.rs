@@ -311,6 +311,13 @@ fn parse_position_errors_say_where() {
             text: ",".into()
         }
     );
+    // A second phase tag (tester 95: "unexpected 'pie' (after the side only 'opening',
+    // 'first-turn' or 'pie' may follow)").
+    assert_eq!(
+        parse_err("3,3,3,0,3,3,3,0 S opening pie").to_string(),
+        "column 27: unexpected 'pie' after the phase tag: a position ends with its one tag \
+         ('opening', 'first-turn' or 'pie')"
+    );
     // Counts separated by spaces: the missing comma is named (tester 49: "'0' is not a side").
     assert_eq!(
         parse_err("1 0 1 0 S"),
@@ -414,7 +421,7 @@ fn parse_position_errors_say_where() {
     );
     assert_eq!(
         parse_err("4,4,4,4 S first-turn bar"),
-        ParsePositionError::Trailing {
+        ParsePositionError::AfterPhaseTag {
             at: 22,
             text: "bar".into()
         }
