@@ -501,7 +501,7 @@ impl Solver {
     }
 
     fn begin(&mut self, pos: &Position) {
-        // The time of the call includes claiming the table (a clear after a change of rules).
+        // The time of the call includes claiming the table (a fresh one after a change of rules).
         self.start = Instant::now();
         let m = pos.houses();
         let total = pos.total_seeds() as usize;
