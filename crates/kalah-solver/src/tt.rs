@@ -599,9 +599,9 @@ impl Table {
     ///
     /// The whole pages of the table are handed back to the kernel (Linux: `MADV_DONTNEED`), which
     /// maps zeroed pages in again at their next touch: clearing gigabytes takes milliseconds,
-    /// not a second of stores inside the next search's time (tester 96: a 2 GiB table cleared
-    /// by a change of rules made a 50 ms solve take 1.3 s). The search that follows pays the
-    /// first touches as on a fresh table.
+    /// not a second of stores (tester 96: 1.3 s for 2 GiB). The search that follows pays the
+    /// first touches as on a fresh table. (A change of rules no longer clears: the solver takes
+    /// a fresh table, see `Solver::begin`.)
     pub(crate) fn clear(&self) {
         if !self.dirty.swap(false, Relaxed) {
             return;

@@ -688,12 +688,6 @@ fn turn_body(word: &str) -> &str {
 /// Most turns of the engine's expected line that `--engine-info` shows.
 const INFO_TURNS: usize = 8;
 
-/// The `--engine-info` line of the engine's `choice` in `pos` (before the action), found in
-/// `seconds`: `engine: +6 for North, proven; expects 2 5-1 3 (12345 nodes, 0.12 s)`, or `about
-/// +4 ... at depth 14` for an estimate, or `no search` for an action chosen without one (the only
-/// legal action, a lower level's random pick). The value is the final store difference of the
-/// side to move in `pos` (of the other side, whose row the engine takes, after a `swap`); the
-/// line is in whole turns, from `pos`, cut after [`INFO_TURNS`].
 /// On a terminal (stdout, not dumb), shows `text` as a line that [`erase_thinking_line`]
 /// erases once the search is over (a dumb terminal cannot erase it). The text is cut to one row:
 /// a wrapped line would be erased only in its last row (tester 94: `South (engine, perfect) is
@@ -722,6 +716,12 @@ fn erase_thinking_line(shown: bool) -> Result<()> {
     Ok(())
 }
 
+/// The `--engine-info` line of the engine's `choice` in `pos` (before the action), found in
+/// `seconds`: `engine: +6 for North, proven; expects 2 5-1 3 (12345 nodes, 0.12 s)`, or `about
+/// +4 ... at depth 14` for an estimate, or `no search` for an action chosen without one (the only
+/// legal action, a lower level's random pick) that does not end the game. The value is the
+/// final store difference of the side to move in `pos` (of the other side, whose row the engine
+/// takes, after a `swap`); the line is in whole turns, from `pos`, cut after [`INFO_TURNS`].
 fn engine_info(
     pos: &Position,
     rules: &Rules,
