@@ -154,7 +154,10 @@ fn parse_cli() -> Cli {
 /// refused, `args` the command line without the program name. `None` when `arg` is not a side
 /// letter or phase tag right after counts (a position's, not `--moves` or `--layout`'s).
 fn unquoted_position(arg: &str, args: &[String]) -> Option<String> {
-    let tag = |a: &str| ["S", "N", "s", "n", "opening", "first-turn", "pie"].contains(&a);
+    let tag = |a: &str| {
+        a.parse::<kalah_core::Side>().is_ok()
+            || ["opening", "first-turn", "pie"].contains(&a.to_ascii_lowercase().as_str())
+    };
     let i = args.iter().position(|a| a == arg)?;
     let counts = args.get(i.checked_sub(1)?)?;
     let items: Vec<&str> = counts.split(',').collect();

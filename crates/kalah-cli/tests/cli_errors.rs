@@ -62,6 +62,11 @@ fn an_unquoted_position_is_told_to_be_quoted() {
             &["analyze", "--json", "1,1,0,1,1,0", "n"][..],
             "1,1,0,1,1,0 n",
         ),
+        // The side's name, which positions read as well.
+        (
+            &["solve", "1,0,1,0", "North", "PIE", "--pie"][..],
+            "1,0,1,0 North PIE",
+        ),
     ] {
         let (line, code) = failure(args);
         assert_eq!(code, 2, "{line}");

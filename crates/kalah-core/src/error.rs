@@ -151,7 +151,7 @@ pub enum ParsePositionError {
         /// The token.
         text: String,
     },
-    /// The side token is not S or N.
+    /// The side token is not S or N (or South or North).
     #[error("column {at}: '{shown}' is not a side to move (S or N)", shown = crate::error::clipped(.text))]
     BadSide {
         /// Column of the token.

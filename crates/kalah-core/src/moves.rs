@@ -67,10 +67,38 @@ impl Serialize for Move {
     }
 }
 
+/// Reads what [`Move::from_str`] reads (`"3"`, `"swap"`), and also a house number given as an
+/// integer (`3`) in formats that describe their values (JSON, TOML, YAML). Written always as a
+/// string.
 impl<'de> Deserialize<'de> for Move {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        struct MoveVisitor;
+        impl serde::de::Visitor<'_> for MoveVisitor {
+            type Value = Move;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a house number (1..m) or \"swap\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Move, E> {
+                v.parse().map_err(E::custom)
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Move, E> {
+                u8::try_from(v)
+                    .map(Move::Sow)
+                    .map_err(|_| E::custom(MoveError::HouseTooLarge(v.to_string())))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Move, E> {
+                match u64::try_from(v) {
+                    Ok(u) => self.visit_u64(u),
+                    Err(_) => Err(E::custom(MoveError::Parse(v.to_string()))),
+                }
+            }
+        }
+        // Formats that do not describe their values (bincode) get the string written.
+        if d.is_human_readable() {
+            d.deserialize_any(MoveVisitor)
+        } else {
+            d.deserialize_str(MoveVisitor)
+        }
     }
 }
 

@@ -14,9 +14,13 @@ use crate::{MAX_HOUSES, MAX_PITS, MAX_SEEDS};
 /// One of the two players, named by the row he owns. South moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Side {
-    /// The first player; owns bins 0..m (houses) and bin m (store).
+    /// The first player; owns bins 0..m (houses) and bin m (store). serde writes `"South"` and
+    /// reads `"South"` or `"S"`.
+    #[serde(alias = "S")]
     South = 0,
-    /// The second player; owns bins m+1..2m (houses) and bin 2m+1 (store).
+    /// The second player; owns bins m+1..2m (houses) and bin 2m+1 (store). serde writes
+    /// `"North"` and reads `"North"` or `"N"`.
+    #[serde(alias = "N")]
     North = 1,
 }
 
@@ -1226,7 +1230,8 @@ impl fmt::Display for Position {
 }
 
 /// Parses the notation written by `Display`. White space around the commas is allowed; the side
-/// letter and the phase tag may be in either case. Error columns count characters from 1.
+/// to move is its letter (`S`, `N`) or its name (`South`, `North`), and the side and the phase
+/// tag may be in either case. Error columns count characters from 1.
 ///
 /// The text carries no rules, so the phase tag is read whatever the rules of the game will be:
 /// check it with [`Rules::allows_phase`] (a `pie` tag under rules without the pie rule is a
@@ -1274,7 +1279,7 @@ impl FromStr for Position {
                         && after
                             .split_whitespace()
                             .next()
-                            .and_then(Side::from_letter)
+                            .and_then(|w| w.parse::<Side>().ok())
                             .is_some()
                     {
                         return Err(ParsePositionError::Trailing {
@@ -1287,7 +1292,7 @@ impl FromStr for Position {
                 // (tester 63: "'S' is not a seed count").
                 if last && !pits.is_empty() {
                     let first = body.split_whitespace().next().unwrap_or("");
-                    if Side::from_letter(first).is_some() {
+                    if first.parse::<Side>().is_ok() {
                         return Err(ParsePositionError::CommaBeforeSide { at: col(start - 1) });
                     }
                 }
@@ -1332,7 +1337,8 @@ impl FromStr for Position {
         let mut phase = Phase::Normal;
         let mut it = words.into_iter();
         if let Some((at, w)) = it.next() {
-            to_move = Some(match Side::from_letter(w) {
+            // The letter, or the side's name as `Display` writes it (`South`, any case).
+            to_move = Some(match w.parse::<Side>().ok() {
                 Some(side) => side,
                 None => {
                     let first = w.chars().next().unwrap_or(' ');

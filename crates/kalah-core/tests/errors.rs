@@ -456,6 +456,55 @@ fn parse_position_errors_say_where() {
     ] {
         assert!(ok.parse::<Position>().is_ok(), "{ok}");
     }
+    // The side's name, as `Display` for `Side` writes it, in any case.
+    let p = |t: &str| t.parse::<Position>().unwrap();
+    assert_eq!(p("4,4,4,4 South"), p("4,4,4,4 S"));
+    assert_eq!(p("4,4,4,4 north PIE"), p("4,4,4,4 N pie"));
+    assert_eq!(p("4,4,4,4 NORTH").to_move(), Some(Side::North));
+    assert!(matches!(
+        parse_err("4,4,4,4, South"),
+        ParsePositionError::CommaBeforeSide { .. }
+    ));
+    assert!(matches!(
+        parse_err("4,4,4,4 Southern"),
+        ParsePositionError::BadSide { .. }
+    ));
+}
+
+#[test]
+fn serde_reads_side_letters_and_integer_houses() {
+    // Sides: written as names, read as names or letters.
+    assert_eq!(serde_json::to_string(&Side::South).unwrap(), "\"South\"");
+    for (text, side) in [
+        ("\"South\"", Side::South),
+        ("\"S\"", Side::South),
+        ("\"North\"", Side::North),
+        ("\"N\"", Side::North),
+    ] {
+        assert_eq!(serde_json::from_str::<Side>(text).unwrap(), side, "{text}");
+    }
+    assert!(serde_json::from_str::<Side>("\"X\"").is_err());
+    // Moves: written as strings, read as strings or integers.
+    assert_eq!(serde_json::to_string(&Move::Sow(3)).unwrap(), "\"3\"");
+    for (text, mv) in [
+        ("\"3\"", Move::Sow(3)),
+        ("3", Move::Sow(3)),
+        ("255", Move::Sow(255)),
+        ("\"swap\"", Move::Swap),
+    ] {
+        assert_eq!(serde_json::from_str::<Move>(text).unwrap(), mv, "{text}");
+    }
+    let err = |text: &str| serde_json::from_str::<Move>(text).unwrap_err().to_string();
+    assert!(
+        err("256").contains("there is no house 256"),
+        "{}",
+        err("256")
+    );
+    assert!(err("-1").contains("'-1' is not a move"), "{}", err("-1"));
+    assert!(err("3.5").contains("a house number"), "{}", err("3.5"));
+    assert!(err("true").contains("a house number"), "{}", err("true"));
+    let moves: Vec<Move> = serde_json::from_str("[3, \"6\", \"swap\"]").unwrap();
+    assert_eq!(moves, [Move::Sow(3), Move::Sow(6), Move::Swap]);
 }
 
 #[test]
