@@ -988,13 +988,23 @@ impl GameRecord {
     /// record); an unknown field is refused.
     ///
     /// # Errors
-    /// [`RecordError::Json`] for malformed JSON, else as [`GameRecord::parse_text`].
+    /// [`RecordError::Json`] for malformed JSON or for anything but white space after the
+    /// record's object, else as [`GameRecord::parse_text`].
     pub fn parse_json(text: &str) -> Result<GameRecord, RecordError> {
         // The field (and item) a wrong value is in is named (tester 82: `{"turns": [3]}` was
         // "invalid type: integer `3`, expected a string at line 1 column 11").
-        let j: JsonRecord =
-            serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(text))
-                .map_err(|e| RecordError::Json(json_error_at(&e)))?;
+        let mut de = serde_json::Deserializer::from_str(text);
+        let j: JsonRecord = serde_path_to_error::deserialize(&mut de)
+            .map_err(|e| RecordError::Json(json_error_at(&e)))?;
+        // Anything after the record but white space is refused, not dropped (tester 98: a
+        // second record after the first was loaded without a word).
+        de.end().map_err(|e| {
+            RecordError::Json(format!(
+                "text after the record at line {} column {}: a record is one JSON object with nothing after it",
+                e.line(),
+                e.column()
+            ))
+        })?;
         // Re-use the text reader so both forms check the same things; its errors are told by
         // field and turn item, not by the lines of this text, which the user never saw.
         let mut t = String::new();

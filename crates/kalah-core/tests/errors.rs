@@ -894,6 +894,24 @@ fn record_errors() {
         GameRecord::parse_json("{"),
         Err(RecordError::Json(_))
     ));
+    // Text after the record is refused, not dropped (tester 98); white space is fine.
+    assert_eq!(
+        GameRecord::parse_json("{\"turns\": [\"3-1\"]}\n\t \n").unwrap(),
+        GameRecord::parse_json("{\"turns\": [\"3-1\"]}").unwrap()
+    );
+    for (text, at) in [
+        (
+            r#"{"turns": ["3-1"]} {"turns": ["1", "2"]}"#,
+            "line 1 column 20",
+        ),
+        ("{\"turns\": [\"3-1\"]}\ntrailing", "line 2 column 1"),
+    ] {
+        let e = GameRecord::parse_json(text).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!("text after the record at {at}")),
+            "{text}: {e}"
+        );
+    }
     assert!(matches!(
         GameRecord::parse_json(r#"{"rules": {}, "start": "4,4,4,4 S", "turns": ["1 2"]}"#),
         Err(RecordError::Json(_))
