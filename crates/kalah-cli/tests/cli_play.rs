@@ -2186,3 +2186,58 @@ fn loading_an_untagged_start_under_an_opening_rule_gets_a_note() {
         assert_eq!(stderr_of(rules, start), "", "{rules} {start}");
     }
 }
+
+/// `save F` over another user's file in a sticky directory (as /tmp) says why it may not, as
+/// `--save F` does (tester 98: the system's "Operation not permitted" alone); the file is not
+/// touched. Runs only as root, which can make the other user's file and then play as `nobody`
+/// (with `setpriv`); skipped otherwise.
+#[test]
+fn save_in_a_sticky_directory_says_why() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("roots.txt");
+    std::fs::write(&file, "1. S 3-6\n").unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o666)).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let as_nobody = |input: &str| {
+        use std::io::Write;
+        let mut child = Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(assert_cmd::cargo::cargo_bin("kalah"))
+            .args(["play", "--opponent", "human", "--load"])
+            .arg(&file)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .ok()?;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .ok()?;
+        let out = child.wait_with_output().ok()?;
+        Some((
+            out.status,
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        ))
+    };
+    // Not root, no setpriv, or `nobody` cannot reach the binary or the file: nothing to check.
+    let runs = std::fs::metadata(&file).is_ok_and(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0)
+        && as_nobody("quit\n")
+            .is_some_and(|(status, text)| status.success() && text.contains("Loaded"));
+    if !runs {
+        eprintln!("skipped: needs root, setpriv, and a kalah binary `nobody` may run");
+        return;
+    }
+    let (status, text) = as_nobody(&format!("2\nsave {}\nquit\n", file.display())).unwrap();
+    assert!(status.success(), "{text}");
+    assert!(
+        text.contains("it belongs to another user, in a directory where only a file's owner may replace it (sticky, as /tmp)"),
+        "{text}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "1. S 3-6\n");
+}

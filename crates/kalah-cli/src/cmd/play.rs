@@ -1267,30 +1267,35 @@ fn temp_beside(target: &Path, dir: &Path) -> Result<(PathBuf, std::fs::File)> {
 /// # Errors
 /// As [`save_atomically`], except a full disk.
 pub fn check_replaceable(path: &Path) -> Result<()> {
-    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    use std::os::unix::fs::MetadataExt;
     let (target, dir) = save_target(path)?;
     let (tmp, file) = temp_beside(&target, &dir)?;
     // The temporary file is the user's own: its owner is who this process writes as.
     let me = file.metadata().map(|m| m.uid()).ok();
     drop(file);
     let _ = std::fs::remove_file(&tmp);
-    // In a sticky directory (mode 1777, as /tmp) only a file's owner, the directory's owner
-    // or root may rename over it (tester 25: the game started, then every write failed).
-    let parent = target.parent().filter(|p| !p.as_os_str().is_empty());
-    if let (Some(me), Ok(t), Ok(d)) = (
-        me,
-        std::fs::metadata(&target),
-        std::fs::metadata(parent.unwrap_or(Path::new("."))),
-    ) {
-        if d.permissions().mode() & 0o1000 != 0 && me != 0 && me != t.uid() && me != d.uid() {
-            bail!(
-                "cannot replace '{}': it belongs to another user, in a directory where only a \
-                 file's owner may replace it (sticky, as /tmp)",
-                path.display()
-            );
-        }
+    match me.and_then(|me| sticky_refusal(path, &target, me)) {
+        Some(why) => Err(anyhow::anyhow!(why)),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// Why the user `me` may not rename over `target` (`path` as the user gave it), if the reason is
+/// a sticky directory: there (mode 1777, as /tmp) only a file's owner, the directory's owner or
+/// root may (tester 25: the game started, then every write failed; tester 98: `save` gave only
+/// the system's "Operation not permitted").
+fn sticky_refusal(path: &Path, target: &Path, me: u32) -> Option<String> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let parent = target.parent().filter(|p| !p.as_os_str().is_empty());
+    let t = std::fs::metadata(target).ok()?;
+    let d = std::fs::metadata(parent.unwrap_or(Path::new("."))).ok()?;
+    (d.permissions().mode() & 0o1000 != 0 && me != 0 && me != t.uid() && me != d.uid()).then(|| {
+        format!(
+            "cannot replace '{}': it belongs to another user, in a directory where only a \
+             file's owner may replace it (sticky, as /tmp)",
+            path.display()
+        )
+    })
 }
 
 /// Writes `text` to `path` through a temporary file in the same directory, flushed to disk and
@@ -1333,6 +1338,11 @@ fn write_via_temp(path: &Path, text: &str, replace: bool) -> Result<()> {
     }
     let (target, dir) = save_target(path)?;
     let (tmp_path, mut file) = temp_beside(&target, &dir)?;
+    // Who this process writes as: the owner of its own temporary file.
+    let me = {
+        use std::os::unix::fs::MetadataExt;
+        file.metadata().map(|m| m.uid()).ok()
+    };
     let written = (|| -> std::io::Result<()> {
         if let Ok(m) = std::fs::metadata(&target) {
             use std::os::unix::fs::MetadataExt;
@@ -1369,6 +1379,9 @@ fn write_via_temp(path: &Path, text: &str, replace: bool) -> Result<()> {
             );
         }
         if replace && e.kind() == std::io::ErrorKind::PermissionDenied {
+            if let Some(why) = me.and_then(|me| sticky_refusal(path, &target, me)) {
+                bail!(why);
+            }
             bail!("cannot replace '{}': {e}", path.display());
         }
         bail!("{e}");
