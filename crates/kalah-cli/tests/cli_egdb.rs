@@ -325,7 +325,7 @@ fn verify_names_every_bad_layer_file() {
     let err = String::from_utf8_lossy(&out);
     assert!(err.contains("3 bad layer files (layers 5..=7)"), "{err}");
     let advice = format!(
-        "delete '{}' (a link, or not a regular file: a build leaves it alone), then `kalah egdb build",
+        "move away or delete '{}' (a build leaves it alone: a link, not a regular file, or a file of another set, version or format), then `kalah egdb build",
         k006.display()
     );
     assert!(err.contains(&advice), "{err}");
@@ -354,6 +354,25 @@ fn verify_names_every_bad_layer_file() {
             predicate::str::contains("layer 5: damaged, truncated (")
                 .and(predicate::str::contains("building it again")),
         );
+    verify()
+        .success()
+        .stdout(predicate::str::contains("verified: all"));
+    // Another layer's whole file in a layer's place: a build leaves it alone too, so the
+    // advice names it to be moved first (tester 98: it named the build alone, which refused).
+    let k006 = set.join("k006.egdb");
+    std::fs::copy(set.join("k007.egdb"), &k006).unwrap();
+    let err = String::from_utf8_lossy(&verify().code(1).get_output().stderr).into_owned();
+    let advice = format!(
+        "move away or delete '{}' (a build leaves it alone: a link, not a regular file, or a file of another set, version or format), then `kalah egdb build --houses 3 --max-seeds 8",
+        k006.display()
+    );
+    assert!(err.contains("1 bad layer file (layer 6)"), "{err}");
+    assert!(err.contains(&advice), "{err}");
+    // Said once, at the end: not the file's own advice as well.
+    assert!(!err.contains("and rebuild"), "{err}");
+    // Done as told, the build mends the set.
+    std::fs::remove_file(&k006).unwrap();
+    build_3_8(dir.path()).arg("--quiet").assert().success();
     verify()
         .success()
         .stdout(predicate::str::contains("verified: all"));
@@ -1026,8 +1045,10 @@ fn every_command_says_a_link_to_a_damaged_layer_goes_first() {
         assert!(!text.contains("replaces it"), "{args:?}: {text}");
     }
     assert!(run(&["egdb", "info"]).contains("until that file is deleted and built again"));
-    assert!(run(&["egdb", "verify", "--houses", "3"])
-        .contains(&format!("delete '{}' (a link", layer.display())));
+    assert!(run(&["egdb", "verify", "--houses", "3"]).contains(&format!(
+        "delete '{}' (a build leaves it alone: a link",
+        layer.display()
+    )));
 }
 
 /// Past a missing layer, `verify` names what the build that fills the gap would not write over
@@ -1378,4 +1399,38 @@ fn verify_names_the_file_to_delete_after_a_wrong_value() {
         .arg(dir.path())
         .assert()
         .success();
+}
+
+/// A set of layer 0 alone holds one position, and every line says so in the singular
+/// (tester 98: "1 positions").
+#[test]
+fn one_position_is_one_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = kalah()
+            .args(args)
+            .arg("--egdb-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let built = run(&["egdb", "build", "--houses", "3", "--max-seeds", "0"]);
+    let info = run(&["egdb", "info"]);
+    let verified = run(&["egdb", "verify", "--houses", "3"]);
+    for text in [&built, &info, &verified] {
+        assert!(text.contains("1 position"), "{text}");
+        assert!(!text.contains("1 positions"), "{text}");
+        assert!(!text.contains("1 entries"), "{text}");
+    }
+    assert!(
+        built.contains("layers 0..=0 seeds, 1 position\n"),
+        "{built}"
+    );
+    assert!(info.contains("layer 0, 1 position, "), "{info}");
+    assert!(
+        verified.contains("verified: the 1 entry agrees with its children"),
+        "{verified}"
+    );
 }

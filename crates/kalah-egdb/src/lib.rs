@@ -185,6 +185,11 @@ pub const REBUILD_ADVICE: &str = "build it again (`kalah egdb build` replaces it
 pub const DELETE_FIRST_ADVICE: &str =
     "a build leaves it alone: move it away or delete it, then build it again (`kalah egdb build`)";
 
+/// How the message of a whole layer file of another board, rule set or layer
+/// ([`EgdbError::Mismatch`]) ends: a build leaves it alone, so it goes first. A front end that
+/// gives its own advice for the file may cut this text off the message's end.
+pub const MISMATCH_ADVICE: &str = "move or delete it and rebuild";
+
 /// How a bad layer file is mended ([`EgdbError::message_with`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Repair {
@@ -328,7 +333,7 @@ pub enum EgdbError {
         path: String,
     },
     /// The header describes another board, rule set or layer than the file name says.
-    #[error("{path}: holds {found}, but its name and place say {expected} (a file copied or moved by hand?); move or delete it and rebuild")]
+    #[error("{path}: holds {found}, but its name and place say {expected} (a file copied or moved by hand?); {MISMATCH_ADVICE}")]
     Mismatch {
         /// The file.
         path: String,

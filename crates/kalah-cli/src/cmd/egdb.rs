@@ -268,8 +268,9 @@ fn build(a: BuildArgs) -> Result<()> {
     let total = plan.total_positions()?;
     if let Some(need) = too_big_to_build(total) {
         bail!(
-            "layers 0..={} of Kalah({m},·) hold {total} positions and {need}: choose a smaller --max-seeds",
+            "layers 0..={} of Kalah({m},·) hold {} and {need}: choose a smaller --max-seeds",
             a.max_seeds,
+            positions(total),
         );
     }
     // A second build of the same set is refused before the plan is printed.
@@ -277,11 +278,12 @@ fn build(a: BuildArgs) -> Result<()> {
     let threads = threads_for(a.threads).max(1);
     let est = total as f64 / (RATE_PER_THREAD * threads as f64);
     outln!(
-        "Kalah({m},·) capture={} end={} leftovers={}: layers 0..={} seeds, {total} positions",
+        "Kalah({m},·) capture={} end={} leftovers={}: layers 0..={} seeds, {}",
         rules.capture,
         rules.end,
         rules.leftovers,
-        a.max_seeds
+        a.max_seeds,
+        positions(total)
     )?;
     outln!(
         "size on disk and memory needed: {}; estimated time on {threads} thread(s): {} (layers already built are kept)",
@@ -338,7 +340,8 @@ fn build(a: BuildArgs) -> Result<()> {
         } => {
             if seconds > 1.0 {
                 say(format!(
-                    "layer {seeds}: {count} positions in {seconds:.1} s ({:.2} M/s)",
+                    "layer {seeds}: {} in {seconds:.1} s ({:.2} M/s)",
+                    positions(count),
                     count as f64 / seconds / 1e6
                 ))
             }
@@ -359,9 +362,9 @@ fn build(a: BuildArgs) -> Result<()> {
         Err(e) => return Err(e.into()),
     };
     outln!(
-        "done: built {} layer(s) ({} positions) in {}, kept {} layer(s) from before; {:.2} M positions/s",
+        "done: built {} layer(s) ({}) in {}, kept {} layer(s) from before; {:.2} M positions/s",
         report.built_layers,
-        report.positions_built,
+        positions(report.positions_built),
         human_secs(report.seconds),
         report.resumed_layers,
         report.positions_built as f64 / report.seconds.max(1e-9) / 1e6
@@ -627,9 +630,9 @@ impl SetListing {
             return outln!("  {name}: no usable layers");
         }
         outln!(
-            "  {name}: {}, {} positions, {}",
+            "  {name}: {}, {}, {}",
             kalah_egdb::layers_text(&self.layers),
-            self.positions,
+            positions(self.positions),
             human_bytes(self.bytes)
         )?;
         // The solver opens layers 0, 1, 2, ... as long as their files exist: the first layer
@@ -878,6 +881,11 @@ fn too_big_to_build(total: u64) -> Option<String> {
     })
 }
 
+/// `1 position`, `12870 positions`.
+fn positions(n: u64) -> String {
+    format!("{n} position{}", if n == 1 { "" } else { "s" })
+}
+
 /// The `--egdb-dir` to repeat in a suggested command for the database root `root`: none for
 /// the default root.
 pub(crate) fn given_root(root: &Path) -> Option<&Path> {
@@ -1073,9 +1081,10 @@ fn verify(a: VerifyArgs) -> Result<()> {
     };
     let total: u64 = (0..=db.max_seeds()).map(|k| db.layer_size(k)).sum();
     outln!(
-        "{}: layers 0..={}, {total} positions; checking the checksums and re-deriving every entry",
+        "{}: layers 0..={}, {}; checking the checksums and re-deriving every entry",
         db.dir().display(),
-        db.max_seeds()
+        db.max_seeds(),
+        positions(total)
     )?;
     // Layers past a missing one are not opened: neither the solver nor this check sees them.
     // Not damage (exit code 0), but said, since the set was built further.
@@ -1139,10 +1148,14 @@ fn verify(a: VerifyArgs) -> Result<()> {
             kalah_egdb::layers_text(&report.bad_layers),
         );
     }
-    outln!(
-        "verified: all {} entries agree with their children",
-        report.positions
-    )?;
+    if report.positions == 1 {
+        outln!("verified: the 1 entry agrees with its children")?;
+    } else {
+        outln!(
+            "verified: all {} entries agree with their children",
+            report.positions
+        )?;
+    }
     Ok(())
 }
 
@@ -1177,6 +1190,12 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
         });
         if let Err(e) = checked {
             let unreadable = matches!(e, kalah_egdb::EgdbError::Unreadable { .. });
+            // What a build does not write over: not a regular file (a link, a directory), or a
+            // whole file of another set, version or format (tester 98: the advice was the
+            // build alone, which then refused the file).
+            let in_the_way = !unreadable
+                && (!std::fs::symlink_metadata(&path).is_ok_and(|md| md.is_file())
+                    || !is_damage(&e));
             // The build command comes once, at the end: not the general advice after each file
             // (nor the permissions' advice, which comes there too). A file behind a directory
             // this user may not search (a link into it) is named with that directory, which
@@ -1191,9 +1210,18 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
                     };
                     (text, at)
                 }
+                // (Without its own advice to move it: the advice at the end says so.)
+                e @ kalah_egdb::EgdbError::Mismatch { .. } => {
+                    let text = e.to_string();
+                    let cut = text
+                        .strip_suffix(kalah_egdb::MISMATCH_ADVICE)
+                        .and_then(|t| t.strip_suffix("; "))
+                        .map_or(text.clone(), str::to_string);
+                    (cut, path.clone())
+                }
                 e => (e.message_with(&mut |_, _| None), path.clone()),
             };
-            bad.push((k, fix, text, unreadable));
+            bad.push((k, fix, text, unreadable, in_the_way));
         }
     }
     let top = *files.last()?;
@@ -1227,8 +1255,7 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
     unreadable.dedup();
     let in_the_way: Vec<&Path> = bad
         .iter()
-        .filter(|b| !b.3)
-        .filter(|(_, p, ..)| std::fs::symlink_metadata(p).is_ok_and(|md| !md.is_file()))
+        .filter(|b| b.4)
         .map(|(_, p, ..)| p.as_path())
         .collect();
     let rebuilt = bad.iter().filter(|b| !b.3).count();
@@ -1243,13 +1270,14 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
     if !in_the_way.is_empty() {
         let (files, them) = shown(in_the_way);
         steps.push(format!(
-            "delete {files} (a link, or not a regular file: a build leaves {them} alone)"
+            "move away or delete {files} (a build leaves {them} alone: a link, not a regular \
+             file, or a file of another set, version or format)"
         ));
     }
     let mut each: Vec<String> = bad
         .iter()
         .take(kalah_egdb::SHOWN_BAD_LAYERS)
-        .map(|(_, _, e, _)| e.clone())
+        .map(|(_, _, e, ..)| e.clone())
         .collect();
     if bad.len() > kalah_egdb::SHOWN_BAD_LAYERS {
         each.push(format!(
