@@ -681,8 +681,13 @@ pub(crate) async fn record_import(body: ReqBody) -> ApiResult {
     body.finish()?;
     // An empty text is one of these errors (kalah-core's `RecordError::Empty`), as in `kalah
     // play --load`.
-    let record = GameRecord::parse(&text)
-        .map_err(|e| ApiError::Unprocessable(format!("bad game record: {e}")))?;
+    // (The JSON form's errors say "bad JSON game record" themselves.)
+    let record = GameRecord::parse(&text).map_err(|e| {
+        ApiError::Unprocessable(match e {
+            kalah_core::RecordError::Json(_) => e.to_string(),
+            e => format!("bad game record: {e}"),
+        })
+    })?;
     // As `kalah play --load`: a start phase tag needs its opening rules.
     if let Some(problem) = record.start.phase_tag_problem(&record.rules) {
         return Err(ApiError::Unprocessable(format!(

@@ -1068,6 +1068,24 @@ async fn records_export_and_import() {
         StatusCode::UNPROCESSABLE_ENTITY,
         &["bad JSON game record"],
     );
+    // Said once (it was "bad game record: bad JSON game record: ..."), and text after the
+    // record's object is refused, not dropped (tester 98).
+    let answer = post(
+        &app,
+        "/api/record/import",
+        json!({"text": "{\"turns\": [\"3-1\"]} {\"turns\": [\"1\"]}"}),
+    )
+    .await;
+    assert_error(
+        &answer,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &["text after the record at line 1 column 20"],
+    );
+    assert!(
+        !answer.text.contains("bad game record: bad JSON"),
+        "{}",
+        answer.text
+    );
     assert_error(
         &post(&app, "/api/record/import", json!({})).await,
         StatusCode::BAD_REQUEST,
