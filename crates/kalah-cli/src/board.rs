@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use crate::output::plural;
-use kalah_core::{EndReason, LeftoverRule, Outcome, Position, Rules, Side};
+use kalah_core::{EndReason, Outcome, Position, Rules, Side};
 
 /// When to use colour (ANSI escapes) in the output.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -309,27 +309,7 @@ pub fn describe(before: &Position, rules: &Rules, out: &Outcome) -> String {
 /// Why the game ended and where the seeds `left` in South's and North's houses (`[south,
 /// north]`, before the sweep: [`kalah_core::Outcome::left`]) went.
 pub fn end_reason_text(reason: EndReason, rules: &Rules, left: [u8; 2]) -> String {
-    let why = reason.to_string();
-    let [south, north] = left.map(u32::from);
-    if south + north == 0 {
-        return format!("{why}; no seeds are left in the houses");
-    }
-    let leftovers = match rules.leftovers {
-        LeftoverRule::Owner => {
-            "the seeds left in the houses go to their owners' stores".to_string()
-        }
-        LeftoverRule::Nobody => "the seeds left in the houses count for nobody".to_string(),
-        // The same sweep as kalah-core's: at a majority stop with neither row empty each
-        // player keeps his own (tester 51: that text was given whatever the rows held).
-        LeftoverRule::Emptier => match reason.sweep(rules, [south, north]) {
-            [_, 0] => "the seeds left in the houses go to South, whose row is empty".to_string(),
-            [0, _] => "the seeds left in the houses go to North, whose row is empty".to_string(),
-            _ => "neither row is empty, so the seeds left in the houses go to their owners' \
-                  stores"
-                .to_string(),
-        },
-    };
-    format!("{why}; {leftovers}")
+    format!("{reason}; {}", reason.leftovers_text(rules, left))
 }
 
 /// `South 25, North 23: South wins by 2` (or `a draw`).

@@ -165,6 +165,34 @@ impl EndReason {
     }
 }
 
+impl EndReason {
+    /// Where the seeds `left` in South's and North's houses (`[south, north]`, before the
+    /// sweep: [`Outcome::left`]) went when the game ended for this reason under `rules`, in
+    /// words, as `kalah play` and the web page say it after [`EndReason`]'s own text: `no seeds
+    /// are left in the houses`, `the seeds left in the houses go to their owners' stores`,
+    /// `... count for nobody`, `... go to South, whose row is empty`, or at a majority stop
+    /// with both rows holding seeds under the emptier rule, `neither row is empty, so ...`
+    /// (the same sweep as [`EndReason::sweep`]).
+    pub fn leftovers_text(self, rules: &Rules, left: [u8; 2]) -> &'static str {
+        let [south, north] = left.map(u32::from);
+        if south + north == 0 {
+            return "no seeds are left in the houses";
+        }
+        match rules.leftovers {
+            LeftoverRule::Owner => "the seeds left in the houses go to their owners' stores",
+            LeftoverRule::Nobody => "the seeds left in the houses count for nobody",
+            LeftoverRule::Emptier => match self.sweep(rules, [south, north]) {
+                [_, 0] => "the seeds left in the houses go to South, whose row is empty",
+                [0, _] => "the seeds left in the houses go to North, whose row is empty",
+                _ => {
+                    "neither row is empty, so the seeds left in the houses go to their owners' \
+                     stores"
+                }
+            },
+        }
+    }
+}
+
 impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -144,7 +144,7 @@ fn played(before: &Position, mv: Move, out: &Outcome, after: &Position, rules: &
         mv: mv.to_string(),
         side: before.side().letter(),
         before: before.to_string(),
-        outcome: outcome_json(before, mv, out),
+        outcome: outcome_json(before, mv, out, rules),
         state: state_json(after, rules),
     }
 }

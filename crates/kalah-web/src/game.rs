@@ -914,10 +914,24 @@ pub(crate) struct OutcomeJson {
     swapped: bool,
     /// Why the game ended with this action, or null.
     ended: Option<String>,
+    /// Seeds in South's and North's houses when this action ended the game, before the sweep;
+    /// `[0, 0]` when the game goes on.
+    left: [u8; 2],
+    /// Of those, the seeds the sweep put in South's and North's stores (the leftover rule:
+    /// `nobody` puts none there, `emptier` all in one store).
+    swept: [u32; 2],
+    /// Where the seeds left in the houses went, in words (`the seeds left in the houses count
+    /// for nobody`), or null when the game goes on.
+    leftovers: Option<&'static str>,
 }
 
 /// The outcome of `mv` played in `before` (which must be legal there), with the sowing path.
-pub(crate) fn outcome_json(before: &Position, mv: Move, out: &Outcome) -> OutcomeJson {
+pub(crate) fn outcome_json(
+    before: &Position,
+    mv: Move,
+    out: &Outcome,
+    rules: &Rules,
+) -> OutcomeJson {
     let mut path = Vec::new();
     if let Move::Sow(h) = mv {
         let m = before.houses();
@@ -942,6 +956,11 @@ pub(crate) fn outcome_json(before: &Position, mv: Move, out: &Outcome) -> Outcom
         capture_bins: (out.captured > 0).then(|| [out.last_bin, 2 * m - out.last_bin]),
         swapped: out.swapped,
         ended: out.ended.map(|r| r.to_string()),
+        left: out.left,
+        swept: out
+            .ended
+            .map_or([0, 0], |r| r.sweep(rules, out.left.map(u32::from))),
+        leftovers: out.ended.map(|r| r.leftovers_text(rules, out.left)),
     }
 }
 

@@ -542,6 +542,34 @@ async fn play_reports_sowing_extra_turns_captures_swaps_and_the_end() {
         .as_str()
         .unwrap()
         .contains("South's row is empty"));
+    // Where the seeds left in the houses went, under each leftover rule (tester 99: the page
+    // never said, and under `nobody` North's seeds just vanished).
+    for (rules, swept, words, score) in [
+        ("", [0, 2], "go to their owners' stores", [6, 5]),
+        ("leftovers=nobody", [0, 0], "count for nobody", [6, 3]),
+        (
+            "leftovers=emptier",
+            [2, 0],
+            "go to South, whose row is empty",
+            [8, 3],
+        ),
+    ] {
+        let a = post(
+            &app,
+            "/api/play",
+            json!({"rules": rules, "position": "0,1,5,0,2,3 S", "move": 2}),
+        )
+        .await;
+        assert_eq!(a.body["score"], json!(score), "{rules}: {}", a.text);
+        assert_eq!(a.body["outcome"]["left"], json!([0, 2]), "{rules}");
+        assert_eq!(a.body["outcome"]["swept"], json!(swept), "{rules}");
+        let says = a.body["outcome"]["leftovers"].as_str().unwrap();
+        assert!(says.contains(words), "{rules}: {says}");
+    }
+    let a = post(&app, "/api/play", json!({"move": 3})).await;
+    assert_eq!(a.body["outcome"]["left"], json!([0, 0]));
+    assert_eq!(a.body["outcome"]["swept"], json!([0, 0]));
+    assert_eq!(a.body["outcome"]["leftovers"], Value::Null);
     // Bad moves.
     assert_error(
         &post(&app, "/api/play", json!({})).await,
