@@ -588,7 +588,7 @@ function renderStatus() {
   } else if (controller(st.to_move) === 'human') {
     const you = S.opponent === 'human' ? `${sideName(st.to_move)} to move` : `Your move (${sideName(st.to_move)})`;
     const swap = st.swap ? ' — or swap sides with the button below' : '';
-    text = `${you}: click a house or press 1–${Math.min(st.houses, 9)}${swap}.`;
+    text = `${you}: click a house or press ${houseKeys(st.houses)}${swap}.`;
   } else {
     text = `The engine (${sideName(st.to_move)}) is to move.`;
   }
@@ -736,13 +736,15 @@ async function replay(moves) {
 /** Shows the step's sowing seed by seed, then the capture, then the final position. Stops as
  * soon as the game `gen` is replaced (a new game or record must not be drawn over). */
 async function animate(step, gen) {
-  const delay = SPEED[S.speed] ?? 140;
   const o = step.outcome;
-  if (delay === 0 || o.swapped || !o.path.length) return;
+  if ((SPEED[S.speed] ?? 140) === 0 || o.swapped || !o.path.length) return;
   renderStatus(); // "Sowing…" (the engine's move said "thinking" while it was sown, tester 55)
   const board = $('board');
-  const pause = async (ms) => {
-    await sleep(ms);
+  // Each pause is `beats` of the speed chosen now: a change of speed during a long sowing
+  // takes effect at once (tester 99: 127 seeds took 18 s, "instant" or not).
+  const pause = async (beats) => {
+    const delay = SPEED[S.speed] ?? 140;
+    if (delay) await sleep(beats * delay);
     if (gen !== generation) throw new Stale();
   };
   const before = step.before;
@@ -755,25 +757,44 @@ async function animate(step, gen) {
   const originBin = findOrigin(step);
   pits[originBin] = 0;
   setPit(board, originBin, 0, 'origin');
-  await pause(delay);
+  await pause(1);
   for (const bin of o.path) {
     pits[bin] += 1;
     setPit(board, bin, pits[bin], 'flash');
-    await pause(delay);
+    await pause(1);
   }
   if (o.captured) {
     const [a, b] = o.capture_bins;
     const store = storeOf(m, step.side);
-    await pause(delay * 2);
+    await pause(2);
     pits[store] += pits[a] + pits[b];
     pits[a] = 0;
     pits[b] = 0;
     setPit(board, a, 0, 'capture');
     setPit(board, b, 0, 'capture');
     setPit(board, store, pits[store], 'flash');
-    await pause(delay * 3);
+    await pause(3);
   }
-  if (o.ended) await pause(delay * 3);
+  // The sweep: the seeds left in the houses go to the stores the leftover rule says, or off
+  // the board under `nobody` (tester 99: they vanished without a word).
+  const left = o.left ?? [0, 0];
+  if (o.ended && left[0] + left[1] > 0) {
+    await pause(3);
+    const swept = o.swept ?? [0, 0];
+    for (let h = 0; h < m; h++) {
+      for (const bin of [h, m + 1 + h]) {
+        if (pits[bin]) setPit(board, bin, 0, 'capture');
+        pits[bin] = 0;
+      }
+    }
+    ['S', 'N'].forEach((side, i) => {
+      if (!swept[i]) return;
+      const store = storeOf(m, side);
+      pits[store] += swept[i];
+      setPit(board, store, pits[store], 'flash');
+    });
+  }
+  if (o.ended) await pause(3);
 }
 
 function findOrigin(step) {
@@ -787,10 +808,12 @@ function describe(step, i) {
   const actor = who(step.side, i);
   if (o.swapped) return `${actor} swapped sides (pie rule): the players exchange rows.`;
   let t = `${actor} sowed house ${step.move} (${plural(o.sown, 'seed')})`;
-  if (o.captured) t += `, captured ${o.captured} seeds`;
+  if (o.captured) t += `, captured ${plural(o.captured, 'seed')}`;
+  const inStore = o.path.length && o.path[o.path.length - 1] === storeOf(step.houses, step.side);
   if (o.extra_turn && !o.ended) t += ' — extra turn!';
+  else if (inStore && !o.ended) t += ', the last seed into the store: no extra turn on the very first sowing (Manchester rule).';
   else t += '.';
-  if (o.ended) t += ` The game is over: ${o.ended}.`;
+  if (o.ended) t += ` The game is over: ${o.ended}${o.leftovers ? `; ${o.leftovers}` : ''}.`;
   return t;
 }
 
@@ -1033,8 +1056,18 @@ async function playOn() {
   if (gen !== generation) return;
   busy = false;
   G = g;
+  const before = S.moves;
   S.moves = moves;
-  setEvent('Playing on from this position.');
+  // The later moves can be brought back, as after a new move in the history (tester 99: they
+  // were gone for good here, without a word).
+  const n = before.length - moves.length;
+  if (n > 0) {
+    const note = `The game's ${plural(n, 'move')} after this position ${n === 1 ? 'was' : 'were'} dropped.`;
+    dropped = { gen, moves: before, cursor: moves.length, note, noted: false };
+    setEvent(`Playing on from this position. ${note}`);
+  } else {
+    setEvent('Playing on from this position.');
+  }
   save();
   render();
   afterChange();
@@ -1098,7 +1131,16 @@ function fillNewDialog() {
   f.elements.level.value = S.level;
   f.elements.time.value = String(S.time);
   f.elements.side.value = S.humanSide;
+  syncPlayers();
   $('new-error').textContent = '';
+}
+
+/** The engine's fields and the side played are off when the opponent is another person on
+ * this screen, who plays the other side (tester 99: they stayed on, and seemed to matter). */
+function syncPlayers() {
+  const f = $('new-form').elements;
+  const human = f.opponent.value === 'human';
+  for (const el of [f.level, f.time, ...f.side]) el.disabled = human;
 }
 
 /** The most seeds a house of a board of `m` houses a side may hold (21 for 6 houses). */
@@ -1167,6 +1209,7 @@ function renderAnalysis() {
       a.result = null;
       a.error = null;
       a.failure = null;
+      a.playFailed = false;
       $('posstr').value = analysisPosition();
       renderAnalysisText();
       setTimeout(analyse, 0);
@@ -1190,7 +1233,7 @@ function renderAnalysisText() {
     return;
   }
   if (a.failure) {
-    out.textContent = `Could not analyse it: ${a.failure}`;
+    out.textContent = a.playFailed ? `Could not play from it: ${a.failure}` : `Could not analyse it: ${a.failure}`;
     return;
   }
   if (!result) {
@@ -1216,6 +1259,7 @@ function analyse() {
   a.result = null;
   a.error = null;
   a.failure = null;
+  a.playFailed = false;
   save();
   render();
   clearTimeout(analysisTimer);
@@ -1262,7 +1306,7 @@ const PHASES = ['opening', 'first-turn', 'pie'];
 function parsePositionText(text) {
   const m = /^\s*((?:\s*\d+\s*,)+\s*\d+)\s*(.*)$/s.exec(text); // s: U+2028 is white space too
   if (!m) {
-    const bad = text.split(/[\s,]+/).find((x) => x && !/^\d+$/.test(x) && !/^[SN]$/i.test(x) && !PHASES.includes(x.toLowerCase()));
+    const bad = text.split(/[\s,]+/).find((x) => x && !/^\d+$/.test(x) && !/^(S|N|south|north)$/i.test(x) && !PHASES.includes(x.toLowerCase()));
     throw new Error(bad ? `'${bad}' is not a seed count (a whole number 0 to 255)` : 'the counts are whole numbers joined by commas, then S or N');
   }
   const pits = m[1].split(',').map((x) => Number(x.trim()));
@@ -1275,7 +1319,8 @@ function parsePositionText(text) {
     if (pits.every((x, i) => x === 0 || i === houses || i === pits.length - 1)) return { pits, toMove: 'S', phase: null };
     throw new Error('a position with seeds in its houses needs a side to move (S or N) after the counts; only a finished game, every house empty, has none');
   }
-  const toMove = rest[0].toUpperCase();
+  // The letter, or the side's name, as the server reads it (`South`, `north`).
+  const toMove = { SOUTH: 'S', NORTH: 'N' }[rest[0].toUpperCase()] ?? rest[0].toUpperCase();
   if (toMove !== 'S' && toMove !== 'N') throw new Error(`'${rest[0]}' is not a side to move (S or N)`);
   // The tag in any case, as the server reads it (`Opening`, `PIE`).
   const phase = rest[1] === undefined ? null : rest[1].toLowerCase();
@@ -1285,6 +1330,22 @@ function parsePositionText(text) {
 }
 
 async function playFromAnalysis() {
+  // A position typed into the text field but not yet set (Enter, Set position) is the one
+  // played from (tester 99: the board's was, while the page said "the analysis position").
+  const typed = $('an-position').value.trim();
+  if (typed && typed !== analysisPosition()) {
+    try {
+      const p = parsePositionText(typed);
+      S.analysis.pits = p.pits;
+      S.analysis.toMove = p.toMove;
+      S.analysis.phase = p.phase;
+    } catch (e) {
+      S.analysis.error = e.message;
+      S.analysis.result = null;
+      render();
+      return;
+    }
+  }
   const pos = analysisPosition();
   try {
     const g = await post('/api/game', { rules: S.rules, position: pos });
@@ -1307,7 +1368,9 @@ async function playFromAnalysis() {
     if (!S.analysis) return;
     const refused = e.status === 400 || e.status === 422;
     S.analysis.error = refused ? e.message : null;
-    S.analysis.failure = refused ? null : `cannot play from it: ${e.message}`;
+    S.analysis.failure = refused ? null : e.message;
+    // (Said once: it was "Could not analyse it: cannot play from it: ...", tester 99.)
+    S.analysis.playFailed = !refused;
     render();
   }
 }
@@ -1470,6 +1533,15 @@ function wire() {
   $('speed').addEventListener('change', ready((e) => { S.speed = e.target.value; save(); }));
   $('hint-time').addEventListener('change', ready((e) => { S.hintTime = Number(e.target.value); save(); }));
   $('new-form').elements.houses.addEventListener('input', ready(limitSeeds, false));
+  // A field of one kind of board typed in chooses that kind (tester 99: a layout typed while
+  // "Houses and seeds" stayed chosen started Kalah(6,4) without a word).
+  {
+    const f = $('new-form').elements;
+    const choose = (kind) => () => { f.board.value = kind; };
+    for (const el of [f.houses, f.seeds]) el.addEventListener('input', choose('uniform'));
+    for (const el of [f.layout, f.mirrored]) el.addEventListener('input', choose('layout'));
+    f.opponent.addEventListener('change', syncPlayers);
+  }
   $('new-form').addEventListener('submit', ready(async (e) => {
     if (e.submitter && e.submitter.value !== 'start') return;
     e.preventDefault();
@@ -1487,7 +1559,17 @@ function wire() {
   }, false));
   $('rec-import').addEventListener('click', ready(importRecord));
   $('rec-copy').addEventListener('click', ready(async () => {
-    try { await navigator.clipboard.writeText($('rec-text').value); } catch { $('rec-text').select(); }
+    // The button says what happened, for a moment (tester 99: no word that it copied).
+    const btn = $('rec-copy');
+    try {
+      await navigator.clipboard.writeText($('rec-text').value);
+      btn.textContent = 'Copied';
+    } catch {
+      $('rec-text').select();
+      btn.textContent = 'Press Ctrl+C';
+    }
+    clearTimeout(btn.resetTimer);
+    btn.resetTimer = setTimeout(() => { btn.textContent = 'Copy'; }, 2000);
   }));
   $('rec-download').addEventListener('click', ready(() => {
     const blob = new Blob([$('rec-text').value], { type: 'text/plain' });
@@ -1499,6 +1581,8 @@ function wire() {
   }));
   $('rec-file').addEventListener('change', ready(async (e) => {
     const f = e.target.files[0];
+    // Emptied, so that the same file chosen again (edited meanwhile) is read again (tester 99).
+    e.target.value = '';
     if (f) $('rec-text').value = await f.text();
   }));
   for (const r of document.querySelectorAll('input[name="an-side"]')) {
@@ -1641,6 +1725,15 @@ async function boot() {
     render();
   }
   document.body.dataset.ready = 'true';
+}
+
+/** The keys that sow the houses of a board of `m` houses a side: `1`, `1–6`, `1–9, 0, - or =`
+ * (0, - and = are houses 10 to 12; tester 99: "press 1–1", and "1–9" on 12 houses). */
+function houseKeys(m) {
+  if (m === 1) return '1';
+  if (m <= 9) return `1–${m}`;
+  const keys = ['1–9', '0', '-', '='].slice(0, m - 8);
+  return `${keys.slice(0, -1).join(', ')} or ${keys[keys.length - 1]}`;
 }
 
 /** `n` and `word`, plural unless n is 1: "1 move", "3 moves". */

@@ -38,9 +38,12 @@ async function newGame(page, set) {
   await page.setChecked(`${f} input[name=pie]`, !!set.pie);
   await page.setChecked(`${f} input[name="first-move-extra-turn"]`, set.firstExtra ?? true);
   await page.selectOption(`${f} select[name=opponent]`, set.opponent ?? 'engine');
-  await page.selectOption(`${f} select[name=level]`, set.level ?? 'easy');
-  await page.selectOption(`${f} select[name=time]`, String(set.time ?? 300));
-  await page.check(`${f} input[name=side][value=${set.side ?? 'S'}]`);
+  // (The engine's fields and the side are off against another person.)
+  if ((set.opponent ?? 'engine') === 'engine') {
+    await page.selectOption(`${f} select[name=level]`, set.level ?? 'easy');
+    await page.selectOption(`${f} select[name=time]`, String(set.time ?? 300));
+    await page.check(`${f} input[name=side][value=${set.side ?? 'S'}]`);
+  }
   if (set.shot) await screenshot(page, set.shot);
   await page.click('#new-start');
   await page.waitForSelector('#dlg-new', { state: 'hidden' });
@@ -421,6 +424,76 @@ test('a move in the history: the game\'s own move steps on; another starts a new
   assert.equal(await page.$('#btn-restore'), null);
   await page.keyboard.press('End');
   assert.equal(await position(page), end);
+  assert.deepEqual(page.errors, []);
+});
+
+test('Play on from here drops the later moves with a note, and they come back', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  for (const k of ['1', '1', '3']) {
+    await page.keyboard.press(k);
+    await waitIdle(page);
+  }
+  const whole = await page.$$eval('#moves button', (els) => els.map((e) => e.textContent));
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.click('#btn-playon');
+  await page.waitForFunction(() => /Playing on from this position/.test(document.getElementById('event').textContent));
+  assert.match(await page.textContent('#event'), /The game's 2 moves after this position were dropped/);
+  assert.deepEqual((await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))), ['start', '1. S 1']);
+  await page.click('#btn-restore');
+  await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
+  assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), whole);
+  assert.match(await status(page), /Viewing move 1 of 3/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the end of a game says where the seeds left in the houses went; a typed position is the one played from', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 3, seeds: 2, leftovers: 'nobody', opponent: 'human' });
+  await page.click('#btn-analysis');
+  await page.waitForSelector('#analysis-panel:not([hidden])');
+  // Typed, not set with Enter or the button: Play from here plays it all the same.
+  await page.fill('#an-position', '0,0,1,0,5,0,0,0 South');
+  await page.click('#an-play');
+  await page.waitForSelector('#analysis-panel', { state: 'hidden' });
+  await waitIdle(page);
+  assert.equal(await position(page), '0,0,1,0,5,0,0,0 S');
+  await page.keyboard.press('3');
+  await waitIdle(page);
+  assert.match(
+    await page.textContent('#event'),
+    /The game is over: South's row is empty; the seeds left in the houses count for nobody\./,
+  );
+  assert.equal(await position(page), '0,0,0,1,0,0,0,0 S');
+  assert.deepEqual(page.errors, []);
+});
+
+test('New game: typing a layout chooses the custom layout; against a person the engine fields are off', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.click('#btn-new');
+  await page.waitForSelector('#dlg-new[open]');
+  await page.check('#new-form input[name=board][value=uniform]');
+  await page.fill('#new-form input[name=layout]', '1,2,3');
+  assert.ok(await page.isChecked('#new-form input[name=board][value=layout]'));
+  await page.selectOption('#new-form select[name=opponent]', 'human');
+  for (const f of ['select[name=level]', 'select[name=time]', 'input[name=side][value=N]']) {
+    assert.ok(await page.isDisabled(`#new-form ${f}`), `${f} is off`);
+  }
+  await page.click('#new-start');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  await waitIdle(page);
+  assert.equal(await position(page), '1,2,3,0,1,2,3,0 S');
+  assert.match(await status(page), /press 1–3/);
+  // A phone: the dialog fits the screen, its rules included.
+  await page.setViewportSize({ width: 375, height: 667 });
+  await page.click('#btn-new');
+  await page.waitForSelector('#dlg-new[open]');
+  const right = await page.$eval('#dlg-new', (d) => Math.max(...[...d.querySelectorAll('fieldset, select, label')].map((e) => e.getBoundingClientRect().right)));
+  assert.ok(right <= 375, `the dialog reaches x = ${right}`);
   assert.deepEqual(page.errors, []);
 });
 
