@@ -163,9 +163,7 @@ impl EndReason {
             }
         }
     }
-}
 
-impl EndReason {
     /// Where the seeds `left` in South's and North's houses (`[south, north]`, before the
     /// sweep: [`Outcome::left`]) went when the game ended for this reason under `rules`, in
     /// words, as `kalah play` and the web page say it after [`EndReason`]'s own text: `no seeds
