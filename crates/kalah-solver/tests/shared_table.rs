@@ -287,3 +287,30 @@ fn a_reused_solver_keeps_majority_end_positions_of_other_totals_apart() {
         assert_eq!(reused.value(&pos).unwrap(), want);
     }
 }
+
+/// A dropped solver frees a large table it alone holds on a thread of its own, and leaves a
+/// table it shares to its sharers: one dropped first must not take the table from under the
+/// other, and the table's entries stay good (tester 100's 32 MiB engine tables).
+#[test]
+fn dropping_one_sharer_leaves_the_table_to_the_other() {
+    let rules = Rules::default();
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut own = Solver::new(rules, 4);
+    for _ in 0..3 {
+        let mut a = Solver::new(rules, 16);
+        let mut b = a.with_shared_table();
+        let first = random_pos(&mut rng, 5, 20);
+        let v = a.value(&first).unwrap();
+        drop(a);
+        assert!(!b.shares_table());
+        // The entries `a` stored answer `b` now, and other positions are still right.
+        assert_eq!(b.value(&first).unwrap(), v);
+        assert_eq!(v, own.value(&first).unwrap());
+        for _ in 0..20 {
+            let pos = random_pos(&mut rng, 5, 20);
+            assert_eq!(b.value(&pos).unwrap(), own.value(&pos).unwrap(), "{pos}");
+        }
+        // Dropped alone with a used 16 MiB table: freed aside, nothing else to see.
+        drop(b);
+    }
+}
