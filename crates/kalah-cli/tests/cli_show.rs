@@ -281,7 +281,7 @@ fn a_turn_of_the_wrong_shape_is_refused_naming_its_item() {
         (
             &["--moves", "3 -6"],
             "kalah: error: --moves item 2 ('-6'): an empty action; join the actions of one turn \
-             with single dashes and no spaces, e.g. 3-6 (a trailing dash, as in 3-, says the turn \
+             with single dashes or commas and no spaces, e.g. 3-6 (a trailing dash, as in 3-, says the turn \
              goes on)",
         ),
     ];

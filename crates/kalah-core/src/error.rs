@@ -242,7 +242,7 @@ pub enum MoveError {
     /// A written turn with an empty action: nothing at all, two dashes in a row (`3--6`), or a
     /// dash first (`-1`). The one wording of `kalah show --moves`, game records and the web API.
     #[error(
-        "an empty action; join the actions of one turn with single dashes and no spaces, e.g. \
+        "an empty action; join the actions of one turn with single dashes or commas and no spaces, e.g. \
          3-6 (a trailing dash, as in 3-, says the turn goes on)"
     )]
     EmptyAction,

@@ -620,7 +620,7 @@ fn turn_errors() {
     }
     assert_eq!(
         MoveError::EmptyAction.to_string(),
-        "an empty action; join the actions of one turn with single dashes and no spaces, e.g. \
+        "an empty action; join the actions of one turn with single dashes or commas and no spaces, e.g. \
          3-6 (a trailing dash, as in 3-, says the turn goes on)"
     );
     assert_eq!("3-x".parse::<Turn>(), Err(MoveError::Parse("x".into())));
