@@ -395,7 +395,9 @@ test('screen-reader labels, keyboard focus, and a phone-sized screen', async () 
   assert.deepEqual(page.errors, []);
 });
 
-test('a move in the history: the game\'s own move steps on; another starts a new line, and the dropped moves come back', async () => {
+/** A page with a two-player game of Kalah(6,4) played to South's 1, North's 1, South's 3; its
+ * move list. */
+async function threeTurns() {
   const page = await openApp(browser.context);
   await setSpeed(page, 'instant');
   await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
@@ -405,6 +407,11 @@ test('a move in the history: the game\'s own move steps on; another starts a new
   }
   const whole = await page.$$eval('#moves button', (els) => els.map((e) => e.textContent));
   assert.deepEqual(whole, ['start', '1. S 1', '2. N 1', '3. S 3']);
+  return { page, whole };
+}
+
+test('a move in the history: the game\'s own move steps on; another starts a new line, and the dropped moves come back', async () => {
+  const { page, whole } = await threeTurns();
   const end = await position(page);
   await page.keyboard.press('Home');
   // The game's own move: it steps on, the rest of the game is kept (was: dropped silently).
@@ -428,14 +435,7 @@ test('a move in the history: the game\'s own move steps on; another starts a new
 });
 
 test('Play on from here drops the later moves with a note, and they come back', async () => {
-  const page = await openApp(browser.context);
-  await setSpeed(page, 'instant');
-  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
-  for (const k of ['1', '1', '3']) {
-    await page.keyboard.press(k);
-    await waitIdle(page);
-  }
-  const whole = await page.$$eval('#moves button', (els) => els.map((e) => e.textContent));
+  const { page, whole } = await threeTurns();
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowRight');
   await page.click('#btn-playon');
