@@ -367,7 +367,7 @@ impl std::fmt::Debug for Solver {
     }
 }
 
-/// A table of at least [`DROP_ASIDE_BYTES`] that this solver alone holds is freed on a thread
+/// A table of at least 4 MiB (`DROP_ASIDE_BYTES`) that this solver alone holds is freed on a thread
 /// of its own, so that dropping a solver (an engine per web request, per game of a match) does
 /// not spend milliseconds handing its pages back.
 impl Drop for Solver {
