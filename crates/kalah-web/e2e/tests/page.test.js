@@ -690,6 +690,12 @@ test('hints on a phone: legible for 12 houses a side, beside the rows when the h
       // wide on pits 25 px apart, tester 56).
       await page.click('#btn-analysis');
       await page.waitForSelector('#analysis-panel:not([hidden])');
+      // The board drawn for editing, styled (on a loaded machine a count once measured NaN px,
+      // read before the editing board was in place).
+      await page.waitForFunction((m) => {
+        const edits = [...document.querySelectorAll('#board .pit.house input.edit')];
+        return edits.length === 2 * m && edits.every((e) => parseFloat(getComputedStyle(e).fontSize) > 0);
+      }, houses, { timeout: 20000 });
       if (houses === 12) await screenshot(page, 'phone-12-analysis.png');
       const counts = await page.$$eval('#board .pit.house', (pits) => pits.map((p) => {
         const i = p.querySelector('input.edit').getBoundingClientRect();
