@@ -254,6 +254,24 @@ fn a_sets_own_directory_or_other_rules_are_pointed_out() {
         1,
         "give its parent",
     );
+    // Given as `.` from inside the set, or by its name alone from the root, the parent is
+    // named all the same (tester 101: "give its parent," and nothing after it).
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    for (cwd, given) in [
+        (&set, "."),
+        (&dir.path().to_path_buf(), "m3-empty-row-empty-owner"),
+    ] {
+        one_line_error(
+            kalah()
+                .current_dir(cwd)
+                .args(["egdb", "info", "--egdb-dir", given]),
+            1,
+            &format!(
+                "--egdb-dir {given}: this is one set's directory (k000.egdb, ...); give its parent, {}",
+                root.display()
+            ),
+        );
+    }
     // solve: a note on stderr, the answer on stdout as before.
     for (root, capture) in [(set.as_path(), "empty"), (dir.path(), "standard")] {
         let out = kalah()

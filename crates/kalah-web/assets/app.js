@@ -894,11 +894,21 @@ async function restoreDropped() {
   try {
     const g = await replay(d.moves);
     if (d.gen !== generation) return;
+    // The line played since is dropped in its turn, and can be brought back the same way
+    // (tester 101: its moves were lost without a word).
+    const since = S.moves;
     G = g;
     S.moves = d.moves;
     S.cursor = d.cursor;
-    dropped = null;
-    setEvent(`The dropped moves are back: viewing move ${d.cursor} of ${d.moves.length}.`);
+    const n = since.length - d.cursor;
+    if (n > 0) {
+      const note = `The newer line's ${plural(n, 'move')} from there ${n === 1 ? 'was' : 'were'} dropped.`;
+      dropped = { gen: d.gen, moves: since, cursor: d.cursor, note, noted: false };
+      setEvent(`The dropped moves are back: viewing move ${d.cursor} of ${d.moves.length}. ${note}`);
+    } else {
+      dropped = null;
+      setEvent(`The dropped moves are back: viewing move ${d.cursor} of ${d.moves.length}.`);
+    }
     save();
   } catch (e) {
     if (d.gen === generation) setEvent(`Cannot bring the moves back: ${e.message}`, true);

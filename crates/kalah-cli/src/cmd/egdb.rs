@@ -594,7 +594,29 @@ fn set_dir_given(dir: &Path) -> anyhow::Error {
     anyhow::anyhow!(
         "--egdb-dir {}: this is one set's directory (k000.egdb, ...); give its parent, {}",
         dir.display(),
-        dir.parent().unwrap_or(dir).display()
+        parent_of(dir).display()
+    )
+}
+
+/// The parent of the directory `dir`, as given if it names one, else from its absolute path:
+/// `.` and a one-part relative path have no parent of their own (tester 101: "give its parent,"
+/// with nothing after it).
+pub(crate) fn parent_of(dir: &Path) -> PathBuf {
+    match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() && !ends_in_dot(dir) => p.to_path_buf(),
+        _ => std::fs::canonicalize(dir)
+            .ok()
+            .and_then(|d| d.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| dir.join("..")),
+    }
+}
+
+/// Whether the last part of `path` is `.` or `..` (whose `parent()` is not the directory's
+/// parent).
+fn ends_in_dot(path: &Path) -> bool {
+    matches!(
+        path.components().next_back(),
+        Some(std::path::Component::CurDir | std::path::Component::ParentDir)
     )
 }
 

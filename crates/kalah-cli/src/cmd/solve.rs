@@ -628,7 +628,7 @@ pub(crate) fn open_egdb_dir(
         stderr_line!(
             "kalah: note: --egdb-dir {} is one set's directory (k000.egdb, ...), give its parent, {}; searching without databases",
             path.display(),
-            path.parent().unwrap_or(&path).display()
+            crate::cmd::egdb::parent_of(&path).display()
         );
         return Ok(None);
     }

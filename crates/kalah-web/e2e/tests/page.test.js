@@ -428,7 +428,15 @@ test('a move in the history: the game\'s own move steps on; another starts a new
   await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
   assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), whole);
   assert.match(await status(page), /Viewing move 1 of 3/);
-  assert.equal(await page.$('#btn-restore'), null);
+  // The new line is dropped in its turn, and comes back the same way (tester 101: it was lost).
+  assert.match(await page.textContent('#event'), /The newer line's 1 move from there was dropped/);
+  assert.equal(await page.textContent('#btn-restore'), 'Bring back the dropped move');
+  await page.click('#btn-restore');
+  await page.waitForFunction(() => /dropped moves are back: viewing move 1 of 2/.test(document.getElementById('event').textContent));
+  assert.deepEqual((await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))).slice(1), ['1. S 1', '2. N 2']);
+  await page.click('#btn-restore');
+  await page.waitForFunction(() => /dropped moves are back: viewing move 1 of 3/.test(document.getElementById('event').textContent));
+  assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), whole);
   await page.keyboard.press('End');
   assert.equal(await position(page), end);
   assert.deepEqual(page.errors, []);
