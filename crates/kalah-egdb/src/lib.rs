@@ -186,9 +186,17 @@ pub const DELETE_FIRST_ADVICE: &str =
     "a build leaves it alone: move it away or delete it, then build it again (`kalah egdb build`)";
 
 /// How the message of a whole layer file of another board, rule set or layer
-/// ([`EgdbError::Mismatch`]) ends: a build leaves it alone, so it goes first. A front end that
-/// gives its own advice for the file may cut this text off the message's end.
-pub const MISMATCH_ADVICE: &str = "move or delete it and rebuild";
+/// ([`EgdbError::Mismatch`]) ends: a build leaves it alone, so it goes first
+/// ([`EgdbError::message_without_advice`] leaves it out).
+const MISMATCH_ADVICE: &str = "move or delete it and rebuild";
+
+/// What is wrong with a file of [`EgdbError::Mismatch`], without the advice.
+fn mismatch_text(path: &str, found: &str, expected: &str) -> String {
+    format!(
+        "{path}: holds {found}, but its name and place say {expected} (a file copied or moved by \
+         hand?)"
+    )
+}
 
 /// How a bad layer file is mended ([`EgdbError::message_with`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -333,7 +341,7 @@ pub enum EgdbError {
         path: String,
     },
     /// The header describes another board, rule set or layer than the file name says.
-    #[error("{path}: holds {found}, but its name and place say {expected} (a file copied or moved by hand?); {MISMATCH_ADVICE}")]
+    #[error("{}; {MISMATCH_ADVICE}", mismatch_text(.path, .found, .expected))]
     Mismatch {
         /// The file.
         path: String,
@@ -421,6 +429,21 @@ impl EgdbError {
     pub fn message_with(&self, advice: &mut dyn FnMut(usize, Repair) -> Option<String>) -> String {
         let mut n = 0;
         self.message_counting(advice, &mut n)
+    }
+
+    /// The error's message without the advice on how to mend the file it names: that of
+    /// [`EgdbError::message_with`] (`None` for each file), and of [`EgdbError::Mismatch`]
+    /// (`PATH: holds ..., but its name and place say ... (a file copied or moved by hand?)`),
+    /// for a front end that gives the advice itself, once, after several files.
+    pub fn message_without_advice(&self) -> String {
+        match self {
+            EgdbError::Mismatch {
+                path,
+                found,
+                expected,
+            } => mismatch_text(path, found, expected),
+            e => e.message_with(&mut |_, _| None),
+        }
     }
 
     fn message_counting(

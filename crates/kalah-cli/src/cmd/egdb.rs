@@ -1232,16 +1232,7 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
                     };
                     (text, at)
                 }
-                // (Without its own advice to move it: the advice at the end says so.)
-                e @ kalah_egdb::EgdbError::Mismatch { .. } => {
-                    let text = e.to_string();
-                    let cut = text
-                        .strip_suffix(kalah_egdb::MISMATCH_ADVICE)
-                        .and_then(|t| t.strip_suffix("; "))
-                        .map_or(text.clone(), str::to_string);
-                    (cut, path.clone())
-                }
-                e => (e.message_with(&mut |_, _| None), path.clone()),
+                e => (e.message_without_advice(), path.clone()),
             };
             bad.push((k, fix, text, unreadable, in_the_way));
         }
