@@ -33,13 +33,12 @@ const COLD_NODES: u64 = 4096;
 /// See [`COLD_NODES`]: the nodes that touch most pages of a table of P huge pages at random,
 /// about P ln P, with room.
 const COLD_NODES_PER_PAGE: u64 = 12;
-/// A used table at least this large that a search replaces (other rules, another board size)
-/// is freed on a thread of its own, not within the search's time (see `Solver::begin`).
-const FREE_ASIDE_BYTES: usize = 64 << 20;
-/// A solver dropped with a table at least this large, which no other solver shares, frees it
-/// on a thread of its own (see `Drop for Solver`): freeing the touched pages of 32 MiB took
-/// 5.7–8 ms, which every `/api/engine` request spent after its search (tester 100).
-const DROP_ASIDE_BYTES: usize = 4 << 20;
+/// A table at least this large that a solver lets go of, used (replaced after a change of
+/// rules or board size, see `Solver::begin`) or dropped with the solver (see `Drop for
+/// Solver`), is freed on a thread of its own if no other solver shares it: freeing the touched
+/// pages of 32 MiB took 5.7–8 ms, which every `/api/engine` request spent after its search
+/// (tester 100), and gigabytes 3–13 ms before a search's first node (tester 97).
+const FREE_ASIDE_BYTES: usize = 4 << 20;
 /// Positions with fewer seeds in the houses are searched without the table.
 const TT_MIN_SEEDS: i32 = 4;
 /// Enhanced transposition cut-off only at nodes with at least this many seeds in the houses.
@@ -277,9 +276,13 @@ impl Kids {
     }
 }
 
-/// Frees `table` on a thread of its own if this is its last reference (else only drops the
-/// reference). If no thread can be made, the closure, and with it the table, is dropped here.
+/// Lets go of `table`: if this is its last reference and it holds at least
+/// [`FREE_ASIDE_BYTES`], frees it on a thread of its own; else drops the reference here. If no
+/// thread can be made, the closure, and with it the table, is dropped here.
 fn free_aside(table: Arc<Table>) {
+    if table.bytes() < FREE_ASIDE_BYTES || Arc::strong_count(&table) > 1 {
+        return;
+    }
     let _ = std::thread::Builder::new()
         .name("kalah-table-free".into())
         .spawn(move || {
@@ -367,14 +370,12 @@ impl std::fmt::Debug for Solver {
     }
 }
 
-/// A table of at least 4 MiB (`DROP_ASIDE_BYTES`) that this solver alone holds is freed on a thread
-/// of its own, so that dropping a solver (an engine per web request, per game of a match) does
-/// not spend milliseconds handing its pages back.
+/// A table of at least 4 MiB that this solver alone holds is freed on a thread of its own
+/// (`free_aside`), so that dropping a solver (an engine per web request, per game of a match)
+/// does not spend milliseconds handing its pages back.
 impl Drop for Solver {
     fn drop(&mut self) {
-        if Arc::strong_count(&self.table) == 1 && self.table.bytes() >= DROP_ASIDE_BYTES {
-            free_aside(std::mem::replace(&mut self.table, stand_in_table()));
-        }
+        free_aside(std::mem::replace(&mut self.table, stand_in_table()));
     }
 }
 
@@ -550,10 +551,7 @@ impl Solver {
             } else {
                 let t = Table::new(self.tt_mib, m);
                 t.reclaim(&self.rules, m, total);
-                let old = std::mem::replace(&mut self.table, Arc::new(t));
-                if old.bytes() >= FREE_ASIDE_BYTES {
-                    free_aside(old);
-                }
+                free_aside(std::mem::replace(&mut self.table, Arc::new(t)));
             }
         }
         self.egdb_max = match &self.egdb {
@@ -622,11 +620,22 @@ impl Solver {
     fn poll_often(&mut self) {
         if self.nodes & POLL_MASK == 0 {
             self.poll();
-        } else if let Some(deadline) = self.limits.deadline {
-            if Instant::now() >= deadline {
-                self.stopped = true;
-            }
+        } else if self.past_deadline(Instant::now()) {
+            self.stopped = true;
         }
+    }
+
+    /// Whether the stop flag or the race flag (another thread of a parallel solve finished) is
+    /// set.
+    fn flagged(&self) -> bool {
+        let set =
+            |f: &Option<Arc<AtomicBool>>| f.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
+        set(&self.stop) || set(&self.race)
+    }
+
+    /// Whether the time limit's deadline, if any, is at or before `now`.
+    fn past_deadline(&self, now: Instant) -> bool {
+        self.limits.deadline.is_some_and(|d| now >= d)
     }
 
     /// The first nodes of a search (see [`COLD_NODES`]): the stop flags and the deadline, not
@@ -634,12 +643,7 @@ impl Solver {
     #[cold]
     #[inline(never)]
     fn poll_cold(&mut self) {
-        let flagged =
-            |f: &Option<Arc<AtomicBool>>| f.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
-        if flagged(&self.stop)
-            || flagged(&self.race)
-            || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if self.flagged() || self.past_deadline(Instant::now()) {
             self.stopped = true;
         }
     }
@@ -647,15 +651,8 @@ impl Solver {
     /// Checks the stop flag, the limits and the progress clock.
     #[cold]
     fn poll(&mut self) {
-        if let Some(flag) = &self.stop {
-            if flag.load(Ordering::Relaxed) {
-                self.stopped = true;
-            }
-        }
-        if let Some(flag) = &self.race {
-            if flag.load(Ordering::Relaxed) {
-                self.stopped = true;
-            }
+        if self.flagged() {
+            self.stopped = true;
         }
         if let Some(team) = &self.team_nodes {
             team.fetch_add(self.nodes - self.sunk, Ordering::Relaxed);
@@ -667,10 +664,8 @@ impl Solver {
             }
         }
         let now = Instant::now();
-        if let Some(deadline) = self.limits.deadline {
-            if now >= deadline {
-                self.stopped = true;
-            }
+        if self.past_deadline(now) {
+            self.stopped = true;
         }
         if self.progress.is_some()
             && now.duration_since(self.last_report) >= Duration::from_millis(500)
