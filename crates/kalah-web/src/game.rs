@@ -917,8 +917,8 @@ pub(crate) struct OutcomeJson {
     /// Seeds in South's and North's houses when this action ended the game, before the sweep;
     /// `[0, 0]` when the game goes on.
     left: [u8; 2],
-    /// Of those, the seeds the sweep put in South's and North's stores (the leftover rule:
-    /// `nobody` puts none there, `emptier` all in one store).
+    /// Of those, the seeds the sweep put in South's and North's stores under the leftover rule
+    /// ([`kalah_core::EndReason::sweep`]).
     swept: [u32; 2],
     /// Where the seeds left in the houses went, in words (`the seeds left in the houses count
     /// for nobody`), or null when the game goes on.

@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use kalah_egdb::{BuildEvent, BuildPlan, Egdb};
 
 use crate::game_args::RuleArgs;
-use crate::output::print;
+use crate::output::{plural, print};
 
 /// `println!` that hands a failed write (a closed pipe) back as an error instead of panicking.
 macro_rules! outln {
@@ -270,7 +270,7 @@ fn build(a: BuildArgs) -> Result<()> {
         bail!(
             "layers 0..={} of Kalah({m},·) hold {} and {need}: choose a smaller --max-seeds",
             a.max_seeds,
-            positions(total),
+            plural(total, "position", "positions"),
         );
     }
     // A second build of the same set is refused before the plan is printed.
@@ -283,7 +283,7 @@ fn build(a: BuildArgs) -> Result<()> {
         rules.end,
         rules.leftovers,
         a.max_seeds,
-        positions(total)
+        plural(total, "position", "positions")
     )?;
     outln!(
         "size on disk and memory needed: {}; estimated time on {threads} thread(s): {} (layers already built are kept)",
@@ -341,7 +341,7 @@ fn build(a: BuildArgs) -> Result<()> {
             if seconds > 1.0 {
                 say(format!(
                     "layer {seeds}: {} in {seconds:.1} s ({:.2} M/s)",
-                    positions(count),
+                    plural(count, "position", "positions"),
                     count as f64 / seconds / 1e6
                 ))
             }
@@ -364,7 +364,7 @@ fn build(a: BuildArgs) -> Result<()> {
     outln!(
         "done: built {} layer(s) ({}) in {}, kept {} layer(s) from before; {:.2} M positions/s",
         report.built_layers,
-        positions(report.positions_built),
+        plural(report.positions_built, "position", "positions"),
         human_secs(report.seconds),
         report.resumed_layers,
         report.positions_built as f64 / report.seconds.max(1e-9) / 1e6
@@ -603,21 +603,14 @@ fn set_dir_given(dir: &Path) -> anyhow::Error {
 /// with nothing after it).
 pub(crate) fn parent_of(dir: &Path) -> PathBuf {
     match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() && !ends_in_dot(dir) => p.to_path_buf(),
+        Some(p) if !p.as_os_str().is_empty() && !crate::cmd::play::ends_in_dot_dir(dir) => {
+            p.to_path_buf()
+        }
         _ => std::fs::canonicalize(dir)
             .ok()
             .and_then(|d| d.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| dir.join("..")),
     }
-}
-
-/// Whether the last part of `path` is `.` or `..` (whose `parent()` is not the directory's
-/// parent).
-fn ends_in_dot(path: &Path) -> bool {
-    matches!(
-        path.components().next_back(),
-        Some(std::path::Component::CurDir | std::path::Component::ParentDir)
-    )
 }
 
 /// One set's directory as `egdb info` lists it: its usable layers (seeds), their positions and
@@ -654,7 +647,7 @@ impl SetListing {
         outln!(
             "  {name}: {}, {}, {}",
             kalah_egdb::layers_text(&self.layers),
-            positions(self.positions),
+            plural(self.positions, "position", "positions"),
             human_bytes(self.bytes)
         )?;
         // The solver opens layers 0, 1, 2, ... as long as their files exist: the first layer
@@ -903,11 +896,6 @@ fn too_big_to_build(total: u64) -> Option<String> {
     })
 }
 
-/// `1 position`, `12870 positions`.
-fn positions(n: u64) -> String {
-    format!("{n} position{}", if n == 1 { "" } else { "s" })
-}
-
 /// The `--egdb-dir` to repeat in a suggested command for the database root `root`: none for
 /// the default root.
 pub(crate) fn given_root(root: &Path) -> Option<&Path> {
@@ -1106,7 +1094,7 @@ fn verify(a: VerifyArgs) -> Result<()> {
         "{}: layers 0..={}, {}; checking the checksums and re-deriving every entry",
         db.dir().display(),
         db.max_seeds(),
-        positions(total)
+        plural(total, "position", "positions")
     )?;
     // Layers past a missing one are not opened: neither the solver nor this check sees them.
     // Not damage (exit code 0), but said, since the set was built further.

@@ -1089,7 +1089,7 @@ pub fn load_record(path: &Path) -> Result<(GameRecord, bool)> {
 }
 
 /// Whether the last component of `path`, as typed, is `.` or `..` (`f.txt/.`, `../..`).
-fn ends_in_dot_dir(path: &Path) -> bool {
+pub(crate) fn ends_in_dot_dir(path: &Path) -> bool {
     let last = path
         .as_os_str()
         .as_encoded_bytes()
@@ -1267,17 +1267,22 @@ fn temp_beside(target: &Path, dir: &Path) -> Result<(PathBuf, std::fs::File)> {
 /// # Errors
 /// As [`save_atomically`], except a full disk.
 pub fn check_replaceable(path: &Path) -> Result<()> {
-    use std::os::unix::fs::MetadataExt;
     let (target, dir) = save_target(path)?;
     let (tmp, file) = temp_beside(&target, &dir)?;
     // The temporary file is the user's own: its owner is who this process writes as.
-    let me = file.metadata().map(|m| m.uid()).ok();
+    let me = writer_uid(&file);
     drop(file);
     let _ = std::fs::remove_file(&tmp);
     match me.and_then(|me| sticky_refusal(path, &target, me)) {
         Some(why) => Err(anyhow::anyhow!(why)),
         None => Ok(()),
     }
+}
+
+/// Who this process writes files as: the owner of `file`, a temporary file it just made.
+fn writer_uid(file: &std::fs::File) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    file.metadata().map(|m| m.uid()).ok()
 }
 
 /// Why the user `me` may not rename over `target` (`path` as the user gave it), if the reason is
@@ -1338,11 +1343,7 @@ fn write_via_temp(path: &Path, text: &str, replace: bool) -> Result<()> {
     }
     let (target, dir) = save_target(path)?;
     let (tmp_path, mut file) = temp_beside(&target, &dir)?;
-    // Who this process writes as: the owner of its own temporary file.
-    let me = {
-        use std::os::unix::fs::MetadataExt;
-        file.metadata().map(|m| m.uid()).ok()
-    };
+    let me = writer_uid(&file);
     let written = (|| -> std::io::Result<()> {
         if let Ok(m) = std::fs::metadata(&target) {
             use std::os::unix::fs::MetadataExt;
