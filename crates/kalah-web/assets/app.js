@@ -1343,19 +1343,7 @@ async function playFromAnalysis() {
   // A position typed into the text field but not yet set (Enter, Set position) is the one
   // played from (tester 99: the board's was, while the page said "the analysis position").
   const typed = $('an-position').value.trim();
-  if (typed && typed !== analysisPosition()) {
-    try {
-      const p = parsePositionText(typed);
-      S.analysis.pits = p.pits;
-      S.analysis.toMove = p.toMove;
-      S.analysis.phase = p.phase;
-    } catch (e) {
-      S.analysis.error = e.message;
-      S.analysis.result = null;
-      render();
-      return;
-    }
-  }
+  if (typed && typed !== analysisPosition() && !takeAnalysisText(typed)) return;
   const pos = analysisPosition();
   try {
     const g = await post('/api/game', { rules: S.rules, position: pos });
@@ -1622,16 +1610,23 @@ function wire() {
 }
 
 function loadAnalysisText() {
+  if (takeAnalysisText($('an-position').value)) analyse();
+}
+
+/** Puts the position `text` on the analysis board; false, with the error shown, if it is not
+ * one. */
+function takeAnalysisText(text) {
   try {
-    const p = parsePositionText($('an-position').value);
+    const p = parsePositionText(text);
     S.analysis.pits = p.pits;
     S.analysis.toMove = p.toMove;
     S.analysis.phase = p.phase;
-    analyse();
+    return true;
   } catch (e) {
     S.analysis.error = e.message;
     S.analysis.result = null;
     render();
+    return false;
   }
 }
 
