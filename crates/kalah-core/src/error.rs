@@ -59,7 +59,7 @@ pub enum SetupError {
     #[error("the position holds {0} seeds; at most 255 are supported")]
     TooManySeeds(u32),
     /// A game marked over still has seeds in its houses.
-    #[error("a position with seeds in its houses needs a side to move (S or N) after the pit counts; only a finished game, every house empty, has none")]
+    #[error("a position with seeds in its houses needs a side to move (S, N, South or North) after the pit counts; only a finished game, every house empty, has none")]
     OverWithSeeds,
     /// The opening phase given does not fit the position (e.g. `opening` with North to move).
     #[error("phase tag '{phase}' needs {needs}")]
@@ -152,7 +152,7 @@ pub enum ParsePositionError {
         text: String,
     },
     /// The side token is not S or N (or South or North).
-    #[error("column {at}: '{shown}' is not a side to move (S or N)", shown = crate::error::clipped(.text))]
+    #[error("column {at}: '{shown}' is not a side to move (S, N, South or North, in any case)", shown = crate::error::clipped(.text))]
     BadSide {
         /// Column of the token.
         at: usize,

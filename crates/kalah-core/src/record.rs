@@ -19,7 +19,7 @@
 //! game is over, `*` before. Each of these five tags may be given once, and each key of the
 //! `Rules` tag once; other tags (`Event`, `Date`, ...) are kept and written back. Players are named by the side
 //! they start on (after a pie-rule `swap` they own the other row). The side labels (`S`, `N`;
-//! `s`, `n` read too) and turn numbers are optional when reading; if present they are checked,
+//! `s`, `n`, `South`, `North` in any case read too) and turn numbers are optional when reading; if present they are checked,
 //! each a word of its own (`1. S 3-6`, not `1.S`). A `Result` that is neither `*` nor two
 //! store counts is refused. A turn must end where its player's turn ends
 //! ([`Turn::check_step`]); the last turn may end in `-` when the player still has an extra turn
@@ -768,7 +768,7 @@ impl GameRecord {
                 });
             }
             let is_number = tok.ends_with('.');
-            let label = Side::from_letter(&tok);
+            let label = tok.parse::<Side>().ok();
             if is_number || label.is_some() {
                 // At most one number, then at most one label, before a turn (`1. S 3-6`).
                 if pending_side.is_some() || (is_number && pending_label.is_some()) {
@@ -1042,7 +1042,7 @@ impl GameRecord {
             // Nor a turn number or side label of the text form (tester 45: `["1.", "S", "3-6"]`
             // was read as one turn, and written back as `["3-6"]`).
             let token = turn.trim();
-            if token.ends_with('.') || Side::from_letter(token).is_some() {
+            if token.ends_with('.') || token.parse::<Side>().is_ok() {
                 return Err(RecordError::Json(format!(
                     "field 'turns', item {}: '{turn}' is not a turn (turn numbers and side labels belong \
                      to the text form; each item here is one turn)",
@@ -1335,6 +1335,21 @@ mod tests {
         }
         // Only at the start: elsewhere it is text like any other.
         assert!(GameRecord::parse(&format!("{}\u{feff}", r.to_text())).is_err());
+    }
+
+    /// Side labels may be the side's name as well as its letter, as positions read them
+    /// (tester 101: `1. South 3-6` was refused as an illegal move 'South'); a wrong name is
+    /// checked as a wrong letter is.
+    #[test]
+    fn side_labels_may_be_names() {
+        let by_name = GameRecord::parse_text("1. South 3-6\n2. north 1\n").unwrap();
+        assert_eq!(by_name, GameRecord::parse_text("1. S 3-6\n2. N 1\n").unwrap());
+        assert_eq!(
+            GameRecord::parse_text("1. North 3-6\n")
+                .unwrap_err()
+                .to_string(),
+            "line 1: turn 1 is labelled N but South is to move"
+        );
     }
 
     #[test]

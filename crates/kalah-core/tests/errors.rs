@@ -444,7 +444,7 @@ fn parse_position_errors_say_where() {
     );
     assert_eq!(
         parse_err("4,4,4,4 X").to_string(),
-        "column 9: 'X' is not a side to move (S or N)"
+        "column 9: 'X' is not a side to move (S, N, South or North, in any case)"
     );
     // Accepted variants: spaces, tabs, lower case, no space before the side.
     for ok in [
@@ -930,6 +930,7 @@ fn record_errors() {
         (r#"["1.", "S", "3-6"]"#, 1, "1."),
         (r#"["3-6", "S"]"#, 2, "S"),
         (r#"["3-6", "N"]"#, 2, "N"),
+        (r#"["3-6", "North"]"#, 2, "North"),
         (r#"["3-6", " 2. "]"#, 2, " 2. "),
     ] {
         assert_eq!(
