@@ -394,7 +394,46 @@ fn a_build_says_when_its_set_still_cannot_be_opened() {
     assert!(
         err.starts_with("kalah: error: layers 0..=8 are built, but the set cannot be opened")
             && err.contains("k009.egdb: holds m=3 k=8")
-            && err.contains("move or delete it"),
+            && err.contains("a build leaves it alone: move it away or delete it, then `kalah egdb build --houses 3 --max-seeds 9 --egdb-dir "),
+        "{err}"
+    );
+    // `solve` and `probe` name the build that follows the move too, as `verify` does (tester
+    // 101: "move or delete it and rebuild", without the command).
+    for args in [
+        &["solve", "--houses", "3", "--seeds", "2"][..],
+        &["egdb", "probe", "1,1,1,0,1,1,1,0 S"][..],
+    ] {
+        let out = common::kalah_with_egdb_dir(args, dir.path());
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("k009.egdb: holds m=3 k=8")
+                && err.contains("; a build leaves it alone: move it away or delete it, then `kalah egdb build --houses 3 --max-seeds 9 --egdb-dir ")
+                && err.contains("` builds it again"),
+            "{args:?}: {err}"
+        );
+    }
+    // A build up to and past it says to move it first, not to build (tester 101).
+    let out = kalah()
+        .args([
+            "egdb",
+            "build",
+            "--houses",
+            "3",
+            "--max-seeds",
+            "10",
+            "--quiet",
+        ])
+        .arg("--egdb-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("k009.egdb: holds m=3 k=8")
+            && err.contains("; a build does not replace it: move it away or delete it")
+            && err.ends_with("nothing was built\n"),
         "{err}"
     );
     // Cut short too, `info` names it as layer 8's file, to move or delete (tester 69: it said
@@ -1424,9 +1463,10 @@ fn one_position_is_one_position() {
         assert!(!text.contains("1 positions"), "{text}");
         assert!(!text.contains("1 entries"), "{text}");
     }
+    assert!(built.contains(": layer 0 seeds, 1 position\n"), "{built}");
     assert!(
-        built.contains("layers 0..=0 seeds, 1 position\n"),
-        "{built}"
+        verified.contains(": layer 0, 1 position; checking"),
+        "{verified}"
     );
     assert!(info.contains("layer 0, 1 position, "), "{info}");
     assert!(

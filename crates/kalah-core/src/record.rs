@@ -1343,7 +1343,10 @@ mod tests {
     #[test]
     fn side_labels_may_be_names() {
         let by_name = GameRecord::parse_text("1. South 3-6\n2. north 1\n").unwrap();
-        assert_eq!(by_name, GameRecord::parse_text("1. S 3-6\n2. N 1\n").unwrap());
+        assert_eq!(
+            by_name,
+            GameRecord::parse_text("1. S 3-6\n2. N 1\n").unwrap()
+        );
         assert_eq!(
             GameRecord::parse_text("1. North 3-6\n")
                 .unwrap_err()

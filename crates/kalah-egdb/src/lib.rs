@@ -178,23 +178,23 @@ pub(crate) fn worker_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, E
 /// command (board, rules, directory) may put it in place of this text.
 pub const REBUILD_ADVICE: &str = "build it again (`kalah egdb build` replaces it)";
 
-/// How the message of something in a layer's place that is not a regular file
-/// ([`EgdbError::NotAFile`]: a directory, a FIFO, a device, a broken link) ends: a build leaves
-/// it alone, so it goes first. A front end that knows the whole build command may put it in
+/// How the message of something in a layer's place that a build leaves alone ends: what is not
+/// a regular file ([`EgdbError::NotAFile`]: a directory, a FIFO, a device, a broken link) or a
+/// whole layer file of another board, rule set or layer ([`EgdbError::Mismatch`]); it goes
+/// first. A front end that knows the whole build command may put it in
 /// place of this text.
 pub const DELETE_FIRST_ADVICE: &str =
     "a build leaves it alone: move it away or delete it, then build it again (`kalah egdb build`)";
 
-/// How the message of a whole layer file of another board, rule set or layer
-/// ([`EgdbError::Mismatch`]) ends: a build leaves it alone, so it goes first
-/// ([`EgdbError::message_without_advice`] leaves it out).
-const MISMATCH_ADVICE: &str = "move or delete it and rebuild";
-
 /// What is wrong with a file of [`EgdbError::Mismatch`], without the advice.
 fn mismatch_text(path: &str, found: &str, expected: &str) -> String {
+    format!("{path}: {}", mismatch_what(found, expected))
+}
+
+/// What is wrong with a file of [`EgdbError::Mismatch`], without its path or the advice.
+pub(crate) fn mismatch_what(found: &str, expected: &str) -> String {
     format!(
-        "{path}: holds {found}, but its name and place say {expected} (a file copied or moved by \
-         hand?)"
+        "holds {found}, but its name and place say {expected} (a file copied or moved by hand?)"
     )
 }
 
@@ -341,7 +341,7 @@ pub enum EgdbError {
         path: String,
     },
     /// The header describes another board, rule set or layer than the file name says.
-    #[error("{}; {MISMATCH_ADVICE}", mismatch_text(.path, .found, .expected))]
+    #[error("{}; {DELETE_FIRST_ADVICE}", mismatch_text(.path, .found, .expected))]
     Mismatch {
         /// The file.
         path: String,
@@ -431,19 +431,12 @@ impl EgdbError {
         self.message_counting(advice, &mut n)
     }
 
-    /// The error's message without the advice on how to mend the file it names: that of
-    /// [`EgdbError::message_with`] (`None` for each file), and of [`EgdbError::Mismatch`]
-    /// (`PATH: holds ..., but its name and place say ... (a file copied or moved by hand?)`),
-    /// for a front end that gives the advice itself, once, after several files.
+    /// The error's message without the advice on how to mend the files it names
+    /// ([`EgdbError::message_with`], `None` for each file; for [`EgdbError::Mismatch`]: `PATH:
+    /// holds ..., but its name and place say ... (a file copied or moved by hand?)`), for a
+    /// front end that gives the advice itself, once, after several files.
     pub fn message_without_advice(&self) -> String {
-        match self {
-            EgdbError::Mismatch {
-                path,
-                found,
-                expected,
-            } => mismatch_text(path, found, expected),
-            e => e.message_with(&mut |_, _| None),
-        }
+        self.message_with(&mut |_, _| None)
     }
 
     fn message_counting(
@@ -462,6 +455,24 @@ impl EgdbError {
                 let text = match advice(*n, repair) {
                     Some(a) => format!("{path}: {damage}; {a}"),
                     None => format!("{path}: {damage}"),
+                };
+                *n += 1;
+                text
+            }
+            // A whole file of another board, rule set or layer: a build leaves it alone (tester
+            // 101: `solve` and `build` said "rebuild" without the command `verify` names).
+            (
+                EgdbError::Mismatch {
+                    path,
+                    found,
+                    expected,
+                },
+                _,
+            ) => {
+                let text = mismatch_text(path, found, expected);
+                let text = match advice(*n, Repair::DeleteFirst) {
+                    Some(a) => format!("{text}; {a}"),
+                    None => text,
                 };
                 *n += 1;
                 text

@@ -278,11 +278,11 @@ fn build(a: BuildArgs) -> Result<()> {
     let threads = threads_for(a.threads).max(1);
     let est = total as f64 / (RATE_PER_THREAD * threads as f64);
     outln!(
-        "Kalah({m},·) capture={} end={} leftovers={}: layers 0..={} seeds, {}",
+        "Kalah({m},·) capture={} end={} leftovers={}: {} seeds, {}",
         rules.capture,
         rules.end,
         rules.leftovers,
-        a.max_seeds,
+        layers_up_to(a.max_seeds),
         plural(total, "position", "positions")
     )?;
     outln!(
@@ -925,6 +925,12 @@ pub(crate) fn repair_with_command(db: &Egdb) -> Option<String> {
     })
 }
 
+/// `layers 0..=K`, or `layer 0` for K = 0 ([`kalah_egdb::layers_text`]; tester 101: "layers
+/// 0..=0").
+fn layers_up_to(k: u32) -> String {
+    kalah_egdb::layers_text(&(0..=k).collect::<Vec<u32>>())
+}
+
 /// The command that builds layers 0..=`max_seeds` of Kalah(`m`,·) under `rules` (only the rule
 /// flags that differ from the defaults) into the root `given` by `--egdb-dir` (`None`: the
 /// default root).
@@ -1091,9 +1097,9 @@ fn verify(a: VerifyArgs) -> Result<()> {
     };
     let total: u64 = (0..=db.max_seeds()).map(|k| db.layer_size(k)).sum();
     outln!(
-        "{}: layers 0..={}, {}; checking the checksums and re-deriving every entry",
+        "{}: {}, {}; checking the checksums and re-deriving every entry",
         db.dir().display(),
-        db.max_seeds(),
+        layers_up_to(db.max_seeds()),
         plural(total, "position", "positions")
     )?;
     // Layers past a missing one are not opened: neither the solver nor this check sees them.
