@@ -320,6 +320,61 @@ fn a_sets_own_directory_or_other_rules_are_pointed_out() {
         .stderr(predicate::str::is_empty());
 }
 
+/// A layer file moved by hand into a root that holds sets leaves it a root (tester 101:
+/// `build` refused it as "one set's directory"); `info` names the file and where it belongs.
+#[test]
+fn a_layer_file_beside_the_sets_leaves_the_root_a_root() {
+    let (dir, layer_4) = built_with_layer_4();
+    let stray = dir.path().join("k004.egdb");
+    std::fs::rename(&layer_4, &stray).unwrap();
+    // The build fills the gap it left (and writes the layers above it anew).
+    let out = build(dir.path(), "6", &["--quiet"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("done: built 3 layer(s)"),
+        "{out:?}"
+    );
+    let out = kalah()
+        .args(["egdb", "info", "--egdb-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "  stray file: {}: outside every set's directory, not used; it holds layer 4, whose place is {}\n",
+            stray.display(),
+            layer_4.display()
+        )) && text.contains("m3-standard-row-empty-owner: layers 0..=6, "),
+        "{text}"
+    );
+    // solve uses the set, without a note.
+    kalah()
+        .args(["solve", "--houses", "3", "--seeds", "2", "--egdb-dir"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+    // A directory holding layer files and no set is still one set's directory.
+    let lone = tempfile::tempdir().unwrap();
+    std::fs::copy(&stray, lone.path().join("k004.egdb")).unwrap();
+    one_line_error(
+        kalah()
+            .args([
+                "egdb",
+                "build",
+                "--houses",
+                "3",
+                "--max-seeds",
+                "4",
+                "--egdb-dir",
+            ])
+            .arg(lone.path()),
+        1,
+        "this is one set's directory (k000.egdb, ...); give its parent",
+    );
+}
+
 #[test]
 fn a_build_bigger_than_memory_is_refused_before_it_starts() {
     // `egdb build --houses 12 --max-seeds 20` (1.76 TB, every layer held in memory) started

@@ -512,6 +512,30 @@ fn info(a: DirArgs) -> Result<()> {
     for (path, problem) in &bad_sets {
         outln!("  bad set: {}: {problem}", path.display())?;
     }
+    // A layer file beside the sets is not used: where it belongs, if its header tells.
+    for path in stray_layer_files(&root) {
+        let place = match kalah_egdb::file::read_header(&path) {
+            Ok(h) => {
+                let rules = kalah_core::Rules {
+                    capture: h.capture,
+                    end: h.end,
+                    leftovers: h.leftovers,
+                    ..kalah_core::Rules::default()
+                };
+                let at = kalah_egdb::file::layer_path(&root, h.houses, &rules, h.seeds);
+                format!(
+                    "; it holds layer {}, whose place is {}",
+                    h.seeds,
+                    at.display()
+                )
+            }
+            Err(_) => String::new(),
+        };
+        outln!(
+            "  stray file: {}: outside every set's directory, not used{place}",
+            path.display()
+        )?;
+    }
     if layers.is_empty() && bad_sets.is_empty() {
         let cmd = build_command(6, &kalah_core::Rules::default(), "K", given);
         outln!("no layers (build some with `{cmd}`, for another board or rules with their flags)")?;
@@ -1045,12 +1069,39 @@ pub(crate) fn no_layer_zero(
     ))
 }
 
-/// Whether `dir` itself holds layer files (`*.egdb`): a set's directory given as the root.
+/// Whether `dir` itself holds layer files (`*.egdb`) and no set directory: a set's directory
+/// given as the root. A root that holds sets is a root even with a layer file beside them (one
+/// moved there by hand: tester 101, `build` refused the root); [`stray_layer_files`] names
+/// those.
 pub(crate) fn holds_layer_files(dir: &std::path::Path) -> bool {
+    !stray_layer_files(dir).is_empty() && !holds_sets(dir)
+}
+
+/// The layer files (`*.egdb`) directly in `dir`, in name order.
+pub(crate) fn stray_layer_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "egdb"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// Whether `dir` holds a directory named as a set's (`m6-standard-row-empty-owner`).
+fn holds_sets(dir: &std::path::Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|entries| {
-        entries
-            .filter_map(|e| e.ok())
-            .any(|e| e.path().extension().is_some_and(|x| x == "egdb"))
+        entries.filter_map(|e| e.ok()).any(|e| {
+            e.path().is_dir()
+                && e.file_name()
+                    .to_str()
+                    .and_then(kalah_egdb::file::parse_set_dir_name)
+                    .is_some()
+        })
     })
 }
 
