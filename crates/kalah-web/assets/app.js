@@ -65,6 +65,11 @@ function defaultState() {
     // {names: {south, north} (null if they named a person against the engine), tags: [[name,
     // value], ...], comments: [[turns before it, text], ...]}; null for a game begun here.
     record: null,
+    // The line a move in the history or "Play on from here" dropped, while it can be brought
+    // back (`restoreDropped`): {moves (that whole line), cursor (where the lines part: both
+    // have the same moves before it), note (the words that say what was dropped), count (its
+    // turns from there)}; null if none. Kept with the game, so a reload keeps it too.
+    dropped: null,
   };
 }
 
@@ -118,7 +123,19 @@ function sanitize(saved) {
     values: goodValues(saved.values, isObj),
     analysis: null, // (this tab's own: `storedAnalysis`)
     record: start ? goodRecord(saved.record, isObj) : null,
+    dropped: start ? goodDropped(saved.dropped, moves, isObj) : null,
   };
+}
+
+/** A saved dropped line (`S.dropped`) if it has the shape the page stores and parts from the
+ * game `moves` at its cursor (the same moves before it); else null. */
+function goodDropped(d, moves, isObj) {
+  if (!isObj(d) || !Array.isArray(d.moves) || !d.moves.every((m) => typeof m === 'string' && /^([1-9]\d*|swap)$/.test(m))) return null;
+  const { cursor, note, count } = d;
+  const ok = Number.isInteger(cursor) && cursor >= 0 && cursor < d.moves.length && cursor <= moves.length
+    && d.moves.slice(0, cursor).every((m, i) => moves[i] === m)
+    && typeof note === 'string' && Number.isInteger(count) && count >= 1 && count <= d.moves.length - cursor;
+  return ok ? { moves: d.moves, cursor, note, count } : null;
 }
 
 /** `a` (from sessionStorage, any JSON) as an analysis board: {pits, toMove, phase, result},
@@ -311,8 +328,9 @@ function storedGame() {
  * display settings or the analysis board, which each tab keeps for itself: opening it in one
  * tab stopped the other, tester 56): two states with the same are the same game. */
 function gameKey(st) {
+  const d = st.dropped;
   return JSON.stringify([st.rules, st.board, st.opponent, st.level, st.time, st.humanSide, st.start,
-    st.moves, st.cursor, st.record]);
+    st.moves, st.cursor, st.record, d ? [d.moves, d.cursor, d.note, d.count] : null]);
 }
 
 /** Another tab wrote the saved game: the values it found are kept; if it changed the game,
@@ -378,6 +396,8 @@ async function adoptEngineMove(theirs, text) {
     G = g;
     S.moves = theirs.moves;
     S.cursor = theirs.cursor;
+    // (The same as this tab's: `bringsEngineMove`.)
+    S.dropped = theirs.dropped;
     const step = g.steps[g.steps.length - 1];
     setEvent(`${describe(step, g.steps.length - 1)} (Played in another tab of this page.)`);
   } catch (e) {
@@ -455,6 +475,44 @@ const humanToMove = () => {
   const st = current();
   return !st.over && st.to_move && controller(st.to_move) === 'human';
 };
+
+// The move list numbers whole turns (a chain of sowings with extra turns, `3-6`); the page's
+// game (`S.moves`, `S.cursor`) counts actions. What the page says in counts is in turns, as the
+// list shows them (a player read "move 3 of 7" beside a list of 5 turns).
+
+/** The actions of the turn `t` (an item of `/api/game`'s `turns`): 2 for `3-6`, 1 for `2-`. */
+const turnLength = (t) => t.turn.replace(/-$/, '').split('-').length;
+/** The number of actions played once the turn `t` is over (or, open, as far as it goes). */
+const turnEnd = (t) => t.first + turnLength(t);
+
+/** The position after `i` actions of a game of `turns`, in the move list's terms: "the start",
+ * "the position after turn 2", or, inside a turn, "turn 2 (S 3-6) after 1 of its 2 sowings";
+ * with `total`, each turn number is followed by "of N" (the game's turns). */
+function place(turns, i, total = false) {
+  const of = total ? ` of ${turns.length}` : '';
+  if (i === 0) return total ? `the start, before turn 1${of}` : 'the start';
+  const t = turns.find((x) => x.first < i && i <= turnEnd(x));
+  if (!t) return `the position after ${plural(i, 'action')}`; // (a game's turns hold its actions)
+  const len = turnLength(t);
+  if (i === turnEnd(t)) return `the position after turn ${t.number}${of}`;
+  return `turn ${t.number}${of} (${t.side} ${t.turn}) after ${i - t.first} of its ${len} sowings`;
+}
+
+/** What a game of `turns` loses when it is cut after `at` actions, said in turns: "the game's
+ * 2 turns `from`", or, cut inside a turn, "the rest of the game's turn 2 and 1 later turn"
+ * (`whose` is "the game's"; `from` says where they start, "from there"), then "was dropped" or
+ * "were dropped"; and the turns touched. */
+function droppedWords(turns, at, whose, from) {
+  const later = turns.filter((t) => turnEnd(t) > at);
+  const count = later.length;
+  const verb = count === 1 ? 'was dropped' : 'were dropped';
+  if (!count || later[0].first >= at) return { words: `${whose} ${plural(count, 'turn')} ${from} ${verb}`, count };
+  const rest = `the rest of ${whose} turn ${later[0].number}`;
+  return { words: `${count === 1 ? rest : `${rest} and ${plural(count - 1, 'later turn')}`} ${verb}`, count };
+}
+
+/** `text` with its first letter a capital. */
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function gameBody(extra = {}) {
   return { rules: S.rules, position: S.start, moves: S.moves, ...extra };
@@ -546,6 +604,7 @@ function render() {
   $('btn-redo').disabled = atEnd() || still;
   $('event').textContent = lastEvent;
   renderStatus();
+  renderDropped();
   renderMoves();
   renderGraph();
   const review = !atEnd() && !S.analysis;
@@ -561,7 +620,6 @@ function renderStatus() {
     el.textContent = 'This game was changed in another tab of this page. This tab has stopped, so as not to overwrite it: reload it to go on here with the game as the other tab left it.';
     statusButton('btn-retry', false);
     statusButton('btn-swap', false);
-    statusButton('btn-restore', false);
     statusButton('btn-reload', true, 'Reload this tab', () => window.location.reload());
     return;
   }
@@ -592,11 +650,9 @@ function renderStatus() {
   } else {
     text = `The engine (${sideName(st.to_move)}) is to move.`;
   }
-  if (!atEnd()) text = `Viewing move ${S.cursor} of ${S.moves.length}. ${text}`;
+  if (!atEnd()) text = `Viewing ${place(G.turns, S.cursor, true)}. ${text}`;
   el.textContent = text;
   statusButton('btn-retry', !S.analysis && !busy && isStalled(), 'Retry the engine', retryEngine);
-  const restore = !S.analysis && !busy && hasDropped();
-  statusButton('btn-restore', restore, restore ? `Bring back the dropped move${dropped.moves.length - dropped.cursor === 1 ? '' : 's'}` : '', restoreDropped);
   // The pie rule's swap gets its own button.
   const showSwap = !st.over && st.swap && controller(st.to_move) === 'human' && !S.analysis;
   const swapBtn = statusButton('btn-swap', showSwap, 'Swap sides (pie rule)', () => humanMove('swap'));
@@ -605,6 +661,19 @@ function renderStatus() {
     const sv = a && a.moves ? a.moves.find((x) => x.move === 'swap') : null;
     swapBtn.textContent = `Swap sides (pie rule)${sv ? ` — ${sv.exact ? '' : '≈'}${signed(sv.value)}` : ''}`;
   }
+}
+
+/** The note of a dropped line and its "Bring back" button, in their own place under the status:
+ * shown as long as the line can be brought back, whatever the event line says meanwhile (the
+ * engine's move replaced the note there at once). The button is off while a move is sown or the
+ * engine thinks. */
+function renderDropped() {
+  const show = !elsewhere && !S.analysis && hasDropped();
+  $('dropped-note').textContent = show ? S.dropped.note : '';
+  const btn = $('btn-restore');
+  btn.hidden = !show;
+  btn.disabled = !show || busy;
+  if (show) btn.textContent = `Bring back the dropped move${S.dropped.count === 1 ? '' : 's'}`;
 }
 
 /** Shows (after the status line) or removes the button `id`; returns it while shown. */
@@ -644,8 +713,7 @@ function renderMoves() {
   };
   item('start', 0, 'Go to the start position');
   for (const t of G.turns) {
-    const len = t.turn.replace(/-$/, '').split('-').length;
-    const end = t.first + len;
+    const end = turnEnd(t);
     item(`${t.number}. ${t.side} ${t.turn}`, end, `Turn ${t.number}, ${sideName(t.side)} ${t.turn}: go to the position after it`);
     // Inside a turn, the intermediate positions are reachable with the arrow keys.
   }
@@ -666,7 +734,9 @@ function renderGraph() {
     const a = S.values[stateAt(i).position];
     vals.push(a && a.v !== undefined && a.v !== null ? { v: a.v, exact: a.exact } : undefined);
   }
-  drawGraph($('graph'), vals, S.cursor, jump);
+  // (Its positions named in turns, as the move list counts: its axis said "move 7" at the end
+  // of a list of 5.)
+  drawGraph($('graph'), vals, S.cursor, jump, { at: (i) => place(G.turns, i), end: `turn ${G.turns.length}` });
 }
 
 // ---- Analysis (values, hints, graph) ------------------------------------------------------
@@ -820,11 +890,8 @@ function describe(step, i) {
 /** Thrown by an animation whose game was replaced meanwhile. */
 class Stale extends Error {}
 
-// The moves a move played in the history dropped (the game's later moves), while they can be
-// brought back: {gen, moves (the whole game before), cursor (where the new move went), note
-// (the event's words for it), noted (whether the engine's moves still repeat the note)}.
-let dropped = null;
-const hasDropped = () => !!dropped && dropped.gen === generation && dropped.moves.length > dropped.cursor;
+/** Whether the game has a dropped line to bring back (`S.dropped`). */
+const hasDropped = () => !!S.dropped && S.dropped.moves.length > S.dropped.cursor;
 
 /** Plays `mv` (a string) at the cursor and animates it. In the history, the game's next move
  * just steps on; another move starts a new line, and the later moves can be brought back
@@ -845,24 +912,21 @@ async function applyMove(mv) {
   const moves = [...S.moves.slice(0, at), mv];
   const g = await replay(moves);
   if (gen !== generation) return false;
-  const before = S.moves;
+  // A new line: the game's moves from here are the line dropped (said in the game's turns).
+  let dropped = S.dropped;
+  if (S.moves.length > at) {
+    const { words, count } = droppedWords(G.turns, at, "the game's", 'from there');
+    const note = `A new line from ${place(G.turns, at)}: ${words}.`;
+    dropped = { moves: S.moves, cursor: at, note, count };
+  }
   const step = g.steps[g.steps.length - 1];
-  if (!(await animated(step, gen, { moves, cursor: moves.length }))) return false;
+  if (!(await animated(step, gen, { moves, cursor: moves.length, dropped }))) return false;
   G = g;
   S.moves = moves;
   S.cursor = moves.length;
-  let text = describe(step, moves.length - 1);
-  if (before.length > at) {
-    const n = before.length - at;
-    const note = `A new line from move ${at}: the game's ${plural(n, 'move')} from there ${n === 1 ? 'was' : 'were'} dropped.`;
-    dropped = { gen, moves: before, cursor: at, note, noted: true };
-    text += ` ${note}`;
-  } else if (hasDropped() && dropped.noted) {
-    // The engine's reply to the move that dropped them: the note stays (it was overwritten by
-    // the reply, tester 55), until the next move of a player here.
-    text += ` ${dropped.note}`;
-  }
-  setEvent(text);
+  S.dropped = dropped;
+  // (The note of a dropped line stands in its own place: `renderDropped`.)
+  setEvent(describe(step, moves.length - 1));
   save();
   return true;
 }
@@ -888,35 +952,40 @@ async function animated(step, gen, game) {
  * moves, viewed where that move was played. */
 async function restoreDropped() {
   if (!hasDropped() || busy || S.analysis || elsewhere) return;
-  const d = dropped;
+  const d = S.dropped;
+  const gen = generation;
+  // A keyboard player keeps the focus on the button while it is still offered (it is off, and
+  // loses the focus, while the line is replayed).
+  const focused = document.activeElement === $('btn-restore');
   busy = true;
   render();
   try {
     const g = await replay(d.moves);
-    if (d.gen !== generation) return;
+    if (gen !== generation) return;
     // The line played since is dropped in its turn, and can be brought back the same way
     // (tester 101: its moves were lost without a word).
     const since = S.moves;
+    const sinceTurns = G.turns;
     G = g;
     S.moves = d.moves;
     S.cursor = d.cursor;
-    const n = since.length - d.cursor;
-    if (n > 0) {
-      const note = `The newer line's ${plural(n, 'move')} from there ${n === 1 ? 'was' : 'were'} dropped.`;
-      dropped = { gen: d.gen, moves: since, cursor: d.cursor, note, noted: false };
-      setEvent(`The dropped moves are back: viewing move ${d.cursor} of ${d.moves.length}. ${note}`);
+    if (since.length > d.cursor) {
+      const { words, count } = droppedWords(sinceTurns, d.cursor, "the newer line's", 'from there');
+      const note = `${capital(words)}.`;
+      S.dropped = { moves: since, cursor: d.cursor, note, count };
     } else {
-      dropped = null;
-      setEvent(`The dropped moves are back: viewing move ${d.cursor} of ${d.moves.length}.`);
+      S.dropped = null;
     }
+    setEvent(`The dropped moves are back: viewing ${place(g.turns, d.cursor, true)}.`);
     save();
   } catch (e) {
-    if (d.gen === generation) setEvent(`Cannot bring the moves back: ${e.message}`, true);
+    if (gen === generation) setEvent(`Cannot bring the moves back: ${e.message}`, true);
   } finally {
-    if (d.gen === generation) busy = false;
+    if (gen === generation) busy = false;
   }
-  if (d.gen !== generation) return;
+  if (gen !== generation) return;
   render();
+  if (focused && !$('btn-restore').hidden) $('btn-restore').focus();
   fillValues();
 }
 
@@ -930,7 +999,6 @@ async function humanMove(mv) {
     return;
   }
   if (mv === 'swap' && !st.swap) return;
-  if (dropped) dropped.noted = false;
   busy = true;
   render();
   const gen = generation;
@@ -1065,19 +1133,17 @@ async function playOn() {
   }
   if (gen !== generation) return;
   busy = false;
-  G = g;
-  const before = S.moves;
-  S.moves = moves;
   // The later moves can be brought back, as after a new move in the history (tester 99: they
-  // were gone for good here, without a word).
-  const n = before.length - moves.length;
-  if (n > 0) {
-    const note = `The game's ${plural(n, 'move')} after this position ${n === 1 ? 'was' : 'were'} dropped.`;
-    dropped = { gen, moves: before, cursor: moves.length, note, noted: false };
-    setEvent(`Playing on from this position. ${note}`);
-  } else {
-    setEvent('Playing on from this position.');
+  // were gone for good here, without a word). Their note stands in its own place
+  // (`renderDropped`), which the engine's move does not take.
+  if (S.moves.length > moves.length) {
+    const { words, count } = droppedWords(G.turns, moves.length, "the game's", 'after this position');
+    const note = `${capital(words)}.`;
+    S.dropped = { moves: S.moves, cursor: moves.length, note, count };
   }
+  G = g;
+  S.moves = moves;
+  setEvent('Playing on from this position.');
   save();
   render();
   afterChange();
@@ -1087,8 +1153,10 @@ async function playOn() {
 
 /** Starts a new game of `spec` ({rules, board, opponent, level, time, humanSide}) in the state
  * `base` (default: the page's state). With `gen`, the game is started only if no other has
- * started or been loaded since the game `gen` (else false, nothing changed); true once started. */
-async function startGame(spec, { gen = null, base = null } = {}) {
+ * started or been loaded since the game `gen` (else false, nothing changed); true once started.
+ * With `ask` (an async function), the new game, once the server has made it, replaces the game
+ * only if `ask` says yes (else false, nothing changed). */
+async function startGame(spec, { gen = null, base = null, ask = null } = {}) {
   const body = { rules: spec.rules };
   if (spec.board.kind === 'layout') {
     body.layout = spec.board.layout;
@@ -1099,6 +1167,7 @@ async function startGame(spec, { gen = null, base = null } = {}) {
   }
   const g = await post('/api/game', body);
   if (gen !== null && gen !== generation) return false;
+  if (ask && !(await ask())) return false;
   generation++;
   queue.clear();
   busy = false;
@@ -1111,6 +1180,7 @@ async function startGame(spec, { gen = null, base = null } = {}) {
   S.values = {};
   S.analysis = null;
   S.record = null;
+  S.dropped = null;
   G = g;
   setEvent('New game.');
   save();
@@ -1145,6 +1215,28 @@ function fillNewDialog() {
   $('new-error').textContent = '';
 }
 
+/** Whether the game on the board is under way: a move played (or being sown), and not over.
+ * New game asks before it replaces such a game. */
+function gameInProgress() {
+  if (!G) return false;
+  if (isSowing()) return true;
+  return S.moves.length > 0 && !stateAt(S.moves.length).over;
+}
+
+/** Asks whether the game in progress may be replaced by a new one (the dialog "Replace the
+ * game in progress?"); resolves to true for "Start the new game", false for "Keep this game",
+ * Escape or the dialog closed otherwise. */
+function confirmReplace() {
+  const dlg = $('dlg-replace');
+  const n = G.turns.length;
+  $('replace-text').textContent = `The game in progress${n ? ` (${plural(n, 'turn')} played)` : ''} will be replaced by the new one, and cannot be brought back. To keep it, export it first (Export / import).`;
+  dlg.returnValue = '';
+  dlg.showModal();
+  return new Promise((resolve) => {
+    dlg.addEventListener('close', () => resolve(dlg.returnValue === 'replace'), { once: true });
+  });
+}
+
 /** The engine's fields and the side played are off when the opponent is another person on
  * this screen, who plays the other side (tester 99: they stayed on, and seemed to matter). */
 function syncPlayers() {
@@ -1156,11 +1248,50 @@ function syncPlayers() {
 /** The most seeds a house of a board of `m` houses a side may hold (21 for 6 houses). */
 const mostSeedsAHouse = (m) => Math.max(1, Math.floor(maxSeeds / (2 * m)));
 
-/** Sets the New game form's largest seeds a house for its houses a side. */
+/** Sets the New game form's largest seeds a house for its houses a side, and checks both
+ * counts (`checkCount`). */
 function limitSeeds() {
   const f = $('new-form').elements;
   const m = Math.max(1, Math.min(12, Math.trunc(Number(f.houses.value)) || 1));
   f.seeds.max = String(mostSeedsAHouse(m));
+  checkCount(f.houses);
+  checkCount(f.seeds);
+}
+
+/** The whole number in the text of a count field, read with the white space around it trimmed
+ * (a player's pasted "12 " was refused); NaN if it is not one. */
+const countIn = (el) => (/^\d+$/.test(el.value.trim()) ? Number(el.value.trim()) : NaN);
+
+/** Checks a count field of the New game dialog (houses, seeds: text fields, so that white space
+ * around the number can be trimmed): a whole number from its `min` to its `max`, or nothing
+ * yet (`readNewDialog` asks for it). Says what is wrong as the field's validity message, and
+ * keeps its spin button values for screen readers. */
+function checkCount(el) {
+  const lo = Number(el.min);
+  const hi = Number(el.max);
+  const n = countIn(el);
+  const what = el.name === 'houses' ? 'Houses a side' : 'Seeds a house';
+  const limit = el.name === 'seeds' ? ` (a board holds at most ${maxSeeds} seeds)` : '';
+  const bad = el.value.trim() !== '' && !(n >= lo && n <= hi);
+  el.setCustomValidity(bad ? `${what}: a whole number from ${lo} to ${hi}${limit}.` : '');
+  el.setAttribute('aria-valuemin', String(lo));
+  el.setAttribute('aria-valuemax', String(hi));
+  if (Number.isNaN(n)) el.removeAttribute('aria-valuenow');
+  else el.setAttribute('aria-valuenow', String(n));
+}
+
+/** Up and Down step a count field by one within its bounds, as in a number field. */
+function stepCount(e) {
+  if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+  e.preventDefault();
+  const el = e.target;
+  const lo = Number(el.min);
+  const hi = Number(el.max);
+  const up = e.key === 'ArrowUp';
+  const n = countIn(el);
+  const from = Number.isNaN(n) ? (up ? lo - 1 : hi + 1) : n;
+  el.value = String(Math.max(lo, Math.min(hi, from + (up ? 1 : -1))));
+  el.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
 function readNewDialog() {
@@ -1170,6 +1301,8 @@ function readNewDialog() {
       if (!f[field].value.trim()) throw new Error(`Give the number of ${what}.`);
     }
   }
+  // (The fields of a board not chosen may hold anything: the last game's counts then.)
+  const count = (el, old) => (Number.isNaN(countIn(el)) ? old : countIn(el));
   return {
     rules: {
       capture: f.capture.value, end: f.end.value, leftovers: f.leftovers.value,
@@ -1177,7 +1310,7 @@ function readNewDialog() {
       'first-move-extra-turn': f['first-move-extra-turn'].checked,
     },
     board: {
-      kind: f.board.value, houses: Number(f.houses.value), seeds: Number(f.seeds.value),
+      kind: f.board.value, houses: count(f.houses, S.board.houses), seeds: count(f.seeds, S.board.seeds),
       layout: f.layout.value.trim(), mirrored: f.mirrored.checked,
     },
     opponent: f.opponent.value, level: f.level.value, time: Number(f.time.value), humanSide: f.side.value,
@@ -1317,7 +1450,7 @@ function parsePositionText(text) {
   const m = /^\s*((?:\s*\d+\s*,)+\s*\d+)\s*(.*)$/s.exec(text); // s: U+2028 is white space too
   if (!m) {
     const bad = text.split(/[\s,]+/).find((x) => x && !/^\d+$/.test(x) && !/^(S|N|south|north)$/i.test(x) && !PHASES.includes(x.toLowerCase()));
-    throw new Error(bad ? `'${bad}' is not a seed count (a whole number 0 to 255)` : 'the counts are whole numbers joined by commas, then S or N');
+    throw new Error(bad ? `'${bad}' is not a seed count (a whole number 0 to 255)` : 'the counts are whole numbers joined by commas, then the side to move (S or N)');
   }
   const pits = m[1].split(',').map((x) => Number(x.trim()));
   if (pits.some((x) => x > 255)) throw new Error('the counts must be whole numbers 0 to 255');
@@ -1327,11 +1460,11 @@ function parsePositionText(text) {
     // A finished game (every house empty) needs no side letter, as the server reads it.
     const houses = pits.length / 2 - 1;
     if (pits.every((x, i) => x === 0 || i === houses || i === pits.length - 1)) return { pits, toMove: 'S', phase: null };
-    throw new Error('a position with seeds in its houses needs a side to move (S or N) after the counts; only a finished game, every house empty, has none');
+    throw new Error('a position with seeds in its houses needs a side to move (S, N, South or North) after the counts; only a finished game, every house empty, has none');
   }
   // The letter, or the side's name, as the server reads it (`South`, `north`).
   const toMove = { SOUTH: 'S', NORTH: 'N' }[rest[0].toUpperCase()] ?? rest[0].toUpperCase();
-  if (toMove !== 'S' && toMove !== 'N') throw new Error(`'${rest[0]}' is not a side to move (S or N)`);
+  if (toMove !== 'S' && toMove !== 'N') throw new Error(`'${rest[0]}' is not a side to move (S, N, South or North, in any case)`);
   // The tag in any case, as the server reads it (`Opening`, `PIE`).
   const phase = rest[1] === undefined ? null : rest[1].toLowerCase();
   if (phase !== null && !PHASES.includes(phase)) throw new Error(`'${rest[1]}' is not a phase tag (${PHASES.join(', ')})`);
@@ -1356,6 +1489,7 @@ async function playFromAnalysis() {
     S.moves = [];
     S.cursor = 0;
     S.values = {};
+    S.dropped = null;
     S.board = boardSettings(g.start);
     G = g;
     setEvent('Playing from the analysis position.');
@@ -1426,6 +1560,7 @@ async function importRecord() {
     S.cursor = g.moves.length;
     S.values = {};
     S.analysis = null;
+    S.dropped = null;
     // The players, from the tags as `kalah play` and this page write them: `human` against
     // `kalah engine LEVEL` (who held each row at the start) is a game against the engine;
     // anything else is played by two people on this screen, and its names are written back
@@ -1438,10 +1573,10 @@ async function importRecord() {
       S.opponent = 'engine';
       S.humanSide = vs.humanSide;
       S.level = vs.level;
-      setEvent(`Record loaded (${plural(g.moves.length, 'move')}); you play ${sideName(vs.humanSide)} against the engine (${vs.level}), as the record names the players.`);
+      setEvent(`Record loaded (${plural(g.turns.length, 'turn')}); you play ${sideName(vs.humanSide)} against the engine (${vs.level}), as the record names the players.`);
     } else {
       S.opponent = 'human';
-      setEvent(`Record loaded (${plural(g.moves.length, 'move')}); both sides are played on this screen.`);
+      setEvent(`Record loaded (${plural(g.turns.length, 'turn')}); both sides are played on this screen.`);
     }
     save();
     $('dlg-records').close();
@@ -1524,6 +1659,7 @@ function wire() {
   $('btn-records').addEventListener('click', ready(openRecords));
   $('btn-copy').addEventListener('click', ready(() => copyText($('posstr').value, 'Position')));
   $('btn-playon').addEventListener('click', ready(playOn));
+  $('btn-restore').addEventListener('click', ready(restoreDropped));
   $('nav-first').addEventListener('click', ready(() => jump(0)));
   $('nav-prev').addEventListener('click', ready(() => jump(S.cursor - 1)));
   $('nav-next').addEventListener('click', ready(() => jump(S.cursor + 1)));
@@ -1536,7 +1672,11 @@ function wire() {
   {
     const f = $('new-form').elements;
     const choose = (kind) => () => { f.board.value = kind; };
-    for (const el of [f.houses, f.seeds]) el.addEventListener('input', choose('uniform'));
+    for (const el of [f.houses, f.seeds]) {
+      el.addEventListener('input', choose('uniform'));
+      el.addEventListener('keydown', stepCount);
+    }
+    f.seeds.addEventListener('input', () => checkCount(f.seeds));
     for (const el of [f.layout, f.mirrored]) el.addEventListener('input', choose('layout'));
     f.opponent.addEventListener('change', syncPlayers);
   }
@@ -1546,10 +1686,13 @@ function wire() {
     // Only the fields of the board chosen are checked: an unused seeds a house too many for
     // its houses blocked a custom layout (tester 56). (The form itself is `novalidate`.)
     const f = $('new-form').elements;
+    limitSeeds(); // (the counts checked as they are now)
     const used = f.board.value === 'layout' ? [f.layout] : [f.houses, f.seeds];
     if (!used.every((el) => el.reportValidity())) return;
     try {
-      await startGame(readNewDialog());
+      // A game under way is replaced only once the player says so; "Keep this game" goes back
+      // to it (both dialogs closed), untouched.
+      await startGame(readNewDialog(), { ask: gameInProgress() ? confirmReplace : null });
       $('dlg-new').close();
     } catch (err) {
       $('new-error').textContent = err.message;

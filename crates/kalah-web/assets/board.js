@@ -82,8 +82,13 @@ export function drawBoard(root, opts) {
     ? {
       bin: active.closest('[data-bin]')?.dataset.bin,
       input: editing ? { value: active.value, from: active.selectionStart, to: active.selectionEnd } : null,
+      scroller: active.classList.contains('scroller'),
     }
     : null;
+  // A board scrolled sideways (too wide for its box) stays where the player scrolled it, the
+  // same board (it came back to its left end at every move).
+  const old = root.querySelector('.scroller');
+  const scrolled = old && root.style.getPropertyValue('--m') === String(m) ? old.scrollLeft : 0;
   root.innerHTML = '';
   root.style.setProperty('--m', m);
   root.classList.toggle('editing', !!opts.editable);
@@ -204,6 +209,10 @@ export function drawBoard(root, opts) {
   };
 
   root.appendChild(label(top, 'top'));
+  // The frame in a box of its own, which scrolls sideways when the board is wider than the
+  // page allows (houses are at least a tap target wide: the style sheet).
+  const scroller = document.createElement('div');
+  scroller.className = 'scroller';
   const frame = document.createElement('div');
   frame.className = 'frame';
   frame.appendChild(numbers(top, 'top'));
@@ -233,9 +242,15 @@ export function drawBoard(root, opts) {
   grid.appendChild(bottomStore);
   frame.appendChild(grid);
   frame.appendChild(numbers(bottom, 'bottom'));
-  root.appendChild(frame);
+  scroller.appendChild(frame);
+  root.appendChild(scroller);
   root.appendChild(label(bottom, 'bottom'));
-  if (focus) {
+  scroller.scrollLeft = scrolled;
+  scroller.addEventListener('scroll', () => fitScroller(scroller), { passive: true });
+  fitScroller(scroller);
+  if (focus && focus.scroller && scroller.tabIndex === 0) {
+    scroller.focus({ preventScroll: true });
+  } else if (focus) {
     let el = focus.bin === undefined ? null : root.querySelector(`[data-bin="${focus.bin}"]`);
     if (el && focus.input) el = el.querySelector('input.edit');
     if (!el || el.tabIndex < 0) el = root.querySelector('button.pit.playable') || root;
@@ -245,6 +260,31 @@ export function drawBoard(root, opts) {
       el.setSelectionRange(focus.input.from, focus.input.to);
     }
   }
+}
+
+/** Marks a board's scrolling box for what it shows: faded edges where more of the board is
+ * that way; and, while it scrolls, a Tab stop of its own with a name, so that the keyboard can
+ * scroll it too (a board whose houses cannot be sown has no other). */
+function fitScroller(scroller) {
+  const more = scroller.scrollWidth - scroller.clientWidth;
+  scroller.classList.toggle('more-left', more > 1 && scroller.scrollLeft > 1);
+  scroller.classList.toggle('more-right', more > 1 && scroller.scrollLeft < more - 1);
+  if (more > 1) {
+    scroller.tabIndex = 0;
+    scroller.setAttribute('role', 'region');
+    scroller.setAttribute('aria-label', 'The board, wider than the screen: scroll it sideways');
+  } else {
+    scroller.removeAttribute('tabindex');
+    scroller.removeAttribute('role');
+    scroller.removeAttribute('aria-label');
+  }
+}
+
+// A change of the page's width (a phone turned) may make a board scroll, or stop.
+if (typeof window !== 'undefined') {
+  window.addEventListener('resize', () => {
+    for (const s of document.querySelectorAll('.board .scroller')) fitScroller(s);
+  });
 }
 
 /** A hint's badge: the value, ≈ before an estimate, solid when exact, outlined when best. */

@@ -9,10 +9,12 @@ const el = (name, attrs) => {
 };
 
 /**
- * Draws into `root`. `values[i]` is {v, exact} or undefined for the position after i moves;
- * `cursor` marks the position shown; `onJump(i)` is called when a point is clicked.
+ * Draws into `root`. `values[i]` is {v, exact} or undefined for the position after i actions
+ * (single sowings); `cursor` marks the position shown; `onJump(i)` is called when a point is
+ * clicked. `names` says the positions in the move list's terms (whole turns): `names.at(i)`
+ * ("the position after turn 2"), `names.end` (the axis's last label, "turn 5").
  */
-export function drawGraph(root, values, cursor, onJump) {
+export function drawGraph(root, values, cursor, onJump, names) {
   const n = values.length - 1;
   const W = 320, H = 140, padL = 30, padR = 8, padT = 10, padB = 18;
   const known = values.filter(Boolean).map((x) => Math.abs(x.v));
@@ -21,7 +23,7 @@ export function drawGraph(root, values, cursor, onJump) {
   const y = (v) => padT + ((span - v) / (2 * span)) * (H - padT - padB);
   const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'graph', role: 'img' });
   const summary = values
-    .map((p, i) => (p ? `after ${i} moves ${p.v > 0 ? '+' : ''}${p.v}${p.exact ? '' : ' (estimate)'}` : null))
+    .map((p, i) => (p ? `${names.at(i)} ${p.v > 0 ? '+' : ''}${p.v}${p.exact ? '' : ' (estimate)'}` : null))
     .filter(Boolean);
   svg.setAttribute('aria-label', `Value for South after each move: ${summary.slice(-12).join('; ') || 'not known yet'}`);
   svg.appendChild(el('rect', { x: padL, y: padT, width: W - padL - padR, height: (H - padT - padB) / 2, class: 'south-zone' }));
@@ -32,7 +34,7 @@ export function drawGraph(root, values, cursor, onJump) {
     svg.appendChild(t);
   }
   const lbl = el('text', { x: W - padR, y: H - 4, class: 'tick', 'text-anchor': 'end' });
-  lbl.textContent = `move ${n}`;
+  lbl.textContent = names.end;
   svg.appendChild(lbl);
   svg.appendChild(el('line', { x1: x(cursor), x2: x(cursor), y1: padT, y2: H - padB, class: 'cursor' }));
   let d = '';
@@ -45,7 +47,8 @@ export function drawGraph(root, values, cursor, onJump) {
     if (!p) return;
     const c = el('circle', { cx: x(i), cy: y(p.v), r: n > 60 ? 2 : 3.2, class: p.exact ? 'pt exact' : 'pt estimate' });
     const title = el('title', {});
-    title.textContent = `after move ${i}: ${p.v > 0 ? '+' : ''}${p.v} for South${p.exact ? ' (exact)' : ' (estimate)'}`;
+    const at = names.at(i);
+    title.textContent = `${at.charAt(0).toUpperCase()}${at.slice(1)}: ${p.v > 0 ? '+' : ''}${p.v} for South${p.exact ? ' (exact)' : ' (estimate)'}`;
     c.appendChild(title);
     c.addEventListener('click', () => onJump && onJump(i));
     svg.appendChild(c);

@@ -79,6 +79,16 @@ export async function waitIdle(page, timeout = 60000) {
   );
 }
 
+/** Presses Start in the open New game dialog and waits until it is closed. A game in progress
+ * is replaced only once the page's question is answered: "Start the new game". */
+export async function startNewGame(page) {
+  await page.click('#new-start');
+  const asked = () => !!document.getElementById('dlg-replace')?.open;
+  await page.waitForFunction(() => !document.getElementById('dlg-new').open || !!document.getElementById('dlg-replace')?.open);
+  if (await page.evaluate(asked)) await page.click('#replace-start');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+}
+
 export async function screenshot(page, name) {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, name), fullPage: true });

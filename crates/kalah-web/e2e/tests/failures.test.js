@@ -3,7 +3,7 @@
 // to fail with playwright's routes; the server itself is the real `kalah serve`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, setSpeed, waitIdle, BASE } from '../lib.js';
+import { launch, openApp, setSpeed, waitIdle, BASE, startNewGame } from '../lib.js';
 
 let browser;
 before(async () => {
@@ -46,8 +46,7 @@ async function newGame(page, { opponent, seeds, side, level, time } = {}) {
   if (time) await page.selectOption('#new-form select[name=time]', String(time));
   if (side) await page.check(`#new-form input[name=side][value=${side}]`);
   if (seeds) await page.fill('#new-form input[name=seeds]', String(seeds));
-  await page.click('#new-start');
-  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  await startNewGame(page);
 }
 
 /** Opens the page with `value` stored as the saved game (a string, stored as is). */
@@ -101,17 +100,19 @@ test('a damaged or refused saved game gives a working page and says so', async (
     // move list disagreed), and a save too large for a request (413: a lock-out on every reload).
     ['{"v":1,"start":"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S","moves":["3-6"],"cursor":1}', null],
     [JSON.stringify({ v: 1, start: '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S', moves: Array(30000).fill('1'), cursor: 0 }), /could not be restored/],
+    // A dropped line that does not part from the game where it says (its moves before differ).
+    ['{"v":1,"start":"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S","moves":["1"],"dropped":{"moves":["2","3"],"cursor":1,"note":"x","count":1}}', null],
   ];
   for (const [saved, note] of cases) {
     const page = await openWithSaved(saved);
     assert.match(await status(page), /Your move|is to move|thinking|sows its move/, `${saved}: ${await status(page)}`);
     assert.ok((await page.$$('#board button.pit')).length > 0, `${saved}: a board`);
     if (note) assert.match(await event(page), note, saved);
+    assert.ok(await page.isHidden('#btn-restore'), `${saved}: no dropped line to bring back`);
     // The New game dialog works with what was kept.
     await page.click('#btn-new');
     await page.waitForSelector('#dlg-new[open]');
-    await page.click('#new-start');
-    await page.waitForSelector('#dlg-new', { state: 'hidden' });
+    await startNewGame(page);
     assert.match(await event(page), /New game/);
     assert.deepEqual(page.errors, [], saved);
   }
@@ -176,9 +177,9 @@ test('the analysis board refuses counts the server would not read, keeps phase t
     ['1e2,0,1,0 S', /'1e2' is not a seed count/],
     ['0x10,0,1,0 S', /'0x10' is not a seed count/],
     ['4,,4,4 S', /whole numbers joined by commas/],
-    ['1,0,1,0 X', /'X' is not a side to move/],
+    ['1,0,1,0 X', /'X' is not a side to move \(S, N, South or North, in any case\)/],
     ['1,0,1,0 N later', /'later' is not a phase tag/],
-    ['1,0,1,0', /needs a side to move \(S or N\)/],
+    ['1,0,1,0', /needs a side to move \(S, N, South or North\)/],
   ]) {
     await load(text);
     await page.waitForFunction((w) => new RegExp(w).test(document.getElementById('an-value').textContent), want.source);

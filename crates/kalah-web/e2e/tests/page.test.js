@@ -2,7 +2,7 @@
 // it starts (KALAH_URL). Screenshots of the main screens go to docs/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, setSpeed, waitIdle, screenshot } from '../lib.js';
+import { launch, openApp, setSpeed, waitIdle, screenshot, startNewGame } from '../lib.js';
 
 let browser;
 before(async () => {
@@ -45,8 +45,7 @@ async function newGame(page, set) {
     await page.check(`${f} input[name=side][value=${set.side ?? 'S'}]`);
   }
   if (set.shot) await screenshot(page, set.shot);
-  await page.click('#new-start');
-  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  await startNewGame(page);
 }
 
 test('plays a whole game against the engine by clicking, with hints and the value graph', async () => {
@@ -107,7 +106,7 @@ test('undo takes back a move and the engine reply; redo and jumping replay them'
   assert.notEqual(afterReply, start);
   await page.click('#btn-undo');
   assert.equal(await position(page), start);
-  assert.match(await status(page), /Viewing move 0 of/);
+  assert.match(await status(page), /Viewing the start, before turn 1 of/);
   await page.click('#btn-redo');
   assert.equal(await position(page), afterReply);
   // Jump to the start via the move list, then play a different move: the future is replaced.
@@ -213,13 +212,11 @@ test('after a record is loaded, New game offers its board; the analysis board is
   // Was: houses 12 with the last game's 21 seeds a house (too many for 12: Start refused).
   const start12 = `${Array(12).fill(2).join(',')},0,${Array(12).fill(2).join(',')},0 S`;
   assert.deepEqual(await load(start12), ['uniform', '12', '2', '2,2,2,2,2,2,2,2,2,2,2,2', false, true]);
-  await page.click('#new-start');
-  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  await startNewGame(page);
   assert.match(await page.textContent('#rules-line'), /^Kalah\(12, 2\)/);
   // Was: Kalah(3, 21) started from a record of the layout 1,2,3.
   assert.deepEqual(await load('1,2,3,0,3,2,1,0 S'), ['layout', '3', '4', '1,2,3', true, true]);
-  await page.click('#new-start');
-  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  await startNewGame(page);
   assert.equal(await position(page), '1,2,3,0,3,2,1,0 S');
   // Tab B, which never opened the analysis board, comes back to its game after a reload
   // while this tab's board is open (was: it came back on this tab's board, tester 58).
@@ -328,6 +325,8 @@ test('the game survives a reload; records export and import; the position can be
     (await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))).slice(1),
     ['1. S 3-6', '2. N 3'],
   );
+  // Counted as the move list counts (was: "3 moves", its actions).
+  assert.match(await page.textContent('#event'), /^Record loaded \(2 turns\); both sides are played on this screen\.$/);
   const imported = await position(page);
   assert.equal(imported, '5,4,0,5,5,0,2,5,5,0,6,5,5,1 S');
   assert.match(await page.textContent('#rules-line'), /two players/);
@@ -418,24 +417,24 @@ test('a move in the history: the game\'s own move steps on; another starts a new
   await page.keyboard.press('1');
   await waitIdle(page);
   assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), whole);
-  assert.match(await status(page), /Viewing move 1 of 3/);
-  // Another move: a new line; the event says what was dropped, and a button brings it back.
+  assert.match(await status(page), /Viewing the position after turn 1 of 3/);
+  // Another move: a new line; a note says what was dropped, and a button brings it back.
   await page.keyboard.press('2');
   await waitIdle(page);
   assert.deepEqual((await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))).slice(1), ['1. S 1', '2. N 2']);
-  assert.match(await page.textContent('#event'), /the game's 2 moves from there were dropped/);
+  assert.equal(await page.textContent('#dropped-note'), "A new line from the position after turn 1: the game's 2 turns from there were dropped.");
   await page.click('#btn-restore');
   await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
   assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), whole);
-  assert.match(await status(page), /Viewing move 1 of 3/);
+  assert.match(await status(page), /Viewing the position after turn 1 of 3/);
   // The new line is dropped in its turn, and comes back the same way (tester 101: it was lost).
-  assert.match(await page.textContent('#event'), /The newer line's 1 move from there was dropped/);
+  assert.equal(await page.textContent('#dropped-note'), "The newer line's 1 turn from there was dropped.");
   assert.equal(await page.textContent('#btn-restore'), 'Bring back the dropped move');
   await page.click('#btn-restore');
-  await page.waitForFunction(() => /dropped moves are back: viewing move 1 of 2/.test(document.getElementById('event').textContent));
+  await page.waitForFunction(() => /dropped moves are back: viewing the position after turn 1 of 2\./.test(document.getElementById('event').textContent));
   assert.deepEqual((await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))).slice(1), ['1. S 1', '2. N 2']);
   await page.click('#btn-restore');
-  await page.waitForFunction(() => /dropped moves are back: viewing move 1 of 3/.test(document.getElementById('event').textContent));
+  await page.waitForFunction(() => /dropped moves are back: viewing the position after turn 1 of 3\./.test(document.getElementById('event').textContent));
   assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), whole);
   await page.keyboard.press('End');
   assert.equal(await position(page), end);
@@ -448,12 +447,125 @@ test('Play on from here drops the later moves with a note, and they come back', 
   await page.keyboard.press('ArrowRight');
   await page.click('#btn-playon');
   await page.waitForFunction(() => /Playing on from this position/.test(document.getElementById('event').textContent));
-  assert.match(await page.textContent('#event'), /The game's 2 moves after this position were dropped/);
+  assert.equal(await page.textContent('#dropped-note'), "The game's 2 turns after this position were dropped.");
   assert.deepEqual((await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))), ['start', '1. S 1']);
   await page.click('#btn-restore');
   await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
   assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), whole);
-  assert.match(await status(page), /Viewing move 1 of 3/);
+  assert.match(await status(page), /Viewing the position after turn 1 of 3/);
+  // Nothing was played since: nothing more to bring back.
+  assert.ok(await page.isHidden('#btn-restore'));
+  assert.ok(await page.isHidden('#dropped-note'));
+  assert.deepEqual(page.errors, []);
+});
+
+test('Play on from here against the engine: the note of what was dropped stays beside its button while the engine moves', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, level: 'beginner', time: 300 });
+  await waitIdle(page);
+  await page.keyboard.press('1'); // 4 seeds from house 1: no extra turn, the engine (North) answers
+  await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 3, null, { timeout: 20000 });
+  await waitIdle(page);
+  // Back to the position after South's 1, the engine to move, and on from there: the engine
+  // moves at once.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.click('#btn-playon');
+  await page.waitForFunction(() => /^The engine \(North\) sowed house/.test(document.getElementById('event').textContent), null, { timeout: 20000 });
+  await waitIdle(page);
+  // The event line tells the engine's move, and the note is still there beside its button (was:
+  // the engine's move replaced the note at once, the button stayed alone).
+  assert.match(await page.textContent('#event'), /^The engine \(North\) sowed house \d+/);
+  assert.ok(await page.isVisible('#btn-restore'));
+  assert.ok(await page.isVisible('#dropped-note'));
+  assert.match(await page.textContent('#dropped-note'), /^The game's \d+ turns? after this position (was|were) dropped\.$/);
+  const note = await page.textContent('#dropped-note');
+  // And for as long as the button is offered: after a move of yours and the engine's answer.
+  const n = (await page.$$('#moves button')).length;
+  await page.locator('#board button.pit.playable').first().click();
+  await page.waitForFunction((k) => document.querySelectorAll('#moves button').length > k, n, { timeout: 20000 });
+  await waitIdle(page);
+  assert.ok(await page.isVisible('#btn-restore'));
+  assert.equal(await page.textContent('#dropped-note'), note);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a dropped line is kept with the game: after a reload its note and button are back and work; a new game clears it', async () => {
+  const { page, whole } = await threeTurns();
+  const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('kalah.game.v1')));
+  // A new line from the start: South's 2 drops the game's three turns.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('2');
+  await waitIdle(page);
+  const note = await page.textContent('#dropped-note');
+  assert.equal(note, "A new line from the start: the game's 3 turns from there were dropped.");
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  // Was: the game came back without them, and they were lost for good.
+  assert.ok(await page.isVisible('#btn-restore'));
+  assert.equal(await page.textContent('#btn-restore'), 'Bring back the dropped moves');
+  assert.equal(await page.textContent('#dropped-note'), note);
+  await page.click('#btn-restore');
+  await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
+  assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), whole);
+  // The newer line (South's 2) can be brought back in its turn, after a reload too.
+  assert.deepEqual((await saved()).dropped.moves, ['2']);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.textContent('#dropped-note'), "The newer line's 1 turn from there was dropped.");
+  await page.click('#btn-restore');
+  await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
+  assert.deepEqual((await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))).slice(1), ['1. S 2']);
+  // A new game clears it, as it did before a reload.
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  assert.ok(await page.isHidden('#btn-restore'));
+  assert.equal((await saved()).dropped, null);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.ok(await page.isHidden('#btn-restore'));
+  assert.equal(await page.textContent('#dropped-note'), '');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the move counter counts turns, as the move list numbers them, and says how far into a turn', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  for (const k of ['3', '6', '1']) {
+    await page.keyboard.press(k);
+    await waitIdle(page);
+  }
+  assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), ['start', '1. S 3-6', '2. N 1']);
+  await page.keyboard.press('Home');
+  assert.match(await status(page), /^Viewing the start, before turn 1 of 2\. /);
+  await page.keyboard.press('ArrowRight');
+  assert.match(await status(page), /^Viewing turn 1 of 2 \(S 3-6\) after 1 of its 2 sowings\. /);
+  await page.keyboard.press('ArrowRight');
+  // Was: "Viewing move 2 of 3" beside a list of two moves, its first one marked.
+  assert.match(await status(page), /^Viewing the position after turn 1 of 2\. /);
+  assert.equal(await page.textContent('#moves button.current'), '1. S 3-6');
+  // The value graph names its positions so too (was: "move 3" at the end of its axis).
+  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length === 4, null, { timeout: 60000 });
+  assert.equal(await page.$$eval('#graph text.tick', (t) => t[t.length - 1].textContent), 'turn 2');
+  assert.deepEqual(
+    await page.$$eval('#graph circle title', (t) => t.map((x) => x.textContent.split(':')[0])),
+    ['The start', 'Turn 1 (S 3-6) after 1 of its 2 sowings', 'The position after turn 1', 'The position after turn 2'],
+  );
+  // A new line from inside a turn says what it dropped in turns too.
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('1');
+  await waitIdle(page);
+  assert.equal(
+    await page.textContent('#dropped-note'),
+    "A new line from turn 1 (S 3-6) after 1 of its 2 sowings: the rest of the game's turn 1 and 1 later turn were dropped.",
+  );
+  assert.equal(await page.textContent('#btn-restore'), 'Bring back the dropped moves');
+  await page.click('#btn-restore');
+  await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
+  assert.equal(await page.textContent('#event'), 'The dropped moves are back: viewing turn 1 of 2 (S 3-6) after 1 of its 2 sowings.');
+  assert.equal(await page.textContent('#dropped-note'), "The rest of the newer line's turn 1 was dropped.");
+  assert.equal(await page.textContent('#btn-restore'), 'Bring back the dropped move');
   assert.deepEqual(page.errors, []);
 });
 
@@ -502,6 +614,113 @@ test('New game: typing a layout chooses the custom layout; against a person the 
   await page.waitForSelector('#dlg-new[open]');
   const right = await page.$eval('#dlg-new', (d) => Math.max(...[...d.querySelectorAll('fieldset, select, label')].map((e) => e.getBoundingClientRect().right)));
   assert.ok(right <= 375, `the dialog reaches x = ${right}`);
+  assert.deepEqual(page.errors, []);
+});
+
+test('New game asks before it replaces a game in progress; Keep this game leaves the game as it was', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  const moves = () => page.$$eval('#moves button', (els) => els.map((e) => e.textContent));
+  const saved = () => page.evaluate(() => localStorage.getItem('kalah.game.v1'));
+  /** New game with 4 houses a side: Start pressed; whether the page asked. */
+  const start = async () => {
+    await page.click('#btn-new');
+    await page.waitForSelector('#dlg-new[open]');
+    await page.fill('#new-form input[name=houses]', '4');
+    await page.click('#new-start');
+    await page.waitForFunction(() => !document.getElementById('dlg-new').open || document.getElementById('dlg-replace').open);
+    return page.$eval('#dlg-replace', (d) => d.open);
+  };
+  for (const k of ['1', '1']) {
+    await page.keyboard.press(k);
+    await waitIdle(page);
+  }
+  const before = [await moves(), await position(page), await saved()];
+  // Was: the game replaced at once, without a word.
+  assert.ok(await start(), 'the page asks');
+  assert.equal(await page.textContent('#replace-text'), 'The game in progress (2 turns played) will be replaced by the new one, and cannot be brought back. To keep it, export it first (Export / import).');
+  // The safe answer has the focus; it goes back to the game, untouched.
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'replace-keep');
+  await page.click('#replace-keep');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  assert.ok(await page.isHidden('#dlg-replace'));
+  assert.deepEqual([await moves(), await position(page), await saved()], before);
+  // Escape is no as well.
+  assert.ok(await start());
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  assert.deepEqual([await moves(), await position(page), await saved()], before);
+  // Yes: the new game.
+  assert.ok(await start());
+  await page.click('#replace-start');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  assert.equal(await position(page), '4,4,4,4,0,4,4,4,4,0 S');
+  // Nothing to ask for a game without a move, nor for a game over.
+  assert.equal(await start(), false);
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  await page.click('#btn-analysis');
+  await page.waitForSelector('#analysis-panel:not([hidden])');
+  await page.fill('#an-position', '0,0,1,0,5,0,0,0 S');
+  await page.click('#an-play');
+  await page.waitForSelector('#analysis-panel', { state: 'hidden' });
+  await waitIdle(page);
+  await page.keyboard.press('3');
+  await waitIdle(page);
+  assert.match(await status(page), /^Game over/);
+  assert.equal(await start(), false);
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  assert.equal(await position(page), '4,4,4,4,0,4,4,4,4,0 S');
+  assert.deepEqual(page.errors, []);
+});
+
+test('New game: a count with white space around it (a pasted "12 ") is taken; Up and Down step a count', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  const houses = '#new-form input[name=houses]';
+  const seeds = '#new-form input[name=seeds]';
+  await page.click('#btn-new');
+  await page.waitForSelector('#dlg-new[open]');
+  // Pasted with a space after it.
+  await page.evaluate(() => navigator.clipboard.writeText('12 '));
+  await page.fill(houses, '');
+  await page.focus(houses);
+  await page.keyboard.press('Control+V');
+  // White space on both sides, as a field holds the text pasted or typed (Chromium's number
+  // field dropped it at once; others kept it, and refused the number).
+  await page.$eval(seeds, (e) => {
+    e.value = ' 2\t';
+    e.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.click('#new-start');
+  await page.waitForFunction(() => !document.getElementById('dlg-new').open || document.getElementById('new-error').textContent);
+  // Was: "Give the number of seeds a house." (the number field read " 2 " as nothing).
+  assert.equal(await page.textContent('#new-error'), '');
+  assert.match(await page.textContent('#rules-line'), /^Kalah\(12, 2\)/);
+  assert.equal(await page.textContent('#event'), 'New game.');
+  // The fields are spin buttons for a screen reader, their range and value told.
+  await page.click('#btn-new');
+  await page.waitForSelector('#dlg-new[open]');
+  assert.deepEqual(
+    await page.$eval(houses, (e) => ['role', 'aria-valuemin', 'aria-valuemax', 'aria-valuenow'].map((a) => e.getAttribute(a))),
+    ['spinbutton', '1', '12', '12'],
+  );
+  // Out of range, trimmed or not, is refused with the field's range.
+  await page.fill(seeds, ' 11 ');
+  assert.equal(await page.$eval(seeds, (e) => e.validationMessage), 'Seeds a house: a whole number from 1 to 10 (a board holds at most 255 seeds).');
+  await page.fill(seeds, '1 0');
+  assert.equal(await page.$eval(seeds, (e) => e.checkValidity()), false);
+  // Up and Down step a count within its range, as in a number field.
+  await page.fill(seeds, ' 9 ');
+  await page.focus(seeds);
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await page.inputValue(seeds), '10');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.inputValue(seeds), '9');
+  assert.equal(await page.getAttribute(seeds, 'aria-valuenow'), '9');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
   assert.deepEqual(page.errors, []);
 });
 
@@ -724,6 +943,48 @@ test('hints on a phone: legible for 12 houses a side, beside the rows when the h
   assert.deepEqual(page.errors, []);
 });
 
+test('12 houses on a 375 px phone: every house a tap target of 40 px or more, the board scrolling in its own box', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.setViewportSize({ width: 375, height: 667 });
+  try {
+    const houseWidths = () => page.$$eval('#board .pit.house', (els) => els.map((e) => e.getBoundingClientRect().width));
+    const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+    const scroller = () => page.locator('#board .scroller');
+    // Each house 40 px or more (was: 20 px), the page no wider than the screen.
+    await newGame(page, { houses: 12, seeds: 2, opponent: 'human' });
+    const widths = await houseWidths();
+    assert.equal(widths.length, 24);
+    for (const w of widths) assert.ok(w >= 40, `12 houses: a house ${w} px wide`);
+    assert.ok(await pageWidth() <= 375, `the page is ${await pageWidth()} px wide`);
+    // The board scrolls sideways in its own box, which Tab reaches, named, and whose edges fade
+    // where there is more board.
+    assert.equal(await scroller().getAttribute('tabindex'), '0');
+    assert.match(await scroller().getAttribute('aria-label'), /scroll it sideways/);
+    assert.match(await scroller().getAttribute('class'), /more-right/);
+    // Scrolled to its right end, it stays there over a move (a redraw).
+    const right = await scroller().evaluate((s) => {
+      s.scrollLeft = s.scrollWidth;
+      return s.scrollLeft;
+    });
+    assert.ok(right > 0);
+    await page.locator('#board button.pit.playable[data-house="12"]').click();
+    await waitIdle(page);
+    assert.match(await status(page), /North to move/);
+    assert.equal(await scroller().evaluate((s) => s.scrollLeft), right);
+    assert.match(await scroller().getAttribute('class'), /more-left/);
+    assert.ok(await pageWidth() <= 375);
+    // Six houses fit the screen, each 40 px or more: no scrolling.
+    await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+    for (const w of await houseWidths()) assert.ok(w >= 40, `6 houses: a house ${w} px wide`);
+    assert.equal(await scroller().evaluate((s) => s.scrollWidth > s.clientWidth), false);
+    assert.equal(await scroller().getAttribute('tabindex'), null);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 860 });
+  }
+  assert.deepEqual(page.errors, []);
+});
+
 test('analysis board: Tab from a changed count goes on to the next; a count being typed survives an answer', async () => {
   const page = await analysisOfEndgame();
   const focused = () => page.evaluate(() => {
@@ -791,12 +1052,14 @@ test('against the engine: H while a move is sown leaves the sowing alone, the st
   await waitIdle(page);
   await page.keyboard.press('h');
   await setSpeed(page, 'instant');
-  // A new line from the start: the engine's reply keeps the note of what was dropped.
+  // A new line from the start: the engine's reply (on the event line) leaves the note of what
+  // was dropped in its place.
   await page.keyboard.press('Home');
   await page.keyboard.press('2');
   await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 3, null, { timeout: 20000 });
   await waitIdle(page);
-  assert.match(await page.textContent('#event'), /sowed house \d+.*A new line from move 0: the game's \d+ moves? from there (was|were) dropped\.$/s);
+  assert.match(await page.textContent('#event'), /sowed house \d+/);
+  assert.match(await page.textContent('#dropped-note'), /^A new line from the start: the game's \d+ turns? from there (was|were) dropped\.$/);
   assert.ok(await page.isVisible('#btn-restore'));
   assert.deepEqual(page.errors, []);
 });
