@@ -894,6 +894,57 @@ fn batch_signalled_while_waiting(
     (first, status, rest)
 }
 
+/// A batch stopped by SIGINT in the middle of a position: the position's bounds, then a
+/// summary that counts it as unfinished, with its nodes (tester 102: it was left out, and the
+/// summary read "0 unfinished" with none of its nodes).
+#[cfg(unix)]
+#[test]
+fn a_batch_stopped_in_a_position_counts_it_as_unfinished() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let bin = assert_cmd::cargo::cargo_bin("kalah");
+    let mut child = std::process::Command::new(bin)
+        .args(["solve", "--batch", "-", "--no-egdb", "--threads", "1"])
+        .args(["--tt-mb", "16", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Kalah(3,1), then Kalah(6,6): seconds even in a release build.
+    stdin
+        .write_all(b"1,1,1,0,1,1,1,0 S\n6,6,6,6,6,6,0,6,6,6,6,6,6,0 S\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    // The second position is being solved.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(130), "{rest}");
+    let mut lines = rest.lines();
+    let row: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(row["line"], 2, "{rest}");
+    assert_eq!(row["signal"], "SIGINT", "{rest}");
+    let stopped_nodes = row["nodes"].as_u64().unwrap();
+    assert!(stopped_nodes > 0, "{rest}");
+    let v: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let summary = &v["summary"];
+    assert_eq!(summary["positions"], 1, "{rest}");
+    assert_eq!(summary["unfinished"], 1, "{rest}");
+    assert_eq!(summary["unfinished_nodes"], stopped_nodes, "{rest}");
+    assert_eq!(summary["stopped"], true, "{rest}");
+}
+
 /// A batch stopped by SIGTERM while it waits for its next line: the JSON summary says so
 /// (`"stopped": true`, `"signal": "SIGTERM"`), exit code 143.
 #[cfg(unix)]

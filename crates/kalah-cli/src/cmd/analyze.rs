@@ -56,7 +56,7 @@ pub fn run(args: Args) -> Result<()> {
         &args.target.search,
         &rules,
         &pos,
-        args.limits.time_ms,
+        &args.limits,
         "analysing",
         false,
     )?;
@@ -185,13 +185,7 @@ fn thread_count(requested: usize, pos: &Position, rules: &Rules, turns: bool) ->
 /// `kalah analyze` on `threads` threads (at least 2): one solver each, whole actions or turns
 /// handed out from a shared queue (see [`kalah_solver::analyze_turns_parallel`]).
 fn run_parallel(args: &Args, rules: &Rules, pos: &Position, threads: usize) -> Result<()> {
-    let (mut solvers, stop) = make_solvers(
-        &args.target.search,
-        rules,
-        pos,
-        args.limits.time_ms,
-        threads,
-    )?;
+    let (mut solvers, stop) = make_solvers(&args.target.search, rules, pos, &args.limits, threads)?;
     let bar = ProgressBar::hidden();
     let shown = bar.clone();
     let work: Arc<Mutex<Stats>> = Arc::default();

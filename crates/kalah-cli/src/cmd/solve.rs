@@ -199,13 +199,13 @@ impl Target {
     /// bounds proven for the position itself).
     pub(crate) fn setup(
         &self,
-        time_ms: Option<u64>,
+        limits: &Limits,
         what: &str,
         root_bounds: bool,
     ) -> Result<(Rules, Position, Solver, ProgressBar)> {
         let rules = self.rules.rules();
         let pos = self.position()?;
-        let (solver, bar) = make_solver(&self.search, &rules, &pos, time_ms, what, root_bounds)?;
+        let (solver, bar) = make_solver(&self.search, &rules, &pos, limits, what, root_bounds)?;
         Ok((rules, pos, solver, bar))
     }
 
@@ -307,7 +307,8 @@ pub struct SearchArgs {
     /// to 48 (1024 if its entries are wider than 8 bytes), 1024 beyond; at least 512 on boards
     /// of more than 6 houses where those seeds can lie in 2^37 ways or more; with --time-ms MS,
     /// at most 1 MiB for every 16 ms (a power of two, at least 16 MiB), as clearing a larger
-    /// table would take much of the time].
+    /// table would take much of the time; with --nodes N, at most 32 bytes a node (a power of
+    /// two, at least 16 MiB)].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_tt_mb)]
     pub tt_mb: Option<usize>,
     /// Directory of the endgame databases [default: the per-user database root,
@@ -419,13 +420,20 @@ impl SolverParts {
 
 /// The default table size in MiB for `pos` under `rules`, with databases whose largest layer is
 /// `top` ([`default_tt_mib`]), at most half the machine's memory, and at most
-/// [`time_cap_mib`] for a search limited to `time_ms` (`--time-ms`).
-fn default_tt_for(rules: &Rules, pos: &Position, top: Option<u32>, time_ms: Option<u64>) -> usize {
+/// [`time_cap_mib`] and [`node_cap_mib`] for a search limited by `limits` (`--time-ms`,
+/// `--nodes`).
+pub(crate) fn default_tt_for(
+    rules: &Rules,
+    pos: &Position,
+    top: Option<u32>,
+    limits: &Limits,
+) -> usize {
     default_tt_mib(pos.seeds_in_houses(), pos.houses(), top, |mib| {
         kalah_solver::entry_bytes(rules, pos.houses(), pos.total_seeds() as usize, mib)
     })
     .min(memory_mib().map_or(usize::MAX, |m| (m / 2).max(1)))
-    .min(time_cap_mib(time_ms))
+    .min(time_cap_mib(limits.time_ms))
+    .min(node_cap_mib(limits.nodes))
 }
 
 /// The largest default table, in MiB, for a search limited to `time_ms`: 1 MiB for every 16 ms,
@@ -445,11 +453,27 @@ fn time_cap_mib(time_ms: Option<u64>) -> usize {
     }
 }
 
+/// The largest default table, in MiB, for a search limited to `nodes` (`--nodes`): room for 32
+/// bytes a node (an entry of up to 16 bytes for each node of up to two threads), as a power of
+/// two, at least 16 MiB (no cap without a node limit). With transparent huge pages a few
+/// thousand probes touch most 2 MiB pages of a table: Kalah(5,4) with `--nodes 2000` spent
+/// 0.8–1.5 s clearing its 512 MiB default (tester 102).
+fn node_cap_mib(nodes: Option<u64>) -> usize {
+    match nodes {
+        None => usize::MAX,
+        Some(n) => {
+            let mib = n.saturating_mul(32).div_ceil(1 << 20).max(16);
+            usize::try_from(mib.checked_next_power_of_two().unwrap_or(u64::MAX))
+                .unwrap_or(usize::MAX)
+        }
+    }
+}
+
 fn solver_parts(
     search: &SearchArgs,
     rules: &Rules,
     pos: &Position,
-    time_ms: Option<u64>,
+    limits: &Limits,
 ) -> Result<SolverParts> {
     // Untouched table memory costs nothing, but every page touched is cleared by the kernel: a
     // small search over a huge table pays for it, so size the table by the work to come.
@@ -463,7 +487,7 @@ fn solver_parts(
     let top = egdb.as_ref().map(|db| db.max_seeds());
     let tt_mb = search
         .tt_mb
-        .unwrap_or_else(|| default_tt_for(rules, pos, top, time_ms));
+        .unwrap_or_else(|| default_tt_for(rules, pos, top, limits));
     let stop = Arc::new(AtomicBool::new(false));
     stop_on_ctrl_c(stop.clone());
     Ok(SolverParts {
@@ -482,11 +506,11 @@ pub(crate) fn make_solver(
     search: &SearchArgs,
     rules: &Rules,
     pos: &Position,
-    time_ms: Option<u64>,
+    limits: &Limits,
     what: &str,
     root_bounds: bool,
 ) -> Result<(Solver, ProgressBar)> {
-    let parts = solver_parts(search, rules, pos, time_ms)?;
+    let parts = solver_parts(search, rules, pos, limits)?;
     let mut solver = parts.solver(rules, parts.tt_mb);
     let bar = ProgressBar::hidden();
     let shown = bar.clone();
@@ -513,10 +537,10 @@ pub(crate) fn make_solvers(
     search: &SearchArgs,
     rules: &Rules,
     pos: &Position,
-    time_ms: Option<u64>,
+    limits: &Limits,
     threads: usize,
 ) -> Result<(Vec<Solver>, Arc<AtomicBool>)> {
-    let parts = solver_parts(search, rules, pos, time_ms)?;
+    let parts = solver_parts(search, rules, pos, limits)?;
     let threads = threads.max(1);
     if parts.small_egdb_table {
         let solvers = (0..threads)
@@ -826,7 +850,7 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(path) = &args.batch {
         return batch::run(&args, path);
     }
-    let (rules, pos, mut solver, bar) = args.target.setup(args.limits.time_ms, "solving", true)?;
+    let (rules, pos, mut solver, bar) = args.target.setup(&args.limits, "solving", true)?;
     let threads = crate::cmd::egdb::threads_for(args.threads);
     let since = Instant::now();
     solver.set_limits(args.limits.position_limits());
@@ -1017,19 +1041,58 @@ mod tests {
         assert_eq!(time_cap_mib(Some(86_400_000)), 4_194_304);
         let rules = Rules::default();
         let start = Position::start(&kalah_core::Start::uniform(6, 4).unwrap(), &rules);
+        let time = |ms| Limits {
+            time_ms: ms,
+            nodes: None,
+        };
         // 512 MiB, or half the memory of a small machine.
-        let full = default_tt_for(&rules, &start, None, None);
+        let full = default_tt_for(&rules, &start, None, &time(None));
         assert_eq!(full, memory_mib().map_or(512, |m| (m / 2).clamp(1, 512)));
         assert_eq!(
-            default_tt_for(&rules, &start, None, Some(300)),
+            default_tt_for(&rules, &start, None, &time(Some(300))),
             16.min(full)
         );
-        assert_eq!(default_tt_for(&rules, &start, None, Some(60_000)), full);
+        assert_eq!(
+            default_tt_for(&rules, &start, None, &time(Some(60_000))),
+            full
+        );
         // A small position's default is not raised by a long limit.
         let small = Position::start(&kalah_core::Start::uniform(3, 2).unwrap(), &rules);
         assert_eq!(
-            default_tt_for(&rules, &small, None, Some(60_000)),
-            default_tt_for(&rules, &small, None, None)
+            default_tt_for(&rules, &small, None, &time(Some(60_000))),
+            default_tt_for(&rules, &small, None, &time(None))
+        );
+    }
+
+    /// A node limit caps the default table at 32 bytes a node (tester 102: `--nodes 2000`
+    /// spent a second clearing 512 MiB).
+    #[test]
+    fn a_node_limit_caps_the_default_table() {
+        assert_eq!(node_cap_mib(None), usize::MAX);
+        for (nodes, cap) in [
+            (0, 16),
+            (2000, 16),
+            (524_288, 16),
+            (524_289, 32),
+            (10_000_000, 512),
+            (u64::MAX, 1 << 44),
+        ] {
+            assert_eq!(node_cap_mib(Some(nodes)), cap, "{nodes} nodes");
+        }
+        let rules = Rules::default();
+        let start = Position::start(&kalah_core::Start::uniform(6, 4).unwrap(), &rules);
+        let nodes = |n| Limits {
+            time_ms: None,
+            nodes: n,
+        };
+        let full = default_tt_for(&rules, &start, None, &nodes(None));
+        assert_eq!(
+            default_tt_for(&rules, &start, None, &nodes(Some(2000))),
+            16.min(full)
+        );
+        assert_eq!(
+            default_tt_for(&rules, &start, None, &nodes(Some(100_000_000))),
+            full
         );
     }
 

@@ -479,14 +479,18 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                         super::bounds_text(&pos, &rules, lower, upper)
                     ))?;
                 }
+                // Counted as unfinished, stopped by a limit or by a signal (tester 102: the
+                // summary after a Ctrl-C left it and its nodes out).
+                {
+                    let mut totals = lock(&shared.totals);
+                    totals.unfinished += 1;
+                    totals.unfinished_nodes += stats.nodes;
+                    totals.mismatches += u64::from(ruled_out.is_some());
+                }
                 if limit.is_none() {
                     shared.print_summary(args.json, start.elapsed(), true)?;
                     std::process::exit(crate::signals::exit_code());
                 }
-                let mut totals = lock(&shared.totals);
-                totals.unfinished += 1;
-                totals.unfinished_nodes += stats.nodes;
-                totals.mismatches += u64::from(ruled_out.is_some());
                 continue;
             }
         };
@@ -619,7 +623,7 @@ fn solver_for<'a>(
         let last = solvers.len() - 1;
         if search.tt_mb.is_none() {
             let top = solvers[last].parts.egdb.as_ref().map(|db| db.max_seeds());
-            let wanted = default_tt_for(rules, pos, top, args.limits.time_ms);
+            let wanted = default_tt_for(rules, pos, top, &args.limits);
             if wanted > solvers[last].parts.tt_mb {
                 let others: usize = solvers[..last].iter().map(|c| c.parts.tt_mb).sum();
                 if others + wanted > budget() {
@@ -643,7 +647,7 @@ fn solver_for<'a>(
                 egdb: db.clone(),
                 tt_mb: search
                     .tt_mb
-                    .unwrap_or_else(|| default_tt_for(rules, pos, top, args.limits.time_ms)),
+                    .unwrap_or_else(|| default_tt_for(rules, pos, top, &args.limits)),
                 small_egdb_table: false,
                 stop: stop.clone(),
             }
@@ -667,7 +671,7 @@ fn solver_for<'a>(
                 egdb,
                 tt_mb: search
                     .tt_mb
-                    .unwrap_or_else(|| default_tt_for(rules, pos, top, args.limits.time_ms)),
+                    .unwrap_or_else(|| default_tt_for(rules, pos, top, &args.limits)),
                 small_egdb_table: false,
                 stop: stop.clone(),
             }
