@@ -1223,13 +1223,15 @@ function gameInProgress() {
   return S.moves.length > 0 && !stateAt(S.moves.length).over;
 }
 
-/** Asks whether the game in progress may be replaced by a new one (the dialog "Replace the
- * game in progress?"); resolves to true for "Start the new game", false for "Keep this game",
- * Escape or the dialog closed otherwise. */
-function confirmReplace() {
+/** Asks whether the game in progress may be replaced (the dialog "Replace the game in
+ * progress?") by `what` ("the new one", "the record", ...), its yes button reading `yes`;
+ * resolves to true for yes, false for "Keep this game", Escape or the dialog closed
+ * otherwise. */
+function confirmReplace(what = 'the new one', yes = 'Start the new game') {
   const dlg = $('dlg-replace');
   const n = G.turns.length;
-  $('replace-text').textContent = `The game in progress${n ? ` (${plural(n, 'turn')} played)` : ''} will be replaced by the new one, and cannot be brought back. To keep it, export it first (Export / import).`;
+  $('replace-text').textContent = `The game in progress${n ? ` (${plural(n, 'turn')} played)` : ''} will be replaced by ${what}, and cannot be brought back. To keep it, export it first (Export / import).`;
+  $('replace-start').textContent = yes;
   dlg.returnValue = '';
   dlg.showModal();
   return new Promise((resolve) => {
@@ -1480,6 +1482,8 @@ async function playFromAnalysis() {
   const pos = analysisPosition();
   try {
     const g = await post('/api/game', { rules: S.rules, position: pos });
+    // (As New game: a game under way is replaced only once the player says so.)
+    if (gameInProgress() && !(await confirmReplace('a game from this position', 'Play from here'))) return;
     generation++;
     queue.clear();
     busy = false;
@@ -1551,6 +1555,12 @@ async function importRecord() {
   const text = $('rec-text').value;
   try {
     const g = await post('/api/record/import', { text });
+    // A game under way is replaced only once the player says so (as by New game); kept, both
+    // dialogs close and it is as it was.
+    if (gameInProgress() && !(await confirmReplace('the record', 'Load the record'))) {
+      $('dlg-records').close();
+      return;
+    }
     generation++;
     queue.clear();
     busy = false;
@@ -1692,7 +1702,7 @@ function wire() {
     try {
       // A game under way is replaced only once the player says so; "Keep this game" goes back
       // to it (both dialogs closed), untouched.
-      await startGame(readNewDialog(), { ask: gameInProgress() ? confirmReplace : null });
+      await startGame(readNewDialog(), { ask: gameInProgress() ? () => confirmReplace() : null });
       $('dlg-new').close();
     } catch (err) {
       $('new-error').textContent = err.message;

@@ -89,6 +89,24 @@ export async function startNewGame(page) {
   await page.waitForSelector('#dlg-new', { state: 'hidden' });
 }
 
+/** Presses "Load this record" in the open Export / import dialog and waits until it is closed,
+ * answering the page's question before it replaces a game in progress: "Load the record". */
+export async function loadRecord(page) {
+  await page.click('#rec-import');
+  await page.waitForFunction(() => !document.getElementById('dlg-records').open || document.getElementById('dlg-replace').open);
+  if (await page.$eval('#dlg-replace', (d) => d.open)) await page.click('#replace-start');
+  await page.waitForSelector('#dlg-records', { state: 'hidden' });
+}
+
+/** Presses the analysis board's "Play from here" and waits until the board is closed,
+ * answering the page's question before it replaces a game in progress: "Play from here". */
+export async function playFromHere(page) {
+  await page.click('#an-play');
+  await page.waitForFunction(() => document.getElementById('analysis-panel').hidden || document.getElementById('dlg-replace').open);
+  if (await page.$eval('#dlg-replace', (d) => d.open)) await page.click('#replace-start');
+  await page.waitForSelector('#analysis-panel', { state: 'hidden' });
+}
+
 export async function screenshot(page, name) {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, name), fullPage: true });

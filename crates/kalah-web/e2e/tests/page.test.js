@@ -2,7 +2,7 @@
 // it starts (KALAH_URL). Screenshots of the main screens go to docs/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, setSpeed, waitIdle, screenshot, startNewGame } from '../lib.js';
+import { launch, openApp, setSpeed, waitIdle, screenshot, startNewGame, loadRecord, playFromHere } from '../lib.js';
 
 let browser;
 before(async () => {
@@ -200,8 +200,7 @@ test('after a record is loaded, New game offers its board; the analysis board is
     await page.click('#btn-records');
     await page.waitForSelector('#dlg-records[open]');
     await page.fill('#rec-text', `[Start "${start}"]\n[Result "*"]\n\n1. S 1\n`);
-    await page.click('#rec-import');
-    await page.waitForSelector('#dlg-records', { state: 'hidden' });
+    await loadRecord(page);
     await page.click('#btn-new');
     await page.waitForSelector('#dlg-new[open]');
     return page.$eval('#new-form', (f) => {
@@ -277,8 +276,7 @@ test('analysis board: edit counts and the side to move, see the values, play fro
   await page.fill('#an-position', '2,0,0,0,1,2,20,1,0,0,0,0,3,21 N');
   await page.click('#an-load');
   await page.waitForFunction(() => /Value:/.test(document.getElementById('an-value').textContent), null, { timeout: 20000 });
-  await page.click('#an-play');
-  await page.waitForSelector('#analysis-panel', { state: 'hidden' });
+  await playFromHere(page);
   await waitIdle(page);
   const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('kalah.game.v1')));
   assert.equal(saved.start, '2,0,0,0,1,2,20,1,0,0,0,0,3,21 N');
@@ -319,8 +317,7 @@ test('the game survives a reload; records export and import; the position can be
   await page.waitForFunction(() => /no house 9/.test(document.getElementById('rec-error').textContent));
   // Import an edited record: another game.
   await page.fill('#rec-text', text.replace('2. N 1', '2. N 3'));
-  await page.click('#rec-import');
-  await page.waitForSelector('#dlg-records', { state: 'hidden' });
+  await loadRecord(page);
   assert.deepEqual(
     (await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))).slice(1),
     ['1. S 3-6', '2. N 3'],
@@ -337,8 +334,7 @@ test('the game survives a reload; records export and import; the position can be
     .replace('[Result "*"]', '[Result "*"]\n[Event "Club night"]')
     .replace('1. S 3-6\n', '1. S 3-6 # the book move\n');
   await page.fill('#rec-text', named);
-  await page.click('#rec-import');
-  await page.waitForSelector('#dlg-records', { state: 'hidden' });
+  await loadRecord(page);
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
   await page.click('#btn-records');
@@ -358,8 +354,7 @@ test('the game survives a reload; records export and import; the position can be
     '#rec-text',
     text.replace('2. N 1', '2. N 3').replace('[North "human"]', '[North "kalah engine easy"]'),
   );
-  await page.click('#rec-import');
-  await page.waitForSelector('#dlg-records', { state: 'hidden' });
+  await loadRecord(page);
   assert.match(await page.textContent('#rules-line'), /vs engine \(easy\)/);
   assert.match(await page.textContent('#event'), /you play South against the engine \(easy\)/);
   assert.equal(await position(page), imported);
@@ -577,8 +572,7 @@ test('the end of a game says where the seeds left in the houses went; a typed po
   await page.waitForSelector('#analysis-panel:not([hidden])');
   // Typed, not set with Enter or the button: Play from here plays it all the same.
   await page.fill('#an-position', '0,0,1,0,5,0,0,0 South');
-  await page.click('#an-play');
-  await page.waitForSelector('#analysis-panel', { state: 'hidden' });
+  await playFromHere(page);
   await waitIdle(page);
   assert.equal(await position(page), '0,0,1,0,5,0,0,0 S');
   await page.keyboard.press('3');
@@ -662,8 +656,7 @@ test('New game asks before it replaces a game in progress; Keep this game leaves
   await page.click('#btn-analysis');
   await page.waitForSelector('#analysis-panel:not([hidden])');
   await page.fill('#an-position', '0,0,1,0,5,0,0,0 S');
-  await page.click('#an-play');
-  await page.waitForSelector('#analysis-panel', { state: 'hidden' });
+  await playFromHere(page);
   await waitIdle(page);
   await page.keyboard.press('3');
   await waitIdle(page);
@@ -671,6 +664,57 @@ test('New game asks before it replaces a game in progress; Keep this game leaves
   assert.equal(await start(), false);
   await page.waitForSelector('#dlg-new', { state: 'hidden' });
   assert.equal(await position(page), '4,4,4,4,0,4,4,4,4,0 S');
+  assert.deepEqual(page.errors, []);
+});
+
+test('Load this record and Play from here ask too before they replace a game in progress', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  for (const k of ['1', '1']) {
+    await page.keyboard.press(k);
+    await waitIdle(page);
+  }
+  const moves = () => page.$$eval('#moves button', (els) => els.map((e) => e.textContent));
+  const saved = () => page.evaluate(() => localStorage.getItem('kalah.game.v1'));
+  const before = [await moves(), await position(page), await saved()];
+  // A record: was loaded over the game at once.
+  await page.click('#btn-records');
+  await page.waitForSelector('#dlg-records[open]');
+  await page.fill('#rec-text', '[Start "3,3,3,3,0,3,3,3,3,0 S"]\n\n1. S 1\n');
+  await page.click('#rec-import');
+  await page.waitForSelector('#dlg-replace[open]');
+  assert.equal(await page.textContent('#replace-text'), 'The game in progress (2 turns played) will be replaced by the record, and cannot be brought back. To keep it, export it first (Export / import).');
+  assert.equal(await page.textContent('#replace-start'), 'Load the record');
+  await page.click('#replace-keep');
+  await page.waitForSelector('#dlg-records', { state: 'hidden' });
+  assert.ok(await page.isHidden('#dlg-replace'));
+  assert.deepEqual([await moves(), await position(page), await saved()], before);
+  // Play from here: was played over the game at once. Escape keeps the game and the board.
+  await page.click('#btn-analysis');
+  await page.waitForSelector('#analysis-panel:not([hidden])');
+  await page.fill('#an-position', '2,2,2,2,0,2,2,2,2,0 S');
+  await page.click('#an-play');
+  await page.waitForSelector('#dlg-replace[open]');
+  assert.match(await page.textContent('#replace-text'), /will be replaced by a game from this position,/);
+  assert.equal(await page.textContent('#replace-start'), 'Play from here');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#dlg-replace', { state: 'hidden' });
+  assert.ok(await page.isVisible('#analysis-panel'));
+  assert.deepEqual([await moves(), await saved()], [before[0], before[2]]);
+  // Yes: the position is played.
+  await playFromHere(page);
+  await waitIdle(page);
+  assert.equal(await position(page), '2,2,2,2,0,2,2,2,2,0 S');
+  // And the record, over this game (a move played, not over) once the player says so.
+  await page.keyboard.press('1');
+  await waitIdle(page);
+  assert.doesNotMatch(await status(page), /^Game over/);
+  await page.click('#btn-records');
+  await page.waitForSelector('#dlg-records[open]');
+  await page.fill('#rec-text', '[Start "3,3,3,3,0,3,3,3,3,0 S"]\n\n1. S 1\n');
+  await loadRecord(page);
+  assert.equal(await position(page), '0,4,4,4,0,3,3,3,3,0 N');
   assert.deepEqual(page.errors, []);
 });
 
@@ -767,8 +811,7 @@ test('the rules line names a custom layout with or without the pie rule; the ana
   await page.waitForSelector('#analysis-panel:not([hidden])');
   await page.fill('#an-position', '1,2,0,3,2,0,1,0 N');
   await page.click('#an-load');
-  await page.click('#an-play');
-  await page.waitForSelector('#analysis-panel', { state: 'hidden' });
+  await playFromHere(page);
   await waitIdle(page);
   await page.click('#btn-analysis');
   await page.waitForSelector('#analysis-panel:not([hidden])');
@@ -925,13 +968,18 @@ test('hints on a phone: legible for 12 houses a side, beside the rows when the h
       }, houses, { timeout: 20000 });
       if (houses === 12) await screenshot(page, 'phone-12-analysis.png');
       const counts = await page.$$eval('#board .pit.house', (pits) => pits.map((p) => {
-        const i = p.querySelector('input.edit').getBoundingClientRect();
+        const e = p.querySelector('input.edit');
+        const i = e.getBoundingClientRect();
         const r = p.getBoundingClientRect();
-        return { left: i.left, right: i.right, top: i.top, pit: [r.left, r.right], size: parseFloat(getComputedStyle(p.querySelector('input.edit')).fontSize) };
+        const style = getComputedStyle(e);
+        // (What the element was, should its size not read: it once read NaN px in a full run
+        // on a loaded machine, never alone.)
+        const seen = `font-size '${style.fontSize}', display '${style.display}', connected ${e.isConnected}, in #board ${!!e.closest('#board')}`;
+        return { left: i.left, right: i.right, top: i.top, pit: [r.left, r.right], size: parseFloat(style.fontSize), seen };
       }));
       assert.equal(counts.length, 2 * houses);
       for (const c of counts) {
-        assert.ok(c.size >= 10, `${houses} houses: a count in ${c.size}px`);
+        assert.ok(c.size >= 10, `${houses} houses: a count in ${c.size}px (${c.seen})`);
         assert.ok(c.left >= c.pit[0] - 0.5 && c.right <= c.pit[1] + 0.5, `${houses} houses: a count wider than its pit`);
       }
       await page.click('#btn-analysis');
