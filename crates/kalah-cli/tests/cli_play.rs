@@ -115,6 +115,12 @@ fn engine_moves_first_when_you_are_north() {
     );
     let (s, n, _) = final_score(&text);
     assert_eq!(s + n, 24);
+    // The letter, as positions write the side (tester 103: `--side n` was refused).
+    let text = play(
+        &["--side", "N", "--houses", "2", "--seeds", "1"],
+        &all_houses(2, 20),
+    );
+    assert!(text.contains("South (engine, medium) plays"), "{text}");
 }
 
 #[test]

@@ -30,9 +30,11 @@ use crate::output::{print, printable};
 /// Which side a player takes.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SideArg {
-    /// South: moves first.
+    /// South: moves first (`s` too, the letter positions use; tester 103).
+    #[value(alias = "s")]
     South,
-    /// North: moves second.
+    /// North: moves second (`n` too).
+    #[value(alias = "n")]
     North,
 }
 
