@@ -753,7 +753,8 @@ impl GameRecord {
         // The line of each turn read.
         let mut turn_lines: Vec<usize> = Vec::new();
         let mut turn_no = 0usize;
-        let mut pending_side: Option<(usize, Side)> = None;
+        // The side label read before the next turn: its line, the side, and the word as written.
+        let mut pending_side: Option<(usize, Side, String)> = None;
         // The line of a turn number or side label read since the last turn, if any.
         let mut pending_label: Option<usize> = None;
         let mut open_allowed_done = false;
@@ -792,19 +793,49 @@ impl GameRecord {
                 continue;
             }
             if let Some(side) = label {
-                pending_side = Some((line, side));
+                pending_side = Some((line, side, tok.clone()));
                 continue;
+            }
+            // A word where a turn goes that is no turn (turns are house numbers and `swap`): a
+            // side label misspelt, or joined to its number (tester 103: `1. Sud 3-6` was "'Sud'
+            // is not a move").
+            let lower = tok.to_ascii_lowercase();
+            if !lower.starts_with("swap") {
+                let joined = tok
+                    .split_once('.')
+                    .filter(|(n, rest)| {
+                        !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !rest.is_empty()
+                    })
+                    .map(|(n, rest)| (n.to_string(), rest.to_string()));
+                if let Some((n, rest)) = joined {
+                    return Err(RecordError::Syntax {
+                        line,
+                        message: format!(
+                            "'{}': a turn number is a word of its own, followed by a space ('{n}. {rest}')",
+                            crate::error::clipped(&tok)
+                        ),
+                    });
+                }
+                if tok.starts_with(|c: char| c.is_alphabetic()) {
+                    return Err(RecordError::Syntax {
+                        line,
+                        message: format!(
+                            "'{}' is neither a side label (S, N, South or North, in any case) nor a \
+                             turn (house numbers joined by '-', or swap)",
+                            crate::error::clipped(&tok)
+                        ),
+                    });
+                }
             }
             turn_no += 1;
             turn_lines.push(line);
             let pos = current;
-            if let Some((l, side)) = pending_side.take() {
+            if let Some((l, side, written)) = pending_side.take() {
                 if pos.to_move() != Some(side) {
                     return Err(RecordError::Syntax {
                         line: l,
                         message: format!(
-                            "turn {turn_no} is labelled {} but {} is to move",
-                            side.letter(),
+                            "turn {turn_no} is labelled {written} but {} is to move",
                             pos.to_move()
                                 .map_or("nobody (the game is over)".to_string(), |s| s.to_string())
                         ),
@@ -1351,8 +1382,36 @@ mod tests {
             GameRecord::parse_text("1. North 3-6\n")
                 .unwrap_err()
                 .to_string(),
-            "line 1: turn 1 is labelled N but South is to move"
+            "line 1: turn 1 is labelled North but South is to move"
         );
+        // A misspelt label, or one joined to its number, is named as such (tester 103: "'Sud'
+        // is not a move: expected a house number ...").
+        for (text, said) in [
+            (
+                "1. Sud 3-6\n",
+                "line 1: 'Sud' is neither a side label (S, N, South or North, in any case) nor a \
+                 turn (house numbers joined by '-', or swap)",
+            ),
+            (
+                "1. S 3-6\n2. south: 1\n",
+                "line 2: 'south:' is neither a side label (S, N, South or North, in any case) nor \
+                 a turn (house numbers joined by '-', or swap)",
+            ),
+            (
+                "1.South 3-6\n",
+                "line 1: '1.South': a turn number is a word of its own, followed by a space ('1. \
+                 South')",
+            ),
+        ] {
+            assert_eq!(
+                GameRecord::parse_text(text).unwrap_err().to_string(),
+                said,
+                "{text}"
+            );
+        }
+        // `swap` is a turn, in any case.
+        let pie = "[Rules \"pie=on\"]\n1. S 1\n2. N Swap\n";
+        assert!(GameRecord::parse_text(pie).is_ok());
     }
 
     #[test]

@@ -682,7 +682,7 @@ fn turn_errors() {
     // is not a move"); a bad action inside a turn is still named with its turn.
     for (turn, said) in [
         (";", "turn 1: ';' is not a move".to_string()),
-        ("xyz", "turn 1: 'xyz' is not a move".to_string()),
+        ("9xyz", "turn 1: '9xyz' is not a move".to_string()),
         ("3-x", "turn 1: move 3-x: 'x' is not a move".to_string()),
     ] {
         let rec = GameRecord::parse_text(&format!(
@@ -869,7 +869,7 @@ fn record_errors() {
     assert_eq!(lower, GameRecord::parse_text("1. S 3-6\n2. N 1\n").unwrap());
     assert!(matches!(
         err("1. n 3-6\n"),
-        RecordError::Syntax { line: 1, message } if message.contains("labelled N but South")
+        RecordError::Syntax { line: 1, message } if message.contains("labelled n but South")
     ));
     // The JSON form takes the text form's defaults for the rules and the start.
     let defaults = GameRecord::parse_json(r#"{"turns": ["3-6", "1"]}"#).unwrap();

@@ -30,7 +30,7 @@ use crate::output::{print, printable};
 /// Which side a player takes.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SideArg {
-    /// South: moves first (`s` too, the letter positions use; tester 103).
+    /// South: moves first (`s` too, the letter positions use).
     #[value(alias = "s")]
     South,
     /// North: moves second (`n` too).
