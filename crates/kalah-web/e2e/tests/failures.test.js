@@ -183,6 +183,9 @@ test('the analysis board refuses counts the server would not read, keeps phase t
   ]) {
     await load(text);
     await page.waitForFunction((w) => new RegExp(w).test(document.getElementById('an-value').textContent), want.source);
+    // The text refused stays as typed, to be mended (tester 103: Set position put the board's
+    // position back over it).
+    assert.equal(await page.inputValue('#an-position'), text);
   }
   // A phase tag is kept (under the pie rule North may swap in the pie phase), read in any
   // case as the server reads it (tester 78: 'PIE' was "not a phase tag").
