@@ -292,7 +292,7 @@ fn a_sets_own_directory_or_other_rules_are_pointed_out() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{err}");
         let hint = if root == set.as_path() {
-            "is one set's directory (k000.egdb, ...), give its parent"
+            "this is one set's directory (k000.egdb, ...); give its parent"
         } else {
             "kalah: note: no endgame databases"
         };
@@ -355,9 +355,38 @@ fn a_layer_file_beside_the_sets_leaves_the_root_a_root() {
         .assert()
         .success()
         .stderr(predicate::str::is_empty());
-    // A directory holding layer files and no set is still one set's directory.
+    // A directory holding layer files and no set is told where they belong (tester 103: "give
+    // its parent" led to "no layers").
     let lone = tempfile::tempdir().unwrap();
     std::fs::copy(&stray, lone.path().join("k004.egdb")).unwrap();
+    let belong = format!(
+        "it holds layer files (k000.egdb, ...) but no set's directory: each board and rule set \
+         has a directory of its own under the root, named for them; move these files into {} \
+         (their header says so) and give --egdb-dir {} again",
+        lone.path().join("m3-standard-row-empty-owner").display(),
+        lone.path().display()
+    );
+    one_line_error(
+        kalah()
+            .args(["egdb", "info", "--egdb-dir"])
+            .arg(lone.path()),
+        1,
+        &belong,
+    );
+    let out = kalah()
+        .args(["solve", "--houses", "3", "--seeds", "2", "--egdb-dir"])
+        .arg(lone.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(&belong),
+        "{out:?}"
+    );
+    // Named as a set's directory, it is one: its parent is the root.
+    let named = lone.path().join("m3-standard-row-empty-owner");
+    std::fs::create_dir(&named).unwrap();
+    std::fs::rename(lone.path().join("k004.egdb"), named.join("k004.egdb")).unwrap();
     one_line_error(
         kalah()
             .args([
@@ -369,9 +398,12 @@ fn a_layer_file_beside_the_sets_leaves_the_root_a_root() {
                 "4",
                 "--egdb-dir",
             ])
-            .arg(lone.path()),
+            .arg(&named),
         1,
-        "this is one set's directory (k000.egdb, ...); give its parent",
+        &format!(
+            "this is one set's directory (k000.egdb, ...); give its parent, {}",
+            lone.path().display()
+        ),
     );
 }
 

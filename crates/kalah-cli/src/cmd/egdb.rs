@@ -514,22 +514,14 @@ fn info(a: DirArgs) -> Result<()> {
     }
     // A layer file beside the sets is not used: where it belongs, if its header tells.
     for path in stray_layer_files(&root) {
-        let place = match kalah_egdb::file::read_header(&path) {
-            Ok(h) => {
-                let rules = kalah_core::Rules {
-                    capture: h.capture,
-                    end: h.end,
-                    leftovers: h.leftovers,
-                    ..kalah_core::Rules::default()
-                };
-                let at = kalah_egdb::file::layer_path(&root, h.houses, &rules, h.seeds);
-                format!(
-                    "; it holds layer {}, whose place is {}",
-                    h.seeds,
-                    at.display()
-                )
-            }
-            Err(_) => String::new(),
+        let place = match set_of_layer_file(&path) {
+            Some((set, seeds)) => format!(
+                "; it holds layer {seeds}, whose place is {}",
+                root.join(set)
+                    .join(kalah_egdb::file::layer_file_name(seeds))
+                    .display()
+            ),
+            None => String::new(),
         };
         outln!(
             "  stray file: {}: outside every set's directory, not used{place}",
@@ -613,19 +605,59 @@ fn info(a: DirArgs) -> Result<()> {
 }
 
 /// The error for a set's own directory (`ROOT/m6-standard-row-empty-owner`, holding
-/// `k000.egdb`, ...) given where the database root is expected.
+/// `k000.egdb`, ...) given where the database root is expected ([`set_dir_advice`]).
 fn set_dir_given(dir: &Path) -> anyhow::Error {
-    anyhow::anyhow!(
-        "--egdb-dir {}: this is one set's directory (k000.egdb, ...); give its parent, {}",
-        dir.display(),
-        parent_of(dir).display()
-    )
+    anyhow::anyhow!("--egdb-dir {}: {}", dir.display(), set_dir_advice(dir))
+}
+
+/// What to do about layer files found directly in `dir`, given as the database root: `this is
+/// one set's directory (k000.egdb, ...); give its parent, P`; or, for a directory not named as
+/// a set's (layer files copied into it by hand: tester 103, whose "give its parent" led to "no
+/// layers"), where its layers belong, from a layer's header: `it holds layer files (k000.egdb,
+/// ...) but no set's directory: ... move them into DIR/m3-standard-row-empty-owner ...`.
+pub(crate) fn set_dir_advice(dir: &Path) -> String {
+    // (By its real name: `.` from inside a set names none.)
+    let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let named_as_set = real
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(kalah_egdb::file::parse_set_dir_name)
+        .is_some();
+    let set = stray_layer_files(dir)
+        .iter()
+        .find_map(|p| set_of_layer_file(p));
+    match set {
+        Some((name, _)) if !named_as_set => format!(
+            "it holds layer files (k000.egdb, ...) but no set's directory: each board and rule \
+             set has a directory of its own under the root, named for them; move these files \
+             into {} (their header says so) and give --egdb-dir {} again",
+            dir.join(name).display(),
+            dir.display()
+        ),
+        _ => format!(
+            "this is one set's directory (k000.egdb, ...); give its parent, {}",
+            parent_of(dir).display()
+        ),
+    }
+}
+
+/// The set directory's name (`m3-standard-row-empty-owner`) and the layer of the layer file
+/// `path`, from its header; `None` if the header cannot be read.
+fn set_of_layer_file(path: &Path) -> Option<(String, u32)> {
+    let h = kalah_egdb::file::read_header(path).ok()?;
+    let rules = kalah_core::Rules {
+        capture: h.capture,
+        end: h.end,
+        leftovers: h.leftovers,
+        ..kalah_core::Rules::default()
+    };
+    Some((kalah_egdb::file::set_dir_name(h.houses, &rules), h.seeds))
 }
 
 /// The parent of the directory `dir`, as given if it names one, else from its absolute path:
 /// `.` and a one-part relative path have no parent of their own (tester 101: "give its parent,"
 /// with nothing after it).
-pub(crate) fn parent_of(dir: &Path) -> PathBuf {
+fn parent_of(dir: &Path) -> PathBuf {
     match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() && !crate::cmd::play::ends_in_dot_dir(dir) => {
             p.to_path_buf()

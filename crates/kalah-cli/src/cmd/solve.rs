@@ -650,9 +650,9 @@ pub(crate) fn open_egdb_dir(
     };
     if db.is_none() && dir.is_some() && crate::cmd::egdb::holds_layer_files(&path) {
         stderr_line!(
-            "kalah: note: --egdb-dir {} is one set's directory (k000.egdb, ...), give its parent, {}; searching without databases",
+            "kalah: note: --egdb-dir {}: {}; searching without databases",
             path.display(),
-            crate::cmd::egdb::parent_of(&path).display()
+            crate::cmd::egdb::set_dir_advice(&path)
         );
         return Ok(None);
     }
