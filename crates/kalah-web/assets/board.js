@@ -172,9 +172,15 @@ export function drawBoard(root, opts) {
     const l = document.createElement('div');
     l.className = `rowlabel ${where}`;
     l.textContent = `${sideName(side)}${opts.names && opts.names[side] ? ` — ${opts.names[side]}` : ''}`;
+    // The store's count beside the name, shown while the board scrolls (its store may be out of
+    // sight: tester 103, South's store hidden on a phone until scrolled).
+    const sc = document.createElement('span');
+    sc.className = 'store-count';
+    sc.textContent = ` · store ${opts.pits[side === 'S' ? m : 2 * m + 1]}`;
+    l.appendChild(sc);
     if (side === opts.toMove) {
       l.classList.add('to-move');
-      l.textContent += ' ▸ to move';
+      l.append(' ▸ to move');
     }
     return l;
   };
@@ -264,9 +270,11 @@ export function drawBoard(root, opts) {
 
 /** Marks a board's scrolling box for what it shows: faded edges where more of the board is
  * that way; and, while it scrolls, a Tab stop of its own with a name, so that the keyboard can
- * scroll it too (a board whose houses cannot be sown has no other). */
+ * scroll it too (a board whose houses cannot be sown has no other), and the board marked
+ * `scrolls` (the stores' counts shown beside the names). */
 function fitScroller(scroller) {
   const more = scroller.scrollWidth - scroller.clientWidth;
+  scroller.parentElement?.classList.toggle('scrolls', more > 1);
   scroller.classList.toggle('more-left', more > 1 && scroller.scrollLeft > 1);
   scroller.classList.toggle('more-right', more > 1 && scroller.scrollLeft < more - 1);
   if (more > 1) {

@@ -1022,11 +1022,19 @@ test('12 houses on a 375 px phone: every house a tap target of 40 px or more, th
     assert.equal(await scroller().evaluate((s) => s.scrollLeft), right);
     assert.match(await scroller().getAttribute('class'), /more-left/);
     assert.ok(await pageWidth() <= 375);
+    // Each store's count stands beside its side's name while the board scrolls (a store may be
+    // out of sight: South's was, until scrolled to).
+    const storeCount = (where) => page.locator(`#board .rowlabel.${where} .store-count`);
+    assert.ok(await storeCount('bottom').isVisible());
+    assert.equal(await storeCount('bottom').textContent(), ' · store 1');
+    assert.equal(await storeCount('top').textContent(), ' · store 0');
+    assert.match(await page.locator('#board .rowlabel.top').innerText(), /^North — player 2 · store 0/);
     // Six houses fit the screen, each 40 px or more: no scrolling.
     await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
     for (const w of await houseWidths()) assert.ok(w >= 40, `6 houses: a house ${w} px wide`);
     assert.equal(await scroller().evaluate((s) => s.scrollWidth > s.clientWidth), false);
     assert.equal(await scroller().getAttribute('tabindex'), null);
+    assert.equal(await page.locator('#board .rowlabel.bottom .store-count').isVisible(), false);
   } finally {
     await page.setViewportSize({ width: 1280, height: 860 });
   }
