@@ -333,13 +333,8 @@ fn a_layer_file_beside_the_sets_leaves_the_root_a_root() {
         String::from_utf8_lossy(&out.stdout).contains("done: built 3 layer(s)"),
         "{out:?}"
     );
-    let out = kalah()
-        .args(["egdb", "info", "--egdb-dir"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::kalah_ok_with_egdb_dir(&["egdb", "info"], dir.path());
+    let text = String::from_utf8_lossy(&text);
     assert!(
         text.contains(&format!(
             "  stray file: {}: outside every set's directory, not used; it holds layer 4, whose place is {}\n",
@@ -373,11 +368,7 @@ fn a_layer_file_beside_the_sets_leaves_the_root_a_root() {
         1,
         &belong,
     );
-    let out = kalah()
-        .args(["solve", "--houses", "3", "--seeds", "2", "--egdb-dir"])
-        .arg(lone.path())
-        .output()
-        .unwrap();
+    let out = common::kalah_with_egdb_dir(&["solve", "--houses", "3", "--seeds", "2"], lone.path());
     assert!(out.status.success(), "{out:?}");
     assert!(
         String::from_utf8_lossy(&out.stderr).contains(&belong),

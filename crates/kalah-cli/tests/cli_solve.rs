@@ -864,6 +864,19 @@ fn batch_signalled_while_waiting(
     extra: &[&str],
     signal: &str,
 ) -> (String, std::process::ExitStatus, String) {
+    batch_signalled(extra, b"3,3,0,3,3,0 S\n", 200, signal)
+}
+
+/// Runs `kalah solve --batch - --no-egdb EXTRA` on the lines `input` (stdin kept open), and
+/// `wait_ms` after its first line of output sends it `signal` (`INT`, `TERM`): that first
+/// line, its exit status and the rest of its output.
+#[cfg(unix)]
+fn batch_signalled(
+    extra: &[&str],
+    input: &[u8],
+    wait_ms: u64,
+    signal: &str,
+) -> (String, std::process::ExitStatus, String) {
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
     let bin = assert_cmd::cargo::cargo_bin("kalah");
@@ -875,13 +888,12 @@ fn batch_signalled_while_waiting(
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"3,3,0,3,3,0 S\n").unwrap();
+    stdin.write_all(input).unwrap();
     stdin.flush().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();
-    // The batch now waits for its next line; stdin stays open.
-    std::thread::sleep(std::time::Duration::from_millis(200));
+    std::thread::sleep(std::time::Duration::from_millis(wait_ms));
     let killed = std::process::Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
@@ -900,36 +912,13 @@ fn batch_signalled_while_waiting(
 #[cfg(unix)]
 #[test]
 fn a_batch_stopped_in_a_position_counts_it_as_unfinished() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::Stdio;
-    let bin = assert_cmd::cargo::cargo_bin("kalah");
-    let mut child = std::process::Command::new(bin)
-        .args(["solve", "--batch", "-", "--no-egdb", "--threads", "1"])
-        .args(["--tt-mb", "16", "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    // Kalah(3,1), then Kalah(6,6): seconds even in a release build.
-    stdin
-        .write_all(b"1,1,1,0,1,1,1,0 S\n6,6,6,6,6,6,0,6,6,6,6,6,6,0 S\n")
-        .unwrap();
-    stdin.flush().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    // The second position is being solved.
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let status = child.wait().unwrap();
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
-    drop(stdin);
+    // Kalah(3,1), then Kalah(6,6), stopped 0.5 s into it: seconds even in a release build.
+    let (_, status, rest) = batch_signalled(
+        &["--threads", "1", "--tt-mb", "16", "--json"],
+        b"1,1,1,0,1,1,1,0 S\n6,6,6,6,6,6,0,6,6,6,6,6,6,0 S\n",
+        500,
+        "INT",
+    );
     assert_eq!(status.code(), Some(130), "{rest}");
     let mut lines = rest.lines();
     let row: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
