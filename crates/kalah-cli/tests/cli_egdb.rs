@@ -414,20 +414,16 @@ fn a_build_says_when_its_set_still_cannot_be_opened() {
         );
     }
     // A build up to and past it says to move it first, not to build (tester 101).
-    let out = kalah()
-        .args([
-            "egdb",
-            "build",
-            "--houses",
-            "3",
-            "--max-seeds",
-            "10",
-            "--quiet",
-        ])
-        .arg("--egdb-dir")
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let build_10 = [
+        "egdb",
+        "build",
+        "--houses",
+        "3",
+        "--max-seeds",
+        "10",
+        "--quiet",
+    ];
+    let out = common::kalah_with_egdb_dir(&build_10, dir.path());
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

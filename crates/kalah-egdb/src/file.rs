@@ -157,6 +157,18 @@ fn open_error(path: &Path, source: std::io::Error) -> EgdbError {
 }
 
 impl LayerHeader {
+    /// The name of the set directory this layer belongs in ([`set_dir_name`] of its board and
+    /// rules, e.g. `m3-standard-row-empty-owner`).
+    pub fn set_dir_name(&self) -> String {
+        let rules = Rules {
+            capture: self.capture,
+            end: self.end,
+            leftovers: self.leftovers,
+            ..Rules::default()
+        };
+        set_dir_name(self.houses, &rules)
+    }
+
     fn encode(&self) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
         h[0..8].copy_from_slice(MAGIC);

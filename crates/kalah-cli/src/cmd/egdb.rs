@@ -645,13 +645,7 @@ pub(crate) fn set_dir_advice(dir: &Path) -> String {
 /// `path`, from its header; `None` if the header cannot be read.
 fn set_of_layer_file(path: &Path) -> Option<(String, u32)> {
     let h = kalah_egdb::file::read_header(path).ok()?;
-    let rules = kalah_core::Rules {
-        capture: h.capture,
-        end: h.end,
-        leftovers: h.leftovers,
-        ..kalah_core::Rules::default()
-    };
-    Some((kalah_egdb::file::set_dir_name(h.houses, &rules), h.seeds))
+    Some((h.set_dir_name(), h.seeds))
 }
 
 /// The parent of the directory `dir`, as given if it names one, else from its absolute path:
@@ -1036,14 +1030,8 @@ fn layer_problem(l: &kalah_egdb::LayerInfo, h: &kalah_egdb::file::LayerHeader) -
     // Another layer's or set's file first, as opening the set checks it (tester 69: a copy of
     // layer 8 cut short in layer 9's place was "truncated" against layer 8's length, with the
     // advice to build, which refuses such a file).
-    let rules = kalah_core::Rules {
-        capture: h.capture,
-        end: h.end,
-        leftovers: h.leftovers,
-        ..kalah_core::Rules::default()
-    };
-    let set = kalah_egdb::file::set_dir_name(h.houses, &rules);
-    let name = format!("k{:03}.egdb", h.seeds);
+    let set = h.set_dir_name();
+    let name = kalah_egdb::file::layer_file_name(h.seeds);
     let dir = l.path.parent().and_then(|d| d.file_name());
     let file = l.path.file_name();
     if dir.is_some_and(|d| d.to_string_lossy() != set.as_str())
