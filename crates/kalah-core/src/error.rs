@@ -128,6 +128,44 @@ pub fn bounded(message: &str) -> std::borrow::Cow<'_, str> {
     ))
 }
 
+
+/// The column, counted in characters from 1, of the byte column `byte_column` (counted in
+/// bytes from 1, as `serde_json` counts it) on line `line` (from 1) of `text`, so that an error
+/// message points at the same place as the position parser's columns do, whatever letters come
+/// before it (`{"south": "Zoë", x}`: the `x` is at column 18, byte column 19). A byte column
+/// inside a character counts that character; one past the line's end counts each byte past
+/// it as a character. Line 0 (no place) gives `byte_column` back.
+pub fn char_column(text: &str, line: usize, byte_column: usize) -> usize {
+    let Some(line_text) = line.checked_sub(1).and_then(|i| text.split('\n').nth(i)) else {
+        return byte_column;
+    };
+    if byte_column > line_text.len() {
+        return line_text.chars().count() + (byte_column - line_text.len());
+    }
+    let mut end = byte_column;
+    while !line_text.is_char_boundary(end) {
+        end -= 1;
+    }
+    line_text[..end].chars().count() + usize::from(end < byte_column)
+}
+
+/// `serde_json`'s message for `e`, a failure to read `text`, with the column of its
+/// `at line L column C` counted in characters ([`char_column`]) instead of bytes.
+pub fn json_message(text: &str, e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    if e.line() == 0 {
+        return message;
+    }
+    let at = format!(" at line {} column {}", e.line(), e.column());
+    match message.strip_suffix(&at) {
+        Some(head) => format!(
+            "{head} at line {} column {}",
+            e.line(),
+            char_column(text, e.line(), e.column())
+        ),
+        None => message,
+    }
+}
 /// An item of a layout as the error message names it.
 fn item_text(text: &str) -> String {
     if text.is_empty() {
@@ -366,5 +404,47 @@ fn action(index: usize, mv: Move) -> String {
     match mv {
         Move::Sow(h) => format!("action {index} (house {h})"),
         Move::Swap => format!("action {index} (swap)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn char_columns_count_letters_not_bytes() {
+        // 'é' and 'ë' are two bytes each, '€' three.
+        assert_eq!(char_column("abc", 1, 2), 2);
+        assert_eq!(char_column("éé x", 1, 6), 4);
+        assert_eq!(char_column("ok\n€ x", 2, 5), 3);
+        // A byte column inside a character counts that character.
+        assert_eq!(char_column("a€b", 1, 2), 2);
+        assert_eq!(char_column("a€b", 1, 3), 2);
+        assert_eq!(char_column("a€b", 1, 4), 2);
+        assert_eq!(char_column("a€b", 1, 5), 3);
+        // Past the end of the line, and no such line.
+        assert_eq!(char_column("é", 1, 4), 3);
+        assert_eq!(char_column("é", 3, 7), 7);
+        assert_eq!(char_column("é", 0, 7), 7);
+    }
+
+    #[test]
+    fn json_messages_count_columns_in_characters() {
+        let text = "{\"south\": \"Zoë\", x}";
+        let e = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
+        assert_eq!(e.column(), 19, "serde_json counts bytes");
+        assert_eq!(
+            json_message(text, &e),
+            "key must be a string at line 1 column 18"
+        );
+        let text = "[1,\n\"€€\" 2]";
+        let e = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
+        assert_eq!(
+            json_message(text, &e),
+            "expected `,` or `]` at line 2 column 6"
+        );
+        // An error with no place is left as it is.
+        let e = serde_json::from_str::<u8>("300").unwrap_err();
+        assert_eq!(json_message("300", &e), e.to_string());
     }
 }

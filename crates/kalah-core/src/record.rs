@@ -255,9 +255,9 @@ struct JsonRecord {
 /// A JSON form's error, with the field and item it is in (`field 'turns', item 2: invalid
 /// type: ...`) unless the message names its field itself (`rules`, `result`, an unknown field)
 /// or belongs to no field (malformed JSON).
-fn json_error_at(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
+fn json_error_at(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> String {
     use serde_path_to_error::Segment;
-    let inner = e.inner().to_string();
+    let inner = crate::error::json_message(text, e.inner());
     let mut at = String::new();
     for segment in e.path().iter() {
         match segment {
@@ -1026,14 +1026,14 @@ impl GameRecord {
         // "invalid type: integer `3`, expected a string at line 1 column 11").
         let mut de = serde_json::Deserializer::from_str(text);
         let j: JsonRecord = serde_path_to_error::deserialize(&mut de)
-            .map_err(|e| RecordError::Json(json_error_at(&e)))?;
+            .map_err(|e| RecordError::Json(json_error_at(text, &e)))?;
         // Anything after the record but white space is refused, not dropped (tester 98: a
         // second record after the first was loaded without a word).
         de.end().map_err(|e| {
             RecordError::Json(format!(
                 "text after the record at line {} column {}: a record is one JSON object with nothing after it",
                 e.line(),
-                e.column()
+                crate::error::char_column(text, e.line(), e.column())
             ))
         })?;
         // Re-use the text reader so both forms check the same things; its errors are told by

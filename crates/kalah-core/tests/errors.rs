@@ -894,6 +894,11 @@ fn record_errors() {
         GameRecord::parse_json("{"),
         Err(RecordError::Json(_))
     ));
+    // A malformed record's column counts characters too (it counted bytes).
+    let e = GameRecord::parse_json("{\"south\": \"Zoë Ø\", \"north\" \"x\"}")
+        .unwrap_err()
+        .to_string();
+    assert!(e.ends_with("at line 1 column 28"), "{e}");
     // Text after the record is refused, not dropped (tester 98); white space is fine.
     assert_eq!(
         GameRecord::parse_json("{\"turns\": [\"3-1\"]}\n\t \n").unwrap(),
@@ -905,6 +910,11 @@ fn record_errors() {
             "line 1 column 20",
         ),
         ("{\"turns\": [\"3-1\"]}\ntrailing", "line 2 column 1"),
+        // Columns count characters, as the position parser's do, not bytes.
+        (
+            r#"{"south": "Zoë", "turns": ["3-1"]} ["é"]"#,
+            "line 1 column 36",
+        ),
     ] {
         let e = GameRecord::parse_json(text).unwrap_err().to_string();
         assert!(

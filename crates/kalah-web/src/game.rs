@@ -195,8 +195,14 @@ impl Body {
         })?;
         let UniqueKeys(v) = serde_json::from_str(text).map_err(|e| match e.classify() {
             // Only `UniqueKeys` raises data errors: a key given twice.
-            serde_json::error::Category::Data => bad(format!("the request body: {e}")),
-            _ => bad(format!("the request body is not valid JSON: {e}")),
+            serde_json::error::Category::Data => bad(format!(
+                "the request body: {}",
+                kalah_core::error::json_message(text, &e)
+            )),
+            _ => bad(format!(
+                "the request body is not valid JSON: {}",
+                kalah_core::error::json_message(text, &e)
+            )),
         })?;
         match v {
             Value::Object(fields) => {

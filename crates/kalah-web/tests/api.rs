@@ -172,6 +172,12 @@ async fn legal_moves_of_starts_positions_and_games() {
             &["the request body is not valid JSON"],
         );
     }
+    // The column of a JSON error counts characters, not bytes ('é' is two bytes).
+    assert_error(
+        &send(&app, "POST", "/api/legal", "{\"position\": \"éé\", x}").await,
+        StatusCode::BAD_REQUEST,
+        &["not valid JSON: key must be a string at line 1 column 20"],
+    );
     // Board size, seeds and moves (as an array of numbers and turns, or one string).
     let a = post(
         &app,
