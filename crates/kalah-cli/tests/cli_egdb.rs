@@ -1079,11 +1079,64 @@ fn every_command_says_a_link_to_a_damaged_layer_goes_first() {
         );
         assert!(!text.contains("replaces it"), "{args:?}: {text}");
     }
-    assert!(run(&["egdb", "info"]).contains("until that file is deleted and built again"));
+    assert!(run(&["egdb", "info"]).contains(
+        "until that file is moved away or deleted (a build leaves it alone) and `kalah egdb build"
+    ));
     assert!(run(&["egdb", "verify", "--houses", "3"]).contains(&format!(
         "delete '{}' (a build leaves it alone: a link",
         layer.display()
     )));
+}
+
+/// A layer file zero-filled, or copied over another layer, is told once what to do, with the
+/// whole build command, by every command (sessions 39–40: `verify` gave two pieces of advice,
+/// `info` none with a command, and `build` said to "let this user read it").
+#[test]
+fn a_zeroed_or_copied_layer_is_told_its_remedy_once() {
+    let (dir, set, good) = built_set();
+    let run = |args: &[&str]| {
+        let out = common::kalah_with_egdb_dir(args, dir.path());
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr)
+    };
+    let layer = set.join("k006.egdb");
+    let command = "`kalah egdb build --houses 3 --max-seeds 8";
+    for (bytes, what) in [
+        (vec![0u8; good[6].len()], "bad magic"),
+        (good[5].clone(), "holds layer 5"),
+    ] {
+        std::fs::write(&layer, &bytes).unwrap();
+        let text = run(&["egdb", "verify", "--houses", "3"]);
+        assert_eq!(text.matches("move away").count(), 1, "{text}");
+        assert!(!text.contains("build the layer again"), "{text}");
+        assert!(text.contains(command), "{text}");
+        let text = run(&["egdb", "info"]);
+        assert!(text.contains(what), "{text}");
+        assert!(
+            text.contains(&format!(
+                "moved away or deleted (a build leaves it alone) and {command}"
+            )),
+            "{text}"
+        );
+        let text = run(&[
+            "egdb",
+            "build",
+            "--houses",
+            "3",
+            "--max-seeds",
+            "8",
+            "--quiet",
+        ]);
+        assert!(
+            text.contains("move it away or delete it, then run the same command again"),
+            "{text}"
+        );
+        assert!(!text.contains("let this user read it"), "{text}");
+        assert!(std::fs::read(&layer).unwrap() == bytes, "left alone");
+        let text = run(&["solve", "1,0,2,1,0,2,0,0 S"]);
+        assert_eq!(text.matches("move it away").count(), 1, "{text}");
+        assert!(text.contains(command), "{text}");
+    }
 }
 
 /// Past a missing layer, `verify` names what the build that fills the gap would not write over

@@ -725,7 +725,7 @@ fn a_damaged_set_in_the_default_directory_is_skipped_with_a_warning() {
     let junk = root.join("m3-standard-row-empty-owner").join("k000.egdb");
     std::fs::write(&junk, b"junk\n").unwrap();
     let warning = format!(
-        "kalah: warning: endgame databases not used (searching without them): {}: not a kalah endgame database file (bad magic); move it away or delete it, then build the layer again",
+        "kalah: warning: endgame databases not used (searching without them): {}: not a kalah endgame database file (bad magic); a build leaves it alone: move it away or delete it, then `kalah egdb build --houses 3 --max-seeds 4` builds it again",
         junk.display()
     );
     let runs: [(&[&str], &str, &str); 3] = [

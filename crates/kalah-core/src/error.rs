@@ -128,7 +128,6 @@ pub fn bounded(message: &str) -> std::borrow::Cow<'_, str> {
     ))
 }
 
-
 /// The column, counted in characters from 1, of the byte column `byte_column` (counted in
 /// bytes from 1, as `serde_json` counts it) on line `line` (from 1) of `text`, so that an error
 /// message points at the same place as the position parser's columns do, whatever letters come

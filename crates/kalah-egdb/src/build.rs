@@ -582,25 +582,24 @@ fn link_in_the_way(path: &Path, what: &str) -> Result<(), EgdbError> {
 
 /// An error met opening what is in a layer's place before a build writes anything: a file
 /// system error there (a directory, a broken link) becomes [`EgdbError::InTheWay`], which says
-/// that nothing was built and what to do, as does a whole file of another set or layer
-/// ([`EgdbError::Mismatch`]); other errors (another version; a file this user may not read,
+/// that nothing was built and what to do, as does a whole file of another set, layer, format
+/// or version ([`EgdbError::Mismatch`], [`EgdbError::NotADatabase`], [`EgdbError::Version`]);
+/// other errors (a file this user may not read,
 /// whose remedy is its permissions, not moving it away: tester 88) already say so.
 fn in_the_way(e: EgdbError) -> EgdbError {
     match e {
         EgdbError::Io { path, source } => EgdbError::InTheWay {
             path,
-            what: source.to_string(),
+            what: format!("cannot be opened: {source}"),
         },
         EgdbError::NotAFile { path, what } => EgdbError::InTheWay { path, what },
-        // A whole file of another board, rule set or layer (tester 101: the advice was to
-        // "build it again", which is what was running).
-        EgdbError::Mismatch {
-            path,
-            found,
-            expected,
-        } => EgdbError::InTheWay {
-            path,
-            what: crate::mismatch_what(&found, &expected),
+        // A whole file of another board, rule set, layer, format or version (tester 101: the
+        // advice was to "build it again", which is what was running).
+        EgdbError::Mismatch { ref path, .. }
+        | EgdbError::NotADatabase { ref path }
+        | EgdbError::Version { ref path, .. } => EgdbError::InTheWay {
+            path: path.clone(),
+            what: e.whole_file_what().unwrap_or_default(),
         },
         other => other,
     }

@@ -186,13 +186,8 @@ pub const REBUILD_ADVICE: &str = "build it again (`kalah egdb build` replaces it
 pub const DELETE_FIRST_ADVICE: &str =
     "a build leaves it alone: move it away or delete it, then build it again (`kalah egdb build`)";
 
-/// What is wrong with a file of [`EgdbError::Mismatch`], without the advice.
-fn mismatch_text(path: &str, found: &str, expected: &str) -> String {
-    format!("{path}: {}", mismatch_what(found, expected))
-}
-
 /// What is wrong with a file of [`EgdbError::Mismatch`], without its path or the advice.
-pub(crate) fn mismatch_what(found: &str, expected: &str) -> String {
+fn mismatch_what(found: &str, expected: &str) -> String {
     format!(
         "holds {found}, but its name and place say {expected} (a file copied or moved by hand?)"
     )
@@ -237,21 +232,14 @@ pub enum EgdbError {
         /// The error.
         source: std::io::Error,
     },
-    /// The file does not start with the layer magic bytes.
-    #[error(
-        "{path}: not a kalah endgame database file (bad magic); move it away or delete it, then \
-         build the layer again"
-    )]
+    /// The file does not start with the layer magic bytes: a build leaves it alone.
+    #[error("{}", self.message_with(&mut default_advice))]
     NotADatabase {
         /// The file.
         path: String,
     },
-    /// The file has another format version.
-    #[error(
-        "{path}: database format version {found}, this program reads versions 1 to {expected} \
-         (a file of a newer kalah): use the program that made it, or \
-         delete it and build the layer again"
-    )]
+    /// The file has another format version: a build leaves it alone.
+    #[error("{}", self.message_with(&mut default_advice))]
     Version {
         /// The file.
         path: String,
@@ -324,9 +312,8 @@ pub enum EgdbError {
     /// file (a directory, a device, a broken link): a build does not replace it, and stops
     /// before it builds anything.
     #[error(
-        "{path}: {what}; a build does not replace it: move it away or delete it (or, if it \
-         cannot be read, let this user read it), then run the same command again; nothing was \
-         built"
+        "{path}: {what}; a build does not replace it: move it away or delete it, then run the \
+         same command again; nothing was built"
     )]
     InTheWay {
         /// The layer file's path.
@@ -341,7 +328,7 @@ pub enum EgdbError {
         path: String,
     },
     /// The header describes another board, rule set or layer than the file name says.
-    #[error("{}; {DELETE_FIRST_ADVICE}", mismatch_text(.path, .found, .expected))]
+    #[error("{}", self.message_with(&mut default_advice))]
     Mismatch {
         /// The file.
         path: String,
@@ -419,6 +406,28 @@ impl EgdbError {
         }
     }
 
+    /// What is wrong with a whole layer file that a build leaves alone because it is no file
+    /// of this set, without its path or advice: another board, rule set or layer
+    /// ([`EgdbError::Mismatch`]), no database file at all ([`EgdbError::NotADatabase`]), or
+    /// another format version ([`EgdbError::Version`]). `None` for every other error.
+    pub fn whole_file_what(&self) -> Option<String> {
+        match self {
+            EgdbError::Mismatch {
+                found, expected, ..
+            } => Some(mismatch_what(found, expected)),
+            EgdbError::NotADatabase { .. } => {
+                Some("not a kalah endgame database file (bad magic)".to_string())
+            }
+            EgdbError::Version {
+                found, expected, ..
+            } => Some(format!(
+                "database format version {found}, this program reads versions 1 to \
+                 {expected} (a file of a newer kalah, whose program reads it)"
+            )),
+            _ => None,
+        }
+    }
+
     /// The error's message (its `Display`) with the advice after each bad layer file it names
     /// ([`REBUILD_ADVICE`], [`DELETE_FIRST_ADVICE`]) replaced by `advice(i, repair)`, `i`
     /// counting those files from 0 in the order the message names them (one for a bad file;
@@ -459,17 +468,16 @@ impl EgdbError {
                 *n += 1;
                 text
             }
-            // A whole file of another board, rule set or layer: a build leaves it alone (tester
-            // 101: `solve` and `build` said "rebuild" without the command `verify` names).
+            // A whole file of another board, rule set, layer, format or version: a build leaves
+            // it alone (tester 101: `solve` and `build` said "rebuild" without the command
+            // `verify` names).
             (
-                EgdbError::Mismatch {
-                    path,
-                    found,
-                    expected,
-                },
+                EgdbError::Mismatch { path, .. }
+                | EgdbError::NotADatabase { path }
+                | EgdbError::Version { path, .. },
                 _,
             ) => {
-                let text = mismatch_text(path, found, expected);
+                let text = format!("{path}: {}", self.whole_file_what().unwrap_or_default());
                 let text = match advice(*n, Repair::DeleteFirst) {
                     Some(a) => format!("{text}; {a}"),
                     None => text,

@@ -752,7 +752,11 @@ impl SetListing {
                     if in_the_way.len() == 1 { "is" } else { "are" },
                     if in_the_way.len() == 1 { "it" } else { "them" },
                 )?,
-                _ => outln!(
+                Some(cmd) => outln!(
+                    "    {layers} {is} (listed above): the set cannot be opened until {that} moved away or deleted (a build leaves {} alone) and `{cmd}` builds {layers} again",
+                    if blocking.len() == 1 { "it" } else { "them" }
+                )?,
+                None => outln!(
                     "    {layers} {is} (listed above): the set cannot be opened until {that} deleted and built again"
                 )?,
             }
