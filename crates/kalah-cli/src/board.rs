@@ -229,9 +229,7 @@ pub fn draw(pos: &Position, labels: &BoardLabels, paint: Paint) -> String {
     let _ = writeln!(
         s,
         "{}",
-        paint.dim(
-            "(stores: North's on the left, South's on the right; sowing goes counter-clockwise)"
-        )
+        paint.dim("(stores: North's left, South's right; sowing goes counter-clockwise)")
     );
     s
 }

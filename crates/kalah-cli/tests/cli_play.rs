@@ -2247,3 +2247,28 @@ fn save_in_a_sticky_directory_says_why() {
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "1. S 3-6\n");
 }
+
+/// The board of 12 houses, the introduction, the help and the hint's heading fit a terminal of
+/// 80 columns (the board's legend was 82 characters, the help 99, the hint's heading 94).
+#[test]
+fn the_fixed_text_fits_eighty_columns() {
+    for args in [
+        &["--houses", "12", "--seeds", "6", "--opponent", "human"][..],
+        &["--houses", "12", "--seeds", "6"],
+    ] {
+        let mut all = args.to_vec();
+        all.extend(["--move-time-ms", "100"]);
+        let text = play(&all, "help\nhint\nquit\n");
+        assert!(
+            text.contains("Commands:") && text.contains("Hint for South"),
+            "{text}"
+        );
+        for line in text.lines() {
+            assert!(
+                line.chars().count() <= 80,
+                "{} characters: {line}",
+                line.chars().count()
+            );
+        }
+    }
+}

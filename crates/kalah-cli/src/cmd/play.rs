@@ -139,14 +139,16 @@ const DEFAULT_HINT_TIME: Duration = Duration::from_secs(2);
 
 const HELP: &str = "\
 Commands:
-  1..m        sow that house of the side to move (1 is the house farthest from its store)
-  3-6         a whole turn: house 3, then house 6 on the extra turn it earns (or 3,6); a trailing -
-              (3-) says the turn goes on: its last action must earn an extra turn
-  swap        under the pie rule, as North's first action: take over South's side
+  1..m        sow that house of the side to move (1: farthest from its store)
+  3-6         a whole turn: house 3, then house 6 on the extra turn it earns
+              (or 3,6); a trailing - (3-) says the turn goes on: its last
+              action must earn an extra turn
+  swap        under the pie rule, as North's first action: take South's side
   undo, u     take back your last turn (and the engine's reply to it)
-  hint, h     the value of every legal action (final store difference for the mover)
-  save FILE   save the game as a game record, the JSON form if FILE ends in .json
-              (continue it with --load FILE)
+  hint, h     the value of every legal action (the final store difference
+              for the side to move)
+  save FILE   save the game as a game record, the JSON form if FILE ends in
+              .json (continue it with --load FILE)
   board, b    draw the board again
   help, ?     this list
   quit, q     leave the game (exit too)
@@ -1737,8 +1739,7 @@ impl Game {
             )
         } else {
             format!(
-                "Hint for {side}: final store difference for {side} with best play \
-                 (* = exact, else an estimate):\n"
+                "Hint for {side}: final store difference, best play (* = exact, else estimated):\n"
             )
         };
         for v in &values {
@@ -2645,10 +2646,10 @@ pub fn run(args: Args) -> Result<()> {
             format!("You play {me}")
         };
         intro.push_str(&format!(
-            "{you} against the engine ({level}). Type a house number to sow it, or help.\n"
+            "{you} against the engine ({level}).\nType a house number to sow it, or help.\n"
         ));
     } else {
-        intro.push_str("Two players at one terminal. Type a house number to sow it, or help.\n");
+        intro.push_str("Two players at one terminal.\nType a house number to sow it, or help.\n");
     }
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
