@@ -2,8 +2,8 @@
 // All rules work is done by the server through the stateless JSON API; the page keeps the game
 // as {rules, start position, moves} and stores it in localStorage so it survives a reload.
 
-import { post, info, EngineQueue, ApiError } from './api.js';
-import { drawBoard, setPit, sideName, other, binName, storeOf } from './board.js';
+import { post, info, EngineQueue, ApiError, FOREGROUND } from './api.js';
+import { drawBoard, setPit, showPit, sideName, other, binName, storeOf } from './board.js';
 import { drawGraph } from './graph.js';
 
 const STORE_KEY = 'kalah.game.v1';
@@ -65,11 +65,13 @@ function defaultState() {
     // {names: {south, north} (null if they named a person against the engine), tags: [[name,
     // value], ...], comments: [[turns before it, text], ...]}; null for a game begun here.
     record: null,
-    // The line a move in the history or "Play on from here" dropped, while it can be brought
-    // back (`restoreDropped`): {moves (that whole line), cursor (where the lines part: both
-    // have the same moves before it), note (the words that say what was dropped), count (its
-    // turns from there)}; null if none. Kept with the game, so a reload keeps it too.
-    dropped: null,
+    // The lines a move in the history or "Play on from here" dropped, while they can be
+    // brought back (`restoreDropped`), the most recent last (at most `KEPT_LINES`): each
+    // {moves (that whole line), cursor (where it parts from the game: both have the same moves
+    // before it), note (the words that say what was dropped), count (its turns from there)}.
+    // The last is the one offered (`offeredLine`). Kept with the game, so a reload keeps them
+    // too.
+    dropped: [],
   };
 }
 
@@ -123,19 +125,51 @@ function sanitize(saved) {
     values: goodValues(saved.values, isObj),
     analysis: null, // (this tab's own: `storedAnalysis`)
     record: start ? goodRecord(saved.record, isObj) : null,
-    dropped: start ? goodDropped(saved.dropped, moves, isObj) : null,
+    dropped: start ? goodDroppedLines(saved.dropped, moves, isObj) : [],
   };
 }
 
-/** A saved dropped line (`S.dropped`) if it has the shape the page stores and parts from the
- * game `moves` at its cursor (the same moves before it); else null. */
-function goodDropped(d, moves, isObj) {
+/** The most dropped lines kept (`S.dropped`). */
+const KEPT_LINES = 10;
+
+/** A saved dropped line if it has the shape the page stores; else null. */
+function goodDropped(d, isObj) {
   if (!isObj(d) || !Array.isArray(d.moves) || !d.moves.every((m) => typeof m === 'string' && /^([1-9]\d*|swap)$/.test(m))) return null;
   const { cursor, note, count } = d;
-  const ok = Number.isInteger(cursor) && cursor >= 0 && cursor < d.moves.length && cursor <= moves.length
-    && d.moves.slice(0, cursor).every((m, i) => moves[i] === m)
+  const ok = Number.isInteger(cursor) && cursor >= 0 && cursor < d.moves.length
     && typeof note === 'string' && Number.isInteger(count) && count >= 1 && count <= d.moves.length - cursor;
   return ok ? { moves: d.moves, cursor, note, count } : null;
+}
+
+/** The saved dropped lines (`S.dropped`) that have the shape the page stores, the last
+ * `KEPT_LINES`, without those on top that do not part from the game `moves` (`offerable`). An
+ * older save kept one line, not a list. */
+function goodDroppedLines(saved, moves, isObj) {
+  const list = Array.isArray(saved) ? saved : saved ? [saved] : [];
+  return offerable(list.map((d) => goodDropped(d, isObj)).filter(Boolean).slice(-KEPT_LINES), moves);
+}
+
+/** Whether the dropped line `d` parts from the game `moves` where it says: it has the same
+ * moves before its cursor, a position of the game's history. */
+const partsFrom = (d, moves) => d.cursor <= moves.length && d.moves.slice(0, d.cursor).every((m, i) => moves[i] === m);
+
+/** The dropped lines `lines` without those on top (the most recent last) that do not part from
+ * the game `moves` (`partsFrom`): they are dropped for good, the next one being offered. (Those
+ * below are looked at when their turn comes: bringing back another line may make them part from
+ * the game again.) */
+function offerable(lines, moves) {
+  const out = [...lines];
+  while (out.length && !partsFrom(out[out.length - 1], moves)) out.pop();
+  return out;
+}
+
+/** Whether two lists of moves are the same. */
+const sameMoves = (a, b) => a.length === b.length && a.every((m, i) => b[i] === m);
+
+/** `lines` (dropped lines) with `line` on top, the most recent: another line of the same moves
+ * is left out (the newer note stands), and so are those past `KEPT_LINES`, the oldest first. */
+function withDropped(lines, line) {
+  return [...lines.filter((d) => !sameMoves(d.moves, line.moves)), line].slice(-KEPT_LINES);
 }
 
 /** `a` (from sessionStorage, any JSON) as an analysis board: {pits, toMove, phase, result},
@@ -328,9 +362,8 @@ function storedGame() {
  * display settings or the analysis board, which each tab keeps for itself: opening it in one
  * tab stopped the other, tester 56): two states with the same are the same game. */
 function gameKey(st) {
-  const d = st.dropped;
   return JSON.stringify([st.rules, st.board, st.opponent, st.level, st.time, st.humanSide, st.start,
-    st.moves, st.cursor, st.record, d ? [d.moves, d.cursor, d.note, d.count] : null]);
+    st.moves, st.cursor, st.record, st.dropped.map((d) => [d.moves, d.cursor, d.note, d.count])]);
 }
 
 /** Another tab wrote the saved game: the values it found are kept; if it changed the game,
@@ -668,12 +701,12 @@ function renderStatus() {
  * engine's move replaced the note there at once). The button is off while a move is sown or the
  * engine thinks. */
 function renderDropped() {
-  const show = !elsewhere && !S.analysis && hasDropped();
-  $('dropped-note').textContent = show ? S.dropped.note : '';
+  const d = !elsewhere && !S.analysis ? offeredLine() : null;
+  $('dropped-note').textContent = d ? d.note : '';
   const btn = $('btn-restore');
-  btn.hidden = !show;
-  btn.disabled = !show || busy;
-  if (show) btn.textContent = `Bring back the dropped move${S.dropped.count === 1 ? '' : 's'}`;
+  btn.hidden = !d;
+  btn.disabled = !d || busy;
+  if (d) btn.textContent = `Bring back the dropped move${d.count === 1 ? '' : 's'}`;
 }
 
 /** Shows (after the status line) or removes the button `id`; returns it while shown. */
@@ -749,21 +782,22 @@ function analysisKey(pos) {
  * a game replaced, whose rules may differ, does not stand for the new game's). */
 const pending = new Set();
 
-/** Asks the server for the value of `pos` and of its moves, unless known. */
+/** Asks the server for the value of `pos` and of its moves, unless known: in the background
+ * (the graph's) below the priority `FOREGROUND` (a hint the player asked for). */
 function requestValue(pos, priority = 1) {
   const key = analysisKey(pos);
   if (S.values[key]) return Promise.resolve(S.values[key]);
   const gen = generation;
   const asked = `${gen} ${key}`;
-  if (pending.has(asked) && priority < 2) return Promise.resolve(null);
+  if (pending.has(asked) && priority < FOREGROUND) return Promise.resolve(null);
   pending.add(asked);
   const rules = S.rules;
   const time = S.hintTime;
   return queue
-    .run(async (signal) => {
+    .run(async (signal, onBusy) => {
       if (gen !== generation) return null;
       if (S.values[key]) return { known: S.values[key] };
-      return post('/api/analyze', { rules, position: pos, time_ms: time }, { signal });
+      return post('/api/analyze', { rules, position: pos, time_ms: time }, { signal, onBusy });
     }, priority)
     .then((a) => {
       if (!a || gen !== generation) return null;
@@ -789,10 +823,11 @@ function requestValue(pos, priority = 1) {
     .finally(() => pending.delete(asked));
 }
 
-/** Fills the graph: the current position first, then the others from the newest back. */
+/** Fills the graph: the current position first (in the foreground with hints on: the hint of
+ * the position shown), then the others from the newest back, in the background. */
 function fillValues() {
   if (!G || S.analysis) return;
-  requestValue(current().position, 2);
+  requestValue(current().position, S.hints ? FOREGROUND : 1);
   for (let i = S.moves.length; i >= 0; i--) requestValue(stateAt(i).position, 0);
 }
 
@@ -824,13 +859,19 @@ async function animate(step, gen) {
   drawBoard(board, {
     pits, houses: m, bottom: bottomSide(), toMove: step.side, legal: new Set(), names: names(),
   });
+  // A board too wide for the screen (it scrolls sideways) follows the seeds, and ends with the
+  // last pit sown in view (seeds sown out of sight went unseen); smoothly, unless the player
+  // asks for less motion.
+  const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   const originBin = findOrigin(step);
   pits[originBin] = 0;
   setPit(board, originBin, 0, 'origin');
+  showPit(board, originBin, smooth);
   await pause(1);
   for (const bin of o.path) {
     pits[bin] += 1;
     setPit(board, bin, pits[bin], 'flash');
+    showPit(board, bin, smooth);
     await pause(1);
   }
   if (o.captured) {
@@ -890,8 +931,15 @@ function describe(step, i) {
 /** Thrown by an animation whose game was replaced meanwhile. */
 class Stale extends Error {}
 
-/** Whether the game has a dropped line to bring back (`S.dropped`). */
-const hasDropped = () => !!S.dropped && S.dropped.moves.length > S.dropped.cursor;
+/** The dropped line "Bring back" offers: the most recent (`S.dropped`), if it parts from the
+ * game (`partsFrom`); else null. */
+function offeredLine() {
+  const d = S.dropped[S.dropped.length - 1];
+  return d && partsFrom(d, S.moves) ? d : null;
+}
+
+/** Whether the game has a dropped line to bring back (`offeredLine`). */
+const hasDropped = () => !!offeredLine();
 
 /** Plays `mv` (a string) at the cursor and animates it. In the history, the game's next move
  * just steps on; another move starts a new line, and the later moves can be brought back
@@ -917,7 +965,9 @@ async function applyMove(mv) {
   if (S.moves.length > at) {
     const { words, count } = droppedWords(G.turns, at, "the game's", 'from there');
     const note = `A new line from ${place(G.turns, at)}: ${words}.`;
-    dropped = { moves: S.moves, cursor: at, note, count };
+    // (On top of those dropped before, which stay: a second line dropped lost the first for
+    // good.)
+    dropped = withDropped(S.dropped, { moves: S.moves, cursor: at, note, count });
   }
   const step = g.steps[g.steps.length - 1];
   if (!(await animated(step, gen, { moves, cursor: moves.length, dropped }))) return false;
@@ -949,10 +999,13 @@ async function animated(step, gen, game) {
 }
 
 /** The "Bring back" button: the game as it was before a move in its history dropped its later
- * moves, viewed where that move was played. */
+ * moves (the most recent dropped line), viewed where that move was played. The line played
+ * since is dropped in its turn, kept below the others: the next line offered is the one dropped
+ * before, if it still parts from the game (`offerable`), and so on, back to that newer line. */
 async function restoreDropped() {
   if (!hasDropped() || busy || S.analysis || elsewhere) return;
-  const d = S.dropped;
+  const lines = [...S.dropped];
+  const d = lines.pop();
   const gen = generation;
   // A keyboard player keeps the focus on the button while it is still offered (it is off, and
   // loses the focus, while the line is replayed).
@@ -969,13 +1022,14 @@ async function restoreDropped() {
     G = g;
     S.moves = d.moves;
     S.cursor = d.cursor;
-    if (since.length > d.cursor) {
-      const { words, count } = droppedWords(sinceTurns, d.cursor, "the newer line's", 'from there');
+    let kept = lines;
+    if (since.length > d.cursor && !sameMoves(since, d.moves)) {
+      // (Its note says where it starts: it may be offered long after, viewing elsewhere.)
+      const { words, count } = droppedWords(sinceTurns, d.cursor, "the newer line's", `from ${place(sinceTurns, d.cursor)}`);
       const note = `${capital(words)}.`;
-      S.dropped = { moves: since, cursor: d.cursor, note, count };
-    } else {
-      S.dropped = null;
+      kept = [{ moves: since, cursor: d.cursor, note, count }, ...lines.filter((x) => !sameMoves(x.moves, since))];
     }
+    S.dropped = offerable(kept, S.moves);
     setEvent(`The dropped moves are back: viewing ${place(g.turns, d.cursor, true)}.`);
     save();
   } catch (e) {
@@ -1036,8 +1090,8 @@ async function afterChange() {
   thinking = { gen, length: S.moves.length };
   try {
     const res = await queue.run(
-      (signal) => post('/api/engine', { rules: S.rules, position: st.position, level: S.level, time_ms: S.time }, { signal }),
-      3,
+      (signal, onBusy) => post('/api/engine', { rules: S.rules, position: st.position, level: S.level, time_ms: S.time }, { signal, onBusy }),
+      FOREGROUND + 1,
     );
     // A new game, or a move made meanwhile (a race with a stale request): not for this position.
     if (gen !== generation || !res || !atEnd() || current().position !== st.position) return;
@@ -1136,11 +1190,13 @@ async function playOn() {
   // The later moves can be brought back, as after a new move in the history (tester 99: they
   // were gone for good here, without a word). Their note stands in its own place
   // (`renderDropped`), which the engine's move does not take.
+  // (Said where they start: the note may be offered again long after, viewing elsewhere.)
   if (S.moves.length > moves.length) {
-    const { words, count } = droppedWords(G.turns, moves.length, "the game's", 'after this position');
+    const { words, count } = droppedWords(G.turns, moves.length, "the game's", `from ${place(G.turns, moves.length)}`);
     const note = `${capital(words)}.`;
-    S.dropped = { moves: S.moves, cursor: moves.length, note, count };
+    S.dropped = withDropped(S.dropped, { moves: S.moves, cursor: moves.length, note, count });
   }
+  S.dropped = offerable(S.dropped, moves);
   G = g;
   S.moves = moves;
   setEvent('Playing on from this position.');
@@ -1180,7 +1236,7 @@ async function startGame(spec, { gen = null, base = null, ask = null } = {}) {
   S.values = {};
   S.analysis = null;
   S.record = null;
-  S.dropped = null;
+  S.dropped = [];
   G = g;
   setEvent('New game.');
   save();
@@ -1212,7 +1268,31 @@ function fillNewDialog() {
   f.elements.time.value = String(S.time);
   f.elements.side.value = S.humanSide;
   syncPlayers();
+  for (const sel of [f.elements.capture, f.elements.end, f.elements.leftovers]) ruleHelp(sel);
+  for (const el of [f.elements.houses, f.elements.seeds]) showCountError(el, '');
   $('new-error').textContent = '';
+}
+
+/** Says below a rule's list what its choice means (the choices are short, to fit a phone). */
+function ruleHelp(sel) {
+  $(`${sel.name}-help`).textContent = sel.selectedOptions[0]?.dataset.help ?? '';
+}
+
+/** What is wrong with a count field of the New game dialog (`checkCount`), as the player is
+ * told it: "Give the number of houses a side." when empty; else '' if nothing. */
+function countProblem(el) {
+  if (!el.value.trim()) return `Give the number of ${el.name === 'houses' ? 'houses a side' : 'seeds a house'}.`;
+  return el.validationMessage;
+}
+
+/** Shows `message` just below the count field `el` (nothing: hides it), and marks the field
+ * invalid for a screen reader while it is shown. */
+function showCountError(el, message) {
+  const p = $(`${el.name}-error`);
+  p.textContent = message;
+  p.hidden = !message;
+  if (message) el.setAttribute('aria-invalid', 'true');
+  else el.removeAttribute('aria-invalid');
 }
 
 /** Whether the game on the board is under way: a move played (or being sown), and not over.
@@ -1416,7 +1496,7 @@ function analyse() {
   analysisTimer = setTimeout(async () => {
     try {
       const body = { rules: S.rules, position: analysisPosition(), time_ms: S.hintTime };
-      const r = await queue.run((signal) => post('/api/analyze', body, { signal }), 2);
+      const r = await queue.run((signal, onBusy) => post('/api/analyze', body, { signal, onBusy }), FOREGROUND);
       if (seq !== analysisSeq || !S.analysis) return;
       S.analysis.result = r;
     } catch (e) {
@@ -1497,7 +1577,7 @@ async function playFromAnalysis() {
     S.moves = [];
     S.cursor = 0;
     S.values = {};
-    S.dropped = null;
+    S.dropped = [];
     S.board = boardSettings(g.start);
     G = g;
     setEvent('Playing from the analysis position.');
@@ -1574,7 +1654,7 @@ async function importRecord() {
     S.cursor = g.moves.length;
     S.values = {};
     S.analysis = null;
-    S.dropped = null;
+    S.dropped = [];
     // The players, from the tags as `kalah play` and this page write them: `human` against
     // `kalah engine LEVEL` (who held each row at the start) is a game against the engine;
     // anything else is played by two people on this screen, and its names are written back
@@ -1648,7 +1728,7 @@ function toggleHints() {
   S.hints = !S.hints;
   save();
   render();
-  if (S.hints && G) requestValue(current().position, 2);
+  if (S.hints && G) requestValue(current().position, FOREGROUND);
 }
 
 function openNew() {
@@ -1688,8 +1768,10 @@ function wire() {
     const choose = (kind) => () => { f.board.value = kind; };
     for (const el of [f.houses, f.seeds]) {
       el.addEventListener('input', choose('uniform'));
+      el.addEventListener('input', () => showCountError(el, ''));
       el.addEventListener('keydown', stepCount);
     }
+    for (const sel of [f.capture, f.end, f.leftovers]) sel.addEventListener('change', () => ruleHelp(sel));
     f.seeds.addEventListener('input', () => checkCount(f.seeds));
     for (const el of [f.layout, f.mirrored]) el.addEventListener('input', choose('layout'));
     f.opponent.addEventListener('change', syncPlayers);
@@ -1701,8 +1783,23 @@ function wire() {
     // its houses blocked a custom layout (tester 56). (The form itself is `novalidate`.)
     const f = $('new-form').elements;
     limitSeeds(); // (the counts checked as they are now)
-    const used = f.board.value === 'layout' ? [f.layout] : [f.houses, f.seeds];
-    if (!used.every((el) => el.reportValidity())) return;
+    if (f.board.value === 'layout') {
+      if (!f.layout.reportValidity()) return;
+    } else {
+      // What is wrong with a count is said just below it, the first such field focused and
+      // its message scrolled into view (said at the foot of the dialog, it was off a phone's
+      // screen).
+      const wrong = [f.houses, f.seeds].filter((el) => {
+        const problem = countProblem(el);
+        showCountError(el, problem);
+        return !!problem;
+      });
+      if (wrong.length) {
+        wrong[0].focus();
+        $(`${wrong[0].name}-error`).scrollIntoView({ block: 'nearest' });
+        return;
+      }
+    }
     try {
       // A game under way is replaced only once the player says so; "Keep this game" goes back
       // to it (both dialogs closed), untouched.
@@ -1710,6 +1807,7 @@ function wire() {
       $('dlg-new').close();
     } catch (err) {
       $('new-error').textContent = err.message;
+      $('new-error').scrollIntoView({ block: 'nearest' });
     }
   }, false));
   $('rec-import').addEventListener('click', ready(importRecord));

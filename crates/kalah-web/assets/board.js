@@ -86,9 +86,12 @@ export function drawBoard(root, opts) {
     }
     : null;
   // A board scrolled sideways (too wide for its box) stays where the player scrolled it, the
-  // same board (it came back to its left end at every move).
+  // same board (it came back to its left end at every move); a smooth scroll on its way to a
+  // pit being sown (`showPit`) goes on to it.
   const old = root.querySelector('.scroller');
-  const scrolled = old && root.style.getPropertyValue('--m') === String(m) ? old.scrollLeft : 0;
+  const same = old && root.style.getPropertyValue('--m') === String(m);
+  const scrolled = same ? old.scrollLeft : 0;
+  const heading = same ? old.heading : undefined;
   root.innerHTML = '';
   root.style.setProperty('--m', m);
   root.classList.toggle('editing', !!opts.editable);
@@ -253,7 +256,16 @@ export function drawBoard(root, opts) {
   root.appendChild(label(bottom, 'bottom'));
   scroller.scrollLeft = scrolled;
   scroller.addEventListener('scroll', () => fitScroller(scroller), { passive: true });
+  // Where a smooth scroll is heading is forgotten once it is there, or when the player scrolls
+  // (a redraw then keeps the player's place).
+  scroller.addEventListener('scrollend', () => {
+    if (scroller.heading !== undefined && Math.abs(scroller.scrollLeft - scroller.heading) < 1) delete scroller.heading;
+  });
+  for (const type of ['wheel', 'touchstart', 'pointerdown', 'keydown']) {
+    scroller.addEventListener(type, () => delete scroller.heading, { passive: true });
+  }
   fitScroller(scroller);
+  if (heading !== undefined) scrollBoxTo(scroller, heading, true);
   if (focus && focus.scroller && scroller.tabIndex === 0) {
     scroller.focus({ preventScroll: true });
   } else if (focus) {
@@ -285,6 +297,47 @@ function fitScroller(scroller) {
     scroller.removeAttribute('tabindex');
     scroller.removeAttribute('role');
     scroller.removeAttribute('aria-label');
+  }
+}
+
+/** The width of a scrolling box's faded edges (the style sheet's `--fade`, 28 px). */
+const FADE_PX = 28;
+
+/** Scrolls a board's box (a board too wide for the screen scrolls sideways in it) so that the pit
+ * `bin` is in view, clear of the faded edges: smoothly if `smooth`, else at once. Nothing when it
+ * is in view already, or the board does not scroll. (The sowing animation follows the seeds so,
+ * and ends with the last pit sown in view: seeds sown out of sight were not seen.) */
+export function showPit(root, bin, smooth = false) {
+  const scroller = root.querySelector('.scroller');
+  const el = root.querySelector(`[data-bin="${bin}"]`);
+  if (!scroller || !el) return;
+  const more = scroller.scrollWidth - scroller.clientWidth;
+  if (more <= 1) return;
+  const now = scroller.scrollLeft;
+  // Measured from where a smooth scroll on its way will be (one each seed, they overlap).
+  const at = scroller.heading ?? now;
+  const box = scroller.getBoundingClientRect();
+  const pit = el.getBoundingClientRect();
+  const left = pit.left - box.left - scroller.clientLeft + now;
+  const right = left + pit.width;
+  const edge = Math.max(0, Math.min(FADE_PX, (scroller.clientWidth - pit.width) / 2));
+  let to = at;
+  if (left - edge < at) to = left - edge;
+  else if (right + edge > at + scroller.clientWidth) to = right + edge - scroller.clientWidth;
+  to = Math.round(Math.max(0, Math.min(more, to)));
+  if (Math.abs(to - at) < 1) return;
+  scrollBoxTo(scroller, to, smooth);
+}
+
+/** Scrolls a board's box to `left`: smoothly (where it is heading is kept, for a redraw to go
+ * on to it: `drawBoard`), or at once. */
+function scrollBoxTo(scroller, left, smooth) {
+  if (smooth) {
+    scroller.heading = left;
+    scroller.scrollTo({ left, behavior: 'smooth' });
+  } else {
+    delete scroller.heading;
+    scroller.scrollLeft = left;
   }
 }
 

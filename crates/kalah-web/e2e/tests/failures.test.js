@@ -613,3 +613,65 @@ test('a busy server (503) is asked again after 0.3 s the first time, then after 
   assert.ok(times[2] - times[1] >= 900, `second retry after ${times[2] - times[1]} ms`);
   assert.deepEqual(page.errors, []);
 });
+
+test("the value graph's searches run one at a time and leave the server a slot for the engine's move", async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { level: 'easy', time: 300 });
+  await setSpeed(page, 'fast');
+  // The server's slots, all free before the moves (no search of an earlier test still ending).
+  const slots = async () => (await (await fetch(`${BASE}/api/info`)).json());
+  for (let i = 0; i < 100 && (await slots()).engine_slots_free < (await slots()).engine_slots; i++) await sleep(100);
+  // The page's requests in flight as it sees them, and the engine's requests as intervals.
+  let graph = 0;
+  let most = 0;
+  const engine = [];
+  const open = new Map();
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/analyze')) most = Math.max(most, ++graph);
+    if (r.url().endsWith('/api/engine')) open.set(r, engine.push([Date.now(), Infinity]) - 1);
+  });
+  const done = (r) => {
+    if (r.url().endsWith('/api/analyze')) graph--;
+    if (open.has(r)) engine[open.get(r)][1] = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  // The server's slots in use, sampled all along.
+  const samples = [];
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const from = Date.now();
+      const s = await slots();
+      samples.push({ from, to: Date.now(), used: s.engine_slots - s.engine_slots_free });
+      await sleep(15);
+    }
+  })();
+  try {
+    for (let i = 0; i < 5; i++) {
+      await waitIdle(page);
+      if (await page.$('#board button.pit.playable') === null) break;
+      await page.locator('#board button.pit.playable').first().click();
+      await page.waitForFunction(() => document.body.dataset.busy === 'true' || /Game over/.test(document.getElementById('status').textContent));
+    }
+    await waitIdle(page);
+    await sleep(1500); // the graph's searches of the last positions
+  } finally {
+    sampling = false;
+    await sampler;
+  }
+  assert.ok(engine.length >= 3, `the engine moved ${engine.length} times`);
+  // Beyond the engine's move (if one was asked for about then: the page's events come a little
+  // late), the graph's searches (hints are off) held one slot, not two.
+  const crowded = [];
+  for (const { from, to, used } of samples) {
+    const thinking = engine.some(([a, b]) => a <= to + 50 && b >= from - 50) ? 1 : 0;
+    if (used - thinking > 1) crowded.push(`${used} slots in use at ${from}, ${thinking} for the engine's move`);
+  }
+  // Was: a search cancelled for the engine's move still held its slot when the graph's next one
+  // started, so the graph held both and the engine's next move could find the server busy.
+  assert.deepEqual(crowded, []);
+  assert.ok(most <= 1, `${most} of the graph's searches at once`);
+  assert.deepEqual(page.errors, []);
+});

@@ -423,7 +423,7 @@ test('a move in the history: the game\'s own move steps on; another starts a new
   assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), whole);
   assert.match(await status(page), /Viewing the position after turn 1 of 3/);
   // The new line is dropped in its turn, and comes back the same way (tester 101: it was lost).
-  assert.equal(await page.textContent('#dropped-note'), "The newer line's 1 turn from there was dropped.");
+  assert.equal(await page.textContent('#dropped-note'), "The newer line's 1 turn from the position after turn 1 was dropped.");
   assert.equal(await page.textContent('#btn-restore'), 'Bring back the dropped move');
   await page.click('#btn-restore');
   await page.waitForFunction(() => /dropped moves are back: viewing the position after turn 1 of 2\./.test(document.getElementById('event').textContent));
@@ -442,7 +442,7 @@ test('Play on from here drops the later moves with a note, and they come back', 
   await page.keyboard.press('ArrowRight');
   await page.click('#btn-playon');
   await page.waitForFunction(() => /Playing on from this position/.test(document.getElementById('event').textContent));
-  assert.equal(await page.textContent('#dropped-note'), "The game's 2 turns after this position were dropped.");
+  assert.equal(await page.textContent('#dropped-note'), "The game's 2 turns from the position after turn 1 were dropped.");
   assert.deepEqual((await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))), ['start', '1. S 1']);
   await page.click('#btn-restore');
   await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
@@ -474,7 +474,7 @@ test('Play on from here against the engine: the note of what was dropped stays b
   assert.match(await page.textContent('#event'), /^The engine \(North\) sowed house \d+/);
   assert.ok(await page.isVisible('#btn-restore'));
   assert.ok(await page.isVisible('#dropped-note'));
-  assert.match(await page.textContent('#dropped-note'), /^The game's \d+ turns? after this position (was|were) dropped\.$/);
+  assert.match(await page.textContent('#dropped-note'), /^The game's \d+ turns? from the position after turn 1 (was|were) dropped\.$/);
   const note = await page.textContent('#dropped-note');
   // And for as long as the button is offered: after a move of yours and the engine's answer.
   const n = (await page.$$('#moves button')).length;
@@ -505,17 +505,17 @@ test('a dropped line is kept with the game: after a reload its note and button a
   await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
   assert.deepEqual(await page.$$eval('#moves button', (els) => els.map((e) => e.textContent)), whole);
   // The newer line (South's 2) can be brought back in its turn, after a reload too.
-  assert.deepEqual((await saved()).dropped.moves, ['2']);
+  assert.deepEqual((await saved()).dropped.map((d) => d.moves), [['2']]);
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
-  assert.equal(await page.textContent('#dropped-note'), "The newer line's 1 turn from there was dropped.");
+  assert.equal(await page.textContent('#dropped-note'), "The newer line's 1 turn from the start was dropped.");
   await page.click('#btn-restore');
   await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
   assert.deepEqual((await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))).slice(1), ['1. S 2']);
   // A new game clears it, as it did before a reload.
   await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
   assert.ok(await page.isHidden('#btn-restore'));
-  assert.equal((await saved()).dropped, null);
+  assert.deepEqual((await saved()).dropped, []);
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
   assert.ok(await page.isHidden('#btn-restore'));
@@ -1117,5 +1117,239 @@ test('against the engine: H while a move is sown leaves the sowing alone, the st
   assert.match(await page.textContent('#event'), /sowed house \d+/);
   assert.match(await page.textContent('#dropped-note'), /^A new line from the start: the game's \d+ turns? from there (was|were) dropped\.$/);
   assert.ok(await page.isVisible('#btn-restore'));
+  assert.deepEqual(page.errors, []);
+});
+
+test('several dropped lines are kept: Bring back brings back the most recent, then offers the one before if it still parts from the game', async () => {
+  const { page, whole } = await threeTurns();
+  const list = () => page.$$eval('#moves button', (els) => els.map((e) => e.textContent));
+  const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('kalah.game.v1')));
+  const restore = async (back) => {
+    await page.click('#btn-restore');
+    await page.waitForFunction((text) => document.getElementById('event').textContent === text, back);
+  };
+  // A new line from the start (South's 2) drops the game's three turns; then North's 1, and a
+  // new line from the position after turn 1 (North's 2) drops that turn.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('2');
+  await waitIdle(page);
+  await page.keyboard.press('1');
+  await waitIdle(page);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('2');
+  await waitIdle(page);
+  assert.deepEqual(await list(), ['start', '1. S 2', '2. N 2']);
+  assert.equal(await page.textContent('#dropped-note'), "A new line from the position after turn 1: the game's 1 turn from there was dropped.");
+  // The most recent comes back first.
+  await restore('The dropped moves are back: viewing the position after turn 1 of 2.');
+  assert.deepEqual(await list(), ['start', '1. S 2', '2. N 1']);
+  // Then the line dropped before it is offered again, as it parts from this game at its start
+  // (was: the second line dropped replaced the first, lost for good).
+  assert.equal(await page.textContent('#dropped-note'), "A new line from the start: the game's 3 turns from there were dropped.");
+  assert.equal(await page.textContent('#btn-restore'), 'Bring back the dropped moves');
+  await restore('The dropped moves are back: viewing the start, before turn 1 of 3.');
+  assert.deepEqual(await list(), whole);
+  // The lines left: South's 2 then North's 1 (the line just left), and South's 2 then North's
+  // 2, which parts from a position this game does not have (after South's 2): dropped without
+  // a word.
+  assert.equal(await page.textContent('#dropped-note'), "The newer line's 2 turns from the start were dropped.");
+  assert.deepEqual((await saved()).dropped.map((d) => d.moves), [['2', '1']]);
+  // Kept over a reload, all of them.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.textContent('#dropped-note'), "The newer line's 2 turns from the start were dropped.");
+  await restore('The dropped moves are back: viewing the start, before turn 1 of 2.');
+  assert.deepEqual(await list(), ['start', '1. S 2', '2. N 1']);
+  assert.equal(await page.textContent('#dropped-note'), "The newer line's 3 turns from the start were dropped.");
+  assert.deepEqual(page.errors, []);
+});
+
+test('at most 10 dropped lines are kept, the oldest left out first; Play on from here adds to them', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('kalah.game.v1')));
+  /** Plays `key` (a house) after `at` actions of the game. */
+  const playAt = async (at, key) => {
+    await page.keyboard.press('Home');
+    for (let i = 0; i < at; i++) await page.keyboard.press('ArrowRight');
+    await page.keyboard.press(key);
+    await waitIdle(page);
+  };
+  await playAt(0, '1');
+  await playAt(1, '1');
+  // Eleven new lines, each dropping a line of its own (none of these sowings ends in a store).
+  for (const k of ['2', '4', '5', '6']) await playAt(1, k);
+  for (const k of ['2', '4', '5', '6']) await playAt(0, k);
+  await playAt(1, '1');
+  for (const k of ['2', '4']) await playAt(1, k);
+  // "Play on from here" drops a line too: the eleventh.
+  await page.keyboard.press('Home');
+  await page.click('#btn-playon');
+  await page.waitForFunction(() => /Playing on from this position/.test(document.getElementById('event').textContent));
+  const lines = (await saved()).dropped.map((d) => d.moves.join(' '));
+  assert.deepEqual(lines, ['1 2', '1 4', '1 5', '1 6', '2', '4', '5', '6 1', '6 2', '6 4']);
+  assert.equal(await page.textContent('#dropped-note'), "The game's 2 turns from the start were dropped.");
+  assert.deepEqual(page.errors, []);
+});
+
+test('New game on a phone (and a wide screen): every field and list fits the dialog and the screen, whatever is chosen', async () => {
+  const page = await openApp(browser.context);
+  try {
+    for (const width of [360, 320, 1280]) {
+      await page.setViewportSize({ width, height: 740 });
+      await page.click('#btn-new');
+      await page.waitForSelector('#dlg-new[open]');
+      // What is wider than the screen, the dialog or its box; a list whose choice is cut off.
+      const overflows = () => page.evaluate(() => {
+        const dlg = document.getElementById('dlg-new');
+        const box = dlg.getBoundingClientRect();
+        const out = [];
+        if (box.left < 0 || box.right > innerWidth) out.push(`the dialog (${box.left}-${box.right})`);
+        if (dlg.scrollWidth > dlg.clientWidth) out.push(`the dialog scrolls sideways (${dlg.scrollWidth} > ${dlg.clientWidth})`);
+        for (const el of dlg.querySelectorAll('*')) {
+          const r = el.getBoundingClientRect();
+          if (!r.width) continue;
+          const name = `${el.tagName.toLowerCase()}${el.name ? `[name=${el.name}]` : ''}${el.id ? `#${el.id}` : ''}`;
+          const parent = el.parentElement.getBoundingClientRect();
+          if (r.left < box.left - 0.5 || r.right > box.right + 0.5) out.push(`${name} past the dialog (${r.left}-${r.right})`);
+          else if (r.left < parent.left - 0.5 || r.right > parent.right + 0.5) out.push(`${name} past its box (${r.left}-${r.right} in ${parent.left}-${parent.right})`);
+          // (A list as wide as its box, its choice cut off: Capture's was.)
+          if (el.tagName === 'SELECT' && el.scrollWidth > el.clientWidth) {
+            out.push(`${name}: "${el.selectedOptions[0].text}" is wider than its list (${el.scrollWidth} > ${el.clientWidth})`);
+          }
+        }
+        return out;
+      });
+      assert.deepEqual(await overflows(), [], `${width} px`);
+      // Each choice of each list, in turn.
+      for (const name of ['capture', 'end', 'leftovers', 'opponent', 'level', 'time']) {
+        const sel = `#new-form select[name=${name}]`;
+        const values = await page.$$eval(`${sel} option`, (os) => os.map((o) => o.value));
+        const first = await page.inputValue(sel);
+        for (const v of values) {
+          await page.selectOption(sel, v);
+          assert.deepEqual(await overflows(), [], `${width} px, ${name} ${v}`);
+        }
+        await page.selectOption(sel, first);
+      }
+      // Each rule's choice is said in full below its list.
+      await page.selectOption('#new-form select[name=capture]', 'empty');
+      assert.equal(await page.textContent('#capture-help'), 'A lone seed is captured too, even opposite an empty house.');
+      await page.selectOption('#new-form select[name=capture]', 'standard');
+      assert.equal(await page.textContent('#capture-help'), 'A capture needs seeds in the opposite house.');
+      assert.equal(await page.getAttribute('#new-form select[name=capture]', 'aria-describedby'), 'capture-help');
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('#dlg-new', { state: 'hidden' });
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 860 });
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test('New game on a phone: what is wrong with a count is said just below it, in view, the field focused', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.setViewportSize({ width: 360, height: 740 });
+  try {
+    await page.click('#btn-new');
+    await page.waitForSelector('#dlg-new[open]');
+    /** Where the message `text` is shown (the element holding just it), and the field `name`. */
+    const where = (text, name) => page.evaluate(([text, name]) => {
+      const msg = [...document.querySelectorAll('#dlg-new *')].find((e) => e.textContent === text && e.offsetParent);
+      const field = document.querySelector(`#new-form input[name=${name}]`);
+      const r = msg?.getBoundingClientRect();
+      return {
+        msg: r ? { top: r.top, bottom: r.bottom } : null,
+        field: field.getBoundingClientRect().bottom,
+        focused: document.activeElement === field,
+        invalid: field.getAttribute('aria-invalid'),
+      };
+    }, [text, name]);
+    const check = async (text, name) => {
+      await page.click('#new-start');
+      await page.waitForFunction((t) => [...document.querySelectorAll('#dlg-new *')].some((e) => e.textContent === t && e.offsetParent), text);
+      const w = await where(text, name);
+      // Was: said at the foot of the dialog, off the screen.
+      assert.ok(w.msg.top >= 0 && w.msg.bottom <= 740, `${name}: the message is at ${w.msg.top}-${w.msg.bottom}, off a 740 px screen`);
+      assert.ok(w.msg.top >= w.field - 1 && w.msg.top - w.field < 30, `${name}: the message is not just below its field (${w.msg.top}, the field ending at ${w.field})`);
+      assert.ok(w.focused, `${name}: the field has the focus`);
+      assert.equal(w.invalid, 'true');
+      assert.ok(await page.$eval('#dlg-new', (d) => d.open), 'the dialog is still open');
+    };
+    await page.fill('#new-form input[name=houses]', '');
+    await check('Give the number of houses a side.', 'houses');
+    // Typing in the field takes the message away.
+    await page.keyboard.type('7');
+    assert.ok(await page.isHidden('#houses-error'));
+    assert.equal(await page.getAttribute('#new-form input[name=houses]', 'aria-invalid'), null);
+    await page.fill('#new-form input[name=seeds]', '  ');
+    await check('Give the number of seeds a house.', 'seeds');
+    await page.fill('#new-form input[name=seeds]', '30');
+    await check('Seeds a house: a whole number from 1 to 18 (a board holds at most 255 seeds).', 'seeds');
+    await page.fill('#new-form input[name=seeds]', '3');
+    await startNewGame(page);
+    assert.match(await page.textContent('#rules-line'), /^Kalah\(7, 3\)/);
+    // The dialog opens without the old messages.
+    await page.click('#btn-new');
+    await page.waitForSelector('#dlg-new[open]');
+    assert.ok(await page.isHidden('#houses-error'));
+    assert.ok(await page.isHidden('#seeds-error'));
+    await page.keyboard.press('Escape');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 860 });
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test('12 houses on a 360 px phone: the board follows the sowing and ends with the last pit sown in view', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.setViewportSize({ width: 360, height: 740 });
+  try {
+    await newGame(page, { houses: 12, seeds: 10, opponent: 'human' });
+    await setSpeed(page, 'normal');
+    const scroller = page.locator('#board .scroller');
+    /** Whether the pit `bin` is wholly within the box's visible part. */
+    const inView = (bin) => page.evaluate((bin) => {
+      const s = document.querySelector('#board .scroller').getBoundingClientRect();
+      const p = document.querySelector(`#board [data-bin="${bin}"]`).getBoundingClientRect();
+      return p.left >= s.left - 0.5 && p.right <= s.right + 0.5;
+    }, bin);
+    await scroller.evaluate((s) => { s.scrollLeft = 0; });
+    // South's house 1, at the left end: 10 seeds into houses 2 to 11, the last far out of view.
+    assert.equal(await inView(10), false);
+    const lefts = [];
+    const watch = setInterval(() => scroller.evaluate((s) => s.scrollLeft).then((x) => lefts.push(x), () => {}), 40);
+    try {
+      await page.locator('#board button.pit.playable[data-house="1"]').click();
+      await waitIdle(page);
+      // (A smooth scroll may end a moment after the sowing.)
+      await page.waitForFunction(() => {
+        const s = document.querySelector('#board .scroller').getBoundingClientRect();
+        const p = document.querySelector('#board [data-bin="10"]').getBoundingClientRect();
+        return p.left >= s.left - 0.5 && p.right <= s.right + 0.5;
+      }, null, { timeout: 5000 });
+    } finally {
+      clearInterval(watch);
+    }
+    // It went there step by step, with the seeds (not in one jump at the end).
+    assert.ok(new Set(lefts.filter((x) => x > 0)).size >= 2, `scrolled through ${[...new Set(lefts)].join(', ')}`);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'the page does not scroll sideways');
+    // It stays there over the redraws that follow.
+    await sleep(500);
+    assert.ok(await inView(10));
+    // With less motion asked for, at once: North's house 2 (at the right) sows leftwards into
+    // its houses 3 to 12, the last at the left end.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    assert.equal(await inView(24), false);
+    await page.locator('#board button.pit.playable[data-side="N"][data-house="2"]').click();
+    await waitIdle(page);
+    assert.ok(await inView(24), 'the last pit sown is in view at the end of the sowing');
+  } finally {
+    await page.emulateMedia({ reducedMotion: null });
+    await page.setViewportSize({ width: 1280, height: 860 });
+  }
   assert.deepEqual(page.errors, []);
 });
