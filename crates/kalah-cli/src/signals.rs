@@ -14,6 +14,8 @@ static LAST: AtomicI32 = AtomicI32::new(SIGINT);
 static INSTALLED: AtomicBool = AtomicBool::new(false);
 /// Whether a stopping signal has come.
 static RECEIVED: AtomicBool = AtomicBool::new(false);
+/// Whether the end of the process is claimed ([`claim_end`]).
+static ENDING: AtomicBool = AtomicBool::new(false);
 
 /// A stopping signal, as the handler of [`on_stop`] is told it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,5 +83,27 @@ pub(crate) fn signal_name() -> &'static str {
         SIGTERM => "SIGTERM",
         SIGHUP => "SIGHUP",
         _ => "SIGINT",
+    }
+}
+
+/// Claims the end of the process for the caller: `true` for the first caller only. A signal's
+/// handler that ends the program and the main thread that ends it normally both claim it
+/// first, so that only one of them prints its last lines and sets the exit code (tester 104:
+/// a group kill that also closed the input pipe ended a game with exit code 0, or with the
+/// signal's line cut short).
+pub(crate) fn claim_end() -> bool {
+    !ENDING.swap(true, Ordering::SeqCst)
+}
+
+/// Whether the end of the process is claimed ([`claim_end`]).
+pub(crate) fn ending() -> bool {
+    ENDING.load(Ordering::SeqCst)
+}
+
+/// Waits for the end of the process that another thread has claimed ([`claim_end`]): never
+/// returns.
+pub(crate) fn wait_for_end() -> ! {
+    loop {
+        std::thread::sleep(std::time::Duration::from_secs(3600));
     }
 }

@@ -159,6 +159,11 @@ Commands:
 /// `CTRL_C_REPEAT` in `solve`). A person pressing Ctrl-C twice is far slower.
 const CTRL_C_SAME: Duration = Duration::from_millis(100);
 
+/// How long the end of input of an unfinished game waits for a signal's handler to end the
+/// game instead: a signal to the whole process group stops the writer of a pipe and this
+/// program together (see [`crate::signals::claim_end`]).
+const END_OF_INPUT_GRACE: Duration = Duration::from_millis(100);
+
 /// `EIO`, what a read of a closed terminal fails with (5 on Linux and the BSDs).
 const EIO: i32 = 5;
 
@@ -357,6 +362,10 @@ impl CtrlC {
     /// record being written to `--save`'s file is finished first, and a write that failed is
     /// tried once more; the last line says what became of the game.
     fn exit(&self) -> ! {
+        // The game ended normally first: that end stands (its exit code and last line).
+        if !crate::signals::claim_end() {
+            crate::signals::wait_for_end();
+        }
         let _saving = self.saving.lock();
         self.retry_pending();
         // Off the prompt's line, wherever stdout goes.
@@ -2060,9 +2069,9 @@ impl Game {
     fn terminal_gone(&self, e: &std::io::Error) -> anyhow::Error {
         let until = Instant::now() + Duration::from_millis(500);
         while Instant::now() < until {
-            if crate::signals::received() && crate::signals::signal_name() != "SIGINT" {
+            if crate::signals::ending() {
                 // The handler ends the process (it waits for a write under way first).
-                std::thread::sleep(Duration::from_secs(10));
+                crate::signals::wait_for_end();
             }
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -2168,6 +2177,16 @@ impl Game {
                 print("\n")?;
                 if over {
                     return print("Bye.\n");
+                }
+                // The input may have ended because the same signal stopped its writer (a kill
+                // of the whole process group, Ctrl-C on a pipeline): the signal's end, if it
+                // comes at once, is the one told (tester 104: exit code 0 and "End of input").
+                let until = Instant::now() + END_OF_INPUT_GRACE;
+                while Instant::now() < until {
+                    if crate::signals::ending() {
+                        crate::signals::wait_for_end();
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
                 }
                 // Where the game is, as a Ctrl-C says it (tester 94).
                 return print(&match self.ctrl_c.kept() {
@@ -2654,6 +2673,10 @@ pub fn run(args: Args) -> Result<()> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut result = print(&intro).and_then(|()| game.run(&mut input));
+    // From here the game ends normally, unless a signal's handler is ending it already.
+    if !crate::signals::claim_end() {
+        crate::signals::wait_for_end();
+    }
     // A session that ends (quit, the end of input, a piped game over, a closed output) while
     // `--save`'s file holds an earlier state tries once more (under the lock a quitting Ctrl-C
     // waits on), then fails: a script must not take that file for the game (tester 24: exit 0
