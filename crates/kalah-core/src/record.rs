@@ -249,7 +249,52 @@ struct JsonRecord {
         skip_serializing_if = "Vec::is_empty",
         deserialize_with = "null_as_default"
     )]
-    comments: Vec<(usize, String)>,
+    comments: Vec<(Whole, String)>,
+}
+
+/// A whole number, 0 or more, in the JSON form (a comment's count of turns): any JSON number
+/// whose value is whole, however it is written (`2`, `2.0`, `2e0`), as the web API reads whole
+/// numbers (tester 104: `1.0` was "not a whole number"). Written as an integer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Whole(usize);
+
+/// Whether `v` is a whole number from 0 to 2^53 (the integers a double holds exactly), and
+/// which.
+fn whole_f64(v: f64) -> Option<u64> {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+                                                // The cast is exact: `v` is whole and within 0..=2^53.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    (v.is_finite() && v.fract() == 0.0 && (0.0..=EXACT).contains(&v)).then_some(v as u64)
+}
+
+impl Serialize for Whole {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(self.0 as u64)
+    }
+}
+
+impl<'de> Deserialize<'de> for Whole {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Whole, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Whole;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("usize")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Whole, E> {
+                usize::try_from(v)
+                    .map(Whole)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Whole, E> {
+                whole_f64(v)
+                    .and_then(|n| usize::try_from(n).ok())
+                    .map(Whole)
+                    .ok_or_else(|| E::invalid_value(serde::de::Unexpected::Float(v), &self))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 /// A JSON form's error, with the field and item it is in (`field 'turns', item 2: invalid
@@ -369,8 +414,10 @@ fn result_pair<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<[u8; 2]>
         return Ok(None);
     };
     let pair = v.as_array().filter(|a| a.len() == 2).ok_or_else(bad)?;
+    // Any number whose value is whole (`3.0`), as for the comments' counts.
     let store = |x: &serde_json::Value| {
         x.as_u64()
+            .or_else(|| x.as_f64().and_then(whole_f64))
             .and_then(|n| u8::try_from(n).ok())
             .ok_or_else(bad)
     };
@@ -976,7 +1023,7 @@ impl GameRecord {
             comments: self
                 .comments
                 .iter()
-                .map(|(k, text)| ((*k).min(self.turns().len()), one_line(text)))
+                .map(|(k, text)| (Whole((*k).min(self.turns().len())), one_line(text)))
                 .collect(),
         };
         // Ended by a line break, as the text form is (tester 82: a saved `.json` record had
@@ -1107,7 +1154,7 @@ impl GameRecord {
         rec.comments = j
             .comments
             .into_iter()
-            .map(|(k, text)| (k.min(turns), one_line(&text)))
+            .map(|(Whole(k), text)| (k.min(turns), one_line(&text)))
             .collect();
         Ok(rec)
     }
@@ -1595,6 +1642,33 @@ mod tests {
             ),
             "{m}"
         );
+        // A whole number written with a fraction or an exponent is that number (tester 104:
+        // `1.0` was "not a whole number"); a fraction is not.
+        let rec = GameRecord::parse_json(
+            r#"{"turns": ["3-6", "1"], "comments": [[1.0, "a"], [2e0, "b"]]}"#,
+        );
+        let rec = rec.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(rec.comments, [(1, "a".to_string()), (2, "b".to_string())]);
+        assert!(rec.to_json().contains("[\n      1,\n"), "{}", rec.to_json());
+        for (json, given) in [
+            (r#"{"comments": [[1.5, "x"]]}"#, "1.5"),
+            (r#"{"comments": [[-1.0, "x"]]}"#, "-1"),
+            (r#"{"comments": [[1e300, "x"]]}"#, "1e+300"),
+        ] {
+            let m = said(json);
+            assert!(
+                m.starts_with(&format!(
+                    "field 'comments', item 1, item 1: expected a whole number, 0 or more, not the number {given}"
+                )),
+                "{m}"
+            );
+        }
+        let rec = GameRecord::parse_json(
+            r#"{"start": "1,0,1,0 S", "turns": ["1"], "result": [1.0, 1e0]}"#,
+        );
+        assert_eq!(rec.unwrap_or_else(|e| panic!("{e}")).result(), Some([1, 1]));
+        let m = said(r#"{"result": [2.5, 4]}"#);
+        assert!(m.starts_with("field 'result' must be"), "{m}");
         let m = said(r#"{"moves": [3]}"#);
         assert!(
             m.starts_with("unknown field 'moves', expected one of 'rules'") && !m.contains('`'),
