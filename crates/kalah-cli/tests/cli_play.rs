@@ -736,6 +736,22 @@ fn save_refuses_a_record_that_load_would_refuse() {
     );
     assert_eq!(std::fs::read_to_string(&big).unwrap(), text);
     assert!(!other.exists());
+    // Kept by --save, it is told that no other file can hold it either (tester 104: the advice
+    // was `save FILE`, which fails the same way).
+    let out = kalah()
+        .args(["play", "--load", big.to_str().unwrap(), "--save"])
+        .arg(&big)
+        .args(["--opponent", "human"])
+        .write_stdin("1\nquit\n")
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let said = &said[said.len().saturating_sub(3000)..];
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("no other file can hold it either"), "{said}");
+    assert!(!said.contains("type save FILE"), "{said}");
+    assert_eq!(std::fs::read_to_string(&big).unwrap(), text);
     // The record still loads.
     let out = play(
         &["--load", big.to_str().unwrap(), "--opponent", "human"],

@@ -1837,6 +1837,14 @@ impl Game {
                 }
             }
             Err(e) => {
+                // A record too long for `--load` fits no other file either (tester 104: the
+                // advice was `save FILE`, which failed the same way).
+                let elsewhere = if text.len() as u64 > MAX_RECORD_BYTES {
+                    "no other file can hold it either (save FILE refuses it too): its comments \
+                     or tags must be shortened in the record it was loaded from"
+                } else {
+                    "type save FILE to keep it elsewhere"
+                };
                 *pending = Some((path.clone(), text, self.keep_last.clone()));
                 let first = self.keep_error.is_none();
                 let why = crate::output::error_line(&e);
@@ -1845,7 +1853,7 @@ impl Game {
                 first.then(|| {
                     Err(format!(
                         "cannot keep the game in '{file}' (--save): {why}; the file {left}; each \
-                         later action or undo tries again (or type save FILE to keep it elsewhere)"
+                         later action or undo tries again (or {elsewhere})"
                     ))
                 })
             }
