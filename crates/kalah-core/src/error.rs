@@ -399,7 +399,7 @@ pub enum TurnError {
 }
 
 /// `action 2 (house 6)`, `action 1 (swap)`: an action of a turn, for messages.
-fn action(index: usize, mv: Move) -> String {
+pub(crate) fn action(index: usize, mv: Move) -> String {
     match mv {
         Move::Sow(h) => format!("action {index} (house {h})"),
         Move::Swap => format!("action {index} (swap)"),

@@ -118,6 +118,49 @@ pub enum RecordError {
         /// What is wrong.
         source: TurnError,
     },
+    /// A turn that stops although its last action earns an extra turn, followed by a turn
+    /// that is not labelled with the other side: most likely the extra turn written as a turn of
+    /// its own (`1. S 3` / `2. S 6`), which belongs to the same turn (`3-6`); the message says
+    /// so (tester 104: the advice was to write `3-`, which a following turn then refuses).
+    #[error(
+        "turn {turn}: '{written}' stops, but {} earns an extra turn, which is part of the same \
+         turn: join the extra turn to it ('{joined}'; a turn's actions are joined by '-')",
+        crate::error::action(*.index, *.mv)
+    )]
+    ExtraTurnApart {
+        /// 1-based turn number of the turn that stops.
+        turn: usize,
+        /// That turn as written.
+        written: String,
+        /// 1-based index of its last action.
+        index: usize,
+        /// That action.
+        mv: Move,
+        /// It and the next turn joined (`3-6`).
+        joined: String,
+    },
+    /// A turn that stops although its last action earns an extra turn, followed by a turn
+    /// labelled with the other side (`1. S 3` / `2. N 1`): that side is not to move.
+    #[error(
+        "turn {turn}: '{written}' stops, but {} earns an extra turn, so {side} moves again, but \
+         turn {} is labelled {label}",
+        crate::error::action(*.index, *.mv),
+        .turn + 1
+    )]
+    ExtraTurnSkipped {
+        /// 1-based turn number of the turn that stops.
+        turn: usize,
+        /// That turn as written.
+        written: String,
+        /// 1-based index of its last action.
+        index: usize,
+        /// That action.
+        mv: Move,
+        /// The side that moves again.
+        side: Side,
+        /// The next turn's label as written (`N`).
+        label: String,
+    },
     /// A `swap` under the pie rule in a record whose `Start` has no phase tag: such a start is
     /// taken to be past the opening, so the swap is refused; a hand-written record of a whole
     /// game most likely just lacks the `opening` tag, and the message says so.
@@ -808,7 +851,8 @@ impl GameRecord {
         // The position after the moves read so far (kept, not replayed per move: reading stays
         // linear in the record's length).
         let mut current = rec.position();
-        for (line, tok) in tokens {
+        for (i, (line, tok)) in tokens.iter().enumerate() {
+            let (line, tok) = (*line, tok.clone());
             if open_allowed_done {
                 return Err(RecordError::Syntax {
                     line,
@@ -958,16 +1002,46 @@ impl GameRecord {
                         && rec.start.phase() == Phase::Normal
                         && rec.start.to_move() == Some(Side::South)
                     {
-                        RecordError::TurnPastOpening {
+                        return RecordError::TurnPastOpening {
                             turn: turn_no,
                             source: Box::new(source),
                             start: rec.start,
+                        };
+                    }
+                    // A turn that stops at an extra turn with another turn after it: the advice
+                    // to write `3-` would not do (tester 104).
+                    if let (TurnError::Incomplete { index, mv, .. }, Some(side)) =
+                        (&source, current.to_move())
+                    {
+                        let written = crate::error::clipped(&tok).into_owned();
+                        let (turn, index, mv) = (turn_no, *index, *mv);
+                        match after_extra_turn(&tokens[i + 1..], side) {
+                            Some(Ok(next)) => {
+                                let joined = format!("{tok}-{next}");
+                                return RecordError::ExtraTurnApart {
+                                    turn,
+                                    written,
+                                    index,
+                                    mv,
+                                    joined: crate::error::clipped(&joined).into_owned(),
+                                };
+                            }
+                            Some(Err(label)) => {
+                                return RecordError::ExtraTurnSkipped {
+                                    turn,
+                                    written,
+                                    index,
+                                    mv,
+                                    side,
+                                    label: label.to_string(),
+                                };
+                            }
+                            None => {}
                         }
-                    } else {
-                        RecordError::Turn {
-                            turn: turn_no,
-                            source,
-                        }
+                    }
+                    RecordError::Turn {
+                        turn: turn_no,
+                        source,
                     }
                 })?;
             }
@@ -1158,6 +1232,23 @@ impl GameRecord {
             .collect();
         Ok(rec)
     }
+}
+
+/// What follows a turn that stops where its mover `side` has an extra turn, in `rest` (the
+/// tokens after it; turn numbers skipped): `Ok` the next turn, unless it is labelled with the
+/// other side (`Err` that label as written); `None` when no turn follows.
+fn after_extra_turn(rest: &[(usize, String)], side: Side) -> Option<Result<&str, &str>> {
+    for (_, tok) in rest {
+        if tok.ends_with('.') {
+            continue;
+        }
+        match tok.parse::<Side>() {
+            Ok(label) if label == side => continue,
+            Ok(_) => return Some(Err(tok.as_str())),
+            Err(_) => return Some(Ok(tok.as_str())),
+        }
+    }
+    None
 }
 
 /// The tags the text form reads; each may be given once. Other tags are allowed (and may repeat):

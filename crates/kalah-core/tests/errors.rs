@@ -1142,13 +1142,14 @@ fn a_manchester_record_without_the_opening_tag_says_why_its_first_turn_fails() {
             "{wrong}: {e}"
         );
     }
-    // Without the Manchester rule, the same turn is the plain turn error.
+    // Without the Manchester rule, the same turn is the turn error: South moves again, not
+    // North.
     assert!(matches!(
         GameRecord::parse_text(&format!(
             "[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]\n{body}"
         ))
         .unwrap_err(),
-        RecordError::Turn { turn: 1, .. }
+        RecordError::ExtraTurnSkipped { turn: 1, .. }
     ));
 }
 
@@ -1401,4 +1402,48 @@ fn a_long_message_keeps_its_start_and_end() {
     assert!(b.chars().count() < MESSAGE_MAX, "{}", b.len());
     assert!(b.starts_with('a') && b.ends_with('z'), "{b}");
     assert!(b.contains("(4042 characters left out)"), "{b}");
+}
+
+/// An extra turn written as a turn of its own is told to be joined to its turn, and one
+/// followed by the other side's turn says who moves again (tester 104: both were told to write
+/// `3-`, which a following turn then refuses). A last turn that stops is still told `3-`.
+#[test]
+fn an_extra_turn_written_apart_is_told_to_be_joined() {
+    let said = |text: &str| GameRecord::parse_text(text).unwrap_err().to_string();
+    for text in [
+        "1. S 3\n2. S 6\n3. N 1\n",
+        "3 6 1",
+        "1. S 3 2. 6",
+        "3\n\n# a note\n6",
+    ] {
+        assert_eq!(
+            said(text),
+            "turn 1: '3' stops, but action 1 (house 3) earns an extra turn, which is part of \
+             the same turn: join the extra turn to it ('3-6'; a turn's actions are joined by '-')",
+            "{text:?}"
+        );
+    }
+    // The second turn of several actions, in the middle of a game.
+    assert_eq!(
+        said("1. S 3-6 2. N 4 3. S 2 4. S 1-3"),
+        "turn 3: '2' stops, but action 1 (house 2) earns an extra turn, which is part of \
+         the same turn: join the extra turn to it ('2-1-3'; a turn's actions are joined by '-')"
+    );
+    assert_eq!(
+        said("1. S 3\n2. N 1\n"),
+        "turn 1: '3' stops, but action 1 (house 3) earns an extra turn, so South moves again, \
+         but turn 2 is labelled N"
+    );
+    for text in ["1. S 3\n", "3"] {
+        assert_eq!(
+            said(text),
+            "turn 1: '3' stops, but action 1 (house 3) earns an extra turn; write '3-' if the \
+             turn is unfinished"
+        );
+    }
+    // The JSON form says the same.
+    let e = GameRecord::parse_json(r#"{"turns": ["3", "6"]}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("join the extra turn to it ('3-6';"), "{e}");
 }
