@@ -736,7 +736,22 @@ impl GameRecord {
                 let (value, after) =
                     unquote_prefix(rest.trim_start()).ok_or_else(|| RecordError::Syntax {
                         line,
-                        message: format!("the value of tag {key} must be in double quotes"),
+                        // A value opened by a quote whose closing quote is escaped: a final
+                        // backslash (`"C:\games\"`, tester 104: "must be in double quotes").
+                        message: match rest
+                            .trim()
+                            .strip_suffix(']')
+                            .map(str::trim_end)
+                            .filter(|v| v.starts_with('"'))
+                            .and_then(|v| v.strip_suffix("\\\""))
+                        {
+                            Some(head) => format!(
+                                "the value of tag {key} has no closing quote: its last '\\\"' \
+                                 is a quote inside the value; if the value ends in a \
+                                 backslash, write that one '\\\\' ({head}\\\\\")"
+                            ),
+                            None => format!("the value of tag {key} must be in double quotes"),
+                        },
                     })?;
                 // A value is one line: a tab (or another control character) reads as a space,
                 // as the writer would write it.

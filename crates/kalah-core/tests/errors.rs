@@ -1168,6 +1168,29 @@ fn a_backslash_in_a_tag_value_escapes_only_a_quote_or_a_backslash() {
             ("Quote".to_string(), "a \"b\" \\ c\\".to_string()),
         ]
     );
+    // A value ending in a backslash escapes its closing quote: told so, with the value mended
+    // (tester 104: "must be in double quotes", though it was in quotes).
+    let e = GameRecord::parse_text("[Site \"C:\\games\\\"]\n1. S 3-6\n")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "line 1: the value of tag Site has no closing quote: its last '\\\"' is a quote inside \
+         the value; if the value ends in a backslash, write that one '\\\\' (\"C:\\games\\\\\")"
+    );
+    let mended = GameRecord::parse_text("[Site \"C:\\games\\\\\"]\n1. S 3-6\n").unwrap();
+    assert_eq!(
+        mended.tags,
+        [("Site".to_string(), "C:\\games\\".to_string())]
+    );
+    // Without an opening quote, the old message.
+    let e = GameRecord::parse_text("[Site C:\\games\\\"]\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.ends_with("the value of tag Site must be in double quotes"),
+        "{e}"
+    );
     // Written with every backslash escaped, and read back the same, in both forms.
     let text = rec.to_text();
     assert!(text.contains("[Site \"C:\\\\games\\\\kalah\"]"), "{text}");
