@@ -894,6 +894,18 @@ fn record_errors() {
         GameRecord::parse_json("{"),
         Err(RecordError::Json(_))
     ));
+    // A record nested too deeply is told so in a few words, not by the path of 200 keys
+    // (tester 104: about 1000 characters).
+    let deep = format!(
+        "{{\"rules\":{}1{}}}",
+        "{\"a\":".repeat(200),
+        "}".repeat(200)
+    );
+    let e = GameRecord::parse_json(&deep).unwrap_err().to_string();
+    assert!(
+        e.ends_with("the JSON nests objects or lists too deeply") && e.len() < 200,
+        "{e}"
+    );
     // A malformed record's column counts characters too (it counted bytes).
     let e = GameRecord::parse_json("{\"south\": \"Zoë Ø\", \"north\" \"x\"}")
         .unwrap_err()
