@@ -131,7 +131,10 @@ const CANCEL_GRACE_MS = 800;
  *   the engine's move still held its slot while the next one started, and the engine's next
  *   move found the server busy).
  * A job is `fn(signal, onBusy)`: it should pass both to `post`, and may run more than once. A
- * dropped job's promise (see `clear`) rejects with `null`.
+ * dropped job's promise (see `clear`) rejects with `null`. A job may have a `rank()` too: its
+ * priority now, asked each time the queue picks a job and when a cancelled job is queued again
+ * (a hint of a position no longer shown goes to the background: tester 105, it ran in full, in
+ * the foreground, before the hint of the position shown).
  */
 export class EngineQueue {
   constructor({ graceMs = CANCEL_GRACE_MS } = {}) {
@@ -142,10 +145,11 @@ export class EngineQueue {
     this.quietUntil = 0; // no background job starts before (Date.now() time)
     this.timer = null;
   }
-  /** Queues `fn` (returns a promise); resolves with its result. */
-  run(fn, priority = 0) {
+  /** Queues `fn` (returns a promise); resolves with its result. `rank`, if given, is the job's
+   * priority when it is looked at again (see above). */
+  run(fn, priority = 0, rank = null) {
     return new Promise((resolve, reject) => {
-      this.jobs.push({ fn, priority, resolve, reject, abort: new AbortController() });
+      this.jobs.push({ fn, priority, rank, resolve, reject, abort: new AbortController() });
       this.jobs.sort((a, b) => b.priority - a.priority);
       if (priority >= FOREGROUND && this.current && this.current.priority < priority) {
         this.current.preempted = true;
@@ -183,8 +187,14 @@ export class EngineQueue {
     job.abort.abort();
     this.quietUntil = Date.now() + this.graceMs;
   }
+  /** The queued jobs' priorities as their `rank` says now, the highest first. */
+  rerank() {
+    for (const j of this.jobs) if (j.rank) j.priority = j.rank();
+    this.jobs.sort((a, b) => b.priority - a.priority);
+  }
   /** Starts what may start now. */
   pump() {
+    this.rerank();
     if (!this.current && this.jobs.length && this.jobs[0].priority >= FOREGROUND) {
       this.start(this.jobs.shift(), 'current');
     }
@@ -203,7 +213,7 @@ export class EngineQueue {
       job.preempted = false;
       job.abort = new AbortController();
       this.jobs.push(job);
-      this.jobs.sort((a, b) => b.priority - a.priority);
+      this.rerank();
     };
     // A foreground request that finds the server busy frees the slot of the page's background
     // search, if one runs.

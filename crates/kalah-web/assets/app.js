@@ -46,9 +46,11 @@ function setEvent(text, error = false) {
   lastEvent = text;
   eventIsError = error;
 }
-// The engine's failed attempt to move, {gen, cursor, length, message}: the page waits for the
+// The engine's failed attempt to move, {gen, cursor, moves, message}: the page waits for the
 // Retry button (or another position) instead of asking again at once, which would repeat the
-// failure in a loop (a stopped server, a refused request).
+// failure in a loop (a stopped server, a refused request). It is the failure of that very game
+// (its moves): another line of as many moves asks the engine (tester 105: Undo and another move
+// said at once that the engine could not move).
 let stalled = null;
 
 function defaultState() {
@@ -125,7 +127,7 @@ function sanitize(saved) {
     values: goodValues(saved.values, isObj),
     analysis: null, // (this tab's own: `storedAnalysis`)
     record: start ? goodRecord(saved.record, isObj) : null,
-    dropped: start ? goodDroppedLines(saved.dropped, moves, isObj) : [],
+    dropped: start ? goodDroppedLines(saved.dropped, isObj) : [],
   };
 }
 
@@ -142,25 +144,24 @@ function goodDropped(d, isObj) {
 }
 
 /** The saved dropped lines (`S.dropped`) that have the shape the page stores, the last
- * `KEPT_LINES`, without those on top that do not part from the game `moves` (`offerable`). An
- * older save kept one line, not a list. */
-function goodDroppedLines(saved, moves, isObj) {
+ * `KEPT_LINES`. An older save kept one line, not a list. */
+function goodDroppedLines(saved, isObj) {
   const list = Array.isArray(saved) ? saved : saved ? [saved] : [];
-  return offerable(list.map((d) => goodDropped(d, isObj)).filter(Boolean).slice(-KEPT_LINES), moves);
+  return list.map((d) => goodDropped(d, isObj)).filter(Boolean).slice(-KEPT_LINES);
 }
 
 /** Whether the dropped line `d` parts from the game `moves` where it says: it has the same
  * moves before its cursor, a position of the game's history. */
 const partsFrom = (d, moves) => d.cursor <= moves.length && d.moves.slice(0, d.cursor).every((m, i) => moves[i] === m);
 
-/** The dropped lines `lines` without those on top (the most recent last) that do not part from
- * the game `moves` (`partsFrom`): they are dropped for good, the next one being offered. (Those
- * below are looked at when their turn comes: bringing back another line may make them part from
- * the game again.) */
-function offerable(lines, moves) {
-  const out = [...lines];
-  while (out.length && !partsFrom(out[out.length - 1], moves)) out.pop();
-  return out;
+/** Where in `lines` (dropped lines, the most recent last) is the one "Bring back" offers for
+ * the game `moves`: the most recent that parts from it (`partsFrom`); -1 if none. A line that
+ * does not part from the game shown is kept, not dropped: bringing back another line may make it
+ * part from the game again (tester 105: one was lost for good so, though it applied again one
+ * press later). Only a new game or a loaded record clears them. */
+function offeredIndex(lines, moves) {
+  for (let i = lines.length - 1; i >= 0; i--) if (partsFrom(lines[i], moves)) return i;
+  return -1;
 }
 
 /** Whether two lists of moves are the same. */
@@ -796,19 +797,23 @@ function requestValue(pos, priority = 1) {
   return queue
     .run(async (signal, onBusy) => {
       if (gen !== generation) return null;
-      if (S.values[key]) return { known: S.values[key] };
-      return post('/api/analyze', { rules, position: pos, time_ms: time }, { signal, onBusy });
-    }, priority)
-    .then((a) => {
-      if (!a || gen !== generation) return null;
       // Found meanwhile (by another request of this position, or another tab): the entry
       // itself, not an answer to rebuild (rebuilt, it lost its value for good, tester 56).
-      if (a.known) return a.known;
+      if (S.values[key]) return { known: S.values[key] };
+      const a = await post('/api/analyze', { rules, position: pos, time_ms: time }, { signal, onBusy });
+      if (gen !== generation) return null;
+      // Stored by the job itself, before the queue starts the next one: a job of the same
+      // position queued meanwhile (the graph's, under the hint's) finds it and asks nothing
+      // (tester 105: it was stored a moment later, and the same search ran twice).
       const entry = { v: a.value_south, exact: a.exact, value: a.value, moves: a.moves };
       S.values[key] = entry;
       saveValues();
-      if (!busy) render();
-      return entry;
+      return { known: entry, fresh: true };
+    }, priority, priority >= FOREGROUND ? () => (shownHint(pos, gen) ? priority : 0) : null)
+    .then((a) => {
+      if (!a || gen !== generation) return null;
+      if (a.fresh && !busy) render();
+      return a.known;
     })
     .catch((e) => {
       if (!e) return null;
@@ -821,6 +826,13 @@ function requestValue(pos, priority = 1) {
       return null;
     })
     .finally(() => pending.delete(asked));
+}
+
+/** Whether `pos` is the position of the game `gen` shown now, whose hint is wanted: a hint of
+ * another (cancelled by the engine's move, the player gone on meanwhile) waits in the
+ * background, for the graph, behind the hint of the position shown (`EngineQueue`'s `rank`). */
+function shownHint(pos, gen) {
+  return gen === generation && !!G && !S.analysis && S.hints && current().position === pos;
 }
 
 /** Fills the graph: the current position first (in the foreground with hints on: the hint of
@@ -931,11 +943,11 @@ function describe(step, i) {
 /** Thrown by an animation whose game was replaced meanwhile. */
 class Stale extends Error {}
 
-/** The dropped line "Bring back" offers: the most recent (`S.dropped`), if it parts from the
- * game (`partsFrom`); else null. */
+/** The dropped line "Bring back" offers: the most recent (`S.dropped`) that parts from the
+ * game (`offeredIndex`); else null. */
 function offeredLine() {
-  const d = S.dropped[S.dropped.length - 1];
-  return d && partsFrom(d, S.moves) ? d : null;
+  const i = offeredIndex(S.dropped, S.moves);
+  return i < 0 ? null : S.dropped[i];
 }
 
 /** Whether the game has a dropped line to bring back (`offeredLine`). */
@@ -999,13 +1011,14 @@ async function animated(step, gen, game) {
 }
 
 /** The "Bring back" button: the game as it was before a move in its history dropped its later
- * moves (the most recent dropped line), viewed where that move was played. The line played
- * since is dropped in its turn, kept below the others: the next line offered is the one dropped
- * before, if it still parts from the game (`offerable`), and so on, back to that newer line. */
+ * moves (the most recent dropped line that parts from the game: `offeredLine`), viewed where
+ * that move was played. The line played since is dropped in its turn, kept below the others:
+ * the next line offered is the most recent of the others that parts from the game then, and so
+ * on, back to that newer line. */
 async function restoreDropped() {
   if (!hasDropped() || busy || S.analysis || elsewhere) return;
   const lines = [...S.dropped];
-  const d = lines.pop();
+  const [d] = lines.splice(offeredIndex(lines, S.moves), 1);
   const gen = generation;
   // A keyboard player keeps the focus on the button while it is still offered (it is off, and
   // loses the focus, while the line is replayed).
@@ -1029,7 +1042,7 @@ async function restoreDropped() {
       const note = `${capital(words)}.`;
       kept = [{ moves: since, cursor: d.cursor, note, count }, ...lines.filter((x) => !sameMoves(x.moves, since))];
     }
-    S.dropped = offerable(kept, S.moves);
+    S.dropped = kept;
     setEvent(`The dropped moves are back: viewing ${place(g.turns, d.cursor, true)}.`);
     save();
   } catch (e) {
@@ -1040,7 +1053,7 @@ async function restoreDropped() {
   if (gen !== generation) return;
   render();
   if (focused && !$('btn-restore').hidden) $('btn-restore').focus();
-  fillValues();
+  afterChange();
 }
 
 async function humanMove(mv) {
@@ -1072,7 +1085,7 @@ async function humanMove(mv) {
 /** After any change: let the engine move if it is its turn, and ask for values. */
 /** Whether the engine failed to move in the position shown (see `stalled`). */
 const isStalled = () => !!stalled && stalled.gen === generation && stalled.cursor === S.cursor
-  && stalled.length === S.moves.length;
+  && sameMoves(stalled.moves, S.moves);
 
 async function afterChange() {
   const st = current();
@@ -1099,7 +1112,7 @@ async function afterChange() {
   } catch (e) {
     // null: the job was dropped by a new game.
     if (e && gen === generation) {
-      stalled = { gen, cursor: S.cursor, length: S.moves.length, message: e.message };
+      stalled = { gen, cursor: S.cursor, moves: [...S.moves], message: e.message };
       setEvent(`The engine could not move: ${e.message}`, true);
     }
   } finally {
@@ -1131,7 +1144,9 @@ function jump(i) {
   setEvent('');
   save();
   render();
-  fillValues();
+  // At the game's end with the engine to move (a brought-back line may end so), it moves, or
+  // Retry is offered (tester 105: it hung there, "The engine is to move", asking nothing).
+  afterChange();
 }
 
 function undo() {
@@ -1148,7 +1163,7 @@ function undo() {
   setEvent('Move taken back.');
   save();
   render();
-  fillValues();
+  afterChange();
 }
 
 function redo() {
@@ -1165,7 +1180,7 @@ function redo() {
   setEvent('Move replayed.');
   save();
   render();
-  fillValues();
+  afterChange();
 }
 
 async function playOn() {
@@ -1196,7 +1211,6 @@ async function playOn() {
     const note = `${capital(words)}.`;
     S.dropped = withDropped(S.dropped, { moves: S.moves, cursor: moves.length, note, count });
   }
-  S.dropped = offerable(S.dropped, moves);
   G = g;
   S.moves = moves;
   setEvent('Playing on from this position.');
@@ -1334,7 +1348,9 @@ const mostSeedsAHouse = (m) => Math.max(1, Math.floor(maxSeeds / (2 * m)));
  * counts (`checkCount`). */
 function limitSeeds() {
   const f = $('new-form').elements;
-  const m = Math.max(1, Math.min(12, Math.trunc(Number(f.houses.value)) || 1));
+  // (Houses not a count yet: the limit of the smallest board, the most any board allows; its
+  // number is not said, `checkCount`.)
+  const m = housesIn(f.houses) ?? 1;
   f.seeds.max = String(mostSeedsAHouse(m));
   checkCount(f.houses);
   checkCount(f.seeds);
@@ -1343,6 +1359,13 @@ function limitSeeds() {
 /** The whole number in the text of a count field, read with the white space around it trimmed
  * (a player's pasted "12 " was refused); NaN if it is not one. */
 const countIn = (el) => (/^\d+$/.test(el.value.trim()) ? Number(el.value.trim()) : NaN);
+
+/** The houses a side in the New game dialog's field `el`, or null if it holds no count of
+ * them (1 to its max). */
+function housesIn(el) {
+  const n = countIn(el);
+  return n >= Number(el.min) && n <= Number(el.max) ? n : null;
+}
 
 /** Checks a count field of the New game dialog (houses, seeds: text fields, so that white space
  * around the number can be trimmed): a whole number from its `min` to its `max`, or nothing
@@ -1355,7 +1378,11 @@ function checkCount(el) {
   const what = el.name === 'houses' ? 'Houses a side' : 'Seeds a house';
   const limit = el.name === 'seeds' ? ` (a board holds at most ${maxSeeds} seeds)` : '';
   const bad = el.value.trim() !== '' && !(n >= lo && n <= hi);
-  el.setCustomValidity(bad ? `${what}: a whole number from ${lo} to ${hi}${limit}.` : '');
+  // Seeds while the houses are no count: no most a house, which depends on them (tester 105:
+  // "1 to 127", the limit of a board of one house, for "6a" houses).
+  const open = el.name === 'seeds' && housesIn(el.form.elements.houses) === null;
+  const range = open ? `${lo} up` : `${lo} to ${hi}`;
+  el.setCustomValidity(bad ? `${what}: a whole number from ${range}${limit}.` : '');
   el.setAttribute('aria-valuemin', String(lo));
   el.setAttribute('aria-valuemax', String(hi));
   if (Number.isNaN(n)) el.removeAttribute('aria-valuenow');
@@ -1481,7 +1508,8 @@ function renderAnalysisText() {
   }
 }
 
-function analyse() {
+/** Asks for the value of the analysis board's position (`text`: as typed, if it was). */
+function analyse(text = null) {
   const a = S.analysis;
   if (!a || elsewhere) return;
   a.result = null;
@@ -1499,21 +1527,38 @@ function analyse() {
       const r = await queue.run((signal, onBusy) => post('/api/analyze', body, { signal, onBusy }), FOREGROUND);
       if (seq !== analysisSeq || !S.analysis) return;
       S.analysis.result = r;
+      S.analysis.accepted = { pits: [...S.analysis.pits], toMove: S.analysis.toMove, phase: S.analysis.phase };
     } catch (e) {
       if (seq !== analysisSeq || !S.analysis || !e) return;
       // 400/422: the position (or the rules) refused; anything else: the server or the network.
-      S.analysis.error = e.status === 400 || e.status === 422 ? e.message : null;
-      S.analysis.failure = S.analysis.error ? null : e.message;
+      if (e.status === 400 || e.status === 422) refusedAnalysis(e.message, text);
+      else S.analysis.failure = e.message;
     }
     save();
     render();
   }, 150);
 }
 
+/** The analysis board's position refused by the server (`message`): said, the text kept in the
+ * field to be mended, and the board back at the last position accepted (tester 105: the refused
+ * one stayed drawn, in the Position field too, under "Not a position"). */
+function refusedAnalysis(message, text) {
+  const a = S.analysis;
+  a.error = message;
+  a.failure = null;
+  a.typed = text || analysisPosition();
+  if (a.accepted) {
+    a.pits = [...a.accepted.pits];
+    a.toMove = a.accepted.toMove;
+    a.phase = a.accepted.phase;
+  }
+}
+
 function openAnalysis() {
   if (busy || !G) return;
   const st = current();
   S.analysis = { pits: [...st.pits], toMove: st.to_move || 'S', phase: st.phase || null, result: null };
+  S.analysis.accepted = { pits: [...st.pits], toMove: S.analysis.toMove, phase: S.analysis.phase };
   setEvent('');
   analyse();
 }
@@ -1587,8 +1632,11 @@ async function playFromAnalysis() {
   } catch (e) {
     if (!S.analysis) return;
     const refused = e.status === 400 || e.status === 422;
-    S.analysis.error = refused ? e.message : null;
-    S.analysis.failure = refused ? null : e.message;
+    if (refused) refusedAnalysis(e.message, typed);
+    else {
+      S.analysis.error = null;
+      S.analysis.failure = e.message;
+    }
     // (Said once: it was "Could not analyse it: cannot play from it: ...", tester 99.)
     S.analysis.playFailed = !refused;
     render();
@@ -1698,12 +1746,18 @@ async function copyText(text, what) {
 
 const HOUSE_KEYS = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 0: 10, '-': 11, '=': 12 };
 
+/** The keys a focused scrolling box scrolls with. */
+const SCROLL_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
+
 function onKey(e) {
   if (!S || elsewhere || e.defaultPrevented || e.altKey || e.metaKey) return;
   const t = e.target;
   if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
   if (document.querySelector('dialog[open]')) return;
   const k = e.key;
+  // The board's sideways scrolling box, focused, scrolls with these keys, and only scrolls
+  // (tester 105: they stepped through the history too).
+  if (t && t.classList && t.classList.contains('scroller') && SCROLL_KEYS.has(k)) return;
   if (e.ctrlKey) {
     if (k === 'z') { undo(); e.preventDefault(); }
     if (k === 'y') { redo(); e.preventDefault(); }
@@ -1865,7 +1919,8 @@ function wire() {
 }
 
 function loadAnalysisText() {
-  if (takeAnalysisText($('an-position').value)) analyse();
+  const text = $('an-position').value;
+  if (takeAnalysisText(text)) analyse(text);
 }
 
 /** Puts the position `text` on the analysis board; false, with the error shown, if it is not

@@ -675,3 +675,139 @@ test("the value graph's searches run one at a time and leave the server a slot f
   assert.ok(most <= 1, `${most} of the graph's searches at once`);
   assert.deepEqual(page.errors, []);
 });
+
+test('a failed engine move is the failure of that game: another line asks the engine; a line brought back ending with the engine to move gets its move', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await waitIdle(page);
+  await page.evaluate(() => document.activeElement.blur());
+  const asked = { count: 0 };
+  page.on('request', (r) => { if (r.url().endsWith('/api/engine')) asked.count++; });
+  const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('kalah.game.v1')));
+  /** A house of South's to sow that ends outside its store (the engine is to move then), not `not`. */
+  const pick = async (not) => {
+    const pits = (await position(page)).split(' ')[0].split(',').map(Number);
+    const legal = await page.$$eval('#board button.pit.playable', (bs) => bs.map((b) => Number(b.dataset.house)));
+    return String(legal.find((h) => pits[h - 1] !== 7 - h && String(h) !== not));
+  };
+  await page.keyboard.press('1');
+  await waitIdle(page);
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('kalah.game.v1')).moves.length >= 2);
+  await waitIdle(page);
+  const engine = await failing(page, '/api/engine', 500);
+  const failed = await pick();
+  await page.keyboard.press(failed);
+  await page.waitForFunction(() => /could not move/.test(document.getElementById('status').textContent));
+  await engine.stop();
+  const failedLine = (await saved()).moves;
+  // Undo, and another move: a game of as many moves, but another one: the engine is asked (was:
+  // "The engine (North) could not move" at once, without asking).
+  await page.click('#btn-undo');
+  await waitIdle(page);
+  const before = asked.count;
+  await page.keyboard.press(await pick(failed));
+  await page.waitForFunction((n) => JSON.parse(localStorage.getItem('kalah.game.v1')).moves.length > n, failedLine.length);
+  await waitIdle(page);
+  assert.ok(asked.count > before, 'the engine was asked');
+  assert.doesNotMatch(await status(page), /could not move/);
+  // The failed line comes back, viewed where it parted; End (and redo) go to its end, where the
+  // engine is to move: it is asked and moves (was: "The engine (North) is to move", for ever).
+  await page.click('#btn-restore');
+  await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
+  await waitIdle(page);
+  assert.deepEqual((await saved()).moves, failedLine);
+  const atBack = asked.count;
+  await page.keyboard.press('End');
+  await page.waitForFunction((n) => JSON.parse(localStorage.getItem('kalah.game.v1')).moves.length > n, failedLine.length);
+  await waitIdle(page);
+  assert.ok(asked.count > atBack, 'the engine was asked at the end');
+  assert.deepEqual((await saved()).moves.slice(0, failedLine.length), failedLine);
+  assert.deepEqual(page.errors, []);
+});
+
+test('hints turned on search the position shown once, not twice back to back', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.selectOption('#hint-time', '2000');
+  await newGame(page, { opponent: 'human' });
+  await waitIdle(page);
+  const start = await position(page);
+  const asked = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/analyze') && JSON.parse(r.postData()).position === start) asked.push(r);
+  });
+  await page.keyboard.press('h');
+  await page.waitForFunction(() => document.querySelectorAll('#board .pit .hint').length > 0, null, { timeout: 30000 });
+  await sleep(3000);
+  // Was: the graph's job of the same position, queued under the hint's, asked again as soon as
+  // the hint's answer came (before it was stored).
+  const done = asked.filter((r) => !r.failure());
+  assert.ok(done.length <= 1, `${done.length} searches of the position shown`);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the analysis board keeps showing the last position accepted when the server refuses one; the text stays to be mended', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await waitIdle(page);
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press('a');
+  await page.waitForSelector('#analysis-panel:not([hidden])');
+  const start = '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S';
+  await page.waitForFunction(() => /Value/.test(document.getElementById('an-value').textContent));
+  const counts = () => page.$$eval('#board input.edit', (els) => els.map((e) => e.value).join(','));
+  const shown = await counts();
+  for (const text of ['200,200,0,0 S', '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S pie']) {
+    await page.fill('#an-position', text);
+    await page.press('#an-position', 'Enter');
+    await page.waitForFunction(() => /^Not a position/.test(document.getElementById('an-value').textContent));
+    // Was: the refused position drawn on the board and written in the Position field.
+    assert.equal(await counts(), shown, text);
+    assert.equal(await position(page), start, text);
+    assert.equal(await page.inputValue('#an-position'), text);
+  }
+  // Set to the board by Tab (the field losing the focus): the text stays, to be mended.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.inputValue('#an-position'), '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S pie');
+  // A position accepted is drawn.
+  await page.fill('#an-position', '5,4,4,4,4,4,0,4,4,4,4,4,4,0 N');
+  await page.press('#an-position', 'Enter');
+  await page.waitForFunction(() => /Value/.test(document.getElementById('an-value').textContent));
+  assert.equal(await position(page), '5,4,4,4,4,4,0,4,4,4,4,4,4,0 N');
+  assert.deepEqual(page.errors, []);
+});
+
+test("a hint cancelled by the engine's move, its position no longer shown, does not hold up the hint of the position shown", async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.selectOption('#hint-time', '2000');
+  await waitIdle(page);
+  const start = await position(page);
+  const log = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/analyze')) log.push({ r, pos: JSON.parse(r.postData()).position, t0: Date.now() });
+  });
+  const ended = new Map();
+  const end = (r) => ended.set(r, Date.now());
+  page.on('requestfinished', end);
+  page.on('requestfailed', end);
+  await page.click('#btn-hints'); // a 2 s search of the start position
+  for (let i = 0; i < 50 && !log.length; i++) await sleep(100);
+  await page.keyboard.press('1'); // no extra turn: the engine (North) is to move, and cancels it
+  await page.waitForFunction(() => document.querySelectorAll('#moves button').length >= 3, null, { timeout: 20000 });
+  await waitIdle(page);
+  const shown = await position(page);
+  await page.waitForFunction(() => document.querySelectorAll('#board .pit .hint').length > 0, null, { timeout: 30000 });
+  await sleep(2500);
+  const first = log.find((x) => x.pos === shown);
+  assert.ok(first, 'the hint of the position shown was asked for');
+  // The start position's search asked again after it was cancelled: not in full before the
+  // hint of the position shown (was: in the foreground, 2 s, the hint shown waiting for it).
+  const again = log.filter((x) => x.pos === start).slice(1);
+  for (const x of again) {
+    assert.ok(!ended.has(x.r) || ended.get(x.r) > first.t0, 'the start position searched again before the hint shown was asked for');
+  }
+  await page.selectOption('#hint-time', '500');
+  await page.click('#btn-hints');
+  assert.deepEqual(page.errors, []);
+});

@@ -1149,17 +1149,21 @@ test('several dropped lines are kept: Bring back brings back the most recent, th
   assert.equal(await page.textContent('#btn-restore'), 'Bring back the dropped moves');
   await restore('The dropped moves are back: viewing the start, before turn 1 of 3.');
   assert.deepEqual(await list(), whole);
-  // The lines left: South's 2 then North's 1 (the line just left), and South's 2 then North's
-  // 2, which parts from a position this game does not have (after South's 2): dropped without
-  // a word.
+  // The lines left: South's 2 then North's 1 (the line just left), offered, and South's 2 then
+  // North's 2, which parts from a position this game does not have (after South's 2): kept,
+  // not offered now (was: dropped for good, though it parts from the game again one press on).
   assert.equal(await page.textContent('#dropped-note'), "The newer line's 2 turns from the start were dropped.");
-  assert.deepEqual((await saved()).dropped.map((d) => d.moves), [['2', '1']]);
+  assert.deepEqual((await saved()).dropped.map((d) => d.moves), [['2', '1'], ['2', '2']]);
   // Kept over a reload, all of them.
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
   assert.equal(await page.textContent('#dropped-note'), "The newer line's 2 turns from the start were dropped.");
   await restore('The dropped moves are back: viewing the start, before turn 1 of 2.');
   assert.deepEqual(await list(), ['start', '1. S 2', '2. N 1']);
+  // Now South's 2 then North's 2 parts from the game again: offered, the most recent that does.
+  assert.equal(await page.textContent('#dropped-note'), "The newer line's 1 turn from the position after turn 1 was dropped.");
+  await restore('The dropped moves are back: viewing the position after turn 1 of 2.');
+  assert.deepEqual(await list(), ['start', '1. S 2', '2. N 2']);
   assert.equal(await page.textContent('#dropped-note'), "The newer line's 3 turns from the start were dropped.");
   assert.deepEqual(page.errors, []);
 });
@@ -1351,5 +1355,142 @@ test('12 houses on a 360 px phone: the board follows the sowing and ends with th
     await page.emulateMedia({ reducedMotion: null });
     await page.setViewportSize({ width: 1280, height: 860 });
   }
+  assert.deepEqual(page.errors, []);
+});
+
+test('counts of two and three digits stay on one line inside their pits, on phones and wide screens', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  // Each count: one line high (was: "10" drawn as "1" above "0", twice as high), inside its pit.
+  const check = async (what) => {
+    const bad = await page.$$eval('#board .pit', (pits) => pits.flatMap((p) => {
+      const c = p.querySelector('.count');
+      const r = c.getBoundingClientRect();
+      const pr = p.getBoundingClientRect();
+      const line = parseFloat(getComputedStyle(c).lineHeight) || parseFloat(getComputedStyle(c).fontSize);
+      const pad = parseFloat(getComputedStyle(c).paddingTop) + parseFloat(getComputedStyle(c).paddingBottom);
+      const out = [];
+      if (r.height - pad > 1.5 * line) out.push(`${p.dataset.bin} "${c.textContent}" ${r.height} px high (line ${line})`);
+      if (r.left < pr.left - 0.5 || r.right > pr.right + 0.5) out.push(`${p.dataset.bin} "${c.textContent}" wider than its pit (${r.width} in ${pr.width})`);
+      if (c.scrollWidth > c.clientWidth + 1) out.push(`${p.dataset.bin} "${c.textContent}" cut off`);
+      return out;
+    }));
+    assert.deepEqual(bad, [], what);
+  };
+  const three = () => page.$$eval('#board .pit .count', (cs) => cs.forEach((c, i) => { c.textContent = String(100 + ((i * 31) % 156)); }));
+  try {
+    for (const width of [360, 390, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const houses of [6, 12]) {
+        await newGame(page, { houses, seeds: 10, opponent: 'human' });
+        await waitIdle(page);
+        await page.$$eval('#board .pit.store .count', (cs) => cs.forEach((c, i) => { c.textContent = ['30', '60'][i]; }));
+        await check(`${houses} houses at ${width} px, two digits`);
+        // Three digits (a board holds up to 255 seeds), drawn in place of the counts.
+        await three();
+        await check(`${houses} houses at ${width} px, three digits`);
+      }
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 860 });
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test('Bring back pressed again and again goes through every kept line, losing none (three dropped lines)', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  const legal = () => page.$$eval('#board button.pit.playable', (bs) => bs.map((b) => b.dataset.house));
+  const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('kalah.game.v1')));
+  const play = async (key) => {
+    await page.keyboard.press(key);
+    await waitIdle(page);
+  };
+  /** Views the position after `at` actions and plays a move there other than the game's. */
+  const branch = async (at) => {
+    await page.keyboard.press('Home');
+    for (let i = 0; i < at; i++) await page.keyboard.press('ArrowRight');
+    await waitIdle(page);
+    const next = (await saved()).moves[at];
+    await play((await legal()).find((h) => h !== next));
+  };
+  /** The game's line and the kept ones, each once. */
+  const lines = async () => {
+    const s = await saved();
+    return [s.moves, ...s.dropped.map((d) => d.moves)].map((m) => m.join(' ')).sort();
+  };
+  // The tester's two games: a line A, a line B from it, a line C from A's part before B's.
+  for (const [first, at1, more, at2] of [[6, 4, 2, 2], [8, 4, 4, 6]]) {
+    await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+    await page.evaluate(() => document.activeElement.blur());
+    for (let i = 0; i < first; i++) await play((await legal()).pop());
+    await branch(at1);
+    for (let i = 0; i < more; i++) await play((await legal())[0]);
+    await branch(at2);
+    const all = await lines();
+    assert.equal(new Set(all).size, 3);
+    const seen = new Set([(await saved()).moves.join(' ')]);
+    for (let k = 0; k < 6; k++) {
+      assert.equal(await page.isVisible('#btn-restore'), true, `press ${k + 1}: Bring back offered`);
+      await page.click('#btn-restore');
+      await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
+      await waitIdle(page);
+      // No line lost (was: one deleted for good at the second or third press).
+      assert.deepEqual(await lines(), all, `press ${k + 1}`);
+      seen.add((await saved()).moves.join(' '));
+    }
+    assert.equal(seen.size, 3, 'every line shown in turn');
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test("the board's scrolling box, focused, scrolls with the arrow keys, Home and End without stepping through the history", async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.setViewportSize({ width: 360, height: 740 });
+  try {
+    await newGame(page, { houses: 12, seeds: 3, opponent: 'human' });
+    for (const k of ['1', '2']) {
+      await page.keyboard.press(k);
+      await waitIdle(page);
+    }
+    const cursor = () => page.evaluate(() => JSON.parse(localStorage.getItem('kalah.game.v1')).cursor);
+    const scroller = page.locator('#board .scroller');
+    assert.equal(await scroller.getAttribute('tabindex'), '0');
+    await scroller.focus();
+    const at = await cursor();
+    assert.ok(at > 0);
+    for (const k of ['ArrowRight', 'End', 'ArrowLeft', 'Home', 'ArrowRight']) {
+      await page.keyboard.press(k);
+      await sleep(150);
+      assert.equal(await cursor(), at, `${k}: the history not stepped (was: it stepped too)`);
+    }
+    // It scrolled (to the right end, then back).
+    assert.ok(await scroller.evaluate((s) => s.scrollLeft) > 0, 'the box scrolled');
+    // Elsewhere the keys step through the history, as before.
+    await page.evaluate(() => document.activeElement.blur());
+    await page.keyboard.press('ArrowLeft');
+    await waitIdle(page);
+    assert.equal(await cursor(), at - 1);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 860 });
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test('New game: while the houses are no count, the seeds message gives no most a house', async () => {
+  const page = await openApp(browser.context);
+  await page.click('#btn-new');
+  await page.waitForSelector('#dlg-new[open]');
+  const seedsMessage = () => page.$eval('#new-form input[name=seeds]', (e) => e.validationMessage);
+  await page.fill('#new-form input[name=seeds]', '500');
+  for (const houses of ['6a', '-3', '', '６', '13']) {
+    await page.fill('#new-form input[name=houses]', houses);
+    // Was: "from 1 to 127", the most of a board of one house.
+    assert.equal(await seedsMessage(), 'Seeds a house: a whole number from 1 up (a board holds at most 255 seeds).', `houses ${JSON.stringify(houses)}`);
+  }
+  await page.fill('#new-form input[name=houses]', '6');
+  assert.equal(await seedsMessage(), 'Seeds a house: a whole number from 1 to 21 (a board holds at most 255 seeds).');
+  await page.keyboard.press('Escape');
   assert.deepEqual(page.errors, []);
 });

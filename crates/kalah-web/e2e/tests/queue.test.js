@@ -115,3 +115,28 @@ test('a job that fails by itself rejects with its error, and the next job runs',
   await assert.rejects(bad, /made to fail/);
   assert.equal(await next, 'ok');
 });
+
+test('a job whose rank falls while it waits (a hint of a position no longer shown) runs in the background, not before the foreground ones', async () => {
+  const q = new EngineQueue({ graceMs: 0 });
+  const log = [];
+  let shown = 'a';
+  const rank = (pos) => () => (shown === pos ? 2 : 0);
+  const hintA = q.run(job(log, 'hint a', 'a'), 2, rank('a'));
+  await sleep(10);
+  // The engine's move cancels the hint of position a; then position b is shown, and its hint
+  // asked for.
+  const engine = q.run(job(log, 'engine', 'e'), 3);
+  shown = 'b';
+  assert.equal(await engine, 'e');
+  const hintB = q.run(job(log, 'hint b', 'b'), 2, rank('b'));
+  assert.deepEqual(await Promise.all([hintA, hintB]), ['a', 'b']);
+  // Was: a, queued again in the foreground, ran in full before b started. Now it runs again in
+  // the background (beside b, a slot each), b not waiting for it.
+  assert.deepEqual(log.slice(0, 4), ['start hint a', 'cancel hint a', 'start engine', 'end engine']);
+  assert.ok(log.indexOf('start hint b') < log.lastIndexOf('end hint a'), log.join(', '));
+  // A hint of the position shown again is in the foreground again.
+  shown = 'a';
+  const bg = q.run(job(log, 'graph', 'g', 80), 0);
+  const again = q.run(job(log, 'hint a again', 'a2'), 2, rank('a'));
+  assert.deepEqual(await Promise.all([bg, again]), ['g', 'a2']);
+});
