@@ -1478,7 +1478,7 @@ test("the board's scrolling box, focused, scrolls with the arrow keys, Home and 
   assert.deepEqual(page.errors, []);
 });
 
-test('New game: while the houses are no count, the seeds message gives no most a house', async () => {
+test('New game: while the houses are no count, the seeds message gives no upper limit', async () => {
   const page = await openApp(browser.context);
   await page.click('#btn-new');
   await page.waitForSelector('#dlg-new[open]');
