@@ -482,13 +482,23 @@ function controller(side, i = S.cursor) {
   return side === humanBoardSide ? 'human' : 'engine';
 }
 
+/** The most characters of a record's player name shown (the record keeps it whole). */
+const NAME_SHOWN = 40;
+
+/** `name` as the page shows it: its first `NAME_SHOWN` characters and "…" when longer (tester
+ * 105: a name of 3000 characters took 45 lines under the board). */
+function shownName(name) {
+  const chars = [...name];
+  return chars.length > NAME_SHOWN ? `${chars.slice(0, NAME_SHOWN - 1).join('')}…` : name;
+}
+
 /** Display names of the board sides now. */
 function names(i = S.cursor) {
   if (S.opponent === 'human') {
     // Player 1 (or the record's South) holds South's row at the start, until a swap.
     const rec = S.record?.names;
-    const first = rec?.south.trim() || 'player 1';
-    const second = rec?.north.trim() || 'player 2';
+    const first = shownName(rec?.south.trim() || 'player 1');
+    const second = shownName(rec?.north.trim() || 'player 2');
     return swappedBefore(i) ? { S: second, N: first } : { S: first, N: second };
   }
   const n = {};

@@ -1494,3 +1494,29 @@ test('New game: while the houses are no count, the seeds message gives no upper 
   await page.keyboard.press('Escape');
   assert.deepEqual(page.errors, []);
 });
+
+test('a long player name from a record is shown shortened, and exported whole', async () => {
+  const page = await openApp(browser.context);
+  await page.setViewportSize({ width: 360, height: 740 });
+  await setSpeed(page, 'instant');
+  const long = 'Ann'.repeat(1000);
+  await page.click('#btn-records');
+  await page.waitForSelector('#dlg-records[open]');
+  await page.fill('#rec-text', `[South "${long}"]\n[North "Bob"]\n1. S 3-6\n`);
+  await loadRecord(page);
+  await waitIdle(page);
+  // (Tester 105: 3000 characters took 45 lines under the board.)
+  const labels = await page.$$eval('.rowlabel', (els) => els.map((e) => e.textContent));
+  const south = labels.find((t) => t.includes('Ann'));
+  assert.ok(south, `a label names South's player: ${JSON.stringify(labels)}`);
+  assert.ok(south.includes('…') && [...south].length < 80, south);
+  const said = `${await status(page)} ${await page.textContent('#event')}`;
+  assert.ok(said.length < 400 && !said.includes(long), said);
+  await page.click('#btn-records');
+  await page.waitForSelector('#dlg-records[open]');
+  await page.waitForFunction(() => document.getElementById('rec-text').value.includes('[Rules'));
+  assert.ok((await page.inputValue('#rec-text')).includes(`[South "${long}"]`), 'exported whole');
+  await page.setViewportSize({ width: 1280, height: 860 });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
