@@ -1549,12 +1549,23 @@ function analyse(text = null) {
   }, 150);
 }
 
+/** A message of the server's in the page's words: without the API's field names (`field
+ * 'layout': `) and with rules named as the New game dialog names them, not as `pie=on` (tester
+ * 105: the API's wording reached the page). */
+function pageWords(message) {
+  return String(message)
+    .replace(/^field '(position|layout|rules)': /, '')
+    .replace(/^'layout' item (\d+): /, 'Seeds in houses 1..m, item $1: ')
+    .replace('add pie=on or first-move-extra-turn=off', 'start a game with the pie rule, or without the extra turn on the very first move')
+    .replace('add pie=on', 'start a game with the pie rule');
+}
+
 /** The analysis board's position refused by the server (`message`): said, the text kept in the
  * field to be mended, and the board back at the last position accepted (tester 105: the refused
  * one stayed drawn, in the Position field too, under "Not a position"). */
 function refusedAnalysis(message, text) {
   const a = S.analysis;
-  a.error = message;
+  a.error = pageWords(message);
   a.failure = null;
   a.typed = text || analysisPosition();
   if (a.accepted) {
@@ -1870,7 +1881,7 @@ function wire() {
       await startGame(readNewDialog(), { ask: gameInProgress() ? () => confirmReplace() : null });
       $('dlg-new').close();
     } catch (err) {
-      $('new-error').textContent = err.message;
+      $('new-error').textContent = pageWords(err.message);
       $('new-error').scrollIntoView({ block: 'nearest' });
     }
   }, false));

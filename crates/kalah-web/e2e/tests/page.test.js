@@ -171,8 +171,13 @@ test('a game with other rules: 5 houses, 3 seeds, empty capture, pie rule, two p
   await page.check('#new-form input[name=board][value=layout]');
   await page.fill('#new-form input[name=layout]', '4,x');
   await page.click('#new-start');
-  await page.waitForFunction(() => /layout/.test(document.getElementById('new-error').textContent));
-  assert.match(await page.textContent('#new-error'), /'x' is not a seed count/);
+  await page.waitForFunction(() => /seed count/.test(document.getElementById('new-error').textContent));
+  // In the dialog's words, not the API's (`'layout' item 2: `, `field 'layout': `).
+  assert.match(await page.textContent('#new-error'), /^Seeds in houses 1\.\.m, item 2: 'x' is not a seed count/);
+  await page.fill('#new-form input[name=layout]', '4,4,4,4,4,4,4,4,4,4,4,4,4');
+  await page.click('#new-start');
+  await page.waitForFunction(() => /13/.test(document.getElementById('new-error').textContent));
+  assert.equal(await page.textContent('#new-error'), 'a side must have 1 to 12 houses, not 13');
   await page.click('#dlg-new button[value=cancel]');
   // Only the board chosen is checked: seeds a house too many for 12 houses do not block a
   // custom layout (they did, tester 56), but do block houses and seeds.
