@@ -5,6 +5,7 @@
 //! prompt only warned, and every stop said "Ctrl-C" and exited 130).
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::time::{Duration, Instant};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
@@ -96,7 +97,7 @@ pub(crate) fn claim_end() -> bool {
 }
 
 /// Whether the end of the process is claimed ([`claim_end`]).
-pub(crate) fn ending() -> bool {
+fn ending() -> bool {
     ENDING.load(Ordering::SeqCst)
 }
 
@@ -104,6 +105,19 @@ pub(crate) fn ending() -> bool {
 /// returns.
 pub(crate) fn wait_for_end() -> ! {
     loop {
-        std::thread::sleep(std::time::Duration::from_secs(3600));
+        std::thread::sleep(Duration::from_secs(3600));
+    }
+}
+
+/// Gives a signal's handler up to `grace` to claim the end of the process ([`claim_end`]),
+/// polling every `every`: if it does, waits for that end and never returns; else returns
+/// once `grace` has passed.
+pub(crate) fn yield_to_signal_end(grace: Duration, every: Duration) {
+    let until = Instant::now() + grace;
+    while Instant::now() < until {
+        if ending() {
+            wait_for_end();
+        }
+        std::thread::sleep(every);
     }
 }

@@ -874,7 +874,7 @@ impl GameRecord {
         // linear in the record's length).
         let mut current = rec.position();
         for (i, (line, tok)) in tokens.iter().enumerate() {
-            let (line, tok) = (*line, tok.clone());
+            let (line, tok) = (*line, tok.as_str());
             if open_allowed_done {
                 return Err(RecordError::Syntax {
                     line,
@@ -906,14 +906,13 @@ impl GameRecord {
                 continue;
             }
             if let Some(side) = label {
-                pending_side = Some((line, side, tok.clone()));
+                pending_side = Some((line, side, tok.to_string()));
                 continue;
             }
             // A word where a turn goes that is no turn (turns are house numbers and `swap`): a
             // side label misspelt, or joined to its number (tester 103: `1. Sud 3-6` was "'Sud'
             // is not a move").
-            let lower = tok.to_ascii_lowercase();
-            if !lower.starts_with("swap") {
+            if !tok.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("swap")) {
                 let joined = tok
                     .split_once('.')
                     .filter(|(n, rest)| {
@@ -925,7 +924,7 @@ impl GameRecord {
                         line,
                         message: format!(
                             "'{}': a turn number is a word of its own, followed by a space ('{n}. {rest}')",
-                            crate::error::clipped(&tok)
+                            crate::error::clipped(tok)
                         ),
                     });
                 }
@@ -935,7 +934,7 @@ impl GameRecord {
                         message: format!(
                             "'{}' is neither a side label (S, N, South or North, in any case) nor a \
                              turn (house numbers joined by '-', or swap)",
-                            crate::error::clipped(&tok)
+                            crate::error::clipped(tok)
                         ),
                     });
                 }
@@ -955,13 +954,12 @@ impl GameRecord {
                     });
                 }
             }
-            let (turn, end) = match Turn::parse_written(&tok) {
+            let (turn, end) = match Turn::parse_written(tok) {
                 Ok(read) => read,
                 Err(source) => {
                     // A house number above 255 after other actions (`3-99999`): those are
                     // checked first, as in any other turn.
-                    if let Some((source, _)) = Turn::refuse_large_house(&tok, &current, &rec.rules)
-                    {
+                    if let Some((source, _)) = Turn::refuse_large_house(tok, &current, &rec.rules) {
                         return Err(RecordError::Turn {
                             turn: turn_no,
                             source,
@@ -973,7 +971,7 @@ impl GameRecord {
                         mv: tok
                             .strip_suffix('-')
                             .filter(|m| !m.is_empty())
-                            .unwrap_or(&tok)
+                            .unwrap_or(tok)
                             .to_string(),
                         source: source.on_board(current.houses()),
                     });
@@ -1035,7 +1033,7 @@ impl GameRecord {
                     if let (TurnError::Incomplete { index, mv, .. }, Some(side)) =
                         (&source, current.to_move())
                     {
-                        let written = crate::error::clipped(&tok).into_owned();
+                        let written = crate::error::clipped(tok).into_owned();
                         let (turn, index, mv) = (turn_no, *index, *mv);
                         match after_extra_turn(&tokens[i + 1..], side) {
                             Some(Ok(next)) => {

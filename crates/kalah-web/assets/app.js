@@ -1092,11 +1092,11 @@ async function humanMove(mv) {
   afterChange();
 }
 
-/** After any change: let the engine move if it is its turn, and ask for values. */
 /** Whether the engine failed to move in the position shown (see `stalled`). */
 const isStalled = () => !!stalled && stalled.gen === generation && stalled.cursor === S.cursor
   && sameMoves(stalled.moves, S.moves);
 
+/** After any change: let the engine move if it is its turn, and ask for values. */
 async function afterChange() {
   const st = current();
   if (S.analysis || st.over || !atEnd() || controller(st.to_move) !== 'engine' || busy || isStalled()) {

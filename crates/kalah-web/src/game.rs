@@ -193,16 +193,13 @@ impl Body {
                 e.valid_up_to()
             ))
         })?;
-        let UniqueKeys(v) = serde_json::from_str(text).map_err(|e| match e.classify() {
-            // Only `UniqueKeys` raises data errors: a key given twice.
-            serde_json::error::Category::Data => bad(format!(
-                "the request body: {}",
-                kalah_core::error::json_message(text, &e)
-            )),
-            _ => bad(format!(
-                "the request body is not valid JSON: {}",
-                kalah_core::error::json_message(text, &e)
-            )),
+        let UniqueKeys(v) = serde_json::from_str(text).map_err(|e| {
+            let message = kalah_core::error::json_message(text, &e);
+            match e.classify() {
+                // Only `UniqueKeys` raises data errors: a key given twice.
+                serde_json::error::Category::Data => bad(format!("the request body: {message}")),
+                _ => bad(format!("the request body is not valid JSON: {message}")),
+            }
         })?;
         match v {
             Value::Object(fields) => {

@@ -2075,14 +2075,8 @@ impl Game {
     /// half a second to end the game as documented (exit code 129, `kalah: hung up (SIGHUP):
     /// ...`, see [`CtrlC::exit`]); without a signal, the error says what became of the game.
     fn terminal_gone(&self, e: &std::io::Error) -> anyhow::Error {
-        let until = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < until {
-            if crate::signals::ending() {
-                // The handler ends the process (it waits for a write under way first).
-                crate::signals::wait_for_end();
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        // The handler ends the process (it waits for a write under way first).
+        crate::signals::yield_to_signal_end(Duration::from_millis(500), Duration::from_millis(10));
         anyhow::anyhow!(
             "cannot read stdin: the terminal is gone ({e}); the game cannot go on: {}",
             self.ctrl_c.fate()
@@ -2189,13 +2183,7 @@ impl Game {
                 // The input may have ended because the same signal stopped its writer (a kill
                 // of the whole process group, Ctrl-C on a pipeline): the signal's end, if it
                 // comes at once, is the one told (tester 104: exit code 0 and "End of input").
-                let until = Instant::now() + END_OF_INPUT_GRACE;
-                while Instant::now() < until {
-                    if crate::signals::ending() {
-                        crate::signals::wait_for_end();
-                    }
-                    std::thread::sleep(Duration::from_millis(2));
-                }
+                crate::signals::yield_to_signal_end(END_OF_INPUT_GRACE, Duration::from_millis(2));
                 // Where the game is, as a Ctrl-C says it (tester 94).
                 return print(&match self.ctrl_c.kept() {
                     Some(file) => format!(

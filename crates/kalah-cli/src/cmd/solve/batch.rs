@@ -639,19 +639,9 @@ fn solver_for<'a>(
         return Ok(solvers.last_mut().expect("kept above"));
     }
     // The databases of a board size are opened (and their notes printed) once a batch.
-    let parts = match egdbs.get(&houses) {
+    let egdb = match egdbs.get(&houses) {
         Some(Err(e)) => return Err(BatchSetup::Egdb(e.clone())),
-        Some(Ok(db)) => {
-            let top = db.as_ref().map(|d| d.max_seeds());
-            SolverParts {
-                egdb: db.clone(),
-                tt_mb: search
-                    .tt_mb
-                    .unwrap_or_else(|| default_tt_for(rules, pos, top, &args.limits)),
-                small_egdb_table: false,
-                stop: stop.clone(),
-            }
-        }
+        Some(Ok(db)) => db.clone(),
         None => {
             let egdb = if search.no_egdb {
                 None
@@ -666,16 +656,17 @@ fn solver_for<'a>(
                 }
             };
             egdbs.insert(houses, Ok(egdb.clone()));
-            let top = egdb.as_ref().map(|d| d.max_seeds());
-            SolverParts {
-                egdb,
-                tt_mb: search
-                    .tt_mb
-                    .unwrap_or_else(|| default_tt_for(rules, pos, top, &args.limits)),
-                small_egdb_table: false,
-                stop: stop.clone(),
-            }
+            egdb
         }
+    };
+    let top = egdb.as_ref().map(|d| d.max_seeds());
+    let parts = SolverParts {
+        egdb,
+        tt_mb: search
+            .tt_mb
+            .unwrap_or_else(|| default_tt_for(rules, pos, top, &args.limits)),
+        small_egdb_table: false,
+        stop: stop.clone(),
     };
     // Free the tables to drop before allocating the new one.
     while solvers.len() >= KEPT_SOLVERS {
