@@ -67,6 +67,20 @@ pub(crate) fn whole_number(s: &str, lo: u64, hi: u64, unit: &str) -> Result<u64,
             return Ok(n);
         }
     }
+    // A plus sign is named, with the number without it (tester 106: `--nodes +5` was "not a
+    // whole number" with no hint why).
+    if let Some(digits) = t.strip_prefix('+') {
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            let what = if unit.is_empty() {
+                String::new()
+            } else {
+                format!(" of {unit}")
+            };
+            return Err(format!(
+                "'{s}' is not a whole number{what}: write it without the '+' ({digits})"
+            ));
+        }
+    }
     let digits = t.strip_prefix('-').unwrap_or(t);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         if unit.is_empty() {

@@ -3,7 +3,7 @@
 //! A thin front end: every subcommand lives in its own module under `cmd/` and drives the library
 //! crates. Errors are printed as one line on stderr with a non-zero exit code.
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// `eprintln!` that never panics: a line that cannot be written to stderr (closed, or a full
 /// device) is dropped, so the command still ends with its own exit code (tester 52: with
@@ -55,10 +55,26 @@ enum Command {
     Serve(cmd::serve::Args),
 }
 
+/// The command line's definition: [`Cli`]'s, with `analyze`'s `--time-ms` told in its own
+/// words (the flag is `solve`'s too, whose help speaks of `--batch`: tester 106).
+fn cli_command() -> clap::Command {
+    Cli::command().mut_subcommand("analyze", |c| {
+        c.mut_arg("time_ms", |a| {
+            a.help(
+                "Give up after MS milliseconds of search (1 to a day), printing the actions or \
+                 turns valued by then and the bounds proven on the others; exit code 1",
+            )
+        })
+    })
+}
+
 /// Parses the command line. Help and version go to stdout as usual; a usage error becomes one
 /// line on stderr and exit code 2.
 fn parse_cli() -> Cli {
-    match Cli::try_parse() {
+    let parsed = cli_command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    match parsed {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -152,30 +168,41 @@ fn parse_cli() -> Cli {
 /// The message for a position typed without quotes (`kalah show 4,4,...,0 S`), whose side
 /// letter, and phase tag if any, clap met as arguments of their own: `arg` is the one clap
 /// refused, `args` the command line without the program name. `None` when `arg` is not a side
-/// letter or phase tag right after counts (a position's, not `--moves` or `--layout`'s).
+/// letter or phase tag after counts (a position's, not `--moves` or `--layout`'s), right after
+/// them or after flags between (tester 106: `solve 3,3,3,0,3,3,3,0 --json S`).
 fn unquoted_position(arg: &str, args: &[String]) -> Option<String> {
     let tag = |a: &str| {
         a.parse::<kalah_core::Side>().is_ok()
             || ["opening", "first-turn", "pie"].contains(&a.to_ascii_lowercase().as_str())
     };
+    let looks_like_counts = |a: &str| {
+        let items: Vec<&str> = a.split(',').collect();
+        items.len() >= 4
+            && items.len().is_multiple_of(2)
+            && items
+                .iter()
+                .all(|c| !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let flag_value = |j: usize| j >= 1 && ["--moves", "--layout"].contains(&args[j - 1].as_str());
     let i = args.iter().position(|a| a == arg)?;
-    let counts = args.get(i.checked_sub(1)?)?;
-    let items: Vec<&str> = counts.split(',').collect();
-    let looks_like_counts = items.len() >= 4
-        && items.len().is_multiple_of(2)
-        && items
-            .iter()
-            .all(|c| !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()));
-    let flag_value = i >= 2 && ["--moves", "--layout"].contains(&args[i - 2].as_str());
-    if !tag(arg) || !looks_like_counts || flag_value {
+    if !tag(arg) {
         return None;
     }
+    let j = (0..i)
+        .rev()
+        .find(|&j| looks_like_counts(&args[j]) && !flag_value(j))?;
+    let counts = &args[j];
     let words: Vec<&str> = std::iter::once(counts.as_str())
         .chain(args[i..].iter().map(String::as_str).take_while(|a| tag(a)))
         .collect();
+    let place = if j + 1 == i {
+        format!("after the counts '{counts}'")
+    } else {
+        format!("(the counts '{counts}' came before it)")
+    };
     Some(format!(
-        "unexpected argument '{arg}' after the counts '{counts}': a position is one argument, \
-         its side to move included; quote it: '{}'",
+        "unexpected argument '{arg}' {place}: a position is one argument, its side to move \
+         included; quote it: '{}'",
         words.join(" ")
     ))
 }
@@ -193,7 +220,7 @@ fn args_lossy() -> Vec<String> {
 /// without the program name), e.g. `kalah egdb build --help`.
 fn help_page(args: &[String]) -> String {
     let mut page = "kalah".to_string();
-    let mut cmd = Cli::command();
+    let mut cmd = cli_command();
     for a in args {
         let Some(sub) = cmd.find_subcommand(a).cloned() else {
             break;

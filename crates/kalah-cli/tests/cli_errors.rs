@@ -93,8 +93,20 @@ fn an_unquoted_position_is_told_to_be_quoted() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+    // Flags between the counts and the side (tester 106: clap's "unexpected argument 'S'
+    // found" alone).
+    let line = fails(&["solve", "1,1,0,1,1,0", "--json", "S"]);
+    assert!(
+        line.contains(
+            "unexpected argument 'S' (the counts '1,1,0,1,1,0' came before it): a position is \
+             one argument, its side to move included; quote it: '1,1,0,1,1,0 S'"
+        ),
+        "{line}"
+    );
     // Counts given to --moves or --layout are not a position.
     let line = fails(&["show", "--moves", "3,6,1,2", "S"]);
+    assert!(!line.contains("quote it"), "{line}");
+    let line = fails(&["show", "--moves", "3,6,1,2", "--json", "S"]);
     assert!(!line.contains("quote it"), "{line}");
 }
 
@@ -568,16 +580,32 @@ fn numeric_flags_take_plain_digits_only() {
     for (args, want) in [
         (
             &["show", "--seeds", "+4"][..],
-            "'+4' is not a whole number of seeds",
+            "'+4' is not a whole number of seeds: write it without the '+' (4)",
         ),
         (
             &["show", "--houses", "+4"],
-            "'+4' is not a whole number of houses",
+            "'+4' is not a whole number of houses: write it without the '+' (4)",
         ),
-        (&["perft", "+2"], "'+2' is not a whole number of plies"),
+        (
+            &["perft", "+2"],
+            "'+2' is not a whole number of plies: write it without the '+' (2)",
+        ),
         (
             &["solve", "--threads", "+1"],
-            "'+1' is not a whole number of threads",
+            "'+1' is not a whole number of threads: write it without the '+' (1)",
+        ),
+        // (Tester 106: the sign was not named.)
+        (
+            &["solve", "--nodes", "+5"],
+            "'+5' is not a whole number of nodes: write it without the '+' (5)",
+        ),
+        (
+            &["solve", "--time-ms", "+5"],
+            "'+5' is not a whole number of milliseconds: write it without the '+' (5)",
+        ),
+        (
+            &["show", "--seeds", "+"],
+            "'+' is not a whole number of seeds",
         ),
         (&["show", "--seeds", "-1"], "use 0 to 255 seeds, not -1"),
         (&["show", "--seeds", "300"], "use 0 to 255 seeds, not 300"),

@@ -76,7 +76,7 @@ pub enum SetupError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParseLayoutError {
     /// An item is not a whole number 0..=255; `item` is its 1-based place in the list.
-    #[error("item {item}: {} is not a seed count (0 to 255)", item_text(.text))]
+    #[error("item {item}: {} is not a seed count (0 to 255){}", item_text(.text), spaced_counts(.text))]
     BadCount {
         /// 1-based place of the item.
         item: usize,
@@ -114,17 +114,32 @@ pub const MESSAGE_MAX: usize = 1000;
 /// is longer than [`MESSAGE_MAX`] characters: however long the input a message quotes (a
 /// position with spaces, or a JSON parser's error quoting a bad string whole), the message
 /// stays short (testers 74, 75). The web API's errors and the CLI's error lines use it.
+///
+/// The cuts fall between words where a space lies within 40 characters of them (tester 107:
+/// `end=… (145 characters left out) …oved by hand?)`), else inside the word (a long number or
+/// string has no space to cut at).
 pub fn bounded(message: &str) -> std::borrow::Cow<'_, str> {
-    let n = message.chars().count();
+    let chars: Vec<char> = message.chars().collect();
+    let n = chars.len();
     if n <= MESSAGE_MAX {
         return std::borrow::Cow::Borrowed(message);
     }
     const KEEP: usize = 480;
-    let head: String = message.chars().take(KEEP).collect();
-    let tail: String = message.chars().skip(n - KEEP).collect();
+    const SLACK: usize = 40;
+    // The head ends before the last space of its last SLACK characters; the tail starts after
+    // the first space of its first SLACK.
+    let head_end = (KEEP - SLACK..KEEP)
+        .rev()
+        .find(|&i| chars[i] == ' ')
+        .unwrap_or(KEEP);
+    let tail_start = (n - KEEP..n - KEEP + SLACK)
+        .find(|&i| chars[i] == ' ')
+        .map_or(n - KEEP, |i| i + 1);
+    let head: String = chars[..head_end].iter().collect();
+    let tail: String = chars[tail_start..].iter().collect();
     std::borrow::Cow::Owned(format!(
         "{head}… ({} characters left out) …{tail}",
-        n - 2 * KEEP
+        tail_start - head_end
     ))
 }
 
@@ -174,6 +189,21 @@ fn item_text(text: &str) -> String {
     }
 }
 
+/// The hint for counts separated by spaces instead of commas (`1 2 3`: tester 106), with them
+/// written as they should be (`; separate the counts with commas: '1,2,3'`); empty for any
+/// other text.
+fn spaced_counts(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.len() >= 2 && words.iter().all(|w| w.bytes().all(|b| b.is_ascii_digit())) {
+        format!(
+            "; separate the counts with commas: '{}'",
+            clipped(&words.join(","))
+        )
+    } else {
+        String::new()
+    }
+}
+
 /// A position string that does not parse. `at` is the 1-based character column of the problem.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParsePositionError {
@@ -181,7 +211,7 @@ pub enum ParsePositionError {
     #[error("empty position: expected pit counts in bin order, then S or N, e.g. '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'")]
     Empty,
     /// A pit count is not a number 0..=255.
-    #[error("column {at}: '{shown}' is not a seed count (0 to 255)", shown = crate::error::clipped(.text))]
+    #[error("column {at}: '{shown}' is not a seed count (0 to 255){}", spaced_counts(.text), shown = crate::error::clipped(.text))]
     BadCount {
         /// Column of the token.
         at: usize,

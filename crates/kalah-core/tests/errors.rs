@@ -35,6 +35,19 @@ fn layout_text() {
         bad("-1,4").to_string(),
         "item 1: '-1' is not a seed count (0 to 255)"
     );
+    // Counts separated by spaces are told to take commas (tester 106).
+    assert_eq!(
+        bad("1 2 3").to_string(),
+        "item 1: '1 2 3' is not a seed count (0 to 255); separate the counts with commas: '1,2,3'"
+    );
+    assert_eq!(
+        bad("4,5 6").to_string(),
+        "item 2: '5 6' is not a seed count (0 to 255); separate the counts with commas: '5,6'"
+    );
+    assert_eq!(
+        "1 2,3,4 S".parse::<Position>().unwrap_err().to_string(),
+        "column 1: '1 2' is not a seed count (0 to 255); separate the counts with commas: '1,2'"
+    );
     // Digits only, as a position's counts (tester 15: '+4' was read as 4).
     assert_eq!(
         bad("4,+4").to_string(),
@@ -1437,6 +1450,25 @@ fn a_long_message_keeps_its_start_and_end() {
     assert!(b.chars().count() < MESSAGE_MAX, "{}", b.len());
     assert!(b.starts_with('a') && b.ends_with('z'), "{b}");
     assert!(b.contains("(4042 characters left out)"), "{b}");
+    // Words are cut between them where a space is near (tester 107: `…oved by hand?)`).
+    let words = format!("{}the end.", "a long message of words, ".repeat(60));
+    let b = bounded(&words);
+    assert!(b.ends_with("the end."), "{b}");
+    let (head, rest) = b.split_once("… (").unwrap();
+    let (left_out, tail) = rest.split_once(" characters left out) …").unwrap();
+    for part in [head, tail] {
+        assert!(
+            part.split(' ')
+                .all(|w| ["a", "long", "message", "of", "words,", "the", "end."].contains(&w)),
+            "a word cut: {part:?}"
+        );
+    }
+    let left_out: usize = left_out.parse().unwrap();
+    assert_eq!(
+        head.chars().count() + left_out + tail.chars().count(),
+        words.chars().count(),
+        "{b}"
+    );
 }
 
 /// An extra turn written as a turn of its own is told to be joined to its turn, and one
