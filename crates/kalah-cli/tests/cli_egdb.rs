@@ -1205,7 +1205,9 @@ fn verify_names_three_bad_files_and_counts_the_rest() {
         "{err}"
     );
     assert!(
-        err.contains("; and 2 more; `kalah egdb build --houses 3 --max-seeds 8"),
+        err.contains(
+            "; and 2 more (`kalah egdb info` lists each); `kalah egdb build --houses 3 --max-seeds 8"
+        ),
         "{err}"
     );
     assert!(!err.contains("left out"), "{err}");

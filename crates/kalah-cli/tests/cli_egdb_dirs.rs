@@ -272,36 +272,106 @@ fn a_sets_own_directory_or_other_rules_are_pointed_out() {
             ),
         );
     }
-    // solve: a note on stderr, the answer on stdout as before.
-    for (root, capture) in [(set.as_path(), "empty"), (dir.path(), "standard")] {
-        let out = kalah()
-            .args([
-                "solve",
-                "--houses",
-                "3",
-                "--seeds",
-                "2",
-                "--capture",
-                capture,
-            ])
-            .arg("--egdb-dir")
-            .arg(root)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(err.trim().lines().count(), 1, "{err}");
-        let hint = if root == set.as_path() {
-            "this is one set's directory (k000.egdb, ...); give its parent"
-        } else {
-            "kalah: note: no endgame databases"
-        };
-        assert!(
-            err.contains(hint) && err.contains("searching without"),
-            "{err}"
+    // Every command that searches refuses it too, `serve` before it listens (tester 107: it
+    // served without the databases, and solve searched without them after a note).
+    let parent = format!(
+        "--egdb-dir {}: this is one set's directory (k000.egdb, ...); give its parent, {}",
+        set.display(),
+        dir.path().display()
+    );
+    for args in [
+        vec![
+            "solve",
+            "--houses",
+            "3",
+            "--seeds",
+            "2",
+            "--capture",
+            "empty",
+        ],
+        vec![
+            "analyze",
+            "--houses",
+            "3",
+            "--seeds",
+            "2",
+            "--capture",
+            "empty",
+        ],
+        vec![
+            "solve",
+            "--batch",
+            "-",
+            "--houses",
+            "3",
+            "--capture",
+            "empty",
+        ],
+        vec![
+            "match", "perfect", "perfect", "--games", "2", "--houses", "3",
+        ],
+        vec![
+            "play",
+            "--houses",
+            "3",
+            "--seeds",
+            "2",
+            "--capture",
+            "empty",
+        ],
+        vec!["serve", "--port", "0"],
+    ] {
+        one_line_error(
+            kalah()
+                .args(&args)
+                .arg("--egdb-dir")
+                .arg(&set)
+                .stdin(std::process::Stdio::null()),
+            1,
+            &parent,
         );
-        assert!(String::from_utf8_lossy(&out.stdout).contains("value:    +4"));
     }
+    // Layer files copied straight into a directory of another name: where they belong.
+    let flat = dir.path().join("flat");
+    std::fs::create_dir(&flat).unwrap();
+    std::fs::copy(set.join("k000.egdb"), flat.join("k000.egdb")).unwrap();
+    for args in [
+        vec!["solve", "--houses", "3", "--seeds", "2"],
+        vec!["serve", "--port", "0"],
+    ] {
+        one_line_error(
+            kalah().args(&args).arg("--egdb-dir").arg(&flat),
+            1,
+            &format!(
+                "it holds layer files (k000.egdb, ...) but no set's directory: each board and rule set has a directory of its own under the root, named for them; move these files into {}",
+                flat.join("m3-empty-row-empty-owner").display()
+            ),
+        );
+    }
+    std::fs::remove_dir_all(&flat).unwrap();
+    // A root without the rules' set: a note on stderr, the answer on stdout as before.
+    let out = kalah()
+        .args([
+            "solve",
+            "--houses",
+            "3",
+            "--seeds",
+            "2",
+            "--capture",
+            "standard",
+        ])
+        .arg("--egdb-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("kalah: note: no endgame databases") && err.contains("searching without"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("value:    +4"));
     // The matching set: no note.
     kalah()
         .args([
@@ -368,8 +438,9 @@ fn a_layer_file_beside_the_sets_leaves_the_root_a_root() {
         1,
         &belong,
     );
+    // solve refuses it too (tester 107: it searched without databases after a note).
     let out = common::kalah_with_egdb_dir(&["solve", "--houses", "3", "--seeds", "2"], lone.path());
-    assert!(out.status.success(), "{out:?}");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(
         String::from_utf8_lossy(&out.stderr).contains(&belong),
         "{out:?}"

@@ -827,6 +827,36 @@ fn batch_flag_errors() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // A database directory that is not there is refused once, before any line is read
+    // (tester 106: the same error on each of 50 lines, and the batch read them all).
+    let lines = "3,3,0,3,3,0 S\n".repeat(50);
+    let out = Command::cargo_bin("kalah")
+        .unwrap()
+        .args(["solve", "--batch", "-", "--egdb-dir"])
+        .arg(&missing)
+        .write_stdin(lines)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "kalah: error: --egdb-dir {}: no such directory\n",
+            missing.display()
+        )
+    );
+    assert!(out.stdout.is_empty());
+    // A file with no position is said, though it is no error (tester 106: it went unnoticed).
+    let out = kalah(&["solve", "--batch", "-"])
+        .write_stdin("# only a comment\n\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "kalah: note: the standard input held no position (only blank lines and comments, or nothing)\n"
+    );
 }
 
 /// Regression (second fresh-user tester): `--batch /dev/zero` read one endless line into memory,

@@ -666,3 +666,26 @@ fn rule_and_side_values_are_read_in_any_case() {
     );
     assert!(said.contains("You play North"), "{said}");
 }
+
+/// Each command's help speaks of that command: `analyze --help` told of `solve --batch`
+/// (tester 106), a flag it refuses.
+#[test]
+fn the_time_limit_is_told_for_each_command() {
+    let flag_line = |cmd: &str| {
+        text(&[cmd, "--help"])
+            .lines()
+            .find(|l| l.trim_start().starts_with("--time-ms"))
+            .unwrap_or_else(|| panic!("{cmd} --help has --time-ms"))
+            .to_string()
+    };
+    let analyze = flag_line("analyze");
+    assert!(
+        !analyze.contains("batch") && analyze.contains("the actions or turns valued by then"),
+        "{analyze}"
+    );
+    let solve = flag_line("solve");
+    assert!(
+        solve.contains("With --batch") && !solve.contains("analyze"),
+        "{solve}"
+    );
+}

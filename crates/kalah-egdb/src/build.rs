@@ -292,37 +292,49 @@ impl BuildPlan {
         // may not write (tester 88).
         write_check(&dir).map_err(|e| io(&dir, e))?;
         let lock_path = dir.join(".build.lock");
-        // A FIFO there would block the open for ever (tester 52), a device worse.
-        if std::fs::metadata(&lock_path).is_ok_and(|m| !m.is_file()) {
-            return Err(io(
+        // A FIFO there would block the open for ever (tester 52), a device worse; a link would
+        // make the build create and lock the file it points to (tester 107), so the open does
+        // not follow one either (a link put there after this check).
+        let not_a_file = || {
+            io(
                 &lock_path,
                 std::io::Error::other(
-                    "not a regular file (the build's lock is one): remove it and build again",
+                    "not a regular file (the build's lock is one; a link is not): remove it and \
+                     build again",
                 ),
-            ));
+            )
+        };
+        if std::fs::symlink_metadata(&lock_path).is_ok_and(|m| !m.is_file()) {
+            return Err(not_a_file());
         }
-        let file = std::fs::File::options()
-            .create(true)
-            .write(true)
-            .truncate(false)
-            .open(&lock_path)
-            .map_err(|e| {
-                // Before anything else is written (tester 67: a bare "Permission denied").
-                if e.kind() == std::io::ErrorKind::PermissionDenied {
-                    let what = format!(
-                        "{e}: this user may not write the build's lock file (a build writes it \
+        let mut options = std::fs::File::options();
+        options.create(true).write(true).truncate(false);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NOFOLLOW);
+        }
+        let file = options.open(&lock_path).map_err(|e| {
+            #[cfg(unix)]
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                return not_a_file();
+            }
+            // Before anything else is written (tester 67: a bare "Permission denied").
+            if e.kind() == std::io::ErrorKind::PermissionDenied {
+                let what = format!(
+                    "{e}: this user may not write the build's lock file (a build writes it \
                          first, in the set's directory; the file or the directory is read-only \
                          to this user): build as a user who may write both, or in another \
                          --egdb-dir, or remove the lock file if no build is running; nothing was \
                          built"
-                    );
-                    io(&lock_path, std::io::Error::other(what))
-                } else if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem {
-                    io(&lock_path, read_only(e))
-                } else {
-                    io(&lock_path, e)
-                }
-            })?;
+                );
+                io(&lock_path, std::io::Error::other(what))
+            } else if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem {
+                io(&lock_path, read_only(e))
+            } else {
+                io(&lock_path, e)
+            }
+        })?;
         match file.try_lock() {
             Ok(()) => Ok(BuildLock {
                 plan: self,

@@ -414,6 +414,12 @@ pub fn write_layer(path: &Path, header: &LayerHeader, payload: &[u8]) -> Result<
         // A stale temporary file, or a link planted under its name, is removed rather than
         // written through; the new one must not exist.
         match std::fs::remove_file(&tmp) {
+            // (Tester 107: a bare "Is a directory (os error 21)" said not what to do.)
+            Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => {
+                return Err(std::io::Error::other(
+                    "a directory, where the build writes this layer's temporary file: remove it",
+                ))
+            }
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
             _ => {}
         }

@@ -581,7 +581,7 @@ impl Egdb {
     /// Opening is cheap: every file's header (magic, version, header checksum, board, rules,
     /// seeds, count) and length are checked, and the payload's CRC-32 of the layers of at most
     /// [`CHECKED_ON_OPEN`] bytes; a small layer that fails it is not used (its probes give
-    /// `None`, and [`Egdb::damaged_layer`] names it once probed). The larger layers' payloads
+    /// `None`), and [`Egdb::damaged_layer`] names the lowest such layer at once. The larger layers' payloads
     /// are not read here: in files of format 2 each block of [`file::BLOCK_BYTES`] values is
     /// checked against its own checksum the first time a probe reads it, and a block that
     /// fails makes its layer answer no more probes, as a small layer that fails; a large layer
@@ -776,6 +776,9 @@ impl Egdb {
             })
             .collect();
         let (layers, failed): (Vec<Mmap>, Vec<bool>) = opened.into_iter().unzip();
+        // A small layer that failed its checksum is named at once, not only once a probe asks
+        // for it (tester 106: a solve that never reached it said nothing).
+        let first_failed = failed.iter().position(|&f| f).map_or(0, |k| k as u32 + 1);
         let failed_checksum = failed.into_iter().map(AtomicBool::new).collect();
         Ok(Some(Egdb {
             houses,
@@ -787,7 +790,7 @@ impl Egdb {
             failed_checksum,
             checked_blocks,
             checked_whole,
-            damaged: AtomicU32::new(0),
+            damaged: AtomicU32::new(first_failed),
         }))
     }
 
@@ -930,12 +933,11 @@ impl Egdb {
         Some(v)
     }
 
-    /// The first layer (seeds in the houses) in which [`Egdb::probe`] found an impossible value
-    /// or a block failing its checksum, or which a probe asked for after it failed its checksum
-    /// when the set was opened, if any: its file is damaged (`kalah egdb verify` confirms it;
-    /// see [`Egdb::damage_warning`] for the repair). `None` until a probe meets the damage: a
-    /// small layer that failed its checksum on opening is named only once probed (see
-    /// [`Egdb::open`]); [`Egdb::verify`] checks every layer at once.
+    /// The lowest small layer (seeds in the houses) that failed its checksum when the set was
+    /// opened (see [`Egdb::open`]), else the first in which [`Egdb::probe`] found an impossible
+    /// value or a block failing its checksum, if any: its file is damaged (`kalah egdb verify`
+    /// confirms it; see [`Egdb::damage_warning`] for the repair). A large layer's damage is
+    /// named only once a probe meets it; [`Egdb::verify`] checks every layer at once.
     pub fn damaged_layer(&self) -> Option<u32> {
         self.damaged.load(Ordering::Relaxed).checked_sub(1)
     }
@@ -1237,7 +1239,7 @@ fn bad_layers_counting(
         .collect();
     let more = match errors.len().saturating_sub(SHOWN_BAD_LAYERS) {
         0 => String::new(),
-        n => format!("; and {n} more (`kalah egdb verify` names each)"),
+        n => format!("; and {n} more (`kalah egdb info` lists each)"),
     };
     format!(
         "{} bad layer files ({}): {}{more}",

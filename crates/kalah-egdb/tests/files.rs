@@ -46,7 +46,8 @@ fn corrupted_payload_is_refused() {
         .unwrap();
     let in_6: kalah_core::Position = "1,2,1,0,1,1,0,4 S".parse().unwrap();
     let in_5: kalah_core::Position = "1,2,0,0,1,1,0,4 S".parse().unwrap();
-    assert_eq!(db.damaged_layer(), None, "not yet probed");
+    // Named at once, before any probe (tester 106: a solve that never probed it said nothing).
+    assert_eq!(db.damaged_layer(), Some(6));
     assert_eq!(db.probe(&in_6, &Rules::default()), None);
     assert_eq!(db.damaged_layer(), Some(6));
     assert!(db
@@ -233,7 +234,7 @@ fn every_bad_layer_is_named_on_opening() {
     );
     assert!(!text.contains(&path.display().to_string()), "{text}");
     assert!(
-        text.ends_with("; and 1 more (`kalah egdb verify` names each)"),
+        text.ends_with("; and 1 more (`kalah egdb info` lists each)"),
         "{text}"
     );
     // Mended but one: that one's own error.
@@ -864,12 +865,44 @@ fn temporary_links_and_fifos_are_not_followed() {
         "{e}"
     );
     fs::remove_file(&lock).unwrap();
-    // A directory named like the temporary file: the error names it, not the layer.
+    // A link as the build's lock, to a file or to nothing (tester 107: the build created the
+    // file it pointed to and locked it): refused, and nothing is made at its target.
+    let target = dir.path().join("made-by-the-lock");
+    std::os::unix::fs::symlink(&target, &lock).unwrap();
+    for target_there in [false, true] {
+        let e = plan(dir.path(), 3, 6)
+            .run(&AtomicBool::new(false), &|_| {})
+            .unwrap_err();
+        assert!(
+            e.to_string().contains(
+                ".build.lock: not a regular file (the build's lock is one; a link is not)"
+            ),
+            "{e}"
+        );
+        if target_there {
+            assert_eq!(fs::read_to_string(&target).unwrap(), "precious");
+        } else {
+            assert!(
+                !target.exists(),
+                "the lock's link made {}",
+                target.display()
+            );
+            fs::write(&target, "precious").unwrap();
+        }
+    }
+    fs::remove_file(&lock).unwrap();
+    // A directory named like the temporary file: the error names it, not the layer, and
+    // says to remove it (tester 107: a bare "Is a directory").
     fs::create_dir(&tmp).unwrap();
     let e = plan(dir.path(), 3, 6)
         .run(&AtomicBool::new(false), &|_| {})
         .unwrap_err();
-    assert!(e.to_string().contains("k006.egdb.tmp"), "{e}");
+    assert!(
+        e.to_string().contains(
+            "k006.egdb.tmp: a directory, where the build writes this layer's temporary file: remove it"
+        ),
+        "{e}"
+    );
 }
 
 /// Regression (tester 36): a short file of something else in a layer's place was taken for a

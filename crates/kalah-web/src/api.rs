@@ -649,22 +649,61 @@ pub(crate) async fn record_export(State(state): State<AppState>, body: ReqBody) 
     // client writes it (tester 83): Python's `json.dumps`, a space after the colon and every
     // character above ASCII as `\uXXXX` (two of them above U+FFFF).
     let limit = state.config.max_body_bytes;
-    for (form, record) in [("text", &text), ("JSON", &json)] {
-        let escapes: usize = record
+    for (form, written) in [("text", &text), ("JSON", &json)] {
+        let escapes: usize = written
             .chars()
             .filter(|c| !c.is_ascii())
             .map(|c| if c.len_utf16() == 2 { 12 } else { 6 } - c.len_utf8())
             .sum();
-        let import = json!({ "text": record }).to_string().len() + 1 + escapes;
+        let import = json!({ "text": written }).to_string().len() + 1 + escapes;
         if import > limit {
             return Err(ApiError::Unprocessable(format!(
                 "the record's {form} form would make a record/import body of {import} bytes, over \
                  the server's limit of {limit} bytes (max_body_bytes), so it could not be \
-                 imported back: shorten the tags or comments"
+                 imported back: {}",
+                what_to_shorten(&record_parts(&record))
             )));
         }
     }
     Ok(Json(json!({ "text": text, "json": json })))
+}
+
+/// The fields of a `record/export` request that write free text into the record, with the
+/// characters each holds: `south`, `north`, `tags` (names and values) and `comments`.
+fn record_parts(record: &GameRecord) -> [(&'static str, usize); 4] {
+    let chars = |s: &str| s.chars().count();
+    [
+        ("south", chars(&record.south)),
+        ("north", chars(&record.north)),
+        (
+            "tags",
+            record.tags.iter().map(|(n, v)| chars(n) + chars(v)).sum(),
+        ),
+        (
+            "comments",
+            record.comments.iter().map(|(_, c)| chars(c)).sum(),
+        ),
+    ]
+}
+
+/// The advice for a record too long to import back: the fields that hold text, longest first
+/// (`shorten the field 'south' (12000 characters)`), so that a long name is not blamed on the
+/// tags (tester 107); the moves alone when no field holds any.
+fn what_to_shorten(parts: &[(&'static str, usize)]) -> String {
+    let mut given: Vec<_> = parts.iter().filter(|(_, n)| *n > 0).collect();
+    given.sort_by_key(|part| std::cmp::Reverse(part.1));
+    let named: Vec<String> = given
+        .iter()
+        .map(|(field, n)| {
+            let unit = if *n == 1 { "character" } else { "characters" };
+            format!("'{field}' ({n} {unit})")
+        })
+        .collect();
+    match named.as_slice() {
+        [] => "the game's moves alone make it that long".to_string(),
+        [one] => format!("shorten the field {one}"),
+        [first @ .., last] => format!("shorten the fields {} or {last}", first.join(", ")),
+    }
 }
 
 const IMPORT_FIELDS: &[&str] = &["text"];

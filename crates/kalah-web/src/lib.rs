@@ -75,8 +75,13 @@ pub struct Config {
     /// Root directory of the endgame databases (see [`kalah_egdb::default_dir`]); `None`: the
     /// engine searches without them. The databases of a board size and rule set are opened on
     /// the first engine request that needs them and kept open; a set that is missing, partial
-    /// or unreadable is reported once on stderr and not used.
+    /// or unreadable is reported on stderr (once while its problem stays the same) and not
+    /// used, and looked for again after [`Config::egdb_retry`].
     pub egdb_dir: Option<PathBuf>,
+    /// How long the server goes on without a board's databases found missing or unusable
+    /// before a request that needs them looks again: a set built or repaired while the server
+    /// runs is then used without a restart (tester 107: it never was).
+    pub egdb_retry: Duration,
     /// How those stderr reports word the repair of a damaged database file; `None`: the
     /// general advice of [`kalah_egdb`] ("build it again (`kalah egdb build` replaces it)").
     pub egdb_advice: Option<EgdbAdvice>,
@@ -122,7 +127,8 @@ impl Eq for EgdbAdvice {}
 
 impl Default for Config {
     /// One engine slot per core, 1 s per engine request by default and 10 s at most, 64 KiB
-    /// bodies, 20 s to send a request's head and 20 s for its body, no endgame databases.
+    /// bodies, 20 s to send a request's head and 20 s for its body, no endgame databases (and
+    /// 10 s before a missing set is looked for again).
     fn default() -> Self {
         Config {
             engine_slots: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -132,6 +138,7 @@ impl Default for Config {
             read_timeout: Duration::from_secs(20),
             egdb_dir: None,
             egdb_advice: None,
+            egdb_retry: Duration::from_secs(10),
         }
     }
 }
@@ -147,10 +154,22 @@ pub(crate) struct AppState {
 /// An opened endgame database set, or `None` where none is usable.
 type OpenSet = Option<Arc<kalah_egdb::Egdb>>;
 
+/// What the server found of one board size's and rule set's databases.
+#[derive(Debug)]
+struct Looked {
+    set: OpenSet,
+    /// When it was looked for (a set not found is looked for again [`Config::egdb_retry`]
+    /// later).
+    at: std::time::Instant,
+    /// The report of the set's problem, if it could not be opened (not repeated while the
+    /// problem stays the same).
+    problem: Option<String>,
+}
+
 /// The endgame database sets opened so far, by board size and rules.
 #[derive(Debug, Default)]
 pub(crate) struct Egdbs {
-    open: Mutex<HashMap<(usize, kalah_core::Rules), OpenSet>>,
+    open: Mutex<HashMap<(usize, kalah_core::Rules), Looked>>,
     /// Whether a damaged layer was reported (once per server).
     warned: std::sync::atomic::AtomicBool,
 }
@@ -175,21 +194,45 @@ impl AppState {
         };
         self.warn_if_damaged();
         let mut open = self.egdbs.open.lock().unwrap_or_else(|e| e.into_inner());
-        open.entry((houses, set_rules))
-            .or_insert_with(|| match kalah_egdb::Egdb::open(dir, houses, &set_rules) {
-                Ok(db) => db.map(Arc::new),
-                Err(e) => {
-                    let message = match &self.config.egdb_advice {
-                        Some(advice) => (advice.open_error)(&e, dir, houses, &set_rules),
-                        None => e.to_string(),
-                    };
-                    log(&format!(
-                        "kalah serve: endgame databases not used for {houses} houses: {message}"
-                    ));
-                    None
-                }
-            })
-            .clone()
+        let key = (houses, set_rules);
+        let before = open.get(&key);
+        if let Some(looked) = before {
+            if looked.set.is_some() || looked.at.elapsed() < self.config.egdb_retry {
+                return looked.set.clone();
+            }
+        }
+        let problem_before = before.and_then(|l| l.problem.clone());
+        let (set, problem) = match kalah_egdb::Egdb::open(dir, houses, &set_rules) {
+            Ok(db) => (db.map(Arc::new), None),
+            Err(e) => {
+                let message = match &self.config.egdb_advice {
+                    Some(advice) => (advice.open_error)(&e, dir, houses, &set_rules),
+                    None => e.to_string(),
+                };
+                (None, Some(message))
+            }
+        };
+        match (&problem, &problem_before) {
+            (Some(now), was) if was.as_ref() != Some(now) => log(&format!(
+                "kalah serve: endgame databases not used for {houses} houses: {now} (a request \
+                 that needs them looks again after {} s: no restart needed)",
+                self.config.egdb_retry.as_secs_f64()
+            )),
+            (None, Some(_)) if set.is_some() => log(&format!(
+                "kalah serve: endgame databases for {houses} houses now used: {}",
+                dir.display()
+            )),
+            _ => {}
+        }
+        open.insert(
+            key,
+            Looked {
+                set: set.clone(),
+                at: std::time::Instant::now(),
+                problem,
+            },
+        );
+        set
     }
 
     /// Reports, once per server, a layer found damaged by the probes of a search (its impossible
@@ -204,7 +247,7 @@ impl AppState {
             return;
         }
         let open = self.egdbs.open.lock().unwrap_or_else(|e| e.into_inner());
-        for db in open.values().flatten() {
+        for db in open.values().filter_map(|l| l.set.as_ref()) {
             if db.damaged_layer().is_none() {
                 continue;
             }

@@ -20,6 +20,7 @@ fn config() -> Config {
         read_timeout: Duration::from_secs(20),
         egdb_dir: None,
         egdb_advice: None,
+        egdb_retry: Duration::from_secs(10),
     }
 }
 
@@ -975,7 +976,27 @@ async fn records_export_and_import() {
         &[
             "the record's text form would make a record/import body of ",
             &format!("over the server's limit of {limit} bytes (max_body_bytes)"),
+            &format!(
+                "imported back: shorten the field 'tags' ({} characters)",
+                limit / 3 + 5
+            ),
         ],
+    );
+    // The field that makes it long is named (tester 107: a long name was blamed on "the tags
+    // or comments"), the longest first.
+    let name = "é".repeat(limit / 5);
+    assert_error(
+        &post(
+            &app,
+            "/api/record/export",
+            json!({"south": name, "tags": [["Event", "x"]], "comments": [[1, "a fine start"]]}),
+        )
+        .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &[&format!(
+            "imported back: shorten the fields 'south' ({} characters), 'comments' (12 characters) or 'tags' (6 characters)",
+            limit / 5
+        )],
     );
     let fits = "x".repeat(limit / 3);
     let a = post(
@@ -1451,6 +1472,61 @@ async fn the_engine_uses_endgame_databases_when_configured() {
     )
     .await;
     assert_eq!(other.status, StatusCode::OK, "{}", other.text);
+}
+
+/// A set missing or damaged when the server first needs it is looked for again after
+/// `Config::egdb_retry`: one built or repaired while the server runs is used without a restart
+/// (tester 107: the server went on without it).
+#[tokio::test]
+async fn a_set_built_or_repaired_while_serving_is_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = kalah_egdb::BuildPlan {
+        root: dir.path().to_path_buf(),
+        houses: 3,
+        rules: kalah_core::Rules::default(),
+        max_seeds: 30,
+        threads: Some(1),
+    };
+    let app = router(Config {
+        egdb_dir: Some(dir.path().to_path_buf()),
+        egdb_retry: Duration::from_millis(50),
+        ..config()
+    });
+    let ask = json!({"position": "5,5,5,0,5,5,5,0 S", "level": "perfect", "time_ms": 500});
+    let nodes = |a: &Answer| {
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        a.body["nodes"].as_u64().unwrap()
+    };
+    let none = nodes(&post(&app, "/api/engine", ask.clone()).await);
+    // Built while the server runs: used once the retry time has passed.
+    plan.run(&std::sync::atomic::AtomicBool::new(false), &|_| {})
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let built = nodes(&post(&app, "/api/engine", ask.clone()).await);
+    assert!(
+        built * 10 < none,
+        "{built} nodes with the databases, {none} without"
+    );
+    // Damaged before a server first opens it, then repaired by a build.
+    let app = router(Config {
+        egdb_dir: Some(dir.path().to_path_buf()),
+        egdb_retry: Duration::from_millis(50),
+        ..config()
+    });
+    let k0 = dir
+        .path()
+        .join(kalah_egdb::file::set_dir_name(
+            3,
+            &kalah_core::Rules::default(),
+        ))
+        .join("k000.egdb");
+    std::fs::write(&k0, b"KALAH").unwrap();
+    let damaged = nodes(&post(&app, "/api/engine", ask.clone()).await);
+    assert!(damaged > 10 * built, "{damaged} nodes with a damaged set");
+    plan.run(&std::sync::atomic::AtomicBool::new(false), &|_| {})
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(nodes(&post(&app, "/api/engine", ask).await), built);
 }
 
 // --- Turn texts, phase tags and small input checks ---------------------------------------------

@@ -606,7 +606,7 @@ fn info(a: DirArgs) -> Result<()> {
 
 /// The error for a set's own directory (`ROOT/m6-standard-row-empty-owner`, holding
 /// `k000.egdb`, ...) given where the database root is expected ([`set_dir_advice`]).
-fn set_dir_given(dir: &Path) -> anyhow::Error {
+pub(crate) fn set_dir_given(dir: &Path) -> anyhow::Error {
     anyhow::anyhow!("--egdb-dir {}: {}", dir.display(), set_dir_advice(dir))
 }
 
@@ -615,7 +615,7 @@ fn set_dir_given(dir: &Path) -> anyhow::Error {
 /// a set's (layer files copied into it by hand: tester 103, whose "give its parent" led to "no
 /// layers"), where its layers belong, from a layer's header: `it holds layer files (k000.egdb,
 /// ...) but no set's directory: ... move them into DIR/m3-standard-row-empty-owner ...`.
-pub(crate) fn set_dir_advice(dir: &Path) -> String {
+fn set_dir_advice(dir: &Path) -> String {
     // (By its real name: `.` from inside a set names none.)
     let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     let named_as_set = real
@@ -1362,8 +1362,9 @@ fn every_bad_layer(a: &VerifyArgs, m: usize) -> Option<anyhow::Error> {
         .map(|(_, _, e, ..)| e.clone())
         .collect();
     if bad.len() > kalah_egdb::SHOWN_BAD_LAYERS {
+        // Only `info` lists every file (tester 107: the pointer was to `verify` itself).
         each.push(format!(
-            "and {} more",
+            "and {} more (`kalah egdb info` lists each)",
             bad.len() - kalah_egdb::SHOWN_BAD_LAYERS
         ));
     }

@@ -139,7 +139,7 @@ pub fn run(args: Args) -> Result<()> {
     if !args.no_egdb {
         config.egdb_dir = match args.egdb_dir {
             Some(d) => {
-                crate::cmd::solve::check_egdb_dir(&d)?;
+                crate::cmd::solve::check_egdb_root(&d)?;
                 // /api/info reports it: an absolute path means something to a client.
                 Some(std::fs::canonicalize(&d).unwrap_or(d))
             }

@@ -51,10 +51,10 @@ pub struct Args {
 /// `--time-ms` and `--nodes`: when `solve` gives up a position, or `analyze` an analysis.
 #[derive(clap::Args, Debug)]
 pub struct Limits {
-    /// Give up after MS milliseconds of search (1 to a day), printing what was proven by then
-    /// (solve: the bounds; analyze: the actions or turns valued and the bounds); exit code 1.
-    /// With solve --batch, each position has the limit, one given up is counted as unfinished
-    /// and the batch goes on.
+    // (`analyze` words this help for itself: `cli_command` in main.rs.)
+    /// Give up after MS milliseconds of search (1 to a day), printing the bounds proven by then;
+    /// exit code 1. With --batch, each position has the limit, one given up is counted as
+    /// unfinished and the batch goes on.
     #[arg(
         long,
         value_name = "MS",
@@ -615,7 +615,7 @@ pub(crate) fn open_egdb_dir(
     rules: &Rules,
 ) -> Result<Option<Egdb>> {
     if let Some(d) = dir {
-        check_egdb_dir(d)?;
+        check_egdb_root(d)?;
     }
     if rules.outcome_depends_on_stores() {
         return Ok(None);
@@ -643,14 +643,6 @@ pub(crate) fn open_egdb_dir(
         }
         Ok(db) => db,
     };
-    if db.is_none() && dir.is_some() && crate::cmd::egdb::holds_layer_files(&path) {
-        stderr_line!(
-            "kalah: note: --egdb-dir {}: {}; searching without databases",
-            path.display(),
-            crate::cmd::egdb::set_dir_advice(&path)
-        );
-        return Ok(None);
-    }
     if let Some(db) = &db {
         if let Some(k) = db.layers_past_gap() {
             stderr_line!(
@@ -695,6 +687,22 @@ pub(crate) fn default_dir_present(d: &std::path::Path) -> bool {
         Ok(m) => m.is_dir(),
         Err(e) => e.kind() == std::io::ErrorKind::PermissionDenied,
     }
+}
+
+/// Checks a directory named by `--egdb-dir` as the database root of a search ([`check_egdb_dir`]),
+/// and refuses one set's own directory (`ROOT/m6-standard-row-empty-owner`) or a directory of
+/// layer files copied there by hand: they can never hold a set, so the databases asked for
+/// would silently not be used (tester 107: `kalah serve` served without them, and `/api/info`
+/// named the directory as if in use).
+///
+/// # Errors
+/// One line naming the flag, the path and what to give instead.
+pub(crate) fn check_egdb_root(path: &std::path::Path) -> Result<()> {
+    check_egdb_dir(path)?;
+    if crate::cmd::egdb::holds_layer_files(path) {
+        return Err(crate::cmd::egdb::set_dir_given(path));
+    }
+    Ok(())
 }
 
 /// Checks a directory named by `--egdb-dir`: it must exist and be a directory (a typo must not

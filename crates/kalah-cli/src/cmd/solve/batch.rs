@@ -249,6 +249,10 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         );
     }
     let rules = rule_args.rules();
+    // A directory that can hold no set is refused before the first line, not on each line.
+    if let Some(d) = &args.target.search.egdb_dir {
+        super::check_egdb_root(d)?;
+    }
     // A line's position without a phase tag under an opening rule is noted once.
     let mut noted_opening_rules = false;
     let threads = crate::cmd::egdb::threads_for(args.threads);
@@ -583,6 +587,18 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 .collect::<Vec<_>>()
                 .join(" and ")
         ));
+    }
+    if totals.solved + totals.errors + totals.unfinished == 0 {
+        // Not an error (a program may feed no position), but said: a wrong or empty file
+        // would go unnoticed (tester 106).
+        let what = if path == Path::new("-") {
+            "the standard input".to_string()
+        } else {
+            format!("'{}'", path.display())
+        };
+        stderr_line!(
+            "kalah: note: {what} held no position (only blank lines and comments, or nothing)"
+        );
     }
     match failed.split_last() {
         None => Ok(()),
