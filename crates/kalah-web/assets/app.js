@@ -60,6 +60,9 @@ function defaultState() {
     board: { kind: 'uniform', houses: 6, seeds: 4, layout: '', mirrored: false },
     opponent: 'engine', level: 'medium', time: 1000, humanSide: 'S',
     speed: 'normal', hintTime: 500, hints: false,
+    // Whether the single-key shortcuts (1–9, 0, -, =, U, R, H, N, A) work: they can be turned
+    // off (WCAG 2.1.4), for a speech-input user whose words would type them.
+    shortcuts: true,
     start: null, moves: [], cursor: 0,
     values: {}, // position string -> {v (South's view), exact, moves: [{move, value, exact}], value}
     analysis: null, // {pits: [...], toMove}
@@ -70,7 +73,8 @@ function defaultState() {
     // The lines a move in the history or "Play on from here" dropped, while they can be
     // brought back (`restoreDropped`), the most recent last (at most `KEPT_LINES`): each
     // {moves (that whole line), cursor (where it parts from the game: both have the same moves
-    // before it), note (the words that say what was dropped), count (its turns from there)}.
+    // before it), note (the words that say what was dropped), count (its turns from there),
+    // comments (the record's comments of that line, if the game is a record's)}.
     // The last is the one offered (`offeredLine`). Kept with the game, so a reload keeps them
     // too.
     dropped: [],
@@ -121,6 +125,7 @@ function sanitize(saved) {
     speed: pick(saved.speed, (v) => typeof v === 'string' && Object.hasOwn(SPEED, v), d.speed),
     hintTime: pick(saved.hintTime, oneOf(200, 500, 2000, 5000), d.hintTime),
     hints: pick(saved.hints, oneOf(true, false), false),
+    shortcuts: pick(saved.shortcuts, oneOf(true, false), true),
     start,
     moves: start ? moves : [],
     cursor: start ? pick(saved.cursor, whole(0, moves.length), moves.length) : 0,
@@ -140,7 +145,10 @@ function goodDropped(d, isObj) {
   const { cursor, note, count } = d;
   const ok = Number.isInteger(cursor) && cursor >= 0 && cursor < d.moves.length
     && typeof note === 'string' && Number.isInteger(count) && count >= 1 && count <= d.moves.length - cursor;
-  return ok ? { moves: d.moves, cursor, note, count } : null;
+  if (!ok) return null;
+  const line = { moves: d.moves, cursor, note, count };
+  if (Array.isArray(d.comments) && d.comments.every(goodComment)) line.comments = d.comments;
+  return line;
 }
 
 /** The saved dropped lines (`S.dropped`) that have the shape the page stores, the last
@@ -172,6 +180,27 @@ const sameMoves = (a, b) => a.length === b.length && a.every((m, i) => b[i] === 
 function withDropped(lines, line) {
   return [...lines.filter((d) => !sameMoves(d.moves, line.moves)), line].slice(-KEPT_LINES);
 }
+
+/** The record of the game (`S.record`) once its moves `old`, of the turns `turns`, become
+ * `moves`: with only the comments after a turn still played as it was (its actions and those
+ * before it the same); the others stay with the line dropped (`lineComments`). A comment of a
+ * turn no longer played followed the new turn of that number (tester: "# a good start" after
+ * another first turn). */
+function recordFor(turns, old, moves) {
+  if (!S.record) return S.record;
+  let same = 0;
+  while (same < old.length && same < moves.length && old[same] === moves[same]) same++;
+  const comments = S.record.comments.filter(([k]) => {
+    if (k === 0) return true;
+    const t = turns.find((x) => x.number === k) ?? turns[turns.length - 1];
+    return !!t && turnEnd(t) <= same;
+  });
+  return { ...S.record, comments };
+}
+
+/** The record's comments (`S.record`) of the game as it is, kept with it when it is dropped
+ * (and brought back with it); none for a game begun here. */
+const lineComments = () => (S.record ? { comments: S.record.comments } : {});
 
 /** `a` (from sessionStorage, any JSON) as an analysis board: {pits, toMove, phase, result},
  * or null if it is not one. */
@@ -208,16 +237,18 @@ function saveAnalysis() {
 function goodRecord(r, isObj) {
   const str = (v) => typeof v === 'string';
   const pair = (t) => Array.isArray(t) && t.length === 2 && t.every(str);
-  const comment = (c) => Array.isArray(c) && c.length === 2 && Number.isInteger(c[0]) && c[0] >= 0 && str(c[1]);
   if (!isObj(r) || !Array.isArray(r.tags) || !r.tags.every(pair)) return null;
   const comments = r.comments ?? [];
-  if (!Array.isArray(comments) || !comments.every(comment)) return null;
+  if (!Array.isArray(comments) || !comments.every(goodComment)) return null;
   const n = r.names;
   if (n === null) return { names: null, tags: r.tags, comments };
   return isObj(n) && str(n.south) && str(n.north)
     ? { names: { south: n.south, north: n.north }, tags: r.tags, comments }
     : null;
 }
+
+/** Whether `c` is a record's comment as the page stores it: [turns before it, text]. */
+const goodComment = (c) => Array.isArray(c) && c.length === 2 && Number.isInteger(c[0]) && c[0] >= 0 && typeof c[1] === 'string';
 
 /** The entries of a saved value cache that have the shape `requestValue` stores. */
 function goodValues(values, isObj) {
@@ -360,11 +391,12 @@ function storedGame() {
 }
 
 /** The part of a saved state that is the game and its settings (not the cache of values, the
- * display settings or the analysis board, which each tab keeps for itself: opening it in one
- * tab stopped the other, tester 56): two states with the same are the same game. */
+ * display settings, the analysis board or the position viewed, which each tab keeps for itself:
+ * opening the analysis board in one tab stopped the other, tester 56, and so did stepping
+ * through the history): two states with the same are the same game. */
 function gameKey(st) {
   return JSON.stringify([st.rules, st.board, st.opponent, st.level, st.time, st.humanSide, st.start,
-    st.moves, st.cursor, st.record, st.dropped.map((d) => [d.moves, d.cursor, d.note, d.count])]);
+    st.moves, st.record, st.dropped.map((d) => [d.moves, d.cursor, d.note, d.count])]);
 }
 
 /** Another tab wrote the saved game: the values it found are kept; if it changed the game,
@@ -446,7 +478,9 @@ async function adoptEngineMove(theirs, text) {
   afterChange();
 }
 
-/** This tab stops for another that changed the saved game: no moves, no saves, a reload offered. */
+/** This tab stops for another that changed the saved game: no moves, no saves, a reload offered.
+ * An open dialog stays open, saying so, with what was typed in it (a record being pasted was
+ * lost with the dialog); only the question whether to replace the game is closed. */
 function stopForOtherTab() {
   elsewhere = true;
   generation++;
@@ -454,17 +488,25 @@ function stopForOtherTab() {
   busy = false;
   clearTimeout(analysisTimer);
   setEvent('');
-  for (const d of document.querySelectorAll('dialog[open]')) d.close();
+  if ($('dlg-replace').open) $('dlg-replace').close();
+  for (const d of document.querySelectorAll('dialog[open]')) {
+    const note = d.querySelector('.error[role="alert"]');
+    if (note) note.textContent = 'This game was changed in another tab of this page, and this tab has stopped: what is typed here stays, to be copied. Close this and reload the tab to go on.';
+  }
   render();
   disableControls(); // (`render` draws nothing without a game)
 }
 
 /** A stopped tab's controls look as dead as they are (they looked usable, tester 55), those
  * that `render` draws anew too (the move list, the analysis board's counts: tester 56); only
- * Reload works. */
+ * Reload works, and in the dialogs Close, Cancel, and the record's Copy and Download: a record's
+ * text is only made read-only, to be copied. */
 function disableControls() {
   for (const c of document.querySelectorAll('button, select, input, textarea')) {
-    if (c.id !== 'btn-reload') c.disabled = true;
+    if (c.id === 'btn-reload' || ['rec-copy', 'rec-download'].includes(c.id)) continue;
+    if (c.closest('dialog') && ['close', 'cancel'].includes(c.value)) continue;
+    if (c.tagName === 'TEXTAREA') c.readOnly = true;
+    else c.disabled = true;
   }
 }
 
@@ -620,6 +662,12 @@ function bottomSide() {
   return swappedBefore(S.cursor) ? other(S.humanSide) : S.humanSide;
 }
 
+/** The button of the toolbar or the move list that goes the other way. */
+const PARTNER = {
+  'btn-undo': 'btn-redo', 'btn-redo': 'btn-undo', 'nav-first': 'nav-next', 'nav-last': 'nav-prev',
+  'nav-prev': 'nav-next', 'nav-next': 'nav-prev',
+};
+
 function render() {
   document.body.dataset.busy = String(busy);
   if (!G) return;
@@ -633,20 +681,31 @@ function render() {
     const legal = new Set(humanToMove() && !busy && !elsewhere ? st.legal : []);
     drawBoard(board, {
       pits: st.pits, houses: st.houses, bottom: bottomSide(), toMove: st.to_move,
-      legal, names: names(), onSow: (h) => humanMove(String(h)),
+      legal, names: names(), onSow: (h) => humanMove(String(h)), keys: S.shortcuts,
       hints: S.hints ? hintsFor(st.position) : null,
     });
   }
-  $('rules-line').textContent = rulesLine();
+  setText($('rules-line'), rulesLine());
   $('posstr').value = S.analysis ? analysisPosition() : st.position;
   $('btn-hints').setAttribute('aria-pressed', String(S.hints));
   $('btn-analysis').setAttribute('aria-pressed', String(!!S.analysis));
   $('analysis-panel').hidden = !S.analysis;
-  // Nothing can be taken back while a move is sown or the engine thinks.
+  // Nothing can be taken back while a move is sown or the engine thinks; nor can the history be
+  // stepped through (`jump`). Each button is off where it can do nothing: at the start, at the
+  // end (they were on, and did nothing).
   const still = busy || elsewhere || !!S.analysis;
-  $('btn-undo').disabled = S.cursor === 0 || still;
-  $('btn-redo').disabled = atEnd() || still;
-  $('event').textContent = lastEvent;
+  const had = document.activeElement;
+  for (const [id, off] of [['btn-undo', S.cursor === 0], ['btn-redo', atEnd()], ['nav-first', S.cursor === 0],
+    ['nav-prev', S.cursor === 0], ['nav-next', atEnd()], ['nav-last', atEnd()]]) {
+    $(id).disabled = off || still;
+  }
+  // A keyboard player on a button it turned off goes on from its partner (» at the end: ◀), or
+  // else from the board (the focus fell to the page's body).
+  if (had && had.disabled && had.id in PARTNER) {
+    if (!$(PARTNER[had.id]).disabled) $(PARTNER[had.id]).focus();
+    else focusBoard();
+  }
+  setText($('event'), lastEvent);
   renderStatus();
   renderDropped();
   renderMoves();
@@ -656,19 +715,26 @@ function render() {
   if (elsewhere) disableControls();
 }
 
+/** Sets the text of `el` only when it changes. The event and status lines (and the other live
+ * regions) are said again by a screen reader at every write, the same text or not, and `render`
+ * runs at every value found (twice a second while the graph fills in). */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 function renderStatus() {
   const st = current();
   const el = $('status');
   el.classList.toggle('over', !!st.over);
   if (elsewhere) {
-    el.textContent = 'This game was changed in another tab of this page. This tab has stopped, so as not to overwrite it: reload it to go on here with the game as the other tab left it.';
+    setText(el, 'This game was changed in another tab of this page. This tab has stopped, so as not to overwrite it: reload it to go on here with the game as the other tab left it.');
     statusButton('btn-retry', false);
     statusButton('btn-swap', false);
     statusButton('btn-reload', true, 'Reload this tab', () => window.location.reload());
     return;
   }
   if (S.analysis) {
-    el.textContent = 'Analysis board: edit the counts; the values update by themselves.';
+    setText(el, 'Analysis board: edit the counts; the values update by themselves.');
     return;
   }
   let text;
@@ -690,20 +756,27 @@ function renderStatus() {
   } else if (controller(st.to_move) === 'human') {
     const you = S.opponent === 'human' ? `${sideName(st.to_move)} to move` : `Your move (${sideName(st.to_move)})`;
     const swap = st.swap ? ' — or swap sides with the button below' : '';
-    text = `${you}: click a house or press ${houseKeys(st.houses)}${swap}.`;
+    text = `${you}: click a house${S.shortcuts ? ` or press ${houseKeys(st.houses)}` : ''}${swap}.`;
   } else {
     text = `The engine (${sideName(st.to_move)}) is to move.`;
   }
   if (!atEnd()) text = `Viewing ${place(G.turns, S.cursor, true)}. ${text}`;
-  el.textContent = text;
+  setText(el, text);
   statusButton('btn-retry', !S.analysis && !busy && isStalled(), 'Retry the engine', retryEngine);
   // The pie rule's swap gets its own button.
   const showSwap = !st.over && st.swap && controller(st.to_move) === 'human' && !S.analysis;
-  const swapBtn = statusButton('btn-swap', showSwap, 'Swap sides (pie rule)', () => humanMove('swap'));
-  if (showSwap) {
-    const a = S.hints ? S.values[st.position] : null;
-    const sv = a && a.moves ? a.moves.find((x) => x.move === 'swap') : null;
-    swapBtn.textContent = `Swap sides (pie rule)${sv ? ` — ${sv.exact ? '' : '≈'}${signed(sv.value)}` : ''}`;
+  // With hints on, its value as a house's (its name in words, as a house's label: it read
+  // "— ≈+8"), marked best when it is.
+  const a = showSwap && S.hints ? S.values[st.position] : null;
+  const sv = a && a.moves ? a.moves.find((x) => x.move === 'swap') : null;
+  const best = sv && sv.value === Math.max(...a.moves.map((x) => x.value));
+  const label = `Swap sides (pie rule)${sv ? ` — ${sv.exact ? '' : '≈'}${signed(sv.value)}${best ? ', best' : ''}` : ''}`;
+  const swapBtn = statusButton('btn-swap', showSwap, label, () => humanMove('swap'));
+  if (swapBtn) {
+    swapBtn.classList.toggle('best', !!best);
+    const words = sv ? `Swap sides (pie rule); hint: ${sv.exact ? 'exact value' : 'estimated value'} ${signed(sv.value)}${best ? ', best' : ''}` : null;
+    if (words) swapBtn.setAttribute('aria-label', words);
+    else swapBtn.removeAttribute('aria-label');
   }
 }
 
@@ -713,11 +786,11 @@ function renderStatus() {
  * engine thinks. */
 function renderDropped() {
   const d = !elsewhere && !S.analysis ? offeredLine() : null;
-  $('dropped-note').textContent = d ? d.note : '';
+  setText($('dropped-note'), d ? d.note : '');
   const btn = $('btn-restore');
   btn.hidden = !d;
   btn.disabled = !d || busy;
-  if (d) btn.textContent = `Bring back the dropped move${d.count === 1 ? '' : 's'}`;
+  if (d) setText(btn, `Bring back the dropped move${d.count === 1 ? '' : 's'}`);
 }
 
 /** Shows (after the status line) or removes the button `id`; returns it while shown. */
@@ -733,13 +806,20 @@ function statusButton(id, show, label, onClick) {
     btn.remove();
     btn = null;
   }
-  if (btn) btn.textContent = label;
+  if (btn) setText(btn, label);
   return btn;
 }
 
 function renderMoves() {
   const ol = $('moves');
+  // A keyboard player's focus on the list survives its redraw (it fell to the page's body at
+  // Enter on a move): the same move, else the current one.
+  const had = ol.contains(document.activeElement) ? document.activeElement.dataset.cursor : null;
   ol.innerHTML = '';
+  // The current move: the turn that holds the position viewed, also inside it (between its
+  // sowings: none was marked).
+  const inTurn = S.cursor > 0 ? G.turns.find((t) => t.first < S.cursor && S.cursor <= turnEnd(t)) : null;
+  const currentTarget = inTurn ? turnEnd(inTurn) : S.cursor;
   const item = (label, target, aria) => {
     const li = document.createElement('li');
     const b = document.createElement('button');
@@ -747,7 +827,7 @@ function renderMoves() {
     b.textContent = label;
     b.dataset.cursor = target;
     if (aria) b.setAttribute('aria-label', aria);
-    if (target === S.cursor) {
+    if (target === currentTarget) {
       b.classList.add('current');
       b.setAttribute('aria-current', 'step');
     }
@@ -770,6 +850,7 @@ function renderMoves() {
       ol.scrollTop = item.offsetTop + item.offsetHeight - ol.clientHeight;
     }
   }
+  if (had !== null) (ol.querySelector(`[data-cursor="${had}"]`) || cur)?.focus({ preventScroll: true });
 }
 
 function renderGraph() {
@@ -830,7 +911,7 @@ function requestValue(pos, priority = 1) {
       console.warn('analysis failed', e.message);
       // Only the position on the board is worth a word: the graph's others fill in later.
       if (gen === generation && S.hints && G && !S.analysis && current().position === pos && !isStalled() && !eventIsError) {
-        setEvent(`No hints for this position: ${e.message}`);
+        setEvent(sentence(`No hints for this position: ${e.message}`));
         if (!busy) render();
       }
       return null;
@@ -883,14 +964,25 @@ async function animate(step, gen) {
   });
   // A board too wide for the screen (it scrolls sideways) follows the seeds, and ends with the
   // last pit sown in view (seeds sown out of sight went unseen); smoothly, unless the player
-  // asks for less motion.
-  const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  // asks for less motion. Then the seeds are sown all at once, one step, without the pits'
+  // flashes (the style sheet drops them too).
+  const calm = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const smooth = !calm;
+  const flash = (name) => (calm ? '' : name);
   const originBin = findOrigin(step);
   pits[originBin] = 0;
-  setPit(board, originBin, 0, 'origin');
-  showPit(board, originBin, smooth);
+  setPit(board, originBin, 0, flash('origin'));
+  if (calm) {
+    for (const bin of o.path) {
+      pits[bin] += 1;
+      setPit(board, bin, pits[bin]);
+    }
+    showPit(board, o.path[o.path.length - 1], false);
+  } else {
+    showPit(board, originBin, smooth);
+  }
   await pause(1);
-  for (const bin of o.path) {
+  for (const bin of calm ? [] : o.path) {
     pits[bin] += 1;
     setPit(board, bin, pits[bin], 'flash');
     showPit(board, bin, smooth);
@@ -903,9 +995,9 @@ async function animate(step, gen) {
     pits[store] += pits[a] + pits[b];
     pits[a] = 0;
     pits[b] = 0;
-    setPit(board, a, 0, 'capture');
-    setPit(board, b, 0, 'capture');
-    setPit(board, store, pits[store], 'flash');
+    setPit(board, a, 0, flash('capture'));
+    setPit(board, b, 0, flash('capture'));
+    setPit(board, store, pits[store], flash('flash'));
     await pause(3);
   }
   // The sweep: the seeds left in the houses go to the stores the leftover rule says, or off
@@ -916,7 +1008,7 @@ async function animate(step, gen) {
     const swept = o.swept ?? [0, 0];
     for (let h = 0; h < m; h++) {
       for (const bin of [h, m + 1 + h]) {
-        if (pits[bin]) setPit(board, bin, 0, 'capture');
+        if (pits[bin]) setPit(board, bin, 0, flash('capture'));
         pits[bin] = 0;
       }
     }
@@ -924,7 +1016,7 @@ async function animate(step, gen) {
       if (!swept[i]) return;
       const store = storeOf(m, side);
       pits[store] += swept[i];
-      setPit(board, store, pits[store], 'flash');
+      setPit(board, store, pits[store], flash('flash'));
     });
   }
   if (o.ended) await pause(3);
@@ -948,6 +1040,14 @@ function describe(step, i) {
   else t += '.';
   if (o.ended) t += ` The game is over: ${o.ended}${o.leftovers ? `; ${o.leftovers}` : ''}.`;
   return t;
+}
+
+/** What the last turn of the game did, so far: each of its sowings (`describe`). */
+function describeTurn() {
+  const t = G.turns[G.turns.length - 1];
+  const said = [];
+  for (let i = t.first; i < S.moves.length; i++) said.push(describe(G.steps[i], i));
+  return said.join(' ');
 }
 
 /** Thrown by an animation whose game was replaced meanwhile. */
@@ -989,14 +1089,17 @@ async function applyMove(mv) {
     const note = `A new line from ${place(G.turns, at)}: ${words}.`;
     // (On top of those dropped before, which stay: a second line dropped lost the first for
     // good.)
-    dropped = withDropped(S.dropped, { moves: S.moves, cursor: at, note, count });
+    dropped = withDropped(S.dropped, { moves: S.moves, cursor: at, note, count, ...lineComments() });
   }
+  // (The record's comments of the turns no longer played go with the line dropped.)
+  const record = recordFor(G.turns, S.moves, moves);
   const step = g.steps[g.steps.length - 1];
-  if (!(await animated(step, gen, { moves, cursor: moves.length, dropped }))) return false;
+  if (!(await animated(step, gen, { moves, cursor: moves.length, dropped, record }))) return false;
   G = g;
   S.moves = moves;
   S.cursor = moves.length;
   S.dropped = dropped;
+  S.record = record;
   // (The note of a dropped line stands in its own place: `renderDropped`.)
   setEvent(describe(step, moves.length - 1));
   save();
@@ -1042,27 +1145,35 @@ async function restoreDropped() {
     // (tester 101: its moves were lost without a word).
     const since = S.moves;
     const sinceTurns = G.turns;
+    const sinceComments = lineComments();
+    // (The record's comments of that line come back with it.)
+    const record = d.comments && S.record ? { ...S.record, comments: d.comments } : recordFor(sinceTurns, since, d.moves);
     G = g;
     S.moves = d.moves;
     S.cursor = d.cursor;
+    S.record = record;
     let kept = lines;
     if (since.length > d.cursor && !sameMoves(since, d.moves)) {
       // (Its note says where it starts: it may be offered long after, viewing elsewhere.)
       const { words, count } = droppedWords(sinceTurns, d.cursor, "the newer line's", `from ${place(sinceTurns, d.cursor)}`);
       const note = `${capital(words)}.`;
-      kept = [{ moves: since, cursor: d.cursor, note, count }, ...lines.filter((x) => !sameMoves(x.moves, since))];
+      kept = [{ moves: since, cursor: d.cursor, note, count, ...sinceComments }, ...lines.filter((x) => !sameMoves(x.moves, since))];
     }
     S.dropped = kept;
     setEvent(`The dropped moves are back: viewing ${place(g.turns, d.cursor, true)}.`);
     save();
   } catch (e) {
-    if (gen === generation) setEvent(`Cannot bring the moves back: ${e.message}`, true);
+    if (gen === generation) setEvent(sentence(`Cannot bring the moves back: ${e.message}`), true);
   } finally {
     if (gen === generation) busy = false;
   }
   if (gen !== generation) return;
   render();
-  if (focused && !$('btn-restore').hidden) $('btn-restore').focus();
+  // (Else on the board: it fell to the page's body with the button gone.)
+  if (focused) {
+    if (!$('btn-restore').hidden) $('btn-restore').focus();
+    else focusBoard();
+  }
   afterChange();
 }
 
@@ -1082,7 +1193,7 @@ async function humanMove(mv) {
   try {
     await applyMove(mv);
   } catch (e) {
-    if (gen === generation) setEvent(`Your move was not played: ${e.message}`, true);
+    if (gen === generation) setEvent(sentence(`Your move was not played: ${e.message}`), true);
   } finally {
     // A new game started meanwhile owns `busy` and the engine now.
     if (gen === generation) busy = false;
@@ -1118,12 +1229,14 @@ async function afterChange() {
     );
     // A new game, or a move made meanwhile (a race with a stale request): not for this position.
     if (gen !== generation || !res || !atEnd() || current().position !== st.position) return;
-    await applyMove(res.move);
+    // A turn of several sowings (extra turns) is said whole, not its last sowing only (a screen
+    // reader did not have the time to read the others before they were replaced).
+    if (await applyMove(res.move)) setEvent(describeTurn());
   } catch (e) {
     // null: the job was dropped by a new game.
     if (e && gen === generation) {
       stalled = { gen, cursor: S.cursor, moves: [...S.moves], message: e.message };
-      setEvent(`The engine could not move: ${e.message}`, true);
+      setEvent(sentence(`The engine could not move: ${e.message}`), true);
     }
   } finally {
     if (gen === generation) {
@@ -1206,7 +1319,7 @@ async function playOn() {
   } catch (e) {
     if (gen !== generation) return;
     busy = false;
-    setEvent(`Cannot play on from here: ${e.message}`, true);
+    setEvent(sentence(`Cannot play on from here: ${e.message}`), true);
     render();
     return;
   }
@@ -1219,13 +1332,18 @@ async function playOn() {
   if (S.moves.length > moves.length) {
     const { words, count } = droppedWords(G.turns, moves.length, "the game's", `from ${place(G.turns, moves.length)}`);
     const note = `${capital(words)}.`;
-    S.dropped = withDropped(S.dropped, { moves: S.moves, cursor: moves.length, note, count });
+    S.dropped = withDropped(S.dropped, { moves: S.moves, cursor: moves.length, note, count, ...lineComments() });
   }
+  S.record = recordFor(G.turns, S.moves, moves);
   G = g;
   S.moves = moves;
   setEvent('Playing on from this position.');
   save();
+  // The button is gone with the review: a keyboard player goes on from the board (the focus
+  // fell to the page's body).
+  const focused = document.activeElement === $('btn-playon');
   render();
+  if (focused) focusBoard();
   afterChange();
 }
 
@@ -1293,7 +1411,7 @@ function fillNewDialog() {
   f.elements.side.value = S.humanSide;
   syncPlayers();
   for (const sel of [f.elements.capture, f.elements.end, f.elements.leftovers]) ruleHelp(sel);
-  for (const el of [f.elements.houses, f.elements.seeds]) showCountError(el, '');
+  for (const el of [f.elements.houses, f.elements.seeds, f.elements.layout]) showFieldError(el, '');
   $('new-error').textContent = '';
 }
 
@@ -1309,9 +1427,9 @@ function countProblem(el) {
   return el.validationMessage;
 }
 
-/** Shows `message` just below the count field `el` (nothing: hides it), and marks the field
- * invalid for a screen reader while it is shown. */
-function showCountError(el, message) {
+/** Shows `message` just below the field `el` of the New game dialog (a count, the layout;
+ * nothing: hides it), and marks the field invalid for a screen reader while it is shown. */
+function showFieldError(el, message) {
   const p = $(`${el.name}-error`);
   p.textContent = message;
   p.hidden = !message;
@@ -1337,7 +1455,7 @@ function confirmReplace(what = 'the new one', yes = 'Start the new game') {
   $('replace-text').textContent = `The game in progress${n ? ` (${plural(n, 'turn')} played)` : ''} will be replaced by ${what}, and cannot be brought back. To keep it, export it first (Export / import).`;
   $('replace-start').textContent = yes;
   dlg.returnValue = '';
-  dlg.showModal();
+  showDialog(dlg);
   return new Promise((resolve) => {
     dlg.addEventListener('close', () => resolve(dlg.returnValue === 'replace'), { once: true });
   });
@@ -1494,23 +1612,23 @@ function renderAnalysisText() {
   const list = $('an-moves');
   list.innerHTML = '';
   if (a.error) {
-    out.textContent = `Not a position: ${a.error}`;
+    setText(out, sentence(`Not a position: ${a.error}`));
     return;
   }
   if (a.failure) {
-    out.textContent = a.playFailed ? `Could not play from it: ${a.failure}` : `Could not analyse it: ${a.failure}`;
+    setText(out, sentence(a.playFailed ? `Could not play from it: ${a.failure}` : `Could not analyse it: ${a.failure}`));
     return;
   }
   if (!result) {
-    out.textContent = 'Computing…';
+    setText(out, 'Computing…');
     return;
   }
   if (result.over) {
-    out.textContent = `The game is over in this position: South ${result.score[0]}, North ${result.score[1]}.`;
+    setText(out, `The game is over in this position: South ${result.score[0]}, North ${result.score[1]}.`);
     return;
   }
   const side = sideName(result.to_move);
-  out.textContent = `Value: ${signed(result.value)} for ${side} (${result.exact ? 'exact' : 'estimate'}); best: ${result.best.join(', ')}.`;
+  setText(out, `Value: ${signed(result.value)} for ${side} (${result.exact ? 'exact' : 'estimate'}); best: ${result.best.join(', ')}.`);
   for (const x of result.moves) {
     const li = document.createElement('li');
     li.textContent = `${x.move === 'swap' ? 'swap' : `house ${x.move}`}: ${x.exact ? '' : '≈'}${signed(x.value)}`;
@@ -1575,20 +1693,33 @@ function refusedAnalysis(message, text) {
   }
 }
 
+// Where the focus was when the analysis board was opened (`focusPlace`), given back when it is
+// closed.
+let analysisOpener = null;
+
 function openAnalysis() {
   if (busy || !G) return;
+  analysisOpener = focusPlace();
   const st = current();
   S.analysis = { pits: [...st.pits], toMove: st.to_move || 'S', phase: st.phase || null, result: null };
   S.analysis.accepted = { pits: [...st.pits], toMove: S.analysis.toMove, phase: S.analysis.phase };
   setEvent('');
   analyse();
+  // Into it (a keyboard player was left on the toolbar, the board far above).
+  $('analysis-panel').focus();
 }
 
+/** Closes the analysis board (Close, Escape, A, the toolbar's button); the focus, if it was in
+ * it, goes back to where it was when it was opened (it fell to the page's body). */
 function closeAnalysis() {
+  const a = document.activeElement;
+  const inside = !a || a === document.body || $('analysis-panel').contains(a) || $('board').contains(a);
   S.analysis = null;
   analysisSeq++;
   save();
   render();
+  if (inside) giveFocusBack(analysisOpener);
+  analysisOpener = null;
   fillValues();
 }
 
@@ -1649,6 +1780,8 @@ async function playFromAnalysis() {
     setEvent('Playing from the analysis position.');
     save();
     render();
+    analysisOpener = null;
+    focusBoard(); // (the analysis board is gone: the focus fell to the page's body)
     afterChange();
   } catch (e) {
     if (!S.analysis) return;
@@ -1682,9 +1815,9 @@ async function openRecords() {
     const r = await post('/api/record/export', gameBody(recordTags()));
     $('rec-text').value = r.text;
   } catch (e) {
-    $('rec-error').textContent = e.message;
+    $('rec-error').textContent = sentence(capital(e.message));
   }
-  $('dlg-records').showModal();
+  showDialog($('dlg-records'));
 }
 
 /** The players of a record's `South` and `North` tags when they are a person against the
@@ -1711,7 +1844,8 @@ async function importRecord() {
     // A game under way is replaced only once the player says so (as by New game); kept, both
     // dialogs close and it is as it was.
     if (gameInProgress() && !(await confirmReplace('the record', 'Load the record'))) {
-      $('dlg-records').close();
+      // (A tab stopped meanwhile keeps the record there, to be copied: `stopForOtherTab`.)
+      if (!elsewhere) $('dlg-records').close();
       return;
     }
     generation++;
@@ -1736,7 +1870,11 @@ async function importRecord() {
       S.opponent = 'engine';
       S.humanSide = vs.humanSide;
       S.level = vs.level;
-      setEvent(`Record loaded (${plural(g.turns.length, 'turn')}); you play ${sideName(vs.humanSide)} against the engine (${vs.level}), as the record names the players.`);
+      // After a swap you hold the other row: both said, as `kalah play` says them (tester: "you
+      // play South", then North's move was asked of you).
+      const start = sideName(vs.humanSide);
+      const you = g.moves.includes('swap') ? `you started as ${start}; after the swap you play ${sideName(other(vs.humanSide))}` : `you play ${start}`;
+      setEvent(`Record loaded (${plural(g.turns.length, 'turn')}); ${you} against the engine (${vs.level}), as the record names the players.`);
     } else {
       S.opponent = 'human';
       setEvent(`Record loaded (${plural(g.turns.length, 'turn')}); both sides are played on this screen.`);
@@ -1746,7 +1884,7 @@ async function importRecord() {
     render();
     afterChange();
   } catch (e) {
-    $('rec-error').textContent = e.message;
+    $('rec-error').textContent = sentence(capital(e.message));
   }
 }
 
@@ -1760,18 +1898,27 @@ async function copyText(text, what) {
     inp.select();
     setEvent(`Press Ctrl+C to copy the ${what.toLowerCase()}.`);
   }
-  $('event').textContent = lastEvent;
+  setText($('event'), lastEvent);
 }
 
 // ---- Keyboard and wiring -----------------------------------------------------------------------
 
 const HOUSE_KEYS = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 0: 10, '-': 11, '=': 12 };
 
+/** The single-key shortcuts of actions (besides the houses' `HOUSE_KEYS`), in lower case. */
+const SHORTCUTS = new Set(['u', 'r', 'h', 'n', 'a']);
+
 /** The keys a focused scrolling box scrolls with. */
 const SCROLL_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
 
 function onKey(e) {
   if (!S || elsewhere || e.defaultPrevented || e.altKey || e.metaKey) return;
+  // Escape closes the analysis board, from any of its fields too.
+  if (e.key === 'Escape' && S.analysis && !document.querySelector('dialog[open]')) {
+    closeAnalysis();
+    e.preventDefault();
+    return;
+  }
   const t = e.target;
   if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
   if (document.querySelector('dialog[open]')) return;
@@ -1780,10 +1927,14 @@ function onKey(e) {
   // (tester 105: they stepped through the history too).
   if (t && t.classList && t.classList.contains('scroller') && SCROLL_KEYS.has(k)) return;
   if (e.ctrlKey) {
+    if (e.repeat) return;
     if (k === 'z') { undo(); e.preventDefault(); }
     if (k === 'y') { redo(); e.preventDefault(); }
     return;
   }
+  // A key held down repeats: a move or an action is taken once (holding 1 sowed South's 1, then
+  // North's). The single-key shortcuts do nothing once turned off (`S.shortcuts`).
+  if ((k in HOUSE_KEYS || SHORTCUTS.has(k.toLowerCase())) && (e.repeat || !S.shortcuts)) return;
   if (k in HOUSE_KEYS && !S.analysis) {
     humanMove(String(HOUSE_KEYS[k]));
     e.preventDefault();
@@ -1808,7 +1959,42 @@ function toggleHints() {
 
 function openNew() {
   fillNewDialog();
-  $('dlg-new').showModal();
+  showDialog($('dlg-new'));
+}
+
+/** Opens the dialog `dlg`, remembering where the focus was (`focusPlace`): the browser gives it
+ * back when the dialog closes, but not to a house of a board redrawn meanwhile (a value found),
+ * and then it fell to the page's body (`wire` gives it back). */
+function showDialog(dlg) {
+  dlg.opener = focusPlace();
+  dlg.showModal();
+}
+
+/** Where the focus is, to be given back later (`giveFocusBack`): the element, and the pit of the
+ * board it is on (the board may be redrawn meanwhile). */
+function focusPlace() {
+  const el = document.activeElement;
+  return { el, bin: el?.closest?.('#board button.pit')?.dataset.bin };
+}
+
+/** Gives the focus back to `place` (`focusPlace`): its element if it is still on the page and
+ * can take it, else the same house of the board if it can be sown, else the board (`focusBoard`). */
+function giveFocusBack(place) {
+  const el = place?.el;
+  if (el && el !== document.body && el.isConnected && !el.disabled && el.getClientRects().length) {
+    el.focus();
+    return;
+  }
+  focusBoard(place?.bin);
+}
+
+/** Puts the focus on the board: on the house `bin` if it can be sown now, else on the first
+ * that can, else on the board itself. */
+function focusBoard(bin) {
+  const board = $('board');
+  let el = bin === undefined ? null : board.querySelector(`button.pit[data-bin="${bin}"]`);
+  if (!el || el.tabIndex < 0) el = board.querySelector('button.pit.playable') || board;
+  el.focus();
 }
 
 function wire() {
@@ -1835,6 +2021,12 @@ function wire() {
   $('nav-last').addEventListener('click', ready(() => jump(S.moves.length)));
   $('speed').addEventListener('change', ready((e) => { S.speed = e.target.value; save(); }));
   $('hint-time').addEventListener('change', ready((e) => { S.hintTime = Number(e.target.value); save(); }));
+  $('shortcuts').addEventListener('change', ready((e) => {
+    S.shortcuts = e.target.checked;
+    save();
+    showShortcuts();
+    render();
+  }));
   $('new-form').elements.houses.addEventListener('input', ready(limitSeeds, false));
   // A field of one kind of board typed in chooses that kind (tester 99: a layout typed while
   // "Houses and seeds" stayed chosen started Kalah(6,4) without a word).
@@ -1843,12 +2035,13 @@ function wire() {
     const choose = (kind) => () => { f.board.value = kind; };
     for (const el of [f.houses, f.seeds]) {
       el.addEventListener('input', choose('uniform'));
-      el.addEventListener('input', () => showCountError(el, ''));
+      el.addEventListener('input', () => showFieldError(el, ''));
       el.addEventListener('keydown', stepCount);
     }
     for (const sel of [f.capture, f.end, f.leftovers]) sel.addEventListener('change', () => ruleHelp(sel));
     f.seeds.addEventListener('input', () => checkCount(f.seeds));
     for (const el of [f.layout, f.mirrored]) el.addEventListener('input', choose('layout'));
+    f.layout.addEventListener('input', () => showFieldError(f.layout, ''));
     f.opponent.addEventListener('change', syncPlayers);
   }
   $('new-form').addEventListener('submit', ready(async (e) => {
@@ -1858,15 +2051,20 @@ function wire() {
     // its houses blocked a custom layout (tester 56). (The form itself is `novalidate`.)
     const f = $('new-form').elements;
     limitSeeds(); // (the counts checked as they are now)
+    $('new-error').textContent = '';
     if (f.board.value === 'layout') {
-      if (!f.layout.reportValidity()) return;
+      if (!f.layout.value.trim()) {
+        showFieldError(f.layout, 'Give the seeds of each house, such as 4,4,5,4,3,4.');
+        f.layout.focus();
+        return;
+      }
     } else {
       // What is wrong with a count is said just below it, the first such field focused and
       // its message scrolled into view (said at the foot of the dialog, it was off a phone's
       // screen).
       const wrong = [f.houses, f.seeds].filter((el) => {
         const problem = countProblem(el);
-        showCountError(el, problem);
+        showFieldError(el, problem);
         return !!problem;
       });
       if (wrong.length) {
@@ -1879,14 +2077,25 @@ function wire() {
       // A game under way is replaced only once the player says so; "Keep this game" goes back
       // to it (both dialogs closed), untouched.
       await startGame(readNewDialog(), { ask: gameInProgress() ? () => confirmReplace() : null });
-      $('dlg-new').close();
+      if (!elsewhere) $('dlg-new').close();
     } catch (err) {
-      $('new-error').textContent = pageWords(err.message);
-      $('new-error').scrollIntoView({ block: 'nearest' });
+      // A layout refused is said just below it, the field focused, as a count is (it was said
+      // at the dialog's foot); anything else there. As sentences (the server's messages start
+      // in lower case, without a full stop).
+      const message = sentence(capital(pageWords(err.message)));
+      if (f.board.value === 'layout' && /^(field 'layout'|'layout' item)/.test(err.message)) {
+        showFieldError(f.layout, message);
+        f.layout.focus();
+        $('layout-error').scrollIntoView({ block: 'nearest' });
+      } else {
+        $('new-error').textContent = message;
+        $('new-error').scrollIntoView({ block: 'nearest' });
+      }
     }
   }, false));
   $('rec-import').addEventListener('click', ready(importRecord));
-  $('rec-copy').addEventListener('click', ready(async () => {
+  // (Copy and Download work in a stopped tab too: a record typed there is kept to be copied.)
+  $('rec-copy').addEventListener('click', async () => {
     // The button says what happened, for a moment (tester 99: no word that it copied).
     const btn = $('rec-copy');
     try {
@@ -1898,20 +2107,23 @@ function wire() {
     }
     clearTimeout(btn.resetTimer);
     btn.resetTimer = setTimeout(() => { btn.textContent = 'Copy'; }, 2000);
-  }));
-  $('rec-download').addEventListener('click', ready(() => {
+  });
+  $('rec-download').addEventListener('click', () => {
     const blob = new Blob([$('rec-text').value], { type: 'text/plain' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = 'game.kalah';
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-  }));
+  });
   $('rec-file').addEventListener('change', ready(async (e) => {
     const f = e.target.files[0];
     // Emptied, so that the same file chosen again (edited meanwhile) is read again (tester 99).
     e.target.value = '';
-    if (f) $('rec-text').value = await f.text();
+    if (f) {
+      $('rec-text').value = await f.text();
+      $('rec-error').textContent = ''; // (the last record's error stayed under the new one)
+    }
   }));
   for (const r of document.querySelectorAll('input[name="an-side"]')) {
     r.addEventListener('change', ready(() => {
@@ -1935,6 +2147,13 @@ function wire() {
   }));
   $('an-play').addEventListener('click', ready(playFromAnalysis));
   $('an-close').addEventListener('click', ready(closeAnalysis));
+  // A dialog closed gives the focus back where it was, also when the browser cannot (`showDialog`).
+  for (const dlg of document.querySelectorAll('dialog')) {
+    dlg.addEventListener('close', () => {
+      const a = document.activeElement;
+      if (!a || a === document.body || a.closest('dialog:not([open])')) giveFocusBack(dlg.opener);
+    });
+  }
   document.addEventListener('keydown', onKey);
   window.addEventListener('storage', onStorage);
 }
@@ -1995,6 +2214,8 @@ async function boot() {
   lastText = text;
   $('speed').value = S.speed;
   $('hint-time').value = String(S.hintTime);
+  $('shortcuts').checked = S.shortcuts;
+  showShortcuts();
   let note = '';
   // A game started (New game) or loaded while the saved one is replayed is the one to keep: the
   // replay's answer is then dropped, as is the start of a game to replace a refused one
@@ -2071,6 +2292,14 @@ function houseKeys(m) {
   if (m <= 9) return `1–${m}`;
   const keys = ['1–9', '0', '-', '='].slice(0, m - 8);
   return `${keys.slice(0, -1).join(', ')} or ${keys[keys.length - 1]}`;
+}
+
+/** The toolbar's buttons name their single-key shortcut ("New game (N)", the key in
+ * `data-key`) while the shortcuts work (`S.shortcuts`). */
+function showShortcuts() {
+  for (const b of document.querySelectorAll('button[data-key]')) {
+    b.title = `${b.title.replace(/ \(.\)$/, '')}${S.shortcuts ? ` (${b.dataset.key})` : ''}`;
+  }
 }
 
 /** `n` and `word`, plural unless n is 1: "1 move", "3 moves". */

@@ -66,7 +66,8 @@ function beads(n, isStore) {
  * Draws the board into `root`.
  * opts: { pits, houses, bottom: 'S'|'N', toMove, legal: Set of houses the viewer may sow now,
  *         hints: Map house -> {value, exact} (for the side to move), editable: bool,
- *         names: {S, N}, onSow(h), onEdit(bin, count) }
+ *         names: {S, N}, onSow(h), onEdit(bin, count), keys: whether the keys 1–9 sow (their
+ *         number said in a house's label) }
  */
 export function drawBoard(root, opts) {
   const m = opts.houses;
@@ -122,7 +123,7 @@ export function drawBoard(root, opts) {
       // Tab goes only to the houses that can be sown now (the others are read by their label).
       el.tabIndex = playable ? 0 : -1;
       el.classList.toggle('playable', !!playable);
-      if (playable) label += `, press to sow${m <= 9 ? ` (key ${w.house})` : ''}`;
+      if (playable) label += `, press to sow${m <= 9 && opts.keys ? ` (key ${w.house})` : ''}`;
       el.addEventListener('click', () => {
         if (playable && opts.onSow) opts.onSow(w.house);
       });

@@ -25,7 +25,9 @@ export function drawGraph(root, values, cursor, onJump, names) {
   const summary = values
     .map((p, i) => (p ? `${names.at(i)} ${p.v > 0 ? '+' : ''}${p.v}${p.exact ? '' : ' (estimate)'}` : null))
     .filter(Boolean);
-  svg.setAttribute('aria-label', `Value for South after each move: ${summary.slice(-12).join('; ') || 'not known yet'}`);
+  // (The last 12 values known, and said so: it read as if they were all.)
+  const shown = summary.length > 12 ? `the last 12 of ${summary.length} positions valued: ${summary.slice(-12).join('; ')}` : summary.join('; ');
+  svg.setAttribute('aria-label', `Value for South after each move: ${shown || 'not known yet'}`);
   svg.appendChild(el('rect', { x: padL, y: padT, width: W - padL - padR, height: (H - padT - padB) / 2, class: 'south-zone' }));
   svg.appendChild(el('line', { x1: padL, x2: W - padR, y1: y(0), y2: y(0), class: 'zero' }));
   for (const v of [span, 0, -span]) {

@@ -357,6 +357,59 @@ test('two tabs: the analysis board of one does not stop the other; a stopped tab
   assert.deepEqual(page.errors, []);
 });
 
+test('two tabs: stepping through the history in one does not stop the other; a stopped tab keeps the record being typed in its dialog', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { opponent: 'human' });
+  for (const k of ['1', '1']) {
+    await page.keyboard.press(k);
+    await waitIdle(page);
+  }
+  const other = await secondTab();
+  try {
+    // Only the position viewed changes in the other tab (was: this one stopped, "changed in
+    // another tab").
+    await other.bringToFront();
+    for (const k of ['ArrowLeft', 'Home', 'ArrowRight']) {
+      await other.keyboard.press(k);
+      await sleep(200);
+    }
+    assert.equal(await other.evaluate((k) => JSON.parse(localStorage.getItem(k)).cursor, STORE_KEY), 1);
+    await sleep(500);
+    assert.doesNotMatch(await status(page), /another tab/);
+    // This tab goes on: a move here, and back at its end the other tab sees the game changed.
+    await page.bringToFront();
+    await page.keyboard.press('End');
+    await page.keyboard.press('6');
+    await waitIdle(page);
+    assert.doesNotMatch(await status(page), /another tab/);
+    await other.waitForFunction(() => /changed in another tab/.test(document.getElementById('status').textContent));
+    await other.reload();
+    await other.waitForSelector('body[data-ready="true"]');
+    // A record being pasted when the other tab changes the game: the dialog stays, with its
+    // text (was: closed, the text lost), and says why nothing works.
+    await page.click('#btn-records');
+    await page.waitForSelector('#dlg-records[open]');
+    const pasted = '[Event "mine"]\n1. S 3-6\n';
+    await page.fill('#rec-text', pasted);
+    await other.bringToFront();
+    await playFirstHouse(other);
+    await page.waitForFunction(() => /changed in another tab/.test(document.getElementById('status').textContent));
+    assert.ok(await page.$eval('#dlg-records', (d) => d.open), 'the dialog is still open');
+    assert.equal(await page.inputValue('#rec-text'), pasted);
+    assert.match(await page.textContent('#rec-error'), /changed in another tab.*stopped.*copied/);
+    assert.ok(await page.isDisabled('#rec-import'));
+    assert.equal(await page.isDisabled('#rec-copy'), false);
+    await page.click('#rec-copy');
+    await page.waitForFunction(() => document.getElementById('rec-copy').textContent !== 'Copy');
+    await page.click('#dlg-records button[value=close]');
+    await page.waitForSelector('#dlg-records', { state: 'hidden' });
+  } finally {
+    await other.close();
+  }
+  assert.deepEqual(page.errors, []);
+});
+
 test('a position asked for again and again gets its value (hints, jumps)', async () => {
   const page = await openApp(browser.context);
   await setSpeed(page, 'instant');

@@ -171,13 +171,22 @@ test('a game with other rules: 5 houses, 3 seeds, empty capture, pie rule, two p
   await page.check('#new-form input[name=board][value=layout]');
   await page.fill('#new-form input[name=layout]', '4,x');
   await page.click('#new-start');
-  await page.waitForFunction(() => /seed count/.test(document.getElementById('new-error').textContent));
-  // In the dialog's words, not the API's (`'layout' item 2: `, `field 'layout': `).
-  assert.match(await page.textContent('#new-error'), /^Seeds in houses 1\.\.m, item 2: 'x' is not a seed count/);
+  await page.waitForFunction(() => /seed count/.test(document.getElementById('layout-error').textContent));
+  // In the dialog's words, not the API's (`'layout' item 2: `, `field 'layout': `); just below
+  // the field, which is marked and focused (was: at the dialog's foot).
+  assert.match(await page.textContent('#layout-error'), /^Seeds in houses 1\.\.m, item 2: 'x' is not a seed count/);
+  assert.equal(await page.getAttribute('#new-form input[name=layout]', 'aria-invalid'), 'true');
+  assert.ok(await page.$eval('#new-form input[name=layout]', (e) => e === document.activeElement));
+  assert.equal(await page.textContent('#new-error'), '');
   await page.fill('#new-form input[name=layout]', '4,4,4,4,4,4,4,4,4,4,4,4,4');
+  assert.equal(await page.getAttribute('#new-form input[name=layout]', 'aria-invalid'), null);
   await page.click('#new-start');
-  await page.waitForFunction(() => /13/.test(document.getElementById('new-error').textContent));
-  assert.equal(await page.textContent('#new-error'), 'a side must have 1 to 12 houses, not 13');
+  await page.waitForFunction(() => /13/.test(document.getElementById('layout-error').textContent));
+  // A sentence (was: 'a side must have 1 to 12 houses, not 13').
+  assert.equal(await page.textContent('#layout-error'), 'A side must have 1 to 12 houses, not 13.');
+  await page.fill('#new-form input[name=layout]', '');
+  await page.click('#new-start');
+  assert.equal(await page.textContent('#layout-error'), 'Give the seeds of each house, such as 4,4,5,4,3,4.');
   await page.click('#dlg-new button[value=cancel]');
   // Only the board chosen is checked: seeds a house too many for 12 houses do not block a
   // custom layout (they did, tester 56), but do block houses and seeds.
@@ -900,8 +909,12 @@ test('controls used before the page has loaded its game do nothing (no errors); 
   await page.reload({ waitUntil: 'domcontentloaded' });
   await page.waitForSelector('#btn-undo');
   assert.equal(await status(page), 'Loading…');
+  // (Undo, Redo and the history's buttons are off until then.)
+  for (const id of ['#btn-undo', '#btn-redo', '#nav-first', '#nav-prev', '#nav-next', '#nav-last']) {
+    assert.ok(await page.isDisabled(id), `${id} is off while loading`);
+  }
   for (const id of ['#btn-undo', '#btn-redo', '#btn-hints', '#btn-analysis', '#btn-records', '#btn-copy', '#nav-first', '#nav-last']) {
-    await page.click(id);
+    await page.click(id, { force: true });
   }
   for (const k of ['1', 'u', 'r', 'h', 'a', 'ArrowLeft', 'End']) await page.keyboard.press(k);
   release();
@@ -1524,4 +1537,536 @@ test('a long player name from a record is shown shortened, and exported whole', 
   await page.setViewportSize({ width: 1280, height: 860 });
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+test('each house number stands over or under its own house, on boards that scroll sideways or not, hints on or off', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  // (A device scale factor needs the protocol: 200 % zoom of a 1280 px window is 640 px at 2.)
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    for (const [width, height, scale] of [[320, 700, 1], [640, 430, 2], [1024, 768, 1], [1280, 860, 1]]) {
+      await cdp.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: scale, mobile: false });
+      for (const houses of [6, 12]) {
+        for (const hints of [false, true]) {
+          await newGame(page, { houses, seeds: 2, opponent: 'human' });
+          if ((await page.getAttribute('#btn-hints', 'aria-pressed')) !== String(hints)) await page.click('#btn-hints');
+          if (hints) await page.waitForSelector('#board .hint', { state: 'attached', timeout: 20000 });
+          const off = await page.evaluate(() => {
+            const out = [];
+            for (const where of ['top', 'bottom']) {
+              for (const n of document.querySelectorAll(`#board .numbers.${where} span`)) {
+                const house = document.querySelector(`#board .pit.row-${where}[data-house="${n.textContent}"]`).getBoundingClientRect();
+                const r = n.getBoundingClientRect();
+                out.push({ where, house: n.textContent, by: (r.left + r.right) / 2 - (house.left + house.right) / 2 });
+              }
+            }
+            return out;
+          });
+          assert.equal(off.length, 2 * houses);
+          // Was: off by up to 24 px at either end of 12 houses (the numbers' columns had no gap).
+          for (const o of off) {
+            assert.ok(Math.abs(o.by) <= 2, `${width}x${height} at ${scale}, ${houses} houses, hints ${hints}: the number of ${o.where} house ${o.house} is ${o.by.toFixed(1)} px off its centre`);
+          }
+        }
+      }
+    }
+  } finally {
+    await cdp.send('Emulation.clearDeviceMetricsOverride');
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await cdp.detach();
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test('keyboard focus goes to a sensible place, never the page\'s body, after the list, the analysis board, Play on, Bring back and a dialog over a redrawn board', async () => {
+  const { page } = await threeTurns();
+  const focused = () => page.evaluate(() => {
+    const a = document.activeElement;
+    if (!a || a === document.body) return 'body';
+    if (a.id) return `#${a.id}`;
+    if (a.closest('#moves')) return `move ${a.dataset.cursor}${a.classList.contains('current') ? ' current' : ''}`;
+    if (a.closest('#board')) return `board ${a.classList.contains('playable') ? 'playable house' : a.className}`;
+    return a.tagName;
+  });
+  // Enter on a move of the list: the list is redrawn, the focus on that move, now current.
+  await page.focus('#moves button[data-cursor="2"]');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#moves button.current')?.dataset.cursor === '2');
+  assert.equal(await focused(), 'move 2 current');
+  // The analysis board: opened, the focus goes into it; Escape closes it, back to its opener.
+  await page.focus('#btn-analysis');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#analysis-panel:not([hidden])');
+  assert.ok(await page.evaluate(() => document.getElementById('analysis-panel').contains(document.activeElement)), await focused());
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#analysis-panel', { state: 'hidden' });
+  assert.equal(await focused(), '#btn-analysis');
+  // Its Close button, from the keyboard: back to the opener too.
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#analysis-panel:not([hidden])');
+  await page.focus('#an-close');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#analysis-panel', { state: 'hidden' });
+  assert.equal(await focused(), '#btn-analysis');
+  // Play on from here: on the board, a house to sow.
+  await page.focus('#btn-playon');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /Playing on/.test(document.getElementById('event').textContent));
+  await waitIdle(page);
+  assert.equal(await focused(), 'board playable house');
+  // Bring back the dropped moves (the button is gone then): on the board.
+  await page.focus('#btn-restore');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
+  await waitIdle(page);
+  assert.ok(await page.isHidden('#btn-restore'));
+  assert.equal(await focused(), 'board playable house');
+  // Play from here (after its question): on the board.
+  await page.keyboard.press('a');
+  await page.waitForSelector('#analysis-panel:not([hidden])');
+  await page.focus('#an-play');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#dlg-replace[open]');
+  await page.focus('#replace-start');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#analysis-panel', { state: 'hidden' });
+  await waitIdle(page);
+  assert.equal(await focused(), 'board playable house');
+  // N pressed on a house, the board redrawn while the dialog is open (a value found), Escape:
+  // back on the board (the house it left was no more).
+  await page.click('#btn-hints');
+  await page.route('**/api/analyze', async (route) => {
+    await sleep(800);
+    await route.continue().catch(() => {});
+  });
+  await page.focus('#board button.pit.playable');
+  await page.keyboard.press('Enter');
+  await waitIdle(page);
+  assert.equal(await focused(), 'board playable house');
+  await page.evaluate(() => { for (const p of document.querySelectorAll('#board .pit')) p.dataset.old = '1'; });
+  await page.keyboard.press('n');
+  await page.waitForSelector('#dlg-new[open]');
+  await page.waitForFunction(() => !document.querySelector('#board .pit[data-old]'), null, { timeout: 20000 });
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#dlg-new', { state: 'hidden' });
+  // (Given back once the dialog's close event has come.)
+  await page.waitForFunction(() => !document.activeElement?.closest('dialog'), null, { timeout: 3000 }).catch(() => {});
+  assert.equal(await focused(), 'board playable house');
+  await page.unroute('**/api/analyze');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the live regions are written only when their text changes; an engine turn of several sowings is said whole', async () => {
+  const { page } = await threeTurns();
+  // Every write of the event and status lines (and the dropped line's note), while hints are
+  // turned on and the values come in, each redrawing the page.
+  await page.evaluate(() => {
+    window.liveWrites = [];
+    const seen = new MutationObserver((records) => {
+      for (const r of records) window.liveWrites.push(r.target.id || r.target.parentElement?.id || r.target.nodeName);
+    });
+    for (const id of ['event', 'status', 'dropped']) {
+      seen.observe(document.getElementById(id), { childList: true, characterData: true, subtree: true });
+    }
+    for (const p of document.querySelectorAll('#board .pit')) p.dataset.old = '1';
+  });
+  await page.keyboard.press('h');
+  await page.waitForSelector('#board .hint', { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length === 4, null, { timeout: 20000 });
+  await sleep(500);
+  assert.equal(await page.$('#board .pit[data-old]'), null, 'the page was redrawn');
+  // Was: the same texts written again at every redraw, and said again by a screen reader.
+  assert.deepEqual(await page.evaluate(() => window.liveWrites), []);
+  // The engine's turn 3-6 (South, an extra turn): the event line says both sowings at its end
+  // (was: the last only). The engine's choice is made for it.
+  const answers = ['3', '6'];
+  await page.route('**/api/engine', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ move: answers.shift() }) }));
+  await newGame(page, { houses: 6, seeds: 4, side: 'N' });
+  await waitIdle(page);
+  assert.deepEqual((await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))).slice(1), ['1. S 3-6']);
+  assert.equal(await page.textContent('#event'), 'The engine (South) sowed house 3 (4 seeds) — extra turn! The engine (South) sowed house 6 (5 seeds).');
+  await page.unroute('**/api/engine');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a key held down acts once; the single-key shortcuts can be turned off, and stay off over a reload', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  const turns = () => page.$$eval('#moves button', (els) => els.slice(1).map((e) => e.textContent));
+  // Holding 1: the key repeats (was: South's 1, then North's 1).
+  await page.keyboard.down('1');
+  await waitIdle(page);
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.down('1'); // (a repeat: the key is still down)
+    await sleep(100);
+  }
+  await page.keyboard.up('1');
+  await waitIdle(page);
+  assert.deepEqual(await turns(), ['1. S 1']);
+  // Held H and N act once too: hints on (not on and off again), one dialog.
+  await page.keyboard.down('h');
+  await page.keyboard.down('h');
+  await page.keyboard.up('h');
+  assert.equal(await page.getAttribute('#btn-hints', 'aria-pressed'), 'true');
+  await page.keyboard.press('h');
+  // The setting: off, no single key acts; the arrow keys still step through the history.
+  assert.match(await page.textContent('.keys'), /Single-key shortcuts/);
+  await page.uncheck('#shortcuts');
+  await page.evaluate(() => document.activeElement.blur());
+  assert.match(await status(page), /^North to move: click a house\.$/);
+  assert.equal(await page.getAttribute('#btn-new', 'title'), 'New game');
+  for (const k of ['2', 'h', 'n', 'a', 'u']) {
+    await page.keyboard.press(k);
+    await sleep(150);
+  }
+  assert.deepEqual(await turns(), ['1. S 1']);
+  assert.equal(await page.getAttribute('#btn-hints', 'aria-pressed'), 'false');
+  assert.equal(await page.$('dialog[open]'), null);
+  assert.ok(await page.isHidden('#analysis-panel'));
+  await page.keyboard.press('ArrowLeft');
+  assert.match(await status(page), /^Viewing the start/);
+  await page.keyboard.press('ArrowRight');
+  // Kept with the other settings over a reload.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.isChecked('#shortcuts'), false);
+  await page.keyboard.press('2');
+  await sleep(300);
+  assert.deepEqual(await turns(), ['1. S 1']);
+  // On again: the keys work.
+  await page.check('#shortcuts');
+  await page.evaluate(() => document.activeElement.blur());
+  assert.equal(await page.getAttribute('#btn-new', 'title'), 'New game (N)');
+  await page.keyboard.press('2');
+  await waitIdle(page);
+  assert.deepEqual(await turns(), ['1. S 1', '2. N 2']);
+  assert.match(await status(page), /click a house or press 1–6/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('forced colours (High Contrast): pits outlined, the houses to sow ringed, exact and estimated values told apart, the graph drawn', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  await page.keyboard.press('1');
+  await waitIdle(page);
+  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length === 2, null, { timeout: 20000 });
+  await page.emulateMedia({ forcedColors: 'active' });
+  try {
+    const seen = await page.evaluate(() => {
+      // The system's colours, as this browser resolves them.
+      const probe = document.createElement('span');
+      document.body.appendChild(probe);
+      const system = {};
+      for (const c of ['Canvas', 'CanvasText', 'Highlight']) {
+        probe.style.color = c;
+        system[c] = getComputedStyle(probe).color;
+      }
+      probe.remove();
+      const style = (sel) => getComputedStyle(document.querySelector(sel));
+      const ring = (e) => {
+        const s = getComputedStyle(e);
+        return s.borderTopStyle === 'none' ? { width: 0 } : { width: parseFloat(s.borderTopWidth), color: s.borderTopColor };
+      };
+      const holes = (sel) => [...document.querySelectorAll(sel)].map((p) => ring(p.querySelector('.hole')));
+      return {
+        system,
+        stores: holes('#board .pit.store'),
+        playable: holes('#board .pit.house.playable'),
+        others: holes('#board .pit.house:not(.playable)'),
+        exactDot: style('.dot.exact').backgroundColor,
+        estimateDot: style('.dot.estimate').backgroundColor,
+        zone: [style('#graph .south-zone').fill, style('#graph .south-zone').stroke],
+        line: style('#graph .line').stroke,
+        points: [...document.querySelectorAll('#graph circle')].map((c) => [c.getAttribute('class'), getComputedStyle(c).fill, getComputedStyle(c).stroke]),
+      };
+    });
+    const { system } = seen;
+    // Every pit outlined (was: none, the pits' shading and shadows dropped).
+    for (const r of [...seen.stores, ...seen.others]) {
+      assert.ok(r.width >= 1 && r.color === system.CanvasText, JSON.stringify(seen));
+    }
+    // The houses to sow ringed in the highlight colour, thicker (was: no ring, a shadow).
+    assert.equal(seen.playable.length, 6);
+    for (const r of seen.playable) {
+      assert.equal(r.color, system.Highlight, JSON.stringify(seen.playable));
+      assert.ok(r.width > seen.others[0].width, JSON.stringify([r, seen.others[0]]));
+    }
+    // The legend's dots differ (was: both hollow), and so do the graph's points.
+    assert.equal(seen.exactDot, system.CanvasText);
+    assert.notEqual(seen.estimateDot, seen.exactDot);
+    for (const [cls, fill, stroke] of seen.points) {
+      assert.equal(stroke, system.CanvasText);
+      assert.equal(fill, /exact/.test(cls) ? system.CanvasText : system.Canvas, cls);
+    }
+    // The graph in the system's colours: its line, and South's half outlined on the page's
+    // background (was: a pale box, its own colour).
+    assert.equal(seen.line, system.CanvasText);
+    assert.deepEqual(seen.zone, [system.Canvas, seen.zone[1]]);
+    assert.notEqual(seen.zone[1], 'none');
+  } finally {
+    await page.emulateMedia({ forcedColors: 'none' });
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+/** The relative luminance of a CSS colour `rgb(r, g, b)` (WCAG). */
+function luminance(css) {
+  const [r, g, b] = css.match(/[\d.]+/g).slice(0, 3).map((v) => {
+    const c = Number(v) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** The contrast ratio of two CSS colours (WCAG). */
+function contrast(a, b) {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** How many pixels of the colour `rgb` ([r, g, b], give or take a little) the screen shows in
+ * the box of `sel` and `pad` px around it. */
+async function pixelsOf(page, sel, rgb, pad = 14) {
+  const box = await page.locator(sel).boundingBox();
+  const png = await page.screenshot({ clip: { x: box.x - pad, y: box.y - pad, width: box.width + 2 * pad, height: box.height + 2 * pad } });
+  return page.evaluate(async ([data, want]) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${data}`;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = img.width;
+    canvas.height = img.height;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, img.width, img.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (Math.abs(d[i] - want[0]) + Math.abs(d[i + 1] - want[1]) + Math.abs(d[i + 2] - want[2]) < 40) n++;
+    }
+    return n;
+  }, [png.toString('base64'), rgb]);
+}
+
+test('the focus ring stands out: 3:1 or more on the dark header, and a house\'s blue ring is not hidden', async () => {
+  const page = await openApp(browser.context);
+  await waitIdle(page);
+  // The toolbar, reached by the keyboard.
+  await page.focus('#btn-new');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Shift+Tab');
+  const bar = await page.evaluate(() => {
+    const b = document.activeElement;
+    return { id: b.id, visible: b.matches(':focus-visible'), ring: getComputedStyle(b).outlineColor, style: getComputedStyle(b).outlineStyle, header: getComputedStyle(document.querySelector('.bar')).backgroundColor };
+  });
+  assert.equal(bar.id, 'btn-new');
+  assert.ok(bar.visible && bar.style !== 'none', JSON.stringify(bar));
+  // Was: 2.3:1 (#0b57d0 on #3b2412).
+  assert.ok(contrast(bar.ring, bar.header) >= 3, `the focus ring ${bar.ring} on the header ${bar.header}: ${contrast(bar.ring, bar.header).toFixed(2)}:1`);
+  // A house, reached by the keyboard: its blue ring shows (was: under the white outline), all
+  // round it.
+  const house = '#board button.pit[data-side="S"][data-house="2"]';
+  const blue = [0x0b, 0x57, 0xd0];
+  const before = await pixelsOf(page, house, blue);
+  await page.focus('#board button.pit[data-side="S"][data-house="1"]');
+  await page.keyboard.press('Tab');
+  assert.ok(await page.$eval(house, (e) => e === document.activeElement && e.matches(':focus-visible')));
+  const width = (await page.locator(house).boundingBox()).width;
+  const ring = await pixelsOf(page, house, blue);
+  // (At least a ring of 2 px round the house.)
+  assert.ok(ring - before >= 2 * Math.PI * width, `${ring - before} blue pixels round a focused house ${width} px wide`);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a record of a person against the engine in which the engine swapped names the row the person holds now', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.click('#btn-records');
+  await page.waitForSelector('#dlg-records[open]');
+  await page.fill('#rec-text', '[Rules "pie=on"]\n[Start "3,3,3,0,3,3,3,0 S opening"]\n[South "human"]\n[North "kalah engine medium"]\n\n1. S 1-2\n2. N swap\n');
+  await loadRecord(page);
+  await waitIdle(page);
+  // As `kalah play --load` says it (was: "you play South", and then North's move was asked).
+  assert.equal(await page.textContent('#event'), 'Record loaded (2 turns); you started as South; after the swap you play North against the engine (medium), as the record names the players.');
+  assert.match(await status(page), /^Your move \(North\)/);
+  assert.match(await page.textContent('#board .rowlabel.bottom'), /^North — you/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a record\'s comments stay with their turns: a new line leaves out those of the turns it drops, and Bring back brings them back', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.click('#btn-records');
+  await page.waitForSelector('#dlg-records[open]');
+  await page.fill('#rec-text', '# before the game\n1. S 3-6 # a good start\n2. N 2-\n');
+  await loadRecord(page);
+  await waitIdle(page);
+  const exported = async () => {
+    await page.click('#btn-records');
+    await page.waitForSelector('#dlg-records[open]');
+    await page.waitForFunction(() => document.getElementById('rec-text').value.includes('[Rules'));
+    const text = await page.inputValue('#rec-text');
+    await page.click('#dlg-records button[value=close]');
+    await page.waitForSelector('#dlg-records', { state: 'hidden' });
+    return text.slice(text.indexOf('\n\n') + 2).trim();
+  };
+  assert.equal(await exported(), '# before the game\n1. S 3-6\n# a good start\n2. N 2-');
+  // Another first turn: its comment is not the new turn's (was: "1. S 3-1" then "# a good
+  // start").
+  await page.keyboard.press('Home');
+  for (const k of ['3', '1']) {
+    await page.keyboard.press(k);
+    await waitIdle(page);
+  }
+  assert.equal(await exported(), '# before the game\n1. S 3-1');
+  // It comes back with its line.
+  await page.click('#btn-restore');
+  await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
+  assert.equal(await exported(), '# before the game\n1. S 3-6\n# a good start\n2. N 2-');
+  // Play on from inside turn 1: its comment goes with the later moves, and comes back with them.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.click('#btn-playon');
+  await page.waitForFunction(() => /Playing on/.test(document.getElementById('event').textContent));
+  assert.equal(await exported(), '# before the game\n1. S 3-');
+  await page.click('#btn-restore');
+  await page.waitForFunction(() => /dropped moves are back/.test(document.getElementById('event').textContent));
+  assert.equal(await exported(), '# before the game\n1. S 3-6\n# a good start\n2. N 2-');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the history\'s buttons are off where they can do nothing; the turn viewed is marked inside it; the graph says it names the last 12 positions', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  const off = () => page.evaluate(() => ['btn-undo', 'btn-redo', 'nav-first', 'nav-prev', 'nav-next', 'nav-last'].filter((id) => document.getElementById(id).disabled));
+  // At the start of a game: nothing to go back to, nor forward (they were all on).
+  assert.deepEqual(await off(), ['btn-undo', 'btn-redo', 'nav-first', 'nav-prev', 'nav-next', 'nav-last']);
+  // Turn 1, S 3-1 (an extra turn), then North's 1.
+  for (const k of ['3', '1', '1']) {
+    await page.keyboard.press(k);
+    await waitIdle(page);
+  }
+  assert.deepEqual(await off(), ['btn-redo', 'nav-next', 'nav-last']);
+  // Inside turn 1, between its sowings: that turn is the current one (was: none marked).
+  await page.keyboard.press('Home');
+  assert.deepEqual(await off(), ['btn-undo', 'nav-first', 'nav-prev']);
+  await page.keyboard.press('ArrowRight');
+  assert.match(await status(page), /^Viewing turn 1 of 2 \(S 3-1\) after 1 of its 2 sowings/);
+  const current = () => page.$$eval('#moves button', (els) => els.filter((e) => e.getAttribute('aria-current') === 'step' && e.classList.contains('current')).map((e) => e.textContent));
+  assert.deepEqual(await current(), ['1. S 3-1']);
+  assert.deepEqual(await off(), []);
+  // The focus on a button turned off goes to the one that goes the other way (it fell to the
+  // page's body).
+  await page.focus('#nav-last');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await current(), ['2. N 1']);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'nav-prev');
+  await page.focus('#nav-first');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'nav-next');
+  await page.keyboard.press('End');
+  // More than 12 positions valued: the graph's name says it gives the last 12 (it read as if
+  // they were all).
+  for (let i = 0; i < 12; i++) {
+    await page.locator('#board button.pit.playable').first().click();
+    await waitIdle(page);
+  }
+  const positions = await page.evaluate(() => JSON.parse(localStorage.getItem('kalah.game.v1')).moves.length + 1);
+  await page.waitForFunction((n) => document.querySelectorAll('#graph circle').length === n, positions, { timeout: 60000 });
+  const name = await page.getAttribute('#graph svg', 'aria-label');
+  assert.match(name, new RegExp(`^Value for South after each move: the last 12 of ${positions} positions valued: `), name);
+  assert.equal(name.split(';').length, 12);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the pie rule\'s swap, best by the hints, is marked so, and named in words as a house is', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human', pie: true });
+  for (const k of ['3', '6']) {
+    await page.keyboard.press(k);
+    await waitIdle(page);
+  }
+  await page.click('#btn-hints');
+  await page.waitForFunction(() => /—/.test(document.getElementById('btn-swap')?.textContent ?? ''), null, { timeout: 20000 });
+  const swap = page.locator('#btn-swap');
+  // (Swapping after South's 3-6 is North's best by far.)
+  assert.match(await swap.textContent(), /^Swap sides \(pie rule\) — ≈?[+-]\d+, best$/);
+  assert.match(await swap.getAttribute('class'), /\bbest\b/);
+  // Was: "Swap sides (pie rule) — ≈+8".
+  assert.match(await swap.getAttribute('aria-label'), /^Swap sides \(pie rule\); hint: (exact|estimated) value [+-]\d+, best$/);
+  await page.click('#btn-hints');
+  assert.equal(await swap.textContent(), 'Swap sides (pie rule)');
+  assert.equal(await swap.getAttribute('aria-label'), null);
+  assert.deepEqual(page.errors, []);
+});
+
+test('New game groups the side played under its name; a file opened in the record dialog clears the last error', async () => {
+  const page = await openApp(browser.context);
+  await page.click('#btn-new');
+  await page.waitForSelector('#dlg-new[open]');
+  // Was: two radios and a loose "You play".
+  const group = page.getByRole('radiogroup', { name: 'You play' });
+  assert.equal(await group.getByRole('radio').count(), 2);
+  await page.keyboard.press('Escape');
+  await page.click('#btn-records');
+  await page.waitForSelector('#dlg-records[open]');
+  await page.fill('#rec-text', '1. S 9\n');
+  await page.click('#rec-import');
+  await page.waitForFunction(() => /no house 9/.test(document.getElementById('rec-error').textContent));
+  // A sentence: a capital, a full stop.
+  assert.match(await page.textContent('#rec-error'), /^Bad game record: .*\.$/);
+  await page.setInputFiles('#rec-file', { name: 'game.kalah', mimeType: 'text/plain', buffer: Buffer.from('1. S 3-6\n') });
+  await page.waitForFunction(() => document.getElementById('rec-text').value === '1. S 3-6\n');
+  // Was: "no house 9" stayed under the new record.
+  assert.equal(await page.textContent('#rec-error'), '');
+  await page.keyboard.press('Escape');
+  assert.deepEqual(page.errors, []);
+});
+
+test('less motion asked for: a sowing is one step, without flashes', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  await setSpeed(page, 'normal');
+  /** Plays `key`, and tells how the pits were drawn meanwhile: the times their counts changed
+   * (from the first), and how many flashes. */
+  const sow = (key) => page.evaluate(async (k) => {
+    const times = [];
+    let flashes = 0;
+    const seen = new MutationObserver((records) => {
+      for (const r of records) {
+        if (r.type === 'attributes' && r.target.classList.contains('flash')) flashes++;
+        if (r.type !== 'attributes' && r.target.parentElement?.closest?.('.count')) times.push(performance.now());
+        if (r.type === 'childList' && r.target.classList?.contains('count')) times.push(performance.now());
+      }
+    });
+    seen.observe(document.getElementById('board'), { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['class'] });
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+    await new Promise((r) => setTimeout(r, 100));
+    while (document.body.dataset.busy === 'true') await new Promise((r) => setTimeout(r, 50));
+    seen.disconnect();
+    return { spread: times.length ? times[times.length - 1] - times[0] : -1, flashes };
+  }, key);
+  const normal = await sow('1');
+  assert.ok(normal.flashes >= 4 && normal.spread >= 300, JSON.stringify(normal));
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  try {
+    // Was: seed by seed, each pit flashing.
+    const calm = await sow('1');
+    assert.equal(calm.flashes, 0, JSON.stringify(calm));
+    assert.ok(calm.spread >= 0 && calm.spread < 50, JSON.stringify(calm));
+    assert.deepEqual((await page.$$eval('#moves button', (els) => els.map((e) => e.textContent))).slice(1), ['1. S 1', '2. N 1']);
+    assert.equal(await page.evaluate(() => {
+      const h = document.querySelector('#board .pit .hole');
+      h.parentElement.classList.add('flash');
+      return getComputedStyle(h).animationName;
+    }), 'none');
+  } finally {
+    await page.emulateMedia({ reducedMotion: null });
+  }
+  assert.deepEqual(page.errors, []);
 });
