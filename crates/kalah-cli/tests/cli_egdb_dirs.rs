@@ -279,25 +279,12 @@ fn a_sets_own_directory_or_other_rules_are_pointed_out() {
         set.display(),
         dir.path().display()
     );
+    // (The board and rules of the set, for the commands that take them.)
+    let board = ["--houses", "3", "--seeds", "2", "--capture", "empty"];
     for args in [
-        vec![
-            "solve",
-            "--houses",
-            "3",
-            "--seeds",
-            "2",
-            "--capture",
-            "empty",
-        ],
-        vec![
-            "analyze",
-            "--houses",
-            "3",
-            "--seeds",
-            "2",
-            "--capture",
-            "empty",
-        ],
+        [&["solve"][..], &board].concat(),
+        [&["analyze"][..], &board].concat(),
+        [&["play"][..], &board].concat(),
         vec![
             "solve",
             "--batch",
@@ -309,15 +296,6 @@ fn a_sets_own_directory_or_other_rules_are_pointed_out() {
         ],
         vec![
             "match", "perfect", "perfect", "--games", "2", "--houses", "3",
-        ],
-        vec![
-            "play",
-            "--houses",
-            "3",
-            "--seeds",
-            "2",
-            "--capture",
-            "empty",
         ],
         vec!["serve", "--port", "0"],
     ] {

@@ -1492,18 +1492,24 @@ mod fuzz {
     }
 }
 
+/// The build of the databases of Kalah(3,·), standard rules, to 30 seeds under `root` (a
+/// fraction of a second).
+fn three_houses_to_30(root: &std::path::Path) -> kalah_egdb::BuildPlan {
+    kalah_egdb::BuildPlan {
+        root: root.to_path_buf(),
+        houses: 3,
+        rules: kalah_core::Rules::default(),
+        max_seeds: 30,
+        threads: Some(1),
+    }
+}
+
 /// With `Config::egdb_dir` set, the engine answers from the endgame databases: the same move
 /// value in a small fraction of the nodes. A directory without a matching set changes nothing.
 #[tokio::test]
 async fn the_engine_uses_endgame_databases_when_configured() {
     let dir = tempfile::tempdir().unwrap();
-    let plan = kalah_egdb::BuildPlan {
-        root: dir.path().to_path_buf(),
-        houses: 3,
-        rules: kalah_core::Rules::default(),
-        max_seeds: 30,
-        threads: Some(1),
-    };
+    let plan = three_houses_to_30(dir.path());
     plan.run(&std::sync::atomic::AtomicBool::new(false), &|_| {})
         .unwrap();
     let ask = json!({"position": "5,5,5,0,5,5,5,0 S", "level": "perfect", "time_ms": 500});
@@ -1549,13 +1555,7 @@ async fn the_engine_uses_endgame_databases_when_configured() {
 #[tokio::test]
 async fn a_set_built_or_repaired_while_serving_is_used() {
     let dir = tempfile::tempdir().unwrap();
-    let plan = kalah_egdb::BuildPlan {
-        root: dir.path().to_path_buf(),
-        houses: 3,
-        rules: kalah_core::Rules::default(),
-        max_seeds: 30,
-        threads: Some(1),
-    };
+    let plan = three_houses_to_30(dir.path());
     let app = router(Config {
         egdb_dir: Some(dir.path().to_path_buf()),
         egdb_retry: Duration::from_millis(50),
