@@ -201,6 +201,7 @@ impl AppState {
                 return looked.set.clone();
             }
         }
+        let looked_before = before.is_some();
         let problem_before = before.and_then(|l| l.problem.clone());
         let (set, problem) = match kalah_egdb::Egdb::open(dir, houses, &set_rules) {
             Ok(db) => (db.map(Arc::new), None),
@@ -218,7 +219,8 @@ impl AppState {
                  that needs them looks again after {} s: no restart needed)",
                 self.config.egdb_retry.as_secs_f64()
             )),
-            (None, Some(_)) if set.is_some() => log(&format!(
+            // (Repaired, or built since the first request that needed it.)
+            (None, _) if looked_before && set.is_some() => log(&format!(
                 "kalah serve: endgame databases for {houses} houses now used: {}",
                 dir.display()
             )),
