@@ -1230,8 +1230,12 @@ async function afterChange() {
     // A new game, or a move made meanwhile (a race with a stale request): not for this position.
     if (gen !== generation || !res || !atEnd() || current().position !== st.position) return;
     // A turn of several sowings (extra turns) is said whole, not its last sowing only (a screen
-    // reader did not have the time to read the others before they were replaced).
-    if (await applyMove(res.move)) setEvent(describeTurn());
+    // reader did not have the time to read the others before they were replaced); after the
+    // player's swap, the swap is said first (it was replaced at once by the engine's move:
+    // tester 108).
+    const last = S.moves.length - 1;
+    const swapped = last >= 0 && S.moves[last] === 'swap' ? `${describe(G.steps[last], last)} ` : '';
+    if (await applyMove(res.move)) setEvent(`${swapped}${describeTurn()}`);
   } catch (e) {
     // null: the job was dropped by a new game.
     if (e && gen === generation) {

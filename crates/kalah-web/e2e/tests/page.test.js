@@ -1690,6 +1690,22 @@ test('the live regions are written only when their text changes; an engine turn 
   assert.deepEqual(page.errors, []);
 });
 
+test('a swap against the engine is said with the engine\'s answer', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  const answers = ['1', '2'];
+  await page.route('**/api/engine', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ move: answers.shift() }) }));
+  await newGame(page, { houses: 6, seeds: 4, side: 'N', pie: true });
+  await waitIdle(page);
+  await page.click('#btn-swap');
+  await waitIdle(page);
+  await page.waitForFunction(() => /sowed house 2/.test(document.getElementById('event').textContent));
+  // Was: the engine's move alone, the swap replaced at once (tester 108).
+  assert.match(await page.textContent('#event'), /^You \((South|North)\) swapped sides \(pie rule\): the players exchange rows\. The engine \((South|North)\) sowed house 2 /);
+  await page.unroute('**/api/engine');
+  assert.deepEqual(page.errors, []);
+});
+
 test('a key held down acts once; the single-key shortcuts can be turned off, and stay off over a reload', async () => {
   const page = await openApp(browser.context);
   await setSpeed(page, 'instant');
