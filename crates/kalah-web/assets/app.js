@@ -1583,8 +1583,12 @@ function renderAnalysis() {
   drawBoard($('board'), {
     pits: a.pits, houses: m, bottom: 'S', toMove: a.toMove, editable: true, hints,
     names: { S: '', N: '' },
-    onEdit: (bin, v) => {
+    onEdit: (bin, v, typed) => {
       a.pits[bin] = v;
+      // A count past what a pit holds is said, not changed in silence (tester 108: 999 became
+      // 255 without a word).
+      setEvent(typed > v ? `A pit holds at most 255 seeds: ${binName(a.pits.length / 2 - 1, bin)} was given ${typed}, and holds 255.` : '');
+      setText($('event'), lastEvent);
       // Redrawn once the change is over: a count changed by Tab fires its change event before
       // the focus moves on, and a redraw then took the focus away (tester 55). The count itself
       // is in at once (Play from here, clicked straight after, plays it), and so are the

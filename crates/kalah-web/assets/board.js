@@ -66,7 +66,8 @@ function beads(n, isStore) {
  * Draws the board into `root`.
  * opts: { pits, houses, bottom: 'S'|'N', toMove, legal: Set of houses the viewer may sow now,
  *         hints: Map house -> {value, exact} (for the side to move), editable: bool,
- *         names: {S, N}, onSow(h), onEdit(bin, count), keys: whether the keys 1–9 sow (their
+ *         names: {S, N}, onSow(h), onEdit(bin, count, typed: the number typed, before it was
+ *         brought within 0..255), keys: whether the keys 1–9 sow (their
  *         number said in a house's label) }
  */
 export function drawBoard(root, opts) {
@@ -146,7 +147,7 @@ export function drawBoard(root, opts) {
       const commit = (v) => {
         const n = Math.max(0, Math.min(255, v));
         inp.value = n;
-        if (opts.onEdit) opts.onEdit(bin, n);
+        if (opts.onEdit) opts.onEdit(bin, n, v);
       };
       // Digits only, as a number field kept them; 0 to 255 once changed.
       inp.addEventListener('beforeinput', (e) => {

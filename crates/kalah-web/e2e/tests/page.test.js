@@ -267,6 +267,22 @@ async function analysisOfEndgame() {
   return page;
 }
 
+test('analysis board: a count past 255 is brought to 255 and said so', async () => {
+  const page = await analysisOfEndgame();
+  const input = page.locator('#board [data-bin="1"] input.edit');
+  await input.fill('999');
+  await input.press('Tab');
+  await page.waitForFunction(() => /at most 255/.test(document.getElementById('event').textContent));
+  // Was: 255 without a word (tester 108).
+  assert.equal(await page.textContent('#event'), 'A pit holds at most 255 seeds: South house 2 was given 999, and holds 255.');
+  assert.match(await position(page), /^0,255,/);
+  // A count in range says nothing more.
+  await page.locator('#board [data-bin="1"] input.edit').fill('3');
+  await page.locator('#board [data-bin="1"] input.edit').press('Tab');
+  await page.waitForFunction(() => document.getElementById('event').textContent === '');
+  assert.deepEqual(page.errors, []);
+});
+
 test('analysis board: edit counts and the side to move, see the values, play from there', async () => {
   const page = await analysisOfEndgame();
   // Edit one count with the number field, and the side to move.
