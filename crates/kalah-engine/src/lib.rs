@@ -549,8 +549,8 @@ impl Engine {
             Level::Perfect => {
                 let exact_time = time.mul_f64(0.7);
                 match self.exact(&p, rules, exact_time, limits.nodes) {
-                    Some(f) => Some(f),
-                    None => {
+                    Ok(f) => Some(f),
+                    Err(spent) => {
                         // What is left of the budget, possibly nothing: the search's depth 1
                         // always completes. (A floor of 10 ms made every action of a 1 ms budget
                         // take 10.)
@@ -559,7 +559,16 @@ impl Engine {
                         // rather than a one-ply guess.
                         let grace = self.stop_requested();
                         let left = if grace { left.min(STOP_GRACE) } else { left };
-                        self.deepening(&p, rules, profile.depth, left, limits.nodes, grace)
+                        // The nodes of the exact attempt count too (tester 109: "8 nodes, 1.40
+                        // s", the search after it answered from the table the attempt filled),
+                        // and the node limit is the whole choice's, as the time is: what the
+                        // attempt left (depth 1 completes whatever the limit).
+                        let nodes_left = limits.nodes.map(|n| n.saturating_sub(spent));
+                        self.deepening(&p, rules, profile.depth, left, nodes_left, grace)
+                            .map(|f| Found {
+                                nodes: f.nodes + spent,
+                                ..f
+                            })
                     }
                 }
             }
@@ -581,14 +590,14 @@ impl Engine {
         )
     }
 
-    /// The exact solution within `time`, if it finishes.
+    /// The exact solution within `time`, if it finishes; else the nodes it searched.
     fn exact(
         &mut self,
         pos: &Position,
         rules: &Rules,
         time: Duration,
         nodes: Option<u64>,
-    ) -> Option<Found> {
+    ) -> Result<Found, u64> {
         let threads = self.threads;
         let solver = self.solver(rules);
         // A node limit of `solve_parallel` applies to each thread: share it out.
@@ -599,9 +608,11 @@ impl Engine {
         } else {
             solver.solve(pos)
         }
-        .ok()?;
-        let mv = *sol.pv.first()?;
-        Some(Found {
+        .map_err(|e| match e {
+            kalah_solver::SolveError::Stopped { stats, .. } => stats.nodes,
+        })?;
+        let mv = *sol.pv.first().ok_or(sol.stats.nodes)?;
+        Ok(Found {
             mv,
             value: sol.value,
             exact: true,

@@ -203,17 +203,19 @@ fn tiny_limits_on_two_threads_still_give_a_legal_action_quickly() {
         // Generous for a busy machine; without the limits both would take minutes.
         assert!(took < Duration::from_secs(20), "{limits:?}: took {took:?}");
         if let Some(n) = limits.nodes {
-            // The choice reports the search that chose (here the fallback, depth-limited one,
-            // which completes depth 1 whatever the limit): within the limit plus one poll
-            // interval (1024 nodes), or depth 1.
-            assert!(c.nodes <= n + 1024 || c.depth == 1, "{limits:?}: {c:?}");
+            // The choice reports both searches, the exact attempt and the fallback one (which
+            // gets what the attempt left, and completes depth 1 whatever the limit): within
+            // the limit plus one poll interval (1024 nodes) for each thread of the attempt and
+            // one for the fallback.
+            assert!(c.nodes <= n + 3 * 1024, "{limits:?}: {c:?}");
         }
     }
 }
 
-/// A node limit bounds the nodes of both threads together: a proof reported as finished
-/// within the limit counted at most the limit (plus the solver's poll interval, 1024 nodes, per
-/// thread).
+/// A node limit bounds the nodes of both threads together, and of the exact attempt and the
+/// search after it together (tester 109: the nodes of the attempt went unreported, and the
+/// search after it had the whole limit again): at most the limit plus the solver's poll
+/// interval, 1024 nodes, per thread of the attempt and for the search after it.
 #[test]
 fn a_node_limit_counts_the_nodes_of_both_threads() {
     let rules = Rules::default();
@@ -231,7 +233,7 @@ fn a_node_limit_counts_the_nodes_of_both_threads() {
         let mut two = two_threads(Level::Perfect, 1);
         let c = two.choose_with(&pos, &rules, limits).unwrap();
         assert!(
-            c.nodes <= n + 2 * 1024,
+            c.nodes <= n + 3 * 1024,
             "limit {n}: {} nodes reported (exact {})",
             c.nodes,
             c.exact
