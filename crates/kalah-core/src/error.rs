@@ -119,11 +119,11 @@ pub const MESSAGE_MAX: usize = 1000;
 /// `end=… (145 characters left out) …oved by hand?)`), else inside the word (a long number or
 /// string has no space to cut at).
 pub fn bounded(message: &str) -> std::borrow::Cow<'_, str> {
-    let chars: Vec<char> = message.chars().collect();
-    let n = chars.len();
+    let n = message.chars().count();
     if n <= MESSAGE_MAX {
         return std::borrow::Cow::Borrowed(message);
     }
+    let chars: Vec<char> = message.chars().collect();
     const KEEP: usize = 480;
     const SLACK: usize = 40;
     // The head ends before the last space of its last SLACK characters; the tail starts after

@@ -323,10 +323,9 @@ impl BuildPlan {
             if e.kind() == std::io::ErrorKind::PermissionDenied {
                 let what = format!(
                     "{e}: this user may not write the build's lock file (a build writes it \
-                         first, in the set's directory; the file or the directory is read-only \
-                         to this user): build as a user who may write both, or in another \
-                         --egdb-dir, or remove the lock file if no build is running; nothing was \
-                         built"
+                     first, in the set's directory; the file or the directory is read-only to \
+                     this user): build as a user who may write both, or in another --egdb-dir, \
+                     or remove the lock file if no build is running; nothing was built"
                 );
                 io(&lock_path, std::io::Error::other(what))
             } else if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem {

@@ -581,8 +581,9 @@ impl Egdb {
     /// Opening is cheap: every file's header (magic, version, header checksum, board, rules,
     /// seeds, count) and length are checked, and the payload's CRC-32 of the layers of at most
     /// [`CHECKED_ON_OPEN`] bytes; a small layer that fails it is not used (its probes give
-    /// `None`), and [`Egdb::damaged_layer`] names the lowest such layer at once. The larger layers' payloads
-    /// are not read here: in files of format 2 each block of [`file::BLOCK_BYTES`] values is
+    /// `None`), and [`Egdb::damaged_layer`] names the lowest such layer at once. The larger
+    /// layers' payloads are not read here: in files of format 2 each block of
+    /// [`file::BLOCK_BYTES`] values is
     /// checked against its own checksum the first time a probe reads it, and a block that
     /// fails makes its layer answer no more probes, as a small layer that fails; a large layer
     /// of format 1 (no block checksums; `kalah egdb build` rewrites it) is checked whole by the

@@ -1,5 +1,7 @@
 //! The page: plain HTML, CSS and JavaScript modules compiled into the binary.
 
+use std::sync::OnceLock;
+
 use axum::extract::rejection::PathRejection;
 use axum::extract::Path;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -44,12 +46,28 @@ const ASSETS: &[(&str, &str, &str)] = &[
 const INDEX: &str = include_str!("../assets/index.html");
 
 /// The entity tag of a text served: a hash of it, so that a changed page gets a new one (the
-/// page is compiled into the binary; one `kalah` serves one version of it).
-fn etag(text: &str) -> String {
+/// page is compiled into the binary; one `kalah` serves one version of it). Each text's tag is
+/// hashed once, at the first request for any of them.
+fn etag(text: &'static str) -> String {
     use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
-    text.hash(&mut h);
-    format!("\"{:016x}\"", h.finish())
+    static TAGS: OnceLock<Vec<(&'static str, String)>> = OnceLock::new();
+    let hash = |t: &str| {
+        let mut h = std::hash::DefaultHasher::new();
+        t.hash(&mut h);
+        format!("\"{:016x}\"", h.finish())
+    };
+    let tags = TAGS.get_or_init(|| {
+        ASSETS
+            .iter()
+            .map(|(_, _, t)| *t)
+            .chain([INDEX])
+            .map(|t| (t, hash(t)))
+            .collect()
+    });
+    match tags.iter().find(|(t, _)| std::ptr::eq(*t, text)) {
+        Some((_, tag)) => tag.clone(),
+        None => hash(text),
+    }
 }
 
 /// Whether the request's `If-None-Match` names `tag` (or is `*`): the browser's copy is this
