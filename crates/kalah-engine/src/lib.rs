@@ -400,7 +400,7 @@ impl Engine {
     /// calling thread).
     ///
     /// With `threads` > 1:
-    /// * the `perfect` level proves its move with [`Solver::solve_parallel`]: `threads` MTD(f)
+    /// * the `perfect` level proves its move with [`Solver::prove_parallel`]: `threads` MTD(f)
     ///   searches sharing the engine's transposition table and the work of each test, the
     ///   first to finish giving the value;
     /// * [`Engine::hint`] values the legal actions with [`analyze_moves_parallel`]: one solver
@@ -409,8 +409,8 @@ impl Engine {
     ///
     /// Everything else stays on the calling thread: the depth-limited searches (the lower
     /// levels, `perfect`'s fallback when the proof does not finish, and the estimates of a hint
-    /// that could not be proven), and the search for the best actions and the principal
-    /// variation once the value is proven.
+    /// that could not be proven), and the search for the principal variation once the value is
+    /// proven.
     ///
     /// The results are the same as with one thread: exact values are equal, and the chosen
     /// action is a proven-best one, possibly another of the same value. What may differ is
@@ -600,13 +600,15 @@ impl Engine {
     ) -> Result<Found, u64> {
         let threads = self.threads;
         let solver = self.solver(rules);
-        // A node limit of `solve_parallel` applies to each thread: share it out.
+        // A node limit of `prove_parallel` applies to each thread: share it out.
         let per_thread = nodes.map(|n| n / threads as u64);
         solver.set_limits(SearchLimits::new(Some(time), per_thread));
+        // The value and one principal variation: listing every best action can take far longer
+        // than the value (Kalah(8,2): about 1 s, then 25 s more).
         let sol = if threads > 1 {
-            solver.solve_parallel(pos, threads)
+            solver.prove_parallel(pos, threads)
         } else {
-            solver.solve(pos)
+            solver.prove(pos)
         }
         .map_err(|e| match e {
             kalah_solver::SolveError::Stopped { stats, .. } => stats.nodes,

@@ -86,7 +86,7 @@ pub use parallel::{
 pub use tt::entry_bytes;
 
 pub use search::{
-    seed_bounds, DepthResult, MoveScore, PartialAnalysis, Progress, SearchLimits, Solution,
+    seed_bounds, DepthResult, MoveScore, PartialAnalysis, Progress, Proof, SearchLimits, Solution,
     SolveError, Solver, Stats, TurnScore, MAX_DEPTH, MAX_THREADS,
 };
 

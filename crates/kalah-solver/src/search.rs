@@ -174,6 +174,31 @@ pub struct Solution {
     pub stats: Stats,
 }
 
+/// The exact value of a position and one principal variation, without the list of every best
+/// action: [`Solver::prove`]'s result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proof {
+    /// Final store difference, side to move minus opponent, with perfect play (as
+    /// [`Solution::value`]).
+    pub value: i32,
+    /// A principal variation to the end of the game (as [`Solution::pv`]); its first action is a
+    /// best action. Empty for a finished game, and for a game not over only when the endgame
+    /// databases hold wrong values (see [`Solution::best`]).
+    pub pv: Vec<Move>,
+    /// Work done.
+    pub stats: Stats,
+}
+
+impl From<Solution> for Proof {
+    fn from(s: Solution) -> Proof {
+        Proof {
+            value: s.value,
+            pv: s.pv,
+            stats: s.stats,
+        }
+    }
+}
+
 /// The exact value of one action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct MoveScore {
@@ -1343,6 +1368,33 @@ impl Solver {
     /// [`SolveError::Stopped`] with the bounds proven so far (the value itself as both bounds once
     /// it is proven, while the best actions and the principal variation are being found).
     pub fn solve(&mut self, pos: &Position) -> Result<Solution, SolveError> {
+        self.solve_listing(pos, true)
+    }
+
+    /// The exact value of `pos` (see [`Solver::value`]) and a principal variation, without
+    /// testing every action for the best ones as [`Solver::solve`] does. That listing can cost
+    /// far more than the value: on Kalah(8,2) from the start the value is proven in about 1 s and
+    /// the best actions take some 25 s more. The engine's `perfect` level uses this.
+    ///
+    /// # Errors
+    /// [`SolveError::Stopped`] with the bounds proven so far (the value itself as both bounds once
+    /// it is proven, while the principal variation is being found).
+    pub fn prove(&mut self, pos: &Position) -> Result<Proof, SolveError> {
+        self.solve_listing(pos, false).map(Proof::from)
+    }
+
+    /// [`Solver::prove`] on `threads` threads, as [`Solver::solve_parallel`] shares the value's
+    /// proof among them; the principal variation is found on this thread alone.
+    ///
+    /// # Errors
+    /// As [`Solver::solve_parallel`].
+    pub fn prove_parallel(&mut self, pos: &Position, threads: usize) -> Result<Proof, SolveError> {
+        self.solve_parallel_listing(pos, threads, false)
+            .map(Proof::from)
+    }
+
+    /// [`Solver::solve`], with every best action listed only if `every`.
+    fn solve_listing(&mut self, pos: &Position, every: bool) -> Result<Solution, SolveError> {
         let pos = self.settled(pos);
         self.begin(&pos);
         if pos.is_over() {
@@ -1354,21 +1406,23 @@ impl Solver {
             });
         }
         let g = self.exact_gain(&pos, GUESS_NODES)?;
-        self.solution(&pos, g)
+        self.solution(&pos, g, every)
     }
 
     /// The solution of `pos` (settled, not over) whose future gain `g` is proven: every best
-    /// action and a principal variation. On this thread only: racing helpers on each action
+    /// action (if `every`; else `best` is left empty) and a principal variation. On this thread only: racing helpers on each action
     /// (a null-window test against their exact values of the position after it) used both cores
     /// and gained nothing on Kalah(8,2), whose best actions take 24 of its 26 s.
     ///
     /// # Errors
     /// [`SolveError::Stopped`] with the value itself as both bounds: it is proven.
-    fn solution(&mut self, pos: &Position, g: i32) -> Result<Solution, SolveError> {
+    fn solution(&mut self, pos: &Position, g: i32, every: bool) -> Result<Solution, SolveError> {
         // Progress reports from here on show the proven value.
         self.root_bounds = (value_of(pos, g), value_of(pos, g));
         let mut kids = Kids::new();
-        self.children(pos, NO_MOVE, &mut kids);
+        if every {
+            self.children(pos, NO_MOVE, &mut kids);
+        }
         let mut best = Vec::new();
         for kid in kids.iter() {
             match self.kid_reaches(kid, g) {
@@ -1413,11 +1467,21 @@ impl Solver {
         pos: &Position,
         threads: usize,
     ) -> Result<Solution, SolveError> {
+        self.solve_parallel_listing(pos, threads, true)
+    }
+
+    /// [`Solver::solve_parallel`], with every best action listed only if `every`.
+    fn solve_parallel_listing(
+        &mut self,
+        pos: &Position,
+        threads: usize,
+        every: bool,
+    ) -> Result<Solution, SolveError> {
         let threads = threads.min(MAX_THREADS);
         let pos = self.settled(pos);
         self.begin(&pos);
         if pos.is_over() || threads <= 1 {
-            return self.solve(&pos);
+            return self.solve_listing(&pos, every);
         }
         let race = Arc::new(AtomicBool::new(false));
         let busy = Arc::new(Busy::new());
@@ -1466,7 +1530,7 @@ impl Solver {
             .chain(&theirs)
             .find_map(|r| r.as_ref().ok().copied());
         let result = match g {
-            Some(g) => self.solution(&pos, g).map_err(|e| match e {
+            Some(g) => self.solution(&pos, g, every).map_err(|e| match e {
                 SolveError::Stopped { lower, upper, .. } => (lower, upper),
             }),
             None => {

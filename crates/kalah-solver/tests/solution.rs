@@ -381,3 +381,80 @@ fn a_node_limit_on_two_threads_counts_one_threads_nodes_in_the_listing() {
         assert!(sol.stats.nodes > 0);
     }
 }
+
+/// `prove` gives `solve`'s value and a principal variation that starts with a best action and
+/// replays to the value, on one thread and on two, pie-rule roots and finished games included.
+#[test]
+fn prove_gives_the_value_and_a_best_first_action() {
+    let mut rng = StdRng::seed_from_u64(43);
+    for (capture, pie) in [
+        (CaptureRule::Standard, false),
+        (CaptureRule::Empty, false),
+        (CaptureRule::Standard, true),
+    ] {
+        let rules = Rules {
+            capture,
+            pie,
+            ..Rules::default()
+        };
+        let mut solver = Solver::new(rules, 8);
+        let mut positions: Vec<Position> = (0..40)
+            .map(|i| random_pos(&mut rng, 3 + i % 4, 6 + (i as u32 % 12)))
+            .collect();
+        positions.push(Position::start(&Start::uniform(4, 3).unwrap(), &rules));
+        if pie {
+            // North to answer South's first turn: swap is among the actions.
+            let mut p = Position::start(&Start::uniform(4, 3).unwrap(), &rules);
+            p.play(&rules, Move::Sow(1)).unwrap();
+            positions.push(p);
+        }
+        for pos in positions {
+            let sol = solver.solve(&pos).unwrap();
+            for threads in [1, 2] {
+                solver.clear_table();
+                let proof = if threads == 1 {
+                    solver.prove(&pos).unwrap()
+                } else {
+                    solver.prove_parallel(&pos, threads).unwrap()
+                };
+                assert_eq!(proof.value, sol.value, "{pos} on {threads} threads");
+                assert_eq!(proof.pv.is_empty(), sol.best.is_empty(), "{pos}");
+                if let Some(first) = proof.pv.first() {
+                    assert!(
+                        sol.best.contains(first),
+                        "{pos}: {first} not in {:?}",
+                        sol.best
+                    );
+                }
+                assert_eq!(replay(&pos, &rules, &proof.pv), sol.value, "{pos}");
+            }
+        }
+    }
+}
+
+/// `prove` does not test every action for the best ones: on Kalah(9,1) from the start (standard
+/// capture), where six actions keep the value 0, it needs well under half of `solve`'s nodes,
+/// and it finishes within a node limit that stops `solve`.
+#[test]
+fn prove_skips_the_listing_of_every_best_action() {
+    let rules = Rules::default();
+    let start = Position::start(&Start::uniform(9, 1).unwrap(), &rules);
+    let mut solver = Solver::new(rules, 16);
+    let sol = solver.solve(&start).unwrap();
+    assert_eq!(sol.best.len(), 6, "{:?}", sol.best);
+    solver.clear_table();
+    let proof = solver.prove(&start).unwrap();
+    assert_eq!(proof.value, sol.value);
+    assert!(
+        proof.stats.nodes * 2 < sol.stats.nodes,
+        "prove {} nodes, solve {}",
+        proof.stats.nodes,
+        sol.stats.nodes
+    );
+    let limit = proof.stats.nodes + (sol.stats.nodes - proof.stats.nodes) / 2;
+    solver.clear_table();
+    solver.set_limits(kalah_solver::SearchLimits::new(None, Some(limit)));
+    assert!(solver.solve(&start).is_err(), "solve within {limit} nodes");
+    solver.clear_table();
+    assert_eq!(solver.prove(&start).unwrap().value, sol.value);
+}
