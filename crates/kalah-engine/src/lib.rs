@@ -206,7 +206,9 @@ pub struct Choice {
     pub depth: u32,
     /// Nodes searched (by every thread, see [`Engine::set_threads`]).
     pub nodes: u64,
-    /// Expected continuation, starting with `mv`.
+    /// Expected continuation, starting with `mv`: at `beginner` and `easy`, `mv` and then the
+    /// line their shallow search expected after it (with the noise, `mv` may not be the action
+    /// it rated best); just `mv` for an action chosen without a search.
     pub pv: Vec<Move>,
 }
 
@@ -351,6 +353,13 @@ struct Found {
     depth: u32,
     nodes: u64,
     pv: Vec<Move>,
+}
+
+/// One action's estimate from [`Engine::estimate_moves`]: its value, and the line expected from
+/// it (the action, then the principal variation of the search after it).
+struct Estimate {
+    value: MoveValue,
+    line: Vec<Move>,
 }
 
 impl Engine {
@@ -652,7 +661,8 @@ impl Engine {
         })
     }
 
-    /// Values of every action from a shallow search, plus noise; the best noisy value wins.
+    /// Values of every action from a shallow search, plus noise; the best noisy value wins, with
+    /// the line its search expects after it.
     fn noisy(
         &mut self,
         pos: &Position,
@@ -662,26 +672,27 @@ impl Engine {
         nodes: Option<u64>,
     ) -> Option<Found> {
         let (values, searched) = self.estimate_moves(pos, rules, profile.depth, time, nodes, false);
-        let mut best: Option<(i32, MoveValue)> = None;
-        for v in values {
-            let noisy = v.value + self.rng.gen_range(-profile.noise..=profile.noise);
+        let mut best: Option<(i32, Estimate)> = None;
+        for e in values {
+            let noisy = e.value.value + self.rng.gen_range(-profile.noise..=profile.noise);
             if !matches!(best, Some((b, _)) if noisy <= b) {
-                best = Some((noisy, v));
+                best = Some((noisy, e));
             }
         }
-        let (_, v) = best?;
+        let (_, e) = best?;
         Some(Found {
-            mv: v.mv,
-            value: v.value,
-            exact: v.exact,
+            mv: e.value.mv,
+            value: e.value.value,
+            exact: e.value.exact,
             depth: profile.depth,
             nodes: searched,
-            pv: vec![v.mv],
+            pv: e.line,
         })
     }
 
-    /// Heuristic value of every action: a search of `depth - 1` plies after it, within the time
-    /// (ignoring the stop flag if `grace`); and the nodes searched.
+    /// Heuristic value of every action, and the line it expects after it: a search of
+    /// `depth - 1` plies after it, within the time (ignoring the stop flag if `grace`); and the
+    /// nodes searched.
     fn estimate_moves(
         &mut self,
         pos: &Position,
@@ -690,7 +701,7 @@ impl Engine {
         time: Duration,
         nodes: Option<u64>,
         grace: bool,
-    ) -> (Vec<MoveValue>, u64) {
+    ) -> (Vec<Estimate>, u64) {
         let Some(me) = pos.to_move() else {
             return (Vec::new(), 0);
         };
@@ -706,10 +717,13 @@ impl Engine {
             let mut child = *pos;
             let o = child.play_unchecked(rules, mv);
             if child.is_over() {
-                out.push(MoveValue {
-                    mv,
-                    value: child.store_diff(me),
-                    exact: true,
+                out.push(Estimate {
+                    value: MoveValue {
+                        mv,
+                        value: child.store_diff(me),
+                        exact: true,
+                    },
+                    line: vec![mv],
                 });
                 continue;
             }
@@ -722,10 +736,15 @@ impl Engine {
             let r = solver.iterative(&child, depth.saturating_sub(1).max(1));
             searched += solver.last_stats().nodes;
             let v = if o.extra_turn { r.value } else { -r.value };
-            out.push(MoveValue {
-                mv,
-                value: v,
-                exact: r.exact,
+            let mut line = vec![mv];
+            line.extend_from_slice(&r.pv);
+            out.push(Estimate {
+                value: MoveValue {
+                    mv,
+                    value: v,
+                    exact: r.exact,
+                },
+                line,
             });
         }
         (out, searched)
@@ -768,6 +787,9 @@ impl Engine {
         let left = if grace { left.min(STOP_GRACE) } else { left };
         self.estimate_moves(&p, rules, 200, left, limits.nodes, grace)
             .0
+            .into_iter()
+            .map(|e| e.value)
+            .collect()
     }
 
     /// The exact value of every legal action of `pos` (settled, not over) within `time` and

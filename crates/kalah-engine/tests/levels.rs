@@ -418,3 +418,30 @@ fn perfect_proves_a_best_action_without_listing_every_one() {
         proof.stats.nodes
     );
 }
+
+/// `beginner` and `easy` give the line their search expects, not only the action (tester 109:
+/// `--engine-info` named one action at these levels): the action first, then legal moves.
+#[test]
+fn the_noisy_levels_give_the_line_they_expect() {
+    let rules = Rules::default();
+    let start = Position::start(&Start::uniform(6, 4).unwrap(), &rules);
+    for level in [Level::Beginner, Level::Easy] {
+        let mut searched = 0;
+        for seed in 0..20 {
+            let mut engine = Engine::with_seed(level, seed);
+            let c = engine.choose(&start, &rules).unwrap();
+            if c.nodes == 0 {
+                continue; // a random action: no search, no line
+            }
+            searched += 1;
+            assert_eq!(c.pv.first(), Some(&c.mv), "{level:?}: {c:?}");
+            assert!(c.pv.len() >= 2, "{level:?} expects only {:?}", c.pv);
+            let mut p = start;
+            for &mv in &c.pv {
+                p.play(&rules, mv)
+                    .unwrap_or_else(|e| panic!("{level:?}: {mv} in {:?}: {e}", c.pv));
+            }
+        }
+        assert!(searched >= 10, "{level:?}: {searched} searched choices");
+    }
+}
