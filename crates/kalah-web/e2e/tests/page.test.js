@@ -1778,7 +1778,7 @@ test('a key held down acts once; the single-key shortcuts can be turned off, and
   assert.deepEqual(page.errors, []);
 });
 
-test('forced colours (High Contrast): pits outlined, the houses to sow ringed, exact and estimated values told apart, the graph drawn', async () => {
+test('forced colours (High Contrast): pits outlined, the houses to sow ringed, exact and estimated values told apart, the graph drawn, the move viewed legible', async () => {
   const page = await openApp(browser.context);
   await setSpeed(page, 'instant');
   await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
@@ -1792,7 +1792,7 @@ test('forced colours (High Contrast): pits outlined, the houses to sow ringed, e
       const probe = document.createElement('span');
       document.body.appendChild(probe);
       const system = {};
-      for (const c of ['Canvas', 'CanvasText', 'Highlight']) {
+      for (const c of ['Canvas', 'CanvasText', 'Highlight', 'HighlightText']) {
         probe.style.color = c;
         system[c] = getComputedStyle(probe).color;
       }
@@ -1812,6 +1812,7 @@ test('forced colours (High Contrast): pits outlined, the houses to sow ringed, e
         estimateDot: style('.dot.estimate').backgroundColor,
         zone: [style('#graph .south-zone').fill, style('#graph .south-zone').stroke],
         line: style('#graph .line').stroke,
+        current: ['color', 'backgroundColor', 'forcedColorAdjust'].map((p) => style('#moves button.current')[p]),
         points: [...document.querySelectorAll('#graph circle')].map((c) => [c.getAttribute('class'), getComputedStyle(c).fill, getComputedStyle(c).stroke]),
       };
     });
@@ -1838,6 +1839,9 @@ test('forced colours (High Contrast): pits outlined, the houses to sow ringed, e
     assert.equal(seen.line, system.CanvasText);
     assert.deepEqual(seen.zone, [system.Canvas, seen.zone[1]]);
     assert.notEqual(seen.zone[1], 'none');
+    // The move viewed in the highlight colours, without the browser's backplate (Canvas) behind
+    // its text, which hid the HighlightText.
+    assert.deepEqual(seen.current, [system.HighlightText, system.Highlight, 'none']);
   } finally {
     await page.emulateMedia({ forcedColors: 'none' });
   }
@@ -2099,6 +2103,212 @@ test('less motion asked for: a sowing is one step, without flashes', async () =>
     }), 'none');
   } finally {
     await page.emulateMedia({ reducedMotion: null });
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+/** The colours of `pairs` ([name, selector, what, under], `what` one of 'text', 'border',
+ * 'outline', 'stroke', 'fill'), each with what is behind it: [name, colour, background]. The
+ * background is the first one of the element and its ancestors that is not transparent (a
+ * translucent one laid over those below), the ancestors being those of `under` (a selector) if
+ * given: what the element is drawn over (a count over its pit's hole). A gradient gives a pair
+ * for each of its colours. */
+function colourPairs(page, pairs) {
+  return page.evaluate((pairs) => {
+    const rgba = (css) => {
+      const v = css.match(/[\d.]+/g).map(Number);
+      return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+    };
+    const lay = (top, under) => {
+      const a = top[3];
+      return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat(1);
+    };
+    const css = (c) => `rgb(${c.slice(0, 3).map((x) => Math.round(x)).join(', ')})`;
+    /** The colours seen behind `e` (own background included if `own`). */
+    const behind = (e, own, under) => {
+      const layers = [];
+      const chain = [];
+      if (own) chain.push(e);
+      for (let n = under || e.parentElement; n; n = n.parentElement) chain.push(n);
+      for (const n of chain) {
+        const s = getComputedStyle(n);
+        const stops = (s.backgroundImage.match(/rgba?\([^)]*\)/g) || []).map(rgba);
+        const colour = rgba(s.backgroundColor);
+        if (stops.length) return layers.reduceRight((unders, top) => unders.map((u) => lay(top, u)), stops);
+        if (colour[3] === 0) continue;
+        if (colour[3] === 1) return [layers.reduceRight((u, top) => lay(top, u), colour)];
+        layers.push(colour);
+      }
+      return [layers.reduceRight((u, top) => lay(top, u), [255, 255, 255, 1])];
+    };
+    const out = [];
+    for (const [name, sel, what, below] of pairs) {
+      const e = document.querySelector(sel);
+      const under = below && e?.parentElement.querySelector(below);
+      if (!e || (below && !under)) { out.push([name, 'missing', 'missing']); continue; }
+      const s = getComputedStyle(e);
+      const colour = { text: s.color, border: s.borderTopColor, outline: s.outlineColor, stroke: s.stroke, fill: s.fill }[what];
+      // Text is read on the element's own background; its border and outline against what is
+      // around it.
+      for (const bg of behind(e, what === 'text' || what === 'fill', under)) out.push([name, css(lay(rgba(colour), bg)), css(bg)]);
+    }
+    return out;
+  }, pairs);
+}
+
+test('the dark colour scheme: text, house counts, buttons, fields and dialogs reach WCAG AA; the light scheme keeps its colours', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  await page.keyboard.press('1');
+  await waitIdle(page);
+  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length === 2, null, { timeout: 20000 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  try {
+    const root = await page.evaluate(() => {
+      const s = getComputedStyle(document.documentElement);
+      return { bg: s.backgroundColor, ink: s.color, scheme: s.colorScheme };
+    });
+    // The page is dark, its text light, and the browser's own controls and scroll bars follow
+    // (was: the light page whatever the system asked for).
+    assert.ok(luminance(root.bg) < 0.05 && luminance(root.ink) > 0.5, JSON.stringify(root));
+    assert.match(root.scheme, /dark/);
+    const text = [
+      ['page text', 'html', 'text'],
+      ['rules line', '#rules-line', 'text'],
+      ['side to move', '.rowlabel.to-move', 'text'],
+      ['other side', '.rowlabel:not(.to-move)', 'text'],
+      ['event', '#event', 'text'],
+      ['status', '#status', 'text'],
+      ['house number on the wood', '#board .numbers span', 'text'],
+      // (The counts and the board's wood both, the counts being partly over the wood.)
+      ['house count on its pit', '#board .pit.house .count', 'text', '.hole'],
+      ['store count on its pit', '#board .pit.store .count', 'text', '.hole'],
+      ['house count on the wood', '#board .pit.house .count', 'text'],
+      ['panel heading', '#graph-h', 'text'],
+      ['keys', '.keys p', 'text'],
+      ['legend', '.legend', 'text'],
+      ['graph tick', '#graph .tick', 'fill'],
+      ['move in the list', '#moves li:first-child button', 'text'],
+      ['move viewed', '#moves button.current', 'text'],
+      ['button', '#btn-copy', 'text'],
+      ['history button', '#nav-first', 'text'],
+      ['header button', '#btn-new', 'text'],
+      ['position field', '#posstr', 'text'],
+      ['list', '#speed', 'text'],
+    ];
+    const parts = [
+      ['button border', '#btn-copy', 'border'],
+      ['history button border', '#nav-first', 'border'],
+      ['position field border', '#posstr', 'border'],
+      ['header button border', '#btn-new', 'border'],
+      ['graph line', '#graph .line', 'stroke'],
+    ];
+    const seen = { text: await colourPairs(page, text), parts: await colourPairs(page, parts) };
+    // The focus ring, reached by the keyboard.
+    await page.focus('#posstr');
+    await page.keyboard.press('Tab');
+    assert.ok(await page.$eval('#btn-copy', (e) => e === document.activeElement && e.matches(':focus-visible')));
+    seen.parts.push(...await colourPairs(page, [['focus ring', '#btn-copy', 'outline']]));
+    await page.focus('#btn-new');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    seen.parts.push(...await colourPairs(page, [['header focus ring', '#btn-new', 'outline']]));
+    await screenshot(page, 'dark.png');
+    // A dialog, a count refused in it.
+    await page.click('#btn-new');
+    await page.waitForSelector('#dlg-new[open]');
+    await page.fill('#new-form input[name=houses]', '99');
+    await page.click('#new-start');
+    await page.waitForSelector('#houses-error:not([hidden])');
+    seen.dialogBg = await page.$eval('#dlg-new', (d) => getComputedStyle(d).backgroundColor);
+    seen.text.push(...await colourPairs(page, [
+      ['dialog text', '#dlg-new', 'text'],
+      ['dialog legend', '#dlg-new legend', 'text'],
+      ['rule explained', '#capture-help', 'text'],
+      ['count field', '#new-form input[name=houses]', 'text'],
+      ['list in the dialog', '#new-form select[name=capture]', 'text'],
+      ['error', '#houses-error', 'text'],
+      ['Start', '#new-start', 'text'],
+      ['Cancel', '#new-form button[value=cancel]', 'text'],
+    ]));
+    seen.parts.push(...await colourPairs(page, [
+      ['Cancel border', '#new-form button[value=cancel]', 'border'],
+      ['count field border', '#new-form input[name=houses]', 'border'],
+      ['focus ring in the dialog', '#new-form input[name=houses]', 'outline'],
+    ]));
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#dlg-new', { state: 'hidden' });
+    const report = (pairs) => pairs.map(([n, c, b]) => `${n}: ${c} on ${b} ${contrast(c, b).toFixed(2)}:1`).join('\n');
+    assert.ok(luminance(seen.dialogBg) < 0.05, `the dialog's background ${seen.dialogBg}`);
+    for (const [name, c] of [...seen.text, ...seen.parts]) assert.notEqual(c, 'missing', name);
+    for (const [name, c, b] of seen.text) {
+      assert.ok(contrast(c, b) >= 4.5, `${name}: ${c} on ${b}, ${contrast(c, b).toFixed(2)}:1\n${report(seen.text)}`);
+    }
+    for (const [name, c, b] of seen.parts) {
+      assert.ok(contrast(c, b) >= 3, `${name}: ${c} against ${b}, ${contrast(c, b).toFixed(2)}:1\n${report(seen.parts)}`);
+    }
+    // The buttons and fields are dark too (a white one on the dark page glared).
+    const surfaces = await page.evaluate(() => ['#btn-copy', '#posstr', '#nav-first', '.side section'].map((s) => [s, getComputedStyle(document.querySelector(s)).backgroundColor]));
+    for (const [sel, bg] of surfaces) assert.ok(luminance(bg) < 0.05, `${sel}: ${bg}`);
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+  // The light scheme as it was.
+  const light = await page.evaluate(() => {
+    const s = getComputedStyle(document.documentElement);
+    return {
+      page: s.getPropertyValue('--page').trim(), ink: s.getPropertyValue('--ink').trim(), bg: s.backgroundColor, color: s.color,
+      button: getComputedStyle(document.getElementById('btn-copy')).backgroundColor,
+      panel: getComputedStyle(document.querySelector('.side section')).backgroundColor,
+    };
+  });
+  assert.deepEqual(light, { page: '#f6f1e7', ink: '#2b1a0e', bg: 'rgb(246, 241, 231)', color: 'rgb(43, 26, 14)', button: 'rgb(255, 255, 255)', panel: 'rgb(255, 253, 248)' });
+  await page.emulateMedia({ colorScheme: null });
+  assert.deepEqual(page.errors, []);
+});
+
+test('a window zoomed to 200 % (640 x 400 CSS pixels): the status is in view while playing, under the board; phones and desktops keep their layout', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  try {
+    await page.setViewportSize({ width: 640, height: 400 });
+    for (const houses of [6, 3]) {
+      await newGame(page, { houses, seeds: 4, level: 'easy', time: 300 });
+      await waitIdle(page);
+      await page.keyboard.press('1');
+      await waitIdle(page);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const seen = await page.evaluate(() => {
+        const box = (e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width }; };
+        return {
+          status: box(document.getElementById('status')),
+          text: document.getElementById('status').textContent,
+          houses: [...document.querySelectorAll('#board .pit.house[data-side="S"]')].map(box),
+          view: [innerWidth, innerHeight],
+        };
+      });
+      const { status, view } = seen;
+      assert.match(seen.text, /Your move/);
+      // Was: 455 to 477 px from the top of a page 400 px high (6 houses).
+      assert.ok(status.top >= 0 && status.bottom <= view[1] && status.left >= 0 && status.right <= view[0], `${houses} houses: ${JSON.stringify(seen)}`);
+      // The player's row above it, in view too, its houses still a tap target.
+      for (const h of seen.houses) {
+        assert.ok(h.bottom <= status.top && h.width >= 40, `${houses} houses: ${JSON.stringify(seen)}`);
+      }
+    }
+    await screenshot(page, 'zoom-200.png');
+    // A phone and a desktop: the line of what happened over the status, as before.
+    for (const [width, height] of [[390, 844], [360, 640], [1280, 860]]) {
+      await page.setViewportSize({ width, height });
+      const order = await page.evaluate(() => {
+        const top = (id) => document.getElementById(id).getBoundingClientRect().top;
+        return { event: top('event'), status: top('status') };
+      });
+      assert.ok(order.event < order.status, `${width} x ${height}: ${JSON.stringify(order)}`);
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 860 });
   }
   assert.deepEqual(page.errors, []);
 });
