@@ -1292,3 +1292,51 @@ fn a_batch_stopped_while_opening_its_fifo_says_so() {
     assert_eq!(v["summary"]["stopped"], true, "{text}");
     assert_eq!(v["summary"]["signal"], "SIGTERM", "{text}");
 }
+
+/// `--no-best`: the value and a principal variation without the list of best turns, in fewer
+/// nodes where several turns keep the value (Kalah(9,1): six best actions); its first turn is one
+/// of the best; the batch too.
+#[test]
+fn solve_no_best_skips_the_list_of_best_turns() {
+    let board = ["solve", "--houses", "9", "--seeds", "1", "--threads", "1"];
+    let full = json(&board);
+    let args: Vec<&str> = board.iter().copied().chain(["--no-best"]).collect();
+    let quick = json(&args);
+    assert_eq!(quick["value"], full["value"]);
+    assert!(quick.get("best").is_none(), "{quick}");
+    let best: Vec<&str> = full["best"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap())
+        .collect();
+    assert!(best.len() >= 2, "{full}");
+    let first = quick["pv"].as_str().unwrap().split(' ').next().unwrap();
+    assert!(best.contains(&first), "{first} not in {best:?}");
+    assert!(
+        quick["nodes"].as_u64().unwrap() * 2 < full["nodes"].as_u64().unwrap(),
+        "{quick} against {full}"
+    );
+    // The text says why there is no list.
+    let out = String::from_utf8(common::kalah_ok(&args)).unwrap();
+    assert!(out.contains("best:     not listed (--no-best)"), "{out}");
+    // A batch: the same values, the PV's first turn in place of the list.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("positions.txt");
+    std::fs::write(&file, "2,2,2,0,2,2,2,0 S +4\n3,3,3,0,3,3,3,0 S +2\n").unwrap();
+    let file = file.to_str().unwrap();
+    let out = common::kalah_ok(&["solve", "--batch", file, "--no-best", "--json"]);
+    let rows: Vec<Value> = out
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3, "two positions and the summary");
+    for row in &rows[..2] {
+        assert_eq!(row["ok"], true, "{row}");
+        assert!(row.get("best").is_none() && row["pv"].is_string(), "{row}");
+    }
+    let text =
+        String::from_utf8(common::kalah_ok(&["solve", "--batch", file, "--no-best"])).unwrap();
+    assert!(text.contains("value +4  pv 2-3  nodes"), "{text}");
+}

@@ -58,7 +58,7 @@ pub fn run(args: Args) -> Result<()> {
         &pos,
         &args.limits,
         "analysing",
-        false,
+        None,
     )?;
     let started = std::time::Instant::now();
     solver.set_limits(args.limits.position_limits());

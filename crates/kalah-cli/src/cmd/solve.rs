@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_core::{Move, Position, Rules};
+use kalah_core::{Move, Position, Rules, Turn};
 use kalah_egdb::Egdb;
-use kalah_solver::{Progress, SearchLimits, SolveError, Solver};
+use kalah_solver::{Progress, Proof, SearchLimits, SolveError, Solver};
 use serde_json::json;
 
 use crate::game_args::RuleArgs;
@@ -44,8 +44,72 @@ pub struct Args {
     /// or a position is given up at --time-ms or --nodes.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves"])]
     pub batch: Option<PathBuf>,
+    /// Do not list every best turn: the value and a principal variation only (its first turn is
+    /// a best one; JSON without "best"). The list can cost far more than the value on wide boards
+    /// whose actions come close to it: Kalah(8,2) takes 2 M nodes for the value, 69 M for the list.
+    #[arg(long)]
+    pub no_best: bool,
     #[command(flatten)]
     pub limits: Limits,
+}
+
+impl Args {
+    /// What the solve finds once the value is proven.
+    pub(crate) fn listing(&self) -> Listing {
+        if self.no_best {
+            Listing::PvOnly
+        } else {
+            Listing::BestTurns
+        }
+    }
+}
+
+/// What `kalah solve` finds once the value is proven: every best turn and a principal
+/// variation, or (`--no-best`) the principal variation only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Listing {
+    /// Every best turn, then a principal variation.
+    #[default]
+    BestTurns,
+    /// A principal variation only.
+    PvOnly,
+}
+
+impl Listing {
+    /// The work after the value, as the progress line says it.
+    fn doing(self) -> &'static str {
+        match self {
+            Listing::BestTurns => "listing best turns",
+            Listing::PvOnly => "finding a principal variation",
+        }
+    }
+
+    /// What a stop after the value left undone.
+    fn undone(self) -> &'static str {
+        match self {
+            Listing::BestTurns => "the best turns were not finished",
+            Listing::PvOnly => "the principal variation was not finished",
+        }
+    }
+
+    /// Solves `pos` on `threads` threads: the value, a principal variation and the work done,
+    /// with every best whole turn unless [`Listing::PvOnly`].
+    ///
+    /// # Errors
+    /// [`SolveError::Stopped`] as [`Solver::solve_with_best_turns`] and [`Solver::prove_parallel`].
+    pub(crate) fn solve(
+        self,
+        solver: &mut Solver,
+        pos: &Position,
+        threads: usize,
+    ) -> Result<(Proof, Option<Vec<Turn>>), SolveError> {
+        match self {
+            Listing::BestTurns => solver
+                .solve_with_best_turns(pos, threads)
+                .map(|(sol, best)| (Proof::from(sol), Some(best))),
+            Listing::PvOnly => solver.prove_parallel(pos, threads).map(|p| (p, None)),
+        }
+    }
 }
 
 /// `--time-ms` and `--nodes`: when `solve` gives up a position, or `analyze` an analysis.
@@ -196,12 +260,12 @@ pub struct Target {
 impl Target {
     /// The rules, the position, and a solver for them with its progress bar (see
     /// [`make_solver`]; `what` names the work on the bar, `root_bounds` whether it shows the
-    /// bounds proven for the position itself).
+    /// bounds proven for the position itself, and what follows the value).
     pub(crate) fn setup(
         &self,
         limits: &Limits,
         what: &str,
-        root_bounds: bool,
+        root_bounds: Option<Listing>,
     ) -> Result<(Rules, Position, Solver, ProgressBar)> {
         let rules = self.rules.rules();
         let pos = self.position()?;
@@ -495,27 +559,29 @@ fn solver_parts(
 
 /// A solver for `rules` on boards of `houses` houses, with the databases found (if any), a
 /// Ctrl-C stop flag and a progress display on stderr for searches longer than a second (with
-/// the bounds proven so far if `root_bounds`: not for a per-move analysis, whose bounds belong
-/// to whichever move is being solved, from its opponent's view).
+/// the bounds proven so far, and what follows the value, if `root_bounds`: not for a per-move
+/// analysis, whose bounds belong to whichever move is being solved, from its opponent's view).
 pub(crate) fn make_solver(
     search: &SearchArgs,
     rules: &Rules,
     pos: &Position,
     limits: &Limits,
     what: &str,
-    root_bounds: bool,
+    root_bounds: Option<Listing>,
 ) -> Result<(Solver, ProgressBar)> {
     let parts = solver_parts(search, rules, pos, limits)?;
     let mut solver = parts.solver(rules, parts.tt_mb);
     let bar = ProgressBar::hidden();
     let shown = bar.clone();
     let what = what.to_string();
-    let root = root_bounds.then_some((*pos, *rules));
+    let root = root_bounds.map(|listing| (*pos, *rules, listing));
     solver.set_progress(move |p: &Progress| {
         if p.elapsed < Duration::from_secs(1) {
             return;
         }
-        let root = root.as_ref().map(|(pos, rules)| (pos, rules));
+        let root = root
+            .as_ref()
+            .map(|(pos, rules, listing)| (pos, rules, *listing));
         show_progress(&shown, progress_message(&what, p, root));
     });
     Ok((solver, bar))
@@ -573,23 +639,24 @@ pub(crate) fn show_progress(bar: &ProgressBar, message: String) {
     bar.tick();
 }
 
-/// The progress line of a long search of `root` under its rules (`None`: a per-move analysis,
-/// whose bounds are some move's, not shown), e.g. `solving: value in [-2, +6], 4853760 nodes,
+/// The progress line of a long search of `root` under its rules, with what follows its value
+/// (`None`: a per-move analysis, whose bounds are some move's, not shown), e.g. `solving: value
+/// in [-2, +6], 4853760 nodes,
 /// 1.9 M nodes/s (Ctrl-C stops)`. Bounds no tighter than the seeds in play give are `no bounds
 /// proven yet`, as [`bounds_text`] says when the search is stopped.
 pub(crate) fn progress_message(
     what: &str,
     p: &Progress,
-    root: Option<(&Position, &Rules)>,
+    root: Option<(&Position, &Rules, Listing)>,
 ) -> String {
     // Once the bounds meet, the value is proven and the search goes on to find the best
     // actions, the principal variation and the best turns (on wide boards whose turns tie, far
-    // longer than the value took).
-    let bounds = match root.map(|(pos, rules)| Proven::of(pos, rules, p.lower, p.upper)) {
+    // longer than the value took), or the principal variation only.
+    let bounds = match root.map(|(pos, rules, l)| (Proven::of(pos, rules, p.lower, p.upper), l)) {
         None => String::new(),
-        Some(Proven::Value(v)) => format!("value {v:+} proven, listing best turns, "),
-        Some(Proven::Nothing) => "no bounds proven yet, ".to_string(),
-        Some(Proven::Between(lo, hi)) => format!("value in [{lo:+}, {hi:+}], "),
+        Some((Proven::Value(v), listing)) => format!("value {v:+} proven, {}, ", listing.doing()),
+        Some((Proven::Nothing, _)) => "no bounds proven yet, ".to_string(),
+        Some((Proven::Between(lo, hi), _)) => format!("value in [{lo:+}, {hi:+}], "),
     };
     format!(
         "{what}: {bounds}{} nodes, {:.1} M nodes/s (Ctrl-C stops)",
@@ -759,7 +826,7 @@ fn stopped(
     e: SolveError,
     json_out: bool,
     bar: &ProgressBar,
-    (pos, rules): (&Position, &Rules),
+    (pos, rules, listing): (&Position, &Rules, Listing),
     limit: Option<(&'static str, String)>,
 ) -> Result<()> {
     bar.finish_and_clear();
@@ -783,7 +850,7 @@ fn stopped(
             stopped_by(limit.as_ref()),
             stats.nodes,
             stats.elapsed.as_secs_f64(),
-            bounds_text(pos, rules, lower, upper)
+            bounds_text(pos, rules, lower, upper, listing)
         ))?;
     }
     end_stopped(limit, "the position was not solved")
@@ -791,13 +858,18 @@ fn stopped(
 
 /// What a stopped solve of `pos` proved: `the value lies between -2 and +6`; once the value is
 /// proven (the stop came while the best turns were being listed), `the value is +8 (proven);
-/// the best turns were not finished`; and when the bounds are no tighter than the seeds in play
-/// give ([`kalah_solver::seed_bounds`]), `no bounds proven yet`.
-pub(crate) fn bounds_text(pos: &Position, rules: &Rules, lower: i32, upper: i32) -> String {
+/// the best turns were not finished` (with [`Listing::PvOnly`], `the principal variation was
+/// not finished`); and when the bounds are no tighter than the seeds in play give
+/// ([`kalah_solver::seed_bounds`]), `no bounds proven yet`.
+pub(crate) fn bounds_text(
+    pos: &Position,
+    rules: &Rules,
+    lower: i32,
+    upper: i32,
+    listing: Listing,
+) -> String {
     match Proven::of(pos, rules, lower, upper) {
-        Proven::Value(v) => {
-            format!("the value is {v:+} (proven); the best turns were not finished")
-        }
+        Proven::Value(v) => format!("the value is {v:+} (proven); {}", listing.undone()),
         Proven::Nothing => format!(
             "no bounds proven yet (the seeds in play put the value between {lower:+} and {upper:+})"
         ),
@@ -823,8 +895,9 @@ pub(crate) fn turns_text(pos: &Position, rules: &Rules, moves: &[Move]) -> Strin
     out
 }
 
-/// Checks that some turn keeps the value found for `pos` (a game not over has at least one).
-/// Every turn was tested against the proven value; if none keeps it, the values cannot all be
+/// Checks that some turn keeps the value found for `pos` (a game not over has at least one):
+/// one of `best`, or without that list the principal variation `pv`. Every turn (or the PV's
+/// every step) was tested against the proven value; if none keeps it, the values cannot all be
 /// right, and only damaged endgame databases can make them disagree (a damaged byte that still
 /// holds a possible value is not caught by the probe: see `Egdb::probe`).
 ///
@@ -834,11 +907,12 @@ pub(crate) fn check_best_turns(
     solver: &Solver,
     pos: &Position,
     value: i32,
-    best: &[kalah_core::Turn],
+    (best, pv): (Option<&[Turn]>, &[Move]),
 ) -> Result<()> {
     let mut p = *pos;
     p.settle(solver.rules());
-    if best.is_empty() && !p.is_over() {
+    let none = best.map_or(pv.is_empty(), <[Turn]>::is_empty);
+    if none && !p.is_over() {
         anyhow::bail!(
             "no turn of {} keeps the value {value:+} found for it: the endgame databases used \
              hold wrong values (check them with 'kalah egdb verify'); solve with --no-egdb",
@@ -853,36 +927,38 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(path) = &args.batch {
         return batch::run(&args, path);
     }
-    let (rules, pos, mut solver, bar) = args.target.setup(&args.limits, "solving", true)?;
+    let listing = args.listing();
+    let (rules, pos, mut solver, bar) =
+        args.target.setup(&args.limits, "solving", Some(listing))?;
     let threads = crate::cmd::egdb::threads_for(args.threads);
     let since = Instant::now();
     solver.set_limits(args.limits.position_limits());
-    let (sol, best) = match solver.solve_with_best_turns(&pos, threads) {
+    let (sol, best) = match listing.solve(&mut solver, &pos, threads) {
         Ok(x) => x,
         Err(e) => {
             let limit = args.limits.limit_hit(since);
-            return stopped(e, args.json, &bar, (&pos, &rules), limit);
+            return stopped(e, args.json, &bar, (&pos, &rules, listing), limit);
         }
     };
     bar.finish_and_clear();
-    check_best_turns(&solver, &pos, sol.value, &best)?;
+    check_best_turns(&solver, &pos, sol.value, (best.as_deref(), &sol.pv))?;
     warn_if_damaged(solver.egdb().map(|db| &**db));
-    let best: Vec<String> = best.iter().map(ToString::to_string).collect();
+    let best: Option<Vec<String>> = best.map(|best| best.iter().map(ToString::to_string).collect());
     let pv = turns_text(&pos, &rules, &sol.pv);
     let secs = sol.stats.elapsed.as_secs_f64();
     if args.json {
-        print(&format!(
-            "{}\n",
-            json!({
-                "position": pos.to_string(),
-                "value": sol.value,
-                "best": best,
-                "pv": pv,
-                "nodes": sol.stats.nodes,
-                "tt_hits": sol.stats.tt_hits,
-                "seconds": crate::output::json_seconds(secs),
-            })
-        ))
+        let mut row = json!({
+            "position": pos.to_string(),
+            "value": sol.value,
+            "pv": pv,
+            "nodes": sol.stats.nodes,
+            "tt_hits": sol.stats.tt_hits,
+            "seconds": crate::output::json_seconds(secs),
+        });
+        if let Some(best) = best {
+            row["best"] = json!(best);
+        }
+        print(&format!("{row}\n"))
     } else {
         let who = match pos.to_move() {
             Some(side) => format!("{side} to move; final store difference with perfect play"),
@@ -896,7 +972,11 @@ pub fn run(args: Args) -> Result<()> {
              best:     {}\npv:       {}\nnodes:    {} ({} table hits) in {secs:.3} s, {:.2} M nodes/s\n",
             pos,
             sol.value,
-            if best.is_empty() { "-".to_string() } else { best.join(" ") },
+            match best {
+                None => "not listed (--no-best); the pv's first turn is one".to_string(),
+                Some(best) if best.is_empty() => "-".to_string(),
+                Some(best) => best.join(" "),
+            },
             if pv.is_empty() { "-" } else { &pv },
             sol.stats.nodes,
             sol.stats.tt_hits,
@@ -926,7 +1006,11 @@ mod tests {
         let root: Position = "2,2,1,2,1,1,3,0,0,0,1,0,0,1 S".parse().unwrap(); // +2 ± 10
         let rules = Rules::default();
         let line = |lower, upper| {
-            progress_message("solving", &progress(lower, upper), Some((&root, &rules)))
+            progress_message(
+                "solving",
+                &progress(lower, upper),
+                Some((&root, &rules, Listing::BestTurns)),
+            )
         };
         assert_eq!(
             line(0, 0),
@@ -935,6 +1019,19 @@ mod tests {
         assert_eq!(
             line(-2, 6),
             "solving: value in [-2, +6], 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
+        );
+        // With --no-best, the principal variation follows the value.
+        assert_eq!(
+            progress_message(
+                "solving",
+                &progress(0, 0),
+                Some((&root, &rules, Listing::PvOnly))
+            ),
+            "solving: value +0 proven, finding a principal variation, 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)"
+        );
+        assert_eq!(
+            bounds_text(&root, &rules, 4, 4, Listing::PvOnly),
+            "the value is +4 (proven); the principal variation was not finished"
         );
         // Kalah(12,1) showed "value in [-24, +24]" for minutes: the seeds in play alone, as the
         // Ctrl-C message said.
@@ -977,7 +1074,9 @@ mod tests {
         // the value in [2 - 10, 2 + 10].
         let pos: Position = "2,2,1,2,1,1,3,0,0,0,1,0,0,1 S".parse().unwrap();
         let rules = Rules::default();
-        let bounds_text = |pos: &Position, lower, upper| bounds_text(pos, &rules, lower, upper);
+        let bounds_text = |pos: &Position, lower, upper| {
+            bounds_text(pos, &rules, lower, upper, Listing::BestTurns)
+        };
         assert_eq!(
             bounds_text(&pos, -8, 12),
             "no bounds proven yet (the seeds in play put the value between -8 and +12)"
@@ -1001,11 +1100,11 @@ mod tests {
         let choice: Position = "1,1,1,1,1,1,5,1,1,0,0,1,0,1 N pie".parse().unwrap();
         assert_eq!(kalah_solver::seed_bounds(&choice, &pie), (-13, 13));
         assert_eq!(
-            super::bounds_text(&choice, &pie, -13, 10),
+            super::bounds_text(&choice, &pie, -13, 10, Listing::BestTurns),
             "the value lies between -13 and +10"
         );
         assert_eq!(
-            super::bounds_text(&choice, &pie, -13, 13),
+            super::bounds_text(&choice, &pie, -13, 13, Listing::BestTurns),
             "no bounds proven yet (the seeds in play put the value between -13 and +13)"
         );
     }

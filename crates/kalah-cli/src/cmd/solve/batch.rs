@@ -22,7 +22,9 @@ use kalah_egdb::Egdb;
 use kalah_solver::{Progress, SolveError, Solver};
 use serde_json::{json, Value};
 
-use super::{default_tt_for, progress_message, show_progress, turns_text, Args, SolverParts};
+use super::{
+    default_tt_for, progress_message, show_progress, turns_text, Args, Listing, SolverParts,
+};
 use crate::game_args::{opening_rules_note, RulesNamed};
 use crate::input::{read_line, LineRead, WideText};
 use crate::output::{json_round, json_seconds, print};
@@ -298,7 +300,10 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
     shared.waiting.store(true, Ordering::SeqCst);
     let head = input.fill_buf().ok().map(<[u8]>::to_vec);
     shared.waiting.store(false, Ordering::SeqCst);
-    let solving = Arc::new(Solving::default());
+    let solving = Arc::new(Solving {
+        listing: args.listing(),
+        ..Solving::default()
+    });
     // The progress display of the position being solved: a fresh (hidden) bar for each, as a
     // bar once finished draws nothing more.
     let bar = Arc::new(Mutex::new(ProgressBar::hidden()));
@@ -436,7 +441,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         *lock(&bar) = ProgressBar::hidden();
         let t0 = Instant::now();
         cur.solver.set_limits(args.limits.position_limits());
-        let solved = cur.solver.solve_with_best_turns(&pos, threads);
+        let solved = args.listing().solve(&mut cur.solver, &pos, threads);
         lock(&bar).finish_and_clear();
         let (sol, best) = match solved {
             Ok(x) => x,
@@ -480,7 +485,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                         pos,
                         super::stopped_by(limit.as_ref()),
                         stats.nodes,
-                        super::bounds_text(&pos, &rules, lower, upper)
+                        super::bounds_text(&pos, &rules, lower, upper, args.listing())
                     ))?;
                 }
                 // Counted as unfinished, stopped by a limit or by a signal (tester 102: the
@@ -499,7 +504,9 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             }
         };
         let secs = t0.elapsed().as_secs_f64();
-        if let Err(e) = super::check_best_turns(&cur.solver, &pos, sol.value, &best) {
+        if let Err(e) =
+            super::check_best_turns(&cur.solver, &pos, sol.value, (best.as_deref(), &sol.pv))
+        {
             shared.bad_line(args.json, n, &e)?;
             continue;
         }
@@ -511,18 +518,21 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         if ok == Some(false) {
             totals.mismatches += 1;
         }
-        let best: Vec<String> = best.iter().map(ToString::to_string).collect();
+        let best: Option<Vec<String>> =
+            best.map(|best| best.iter().map(ToString::to_string).collect());
         if args.json {
             let mut row = json!({
                 "line": n,
                 "position": pos.to_string(),
                 "value": sol.value,
-                "best": best,
                 "pv": turns_text(&pos, &rules, &sol.pv),
                 "nodes": sol.stats.nodes,
                 "tt_hits": sol.stats.tt_hits,
                 "seconds": json_seconds(secs),
             });
+            if let Some(best) = &best {
+                row["best"] = json!(best);
+            }
             if let Some(v) = entry.expected {
                 row["expected"] = json!(v);
                 row["ok"] = json!(v == sol.value);
@@ -534,16 +544,22 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 Some(v) if v == sol.value => format!("  expected {v:+}: ok"),
                 Some(v) => format!("  expected {v:+}: MISMATCH"),
             };
+            // Without the list (--no-best), the principal variation's first turn.
+            let best = match best {
+                None => format!(
+                    "pv {}",
+                    turns_text(&pos, &rules, &sol.pv)
+                        .split(' ')
+                        .next()
+                        .filter(|t| !t.is_empty())
+                        .unwrap_or("-")
+                ),
+                Some(best) if best.is_empty() => "best -".to_string(),
+                Some(best) => format!("best {}", best.join(" ")),
+            };
             print(&format!(
-                "line {n}  {}  value {:+}  best {}  nodes {}  {secs:.3} s{check}\n",
-                pos,
-                sol.value,
-                if best.is_empty() {
-                    "-".to_string()
-                } else {
-                    best.join(" ")
-                },
-                sol.stats.nodes,
+                "line {n}  {}  value {:+}  {best}  nodes {}  {secs:.3} s{check}\n",
+                pos, sol.value, sol.stats.nodes,
             ))?;
         }
     }
@@ -735,7 +751,7 @@ fn with_progress(
         }
         let what = format!("line {}", solving.line.load(Ordering::Relaxed));
         let root = *lock(&solving.root);
-        let root = root.as_ref().map(|pos| (pos, &rules));
+        let root = root.as_ref().map(|pos| (pos, &rules, solving.listing));
         show_progress(&lock(&bar), progress_message(&what, p, root));
     });
     solver
@@ -746,6 +762,8 @@ fn with_progress(
 struct Solving {
     line: AtomicU64,
     root: Mutex<Option<Position>>,
+    /// What follows each value.
+    listing: Listing,
 }
 
 /// A lock on `m`, even if a thread panicked holding it (the bar and the totals stay usable).
