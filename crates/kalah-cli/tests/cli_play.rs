@@ -1375,8 +1375,16 @@ fn load_takes_the_players_from_the_record() {
         saved.contains("[South \"kalah engine expert\"]\n[North \"human\"]"),
         "{saved}"
     );
-    play(&["--load", &ab], &format!("save {agains}\nquit\n"));
-    let saved = std::fs::read_to_string(&again).unwrap();
+    // (Into a new file: `again.txt` holds the same move by other players, which a save does
+    // not replace.)
+    let named = dir.path().join("named.txt");
+    let nameds = named.to_str().unwrap();
+    let text = play(
+        &["--load", &ab],
+        &format!("save {agains}\nsave {nameds}\nquit\n"),
+    );
+    assert!(text.contains("holds a game of other players"), "{text}");
+    let saved = std::fs::read_to_string(&named).unwrap();
     assert!(
         saved.contains("[South \"Alice\"]\n[North \"kalah engine godlike\"]"),
         "{saved}"
@@ -2287,4 +2295,31 @@ fn the_fixed_text_fits_eighty_columns() {
             );
         }
     }
+}
+
+/// Regression (tester 110): `save FILE` over the record of a game against `hard` whose moves
+/// this human game began with replaced it (and named its own players): the moves agreed, and
+/// only hand-written names were kept. Players as `save` writes them now tell the games apart.
+#[test]
+fn save_keeps_a_record_of_the_same_moves_by_other_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pre.txt");
+    let text = "[South \"human\"]\n[North \"kalah engine hard\"]\n1. S 3-1\n";
+    std::fs::write(&file, text).unwrap();
+    let path = file.display().to_string();
+    let stdout = play(
+        &["--opponent", "human"],
+        &format!("3-1\n5\nsave {path}\nquit\n"),
+    );
+    assert!(
+        stdout.contains(&format!(
+            "'{path}' holds a game of other players (North \"kalah engine hard\" there, \
+             \"human\" here; 2 actions), so it is not replaced"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    // The same players: an earlier save of this game, replaced.
+    let stdout = play(&["--level", "hard"], &format!("3-1\nsave {path}\nquit\n"));
+    assert!(stdout.contains("Saved the game to"), "{stdout}");
 }

@@ -1995,6 +1995,13 @@ impl Game {
                 actions(n),
                 other.start
             ))
+        } else if let Some(players) = other_players(other, &self.record) {
+            // The same moves by other players (tester 110: a human game's save replaced the
+            // record of a game against `hard` that had begun the same way).
+            Some(format!(
+                "holds a game of other players{changed} ({players}; {})",
+                actions(n)
+            ))
         } else if n > here {
             Some(format!(
                 "holds this game further on{changed} ({}, {} here)",
@@ -2417,6 +2424,29 @@ fn lost_annotations(other: &GameRecord, here: &GameRecord) -> Vec<String> {
         ));
     }
     lost
+}
+
+/// The players of record `other` that `here` names otherwise, as `save` writes them (`North
+/// "kalah engine hard" there, "human" here`), if any: `other` is then another game, however its
+/// moves agree. An empty tag names no one; hand-written names are [`lost_annotations`]' concern.
+fn other_players(other: &GameRecord, here: &GameRecord) -> Option<String> {
+    let differ: Vec<String> = [
+        ("South", &other.south, &here.south),
+        ("North", &other.north, &here.north),
+    ]
+    .into_iter()
+    .filter(|(_, theirs, ours)| {
+        RecordedPlayer::parse(theirs).is_some() && theirs.trim() != ours.trim()
+    })
+    .map(|(side, theirs, ours)| {
+        format!(
+            "{side} {} there, {} here",
+            quoted_tag(theirs.trim()),
+            quoted_tag(ours.trim())
+        )
+    })
+    .collect();
+    (!differ.is_empty()).then(|| differ.join(", "))
 }
 
 /// For a `save` name that starts with `~` and whose folder is missing: the name is taken as
