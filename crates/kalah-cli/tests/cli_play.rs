@@ -2323,3 +2323,15 @@ fn save_keeps_a_record_of_the_same_moves_by_other_players() {
     let stdout = play(&["--level", "hard"], &format!("3-1\nsave {path}\nquit\n"));
     assert!(stdout.contains("Saved the game to"), "{stdout}");
 }
+
+/// Regression (tester 110): a record without a North tag was said to name North `""`.
+#[test]
+fn a_player_without_a_tag_is_said_unnamed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = record_file(&dir, "south.txt", "[South \"human\"]\n1. S 1\n");
+    let text = play(&["--load", &path], "quit\n");
+    assert!(
+        text.contains("The record's players (South \"human\", North unnamed) are not a pair"),
+        "{text}"
+    );
+}

@@ -757,6 +757,11 @@ impl GameRecord {
                                  is a quote inside the value; if the value ends in a \
                                  backslash, write that one '\\\\' ({head}\\\\\")"
                             ),
+                            // Opened by a quote that is never closed (tester 110: `[Event "abc`
+                            // was told to be in double quotes).
+                            None if rest.trim_start().starts_with('"') => {
+                                format!("the value of tag {key} has no closing double quote")
+                            }
                             None => format!("the value of tag {key} must be in double quotes"),
                         },
                     })?;

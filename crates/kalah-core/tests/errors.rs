@@ -1208,6 +1208,15 @@ fn a_backslash_in_a_tag_value_escapes_only_a_quote_or_a_backslash() {
         mended.tags,
         [("Site".to_string(), "C:\\games\\".to_string())]
     );
+    // A quote never closed, the line cut short (tester 110: "must be in double quotes").
+    for text in [
+        "[Event \"abc\n1. S 3-6\n",
+        "[Rules \"capture=standard end=row-empty\n",
+    ] {
+        let e = GameRecord::parse_text(text).unwrap_err().to_string();
+        assert!(e.ends_with("has no closing double quote"), "{text:?}: {e}");
+        assert!(e.starts_with("line 1: the value of tag "), "{e}");
+    }
     // Without an opening quote, the old message.
     let e = GameRecord::parse_text("[Site C:\\games\\\"]\n")
         .unwrap_err()

@@ -974,10 +974,19 @@ fn players(
         ));
     }
     if let Some((r, south, north)) = tags {
+        // A player without a name (no tag, or an empty one) is said so (tester 110: `North ""`,
+        // as if a tag were written).
+        let player = |side: &str, tag: &str| {
+            if tag.trim().is_empty() {
+                format!("{side} unnamed")
+            } else {
+                format!("{side} {}", quoted_tag(tag))
+            }
+        };
         let both = format!(
-            "South {}, North {}",
-            quoted_tag(&r.south),
-            quoted_tag(&r.north)
+            "{}, {}",
+            player("South", &r.south),
+            player("North", &r.north)
         );
         if !taken.is_empty() {
             notes.push(format!(

@@ -99,6 +99,17 @@ fn parse_item(word: &str, n: usize) -> Result<MovesItem> {
             MoveError::EmptyAction
         );
     }
+    // A record's turn numbers and side letters pasted with its turns (tester 110: `--moves
+    // "1. S 3-1 2. N 5"` got "'1.' is not a move").
+    let numbered = word
+        .strip_suffix('.')
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    if numbered || matches!(word, "S" | "N") {
+        bail!(
+            "--moves item {n} ('{word}') is a game record's turn number or side letter ('1. S \
+             3-1 2. N 5'), not a move: give the turns alone ('3-1 5')"
+        );
+    }
     let turn: Turn = body
         .parse()
         .with_context(|| format!("--moves item {n} ('{}')", kalah_core::error::clipped(word)))?;
@@ -318,6 +329,22 @@ mod tests {
             err("3-x"),
             "--moves item 1 ('3-x'): 'x' is not a move: expected a house number (digits, no leading zero) or 'swap'"
         );
+    }
+
+    #[test]
+    fn a_records_turn_numbers_and_side_letters_are_named() {
+        let err = |t: &str| format!("{:#}", parse_moves(t).unwrap_err());
+        for (text, item) in [("1. S 3-1 2. N 5", "1 ('1.')"), ("3-1 N 5", "2 ('N')")] {
+            assert_eq!(
+                err(text),
+                format!(
+                    "--moves item {item} is a game record's turn number or side letter ('1. S \
+                     3-1 2. N 5'), not a move: give the turns alone ('3-1 5')"
+                )
+            );
+        }
+        // A house number with no dot, and `s` in another case, are read as before.
+        assert!(err("1.5").contains("is not a move: expected a house number"));
     }
 
     #[test]
