@@ -1340,3 +1340,65 @@ fn solve_no_best_skips_the_list_of_best_turns() {
         String::from_utf8(common::kalah_ok(&["solve", "--batch", file, "--no-best"])).unwrap();
     assert!(text.contains("value +4  pv 2-3  nodes"), "{text}");
 }
+
+/// Every JSON result names its rules (tester 111: `3,3,3,3,0,3,3,3,3,0 S` is +6 with standard
+/// capture and +8 with empty capture, and the JSON could not tell which): `solve`, a batch line,
+/// `analyze`, and a stopped search.
+#[test]
+fn json_results_name_their_rules() {
+    let empty = "capture=empty end=row-empty leftovers=owner majority-end=off pie=off \
+                 first-move-extra-turn=on";
+    let pos = "3,3,3,3,0,3,3,3,3,0 S";
+    let solved = json(&["solve", pos, "--capture", "empty", "--threads", "1"]);
+    assert_eq!(
+        (solved["rules"].as_str(), solved["value"].as_i64()),
+        (Some(empty), Some(8))
+    );
+    let analysed = json(&["analyze", pos, "--capture", "empty", "--threads", "1"]);
+    assert_eq!(analysed["rules"], empty, "{analysed}");
+    let standard = json(&["analyze", pos, "--turns", "--threads", "1"]);
+    assert!(
+        standard["rules"]
+            .as_str()
+            .unwrap()
+            .starts_with("capture=standard "),
+        "{standard}"
+    );
+    let out = kalah(&[
+        "solve",
+        "--houses",
+        "6",
+        "--seeds",
+        "4",
+        "--nodes",
+        "1000",
+        "--threads",
+        "1",
+        "--json",
+        "--capture",
+        "empty",
+    ])
+    .output()
+    .unwrap();
+    let stopped: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (stopped["stopped"].as_bool(), stopped["rules"].as_str()),
+        (Some(true), Some(empty))
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("one.txt");
+    std::fs::write(&file, format!("{pos} +8\n")).unwrap();
+    let out = common::kalah_ok(&[
+        "solve",
+        "--batch",
+        file.to_str().unwrap(),
+        "--capture",
+        "empty",
+        "--json",
+    ]);
+    let line: Value = serde_json::from_slice(out.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    assert_eq!(
+        (line["rules"].as_str(), line["ok"].as_bool()),
+        (Some(empty), Some(true))
+    );
+}

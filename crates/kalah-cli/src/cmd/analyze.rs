@@ -28,8 +28,8 @@ pub struct Args {
     /// single action.
     #[arg(long)]
     pub turns: bool,
-    /// Print JSON: {"position", "value", "moves": [{"move": "3-6", "value": 10}, ...], "nodes",
-    /// "seconds"}.
+    /// Print JSON: {"position", "rules", "value", "moves": [{"move": "3-6", "value": 10}, ...],
+    /// "nodes", "seconds"}.
     #[arg(long)]
     pub json: bool,
     /// Threads, 1 to 256 [default: every core]: each solves whole actions (or turns), all
@@ -130,7 +130,12 @@ fn stopped(
     let secs = stats.elapsed.as_secs_f64();
     let rules = args.target.rules.rules();
     if args.json {
-        let mut v = stop_json(pos, (lower, upper), (stats.nodes, secs), limit.as_ref());
+        let mut v = stop_json(
+            (pos, &rules),
+            (lower, upper),
+            (stats.nodes, secs),
+            limit.as_ref(),
+        );
         v["moves"] = rows_json(&p.found);
         print(&format!("{v}\n"))?;
     } else {
@@ -254,7 +259,7 @@ fn report(
     if args.json {
         return print(&format!(
             "{}\n",
-            json!({"position": pos.to_string(), "value": value, "moves": rows_json(rows), "nodes": nodes, "seconds": crate::output::json_seconds(secs)})
+            json!({"position": pos.to_string(), "rules": args.target.rules.rules().to_string(), "value": value, "moves": rows_json(rows), "nodes": nodes, "seconds": crate::output::json_seconds(secs)})
         ));
     }
     let Some(side) = pos.to_move() else {

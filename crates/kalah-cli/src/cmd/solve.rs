@@ -26,7 +26,8 @@ mod batch;
 pub struct Args {
     #[command(flatten)]
     pub target: Target,
-    /// Print JSON: {"position", "value", "best", "pv", "nodes", "tt_hits", "seconds"}.
+    /// Print JSON: {"position", "rules", "value", "best", "pv", "nodes", "tt_hits", "seconds"}
+    /// ("rules" as the Rules tag of a game record writes them).
     #[arg(long)]
     pub json: bool,
     /// Threads, 1 to 256 [default: every core]: each runs its own MTD(f), all sharing one
@@ -179,13 +180,14 @@ pub(crate) fn stopped_by(limit: Option<&(&'static str, String)>) -> String {
 /// once `lower == upper`, the `"value"`. `solve`, `solve --batch` and `analyze` add their own
 /// fields to it.
 pub(crate) fn stop_json(
-    pos: &Position,
+    (pos, rules): (&Position, &Rules),
     (lower, upper): (i32, i32),
     (nodes, secs): (u64, f64),
     limit: Option<&(&'static str, String)>,
 ) -> serde_json::Value {
     let mut v = json!({
         "position": pos.to_string(),
+        "rules": rules.to_string(),
         "stopped": true,
         "lower": lower,
         "upper": upper,
@@ -838,7 +840,7 @@ fn stopped(
     if json_out {
         // The position searched (tester 75: after --moves, a stopped solve did not say which).
         let v = stop_json(
-            pos,
+            (pos, rules),
             (lower, upper),
             (stats.nodes, stats.elapsed.as_secs_f64()),
             limit.as_ref(),
@@ -949,6 +951,7 @@ pub fn run(args: Args) -> Result<()> {
     if args.json {
         let mut row = json!({
             "position": pos.to_string(),
+            "rules": rules.to_string(),
             "value": sol.value,
             "pv": pv,
             "nodes": sol.stats.nodes,

@@ -461,8 +461,12 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 // (tester 84: "expected +14: not proven" after "the value is +14 (proven)").
                 let agrees = lower == upper && entry.expected == Some(lower);
                 if args.json {
-                    let mut row =
-                        super::stop_json(&pos, (lower, upper), (stats.nodes, secs), limit.as_ref());
+                    let mut row = super::stop_json(
+                        (&pos, &rules),
+                        (lower, upper),
+                        (stats.nodes, secs),
+                        limit.as_ref(),
+                    );
                     row["line"] = json!(n);
                     if let Some(v) = entry.expected {
                         row["expected"] = json!(v);
@@ -524,6 +528,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
             let mut row = json!({
                 "line": n,
                 "position": pos.to_string(),
+                "rules": rules.to_string(),
                 "value": sol.value,
                 "pv": turns_text(&pos, &rules, &sol.pv),
                 "nodes": sol.stats.nodes,
