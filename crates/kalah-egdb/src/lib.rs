@@ -583,14 +583,13 @@ impl Egdb {
     /// [`CHECKED_ON_OPEN`] bytes; a small layer that fails it is not used (its probes give
     /// `None`), and [`Egdb::damaged_layer`] names the lowest such layer at once. The larger
     /// layers' payloads are not read here: in files of format 2 each block of
-    /// [`file::BLOCK_BYTES`] values is
-    /// checked against its own checksum the first time a probe reads it, and a block that
-    /// fails makes its layer answer no more probes, as a small layer that fails; a large layer
-    /// of format 1 (no block checksums; `kalah egdb build` rewrites it) is checked whole by the
-    /// first probe that reads it (see [`Egdb::probe`]), and by [`Egdb::check_checksums`],
-    /// [`Egdb::open_checked`] and [`Egdb::verify`] (`kalah egdb verify`). A truncated, foreign
-    /// or newer-versioned file, or anything but a regular file in a layer's place, is refused
-    /// here.
+    /// [`file::BLOCK_BYTES`] values is checked against its own checksum the first time a probe
+    /// reads it, and a block that fails makes its layer answer no more probes, as a small layer
+    /// that fails; a large layer of format 1 (no block checksums; `kalah egdb build` rewrites
+    /// it) is checked whole by the first probe that reads it (see [`Egdb::probe`]), and by
+    /// [`Egdb::check_checksums`], [`Egdb::open_checked`] and [`Egdb::verify`] (`kalah egdb
+    /// verify`). A truncated, foreign or newer-versioned file, or anything but a regular file in
+    /// a layer's place, is refused here.
     ///
     /// # Errors
     /// [`EgdbError`] if a file is present but unreadable, truncated, has a corrupt header or is

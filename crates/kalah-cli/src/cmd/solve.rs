@@ -643,9 +643,8 @@ pub(crate) fn show_progress(bar: &ProgressBar, message: String) {
 
 /// The progress line of a long search of `root` under its rules, with what follows its value
 /// (`None`: a per-move analysis, whose bounds are some move's, not shown), e.g. `solving: value
-/// in [-2, +6], 4853760 nodes,
-/// 1.9 M nodes/s (Ctrl-C stops)`. Bounds no tighter than the seeds in play give are `no bounds
-/// proven yet`, as [`bounds_text`] says when the search is stopped.
+/// in [-2, +6], 4853760 nodes, 1.9 M nodes/s (Ctrl-C stops)`. Bounds no tighter than the seeds
+/// in play give are `no bounds proven yet`, as [`bounds_text`] says when the search is stopped.
 pub(crate) fn progress_message(
     what: &str,
     p: &Progress,

@@ -441,7 +441,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         *lock(&bar) = ProgressBar::hidden();
         let t0 = Instant::now();
         cur.solver.set_limits(args.limits.position_limits());
-        let solved = args.listing().solve(&mut cur.solver, &pos, threads);
+        let solved = solving.listing.solve(&mut cur.solver, &pos, threads);
         lock(&bar).finish_and_clear();
         let (sol, best) = match solved {
             Ok(x) => x,
@@ -489,7 +489,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                         pos,
                         super::stopped_by(limit.as_ref()),
                         stats.nodes,
-                        super::bounds_text(&pos, &rules, lower, upper, args.listing())
+                        super::bounds_text(&pos, &rules, lower, upper, solving.listing)
                     ))?;
                 }
                 // Counted as unfinished, stopped by a limit or by a signal (tester 102: the
