@@ -51,14 +51,14 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use kalah_core::{Move, Position, Rules};
 use kalah_egdb::Egdb;
 use kalah_solver::{
     analyze_moves_parallel, search_jobs, MoveScore, ParallelOptions, SearchLimits, SolveError,
-    Solver,
+    Solver, Stats,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -762,15 +762,35 @@ impl Engine {
     /// The stop flag ([`Engine::set_stop_flag`]) ends the search early: the values are then
     /// estimates, exact only where proven.
     pub fn hint(&mut self, pos: &Position, rules: &Rules, limits: Limits) -> Vec<MoveValue> {
+        self.hint_with_nodes(pos, rules, limits).0
+    }
+
+    /// [`Engine::hint`], and the nodes it searched (by every thread, see
+    /// [`Engine::set_threads`]): those of the exact attempt and, if it did not finish, those of
+    /// the estimates after it; 0 if the game is over.
+    ///
+    /// A node limit (`limits.nodes`, `n`) applies as in [`Engine::hint`]: `n` nodes for the
+    /// exact attempt, then, if it does not finish, `n` more for the estimates, shared evenly
+    /// among the actions. Each search stops at the first check of its count at or past its
+    /// limit (every 1 024 nodes, see [`SearchLimits::nodes`]), and an estimate's first ply is
+    /// always searched whole, so the count reported may pass `n` (and, when the estimates ran,
+    /// `2n`) by about 1 024 nodes for each search: the exact attempt's and one per action.
+    pub fn hint_with_nodes(
+        &mut self,
+        pos: &Position,
+        rules: &Rules,
+        limits: Limits,
+    ) -> (Vec<MoveValue>, u64) {
         let mut p = *pos;
         p.settle(rules);
         if p.legal_moves(rules).is_empty() {
-            return Vec::new();
+            return (Vec::new(), 0);
         }
         let time = limits.time.unwrap_or(Duration::from_secs(1));
         let start = Instant::now();
-        if let Ok(values) = self.analyze(&p, rules, time.mul_f64(0.7), limits.nodes) {
-            return values
+        let (proof, spent) = self.analyze(&p, rules, time.mul_f64(0.7), limits.nodes);
+        if let Ok(values) = proof {
+            let values = values
                 .into_iter()
                 .map(|v| MoveValue {
                     mv: v.mv,
@@ -778,6 +798,7 @@ impl Engine {
                     exact: true,
                 })
                 .collect();
+            return (values, spent);
         }
         let left = time
             .saturating_sub(start.elapsed())
@@ -785,22 +806,21 @@ impl Engine {
         // Stopped: short estimates that ignore the flag, rather than one-ply guesses.
         let grace = self.stop_requested();
         let left = if grace { left.min(STOP_GRACE) } else { left };
-        self.estimate_moves(&p, rules, 200, left, limits.nodes, grace)
-            .0
-            .into_iter()
-            .map(|e| e.value)
-            .collect()
+        let (estimates, searched) = self.estimate_moves(&p, rules, 200, left, limits.nodes, grace);
+        let values = estimates.into_iter().map(|e| e.value).collect();
+        (values, spent + searched)
     }
 
     /// The exact value of every legal action of `pos` (settled, not over) within `time` and
-    /// `nodes`, on the engine's threads.
+    /// `nodes`, on the engine's threads; and the nodes searched (by every thread), whether it
+    /// finished or not.
     fn analyze(
         &mut self,
         pos: &Position,
         rules: &Rules,
         time: Duration,
         nodes: Option<u64>,
-    ) -> Result<Vec<MoveScore>, SolveError> {
+    ) -> (Result<Vec<MoveScore>, SolveError>, u64) {
         // The actions that need a search (the others end the game): the parallel analysis's
         // jobs; more threads than jobs would idle.
         let jobs = search_jobs(pos, rules, false);
@@ -808,7 +828,8 @@ impl Engine {
         if threads <= 1 {
             let solver = self.solver(rules);
             solver.set_limits(SearchLimits::new(Some(time), nodes));
-            return solver.analyze_moves(pos);
+            let r = solver.analyze_moves(pos);
+            return (r, solver.last_stats().nodes);
         }
         // The engine's solver comes first in the slice of solvers (it runs the ordering
         // searches); it is put back afterwards, keeping the table.
@@ -822,8 +843,9 @@ impl Engine {
         main.set_limits(SearchLimits::default());
         if let Err(e) = main.search_depth(pos, 1) {
             // Not expected without limits or a stop flag; keep the solver all the same.
+            let nodes = main.last_stats().nodes;
             self.solver = Some(main);
-            return Err(e);
+            return (Err(e), nodes);
         }
         main.set_limits(limits);
         let mut solvers = Vec::with_capacity(threads);
@@ -837,10 +859,12 @@ impl Engine {
         // limit (so the engine's flag, the caller's, is never set by the engine); a watcher
         // passes the engine's flag on to it.
         let stop = Arc::new(AtomicBool::new(false));
+        // The work of every thread, the ordering searches included.
+        let stats = Arc::new(Mutex::new(Stats::default()));
         let opts = ParallelOptions {
             stop: Some(Arc::clone(&stop)),
             progress: None,
-            ..ParallelOptions::default()
+            stats: Some(Arc::clone(&stats)),
         };
         let done = AtomicBool::new(false);
         let user = &self.stop;
@@ -862,6 +886,10 @@ impl Engine {
         // or was stopped; `take_solver` gives the engine's solver the engine's flag back before
         // its next search.
         self.solver = Some(solvers.swap_remove(0));
-        result
+        let nodes = stats
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .nodes;
+        (result, nodes)
     }
 }

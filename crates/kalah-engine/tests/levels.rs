@@ -118,6 +118,53 @@ fn a_node_limit_with_the_longest_time_does_not_panic() {
     assert_eq!(hint.len(), 6);
 }
 
+/// `hint_with_nodes` gives `hint`'s values and the nodes searched: with a node limit alone, the
+/// same twice (a fresh engine each time), within the documented bound (the exact attempt's
+/// `n`, then `n` more shared among the actions by the estimates, each search stopping at its
+/// first check, every 1 024 nodes, at or past its limit); the nodes of a proven hint too, on
+/// one thread and on two.
+#[test]
+fn a_hint_reports_its_nodes_and_repeats_under_a_node_limit() {
+    let rules = Rules::default();
+    let start = Position::start(&Start::default(), &rules);
+    let n = 20_000;
+    let limits = Limits {
+        time: Some(Duration::MAX),
+        nodes: Some(n),
+    };
+    let (values, nodes) = Engine::new(Level::Perfect).hint_with_nodes(&start, &rules, limits);
+    assert_eq!(values.len(), 6);
+    assert!(values.iter().all(|v| !v.exact), "{values:?}");
+    // The exact attempt used its limit, and the estimates theirs.
+    assert!(nodes > n && nodes <= 2 * n + 7 * 1024, "{nodes}");
+    assert_eq!(
+        Engine::new(Level::Perfect).hint_with_nodes(&start, &rules, limits),
+        (values.clone(), nodes)
+    );
+    assert_eq!(
+        Engine::new(Level::Perfect).hint(&start, &rules, limits),
+        values
+    );
+    // A hint proven within the limit: its analysis's nodes, on one thread or two.
+    let pos: Position = "1,0,3,2,0,4,5,1,0,2,0,0,3,6 N".parse().unwrap();
+    let generous = Limits {
+        time: Some(Duration::from_secs(10)),
+        nodes: None,
+    };
+    for threads in [1, 2] {
+        let mut e = Engine::new(Level::Perfect);
+        e.set_threads(threads);
+        let (values, nodes) = e.hint_with_nodes(&pos, &rules, generous);
+        assert!(values.iter().all(|v| v.exact), "{threads}: {values:?}");
+        assert!(nodes > 0, "{threads}");
+    }
+    let over: Position = "0,0,0,10,0,0,0,14".parse().unwrap();
+    assert_eq!(
+        Engine::new(Level::Perfect).hint_with_nodes(&over, &rules, limits),
+        (Vec::new(), 0)
+    );
+}
+
 #[test]
 fn hint_is_exact_when_quick() {
     let rules = Rules::default();

@@ -102,6 +102,7 @@ pub(crate) async fn info(State(state): State<AppState>) -> Json<Value> {
         "engine_slots_free": state.slots.available_permits(),
         "default_time_ms": c.default_time.as_millis() as u64,
         "max_time_ms": c.max_time.as_millis() as u64,
+        "max_nodes": max_nodes(c),
         "max_body_bytes": c.max_body_bytes,
         "egdb_dir": c.egdb_dir.as_ref().map(|d| d.display().to_string()),
         "rules": {
@@ -276,9 +277,49 @@ pub(crate) async fn game(body: ReqBody) -> ApiResult {
     game_json(&game).map(Json)
 }
 
+/// The most nodes a request may ask for ([`Config::max_nodes`](crate::Config::max_nodes), at
+/// least 1).
+fn max_nodes(c: &crate::Config) -> u64 {
+    c.max_nodes.max(1)
+}
+
+/// The engine's limits for an engine request's `time_ms` and `nodes` (each taken with
+/// [`Body::take_number`], `None` when left out), as `kalah play --move-time-ms --move-nodes`
+/// sets them, except that the server always has a time limit:
+/// * the time: [`thinking_time`]'s, or, with a node limit and no `time_ms`, the server's
+///   maximum ([`Config::max_time`](crate::Config::max_time)), where the command line has none;
+/// * the nodes: `nodes`, a whole number from 1 to [`max_nodes`], else none.
+///
+/// When both are given, the search stops at whichever comes first.
+///
+/// # Errors
+/// `422` naming the field for a time or node limit out of its range (see [`thinking_time`]);
+/// `time_ms` is checked first.
+fn engine_limits(
+    time_ms: Option<Number>,
+    nodes: Option<Number>,
+    state: &AppState,
+) -> Result<Limits, ApiError> {
+    let c = &state.config;
+    let time = match (&time_ms, &nodes) {
+        (None, Some(_)) => c.max_time,
+        _ => thinking_time(time_ms, state)?,
+    };
+    let nodes = nodes
+        .map(|n| whole_in("nodes", &n, 1, max_nodes(c)))
+        .transpose()?;
+    Ok(Limits {
+        time: Some(time),
+        nodes,
+    })
+}
+
 /// Thinking time of an engine request: `time_ms` (taken with [`Body::take_number`]) if given (a
 /// whole number of ms, at least 1; any longer time, however large, is cut to the server's
 /// maximum), else the server's default.
+///
+/// # Errors
+/// `422` naming `time_ms` for 0, a negative or a fractional time.
 fn thinking_time(time_ms: Option<Number>, state: &AppState) -> Result<Duration, ApiError> {
     let c = &state.config;
     let max = c.max_time.as_millis();
@@ -385,7 +426,7 @@ fn request_seed(seed: u64, pos: &kalah_core::Position) -> u64 {
 
 const ENGINE_FIELDS: &[&str] = &[
     "rules", "position", "houses", "seeds", "layout", "mirrored", "moves", "level", "time_ms",
-    "seed",
+    "nodes", "seed",
 ];
 
 /// `POST /api/engine`: the engine's action at `level` in the game's position, played.
@@ -397,10 +438,12 @@ pub(crate) async fn engine(
     let (mut body, game) = game_request(body, ENGINE_FIELDS)?;
     let level = take_level(&mut body, Level::Medium)?;
     let time = body.take_number("time_ms")?;
+    let nodes = body.take_number("nodes")?;
     let seed = body.take_number("seed")?;
     body.finish()?;
     let game = game.build()?;
-    let time = thinking_time(time, &state)?;
+    let limits = engine_limits(time, nodes, &state)?;
+    let time = limits.time.unwrap_or(state.config.max_time);
     let seed = seed
         .map(|n| whole_in("seed", &n, 0, u64::MAX))
         .transpose()?;
@@ -420,14 +463,7 @@ pub(crate) async fn engine(
         };
         engine.set_stop_flag(stop);
         engine.set_egdb(st.egdb(pos.houses(), &rules));
-        engine.choose_with(
-            &pos,
-            &rules,
-            Limits {
-                time: Some(time),
-                nodes: None,
-            },
-        )
+        engine.choose_with(&pos, &rules, limits)
     })
     .await?;
     let elapsed = started.elapsed();
@@ -469,6 +505,7 @@ fn pv_turns(pos: &Position, rules: &Rules, pv: &[Move]) -> Vec<String> {
 
 const ANALYZE_FIELDS: &[&str] = &[
     "rules", "position", "houses", "seeds", "layout", "mirrored", "moves", "level", "time_ms",
+    "nodes",
 ];
 
 /// `POST /api/analyze`: the value of the position and of every legal move, exact where the
@@ -481,9 +518,11 @@ pub(crate) async fn analyze(
     let (mut body, game) = game_request(body, ANALYZE_FIELDS)?;
     let level = take_level(&mut body, Level::Perfect)?;
     let time = body.take_number("time_ms")?;
+    let nodes = body.take_number("nodes")?;
     body.finish()?;
     let game = game.build()?;
-    let time = thinking_time(time, &state)?;
+    let limits = engine_limits(time, nodes, &state)?;
+    let time = limits.time.unwrap_or(state.config.max_time);
     let pos = game.position();
     let rules = game.rules;
     let mut v = to_json(&state_json(&pos, &rules))?;
@@ -494,23 +533,17 @@ pub(crate) async fn analyze(
         v["exact"] = json!(true);
         v["moves"] = json!([]);
         v["best"] = json!([]);
+        v["nodes"] = json!(0);
         v["time_ms"] = json!(0);
         return Ok(Json(v));
     };
     let started = Instant::now();
     let st = state.clone();
-    let values = run_engine(&state, time, peer, move |stop| {
+    let (values, nodes) = run_engine(&state, time, peer, move |stop| {
         let mut engine = Engine::new(level);
         engine.set_stop_flag(stop);
         engine.set_egdb(st.egdb(pos.houses(), &rules));
-        engine.hint(
-            &pos,
-            &rules,
-            Limits {
-                time: Some(time),
-                nodes: None,
-            },
-        )
+        engine.hint_with_nodes(&pos, &rules, limits)
     })
     .await?;
     let elapsed = started.elapsed();
@@ -530,6 +563,7 @@ pub(crate) async fn analyze(
         .filter(|m| Some(m.value) == best)
         .map(|m| m.mv.to_string())
         .collect::<Vec<_>>());
+    v["nodes"] = json!(nodes);
     v["time_ms"] = json!(elapsed.as_millis() as u64);
     Ok(Json(v))
 }
@@ -835,6 +869,60 @@ mod tests {
             config: Arc::new(config),
             egdbs: Arc::default(),
         }
+    }
+
+    /// The limits of an engine request, as `kalah play --move-time-ms --move-nodes` sets them,
+    /// but never without a time: a node limit alone gets the server's maximum time (the command
+    /// line: none), and `time_ms` keeps its own rules (the default when left out, cut to the
+    /// maximum).
+    #[test]
+    fn engine_limits_are_the_command_lines_with_a_time_always() {
+        let st = AppState {
+            config: Arc::new(Config {
+                default_time: Duration::from_millis(300),
+                max_time: Duration::from_millis(4000),
+                max_nodes: 1000,
+                ..Config::default()
+            }),
+            ..state(1)
+        };
+        let n = |v: u64| Some(Number::from(v));
+        let limits = |time: Option<u64>, nodes: Option<u64>| Limits {
+            time: time.map(Duration::from_millis),
+            nodes,
+        };
+        assert_eq!(engine_limits(None, None, &st), Ok(limits(Some(300), None)));
+        assert_eq!(
+            engine_limits(None, n(1000), &st),
+            Ok(limits(Some(4000), Some(1000)))
+        );
+        assert_eq!(
+            engine_limits(n(50), n(1), &st),
+            Ok(limits(Some(50), Some(1)))
+        );
+        assert_eq!(
+            engine_limits(n(9000), n(7), &st),
+            Ok(limits(Some(4000), Some(7)))
+        );
+        for bad in [0, 1001] {
+            let e = engine_limits(None, n(bad), &st).unwrap_err();
+            assert_eq!(
+                e,
+                ApiError::Unprocessable(format!(
+                    "field 'nodes' must be a whole number from 1 to 1000, not {bad}"
+                ))
+            );
+        }
+        // A maximum of 0 counts as 1.
+        let st = AppState {
+            config: Arc::new(Config {
+                max_nodes: 0,
+                ..Config::default()
+            }),
+            ..state(1)
+        };
+        assert!(engine_limits(None, n(1), &st).is_ok());
+        assert!(engine_limits(None, n(2), &st).is_err());
     }
 
     #[tokio::test]

@@ -3,16 +3,16 @@
 //! `kalah serve`: the page (plain HTML, CSS and JavaScript modules embedded in the binary) and a
 //! stateless JSON API over [`kalah_core`] and the [`kalah_engine`] façade.
 //!
-//! Every API request carries the rules and the position (or a start and the moves played from
-//! it), so any number of servers can answer behind a load balancer. Engine work (engine moves,
-//! analysis) runs on tokio's blocking pool with a time limit per request and a bound on the
-//! number of searches running at once ([`Config::engine_slots`]); past the bound the server
-//! answers `503 Service Unavailable` at once instead of queueing. A search whose answer nobody
-//! waits for any more (the client hung up, or the search overran its time) is stopped and gives
-//! its slot back within a few tenths of a second. Every malformed request gets a
-//! 4xx answer `{"error": "..."}` whose message names the problem. Slow or oversized requests
-//! are cut off ([`Config::read_timeout`], [`Config::max_body_bytes`]) so that clients cannot hold
-//! connections. The endpoints are documented in `docs/API.md`.
+//! Every API request carries the rules and the position (or a start and the moves played from it),
+//! so any number of servers can answer behind a load balancer. Engine work (engine moves, analysis)
+//! runs on tokio's blocking pool with a time limit per request (and the node limit a request may
+//! add, [`Config::max_nodes`]) and a bound on the number of searches running at once
+//! ([`Config::engine_slots`]); past the bound the server answers `503 Service Unavailable` at once
+//! instead of queueing. A search whose answer nobody waits for any more (the client hung up, or the
+//! search overran its time) is stopped and gives its slot back within a few tenths of a second.
+//! Every malformed request gets a 4xx answer `{"error": "..."}` whose message names the problem.
+//! Slow or oversized requests are cut off ([`Config::read_timeout`], [`Config::max_body_bytes`]) so
+//! that clients cannot hold connections. The endpoints are documented in `docs/API.md`.
 //!
 //! Values are final store differences from the view of the side to move (its store minus the
 //! opponent's at the end of the game with perfect play), as in [`kalah_engine`]; `value_south`
@@ -54,6 +54,14 @@ use tower_http::limit::RequestBodyLimitLayer;
 
 pub use error::ApiError;
 
+/// The default of [`Config::max_nodes`], in nodes: 2 million. Measured through the API on a
+/// 2-core VM (AMD EPYC) with another build running, a `perfect` move of 2 M nodes took
+/// 0.8–1.2 s on Kalah(6,4) and 1.8 s on Kalah(12,10), and an analysis (`/api/analyze`, which
+/// spends up to as many nodes again on estimates when it cannot prove every value, see
+/// `docs/API.md`) of 4 M nodes 2.0 s and 2.8 s: within the default [`Config::max_time`] of 10 s
+/// on a machine three times slower, so that the node limit, not the time, ends the search.
+pub const DEFAULT_MAX_NODES: u64 = 2_000_000;
+
 /// Server settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -62,8 +70,16 @@ pub struct Config {
     pub engine_slots: usize,
     /// Thinking time of an engine request that does not ask for one.
     pub default_time: Duration,
-    /// Most thinking time one engine request may ask for (larger requests are cut to it).
+    /// Most thinking time one engine request may ask for (larger requests are cut to it). Also
+    /// the time limit of a request that gives a node limit (`nodes`) without a time (`time_ms`):
+    /// as on the command line, its node limit is meant to be the one that stops the search,
+    /// but the server never searches without a time limit.
     pub max_time: Duration,
+    /// Most nodes one engine request may ask for with `nodes`, its node limit: from 1 to this
+    /// many (0 counts as 1); any other value is refused with `422`. The default,
+    /// [`DEFAULT_MAX_NODES`], is searched well within the default [`Config::max_time`], so that
+    /// a node limit, not the time, ends the search, and the answer repeats.
+    pub max_nodes: u64,
     /// Largest request body accepted, in bytes; larger bodies get `413`, at once (before the
     /// body is read) when the `Content-Length` header declares more.
     pub max_body_bytes: usize,
@@ -126,14 +142,15 @@ impl PartialEq for EgdbAdvice {
 impl Eq for EgdbAdvice {}
 
 impl Default for Config {
-    /// One engine slot per core, 1 s per engine request by default and 10 s at most, 64 KiB
-    /// bodies, 20 s to send a request's head and 20 s for its body, no endgame databases (and
-    /// 10 s before a missing set is looked for again).
+    /// One engine slot per core, 1 s per engine request by default and 10 s at most, node
+    /// limits up to [`DEFAULT_MAX_NODES`], 64 KiB bodies, 20 s to send a request's head and 20 s
+    /// for its body, no endgame databases (and 10 s before a missing set is looked for again).
     fn default() -> Self {
         Config {
             engine_slots: std::thread::available_parallelism().map_or(1, |n| n.get()),
             default_time: Duration::from_secs(1),
             max_time: Duration::from_secs(10),
+            max_nodes: DEFAULT_MAX_NODES,
             max_body_bytes: 64 * 1024,
             read_timeout: Duration::from_secs(20),
             egdb_dir: None,

@@ -16,6 +16,7 @@ fn config() -> Config {
         engine_slots: 2,
         default_time: Duration::from_millis(200),
         max_time: Duration::from_millis(500),
+        max_nodes: 1_000_000,
         max_body_bytes: 4096,
         read_timeout: Duration::from_secs(20),
         egdb_dir: None,
@@ -207,6 +208,7 @@ async fn info_lists_levels_and_limits() {
     );
     assert_eq!(a.body["engine_slots"], 2);
     assert_eq!(a.body["max_time_ms"], 500);
+    assert_eq!(a.body["max_nodes"], 1_000_000);
     assert_eq!(a.body["max_body_bytes"], 4096);
 }
 
@@ -2229,6 +2231,242 @@ async fn any_thinking_time_from_1_ms_is_cut_to_the_maximum() {
         StatusCode::BAD_REQUEST,
         &["field 'time_ms' must be a number, not a boolean"],
     );
+}
+
+// --- Node limits ------------------------------------------------------------------------------
+
+/// Nodes between two checks of a search's node count (kalah-solver's `SearchLimits::nodes`): a
+/// search stops at its first check at or past its limit.
+const NODE_CHECK: u64 = 1024;
+
+/// A server whose time limits never end a search of these tests before its node limit (10 s),
+/// with a default time of 1 ms: a node limit alone must not fall back to it.
+fn node_app() -> Router {
+    router(Config {
+        default_time: Duration::from_millis(1),
+        max_time: Duration::from_secs(10),
+        ..config()
+    })
+}
+
+/// `nodes` is read as `time_ms` is: another type is a 400, a number that is not a whole one
+/// from 1 to the server's maximum (`max_nodes`, 1 000 000 here) a 422, each naming the field;
+/// unlike `time_ms`, a node limit above the maximum is refused rather than cut, since a smaller
+/// limit would give another answer.
+#[tokio::test]
+async fn bad_node_limits_are_refused_naming_the_field() {
+    let app = app();
+    for path in ["/api/engine", "/api/analyze"] {
+        for nodes in [
+            "0",
+            "-0",
+            "-1",
+            "0.5",
+            "1.5",
+            "1000001",
+            "1e7",
+            "18446744073709551616",
+            "1e300",
+            "-1e19",
+        ] {
+            let a = send(&app, "POST", path, format!(r#"{{"nodes": {nodes}}}"#)).await;
+            assert_error(
+                &a,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &["field 'nodes' must be a whole number from 1 to 1000000, not "],
+            );
+        }
+        for (nodes, kind) in [
+            (json!("1000"), "a string"),
+            (json!(true), "a boolean"),
+            (json!([1000]), "an array"),
+            (json!({"n": 1000}), "an object"),
+        ] {
+            assert_error(
+                &post(&app, path, json!({ "nodes": nodes })).await,
+                StatusCode::BAD_REQUEST,
+                &[&format!("field 'nodes' must be a number, not {kind}")],
+            );
+        }
+        // A type is checked before any value; the game's values, then time_ms, before nodes.
+        assert_error(
+            &post(&app, path, json!({"time_ms": 0, "nodes": "x"})).await,
+            StatusCode::BAD_REQUEST,
+            &["field 'nodes' must be a number, not a string"],
+        );
+        assert_error(
+            &post(&app, path, json!({"moves": [7], "nodes": 0})).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["there is no house 7"],
+        );
+        assert_error(
+            &post(&app, path, json!({"time_ms": 0, "nodes": 0})).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &["field 'time_ms'"],
+        );
+        // The bounds themselves are taken; null is a node limit left out.
+        for nodes in [json!(1), json!(1_000_000), json!(1e6), Value::Null] {
+            let a = post(&app, path, json!({"houses": 2, "seeds": 1, "nodes": nodes})).await;
+            assert_eq!(a.status, StatusCode::OK, "{path} {nodes}: {}", a.text);
+        }
+    }
+    // An unknown field's list names it.
+    assert_error(
+        &post(&app, "/api/analyze", json!({"node": 5})).await,
+        StatusCode::BAD_REQUEST,
+        &["unknown field 'node'", "nodes"],
+    );
+}
+
+/// What a node-limited engine answer must repeat.
+fn engine_answer(a: &Answer) -> Value {
+    let b = &a.body;
+    json!([
+        b["move"],
+        b["value"],
+        b["exact"],
+        b["depth"],
+        b["nodes"],
+        b["pv"],
+        b["position"]
+    ])
+}
+
+/// With a node limit, `/api/engine` answers the same request the same way (move, value, depth,
+/// nodes, line), each request having a fresh engine and table; the limit binds (at Kalah(6,4)'s
+/// start `hard` searches 44 859 nodes to its depth 12, `perfect` and `expert` far more), and
+/// the nodes reported pass it by less than one check's worth: `perfect` by two, its exact
+/// attempt and the search after it.
+#[tokio::test]
+async fn a_node_limited_engine_move_repeats_and_keeps_to_the_limit() {
+    let app = node_app();
+    for (level, limit, checks) in [
+        ("hard", 20_000, 1),
+        ("hard", 5_000, 1),
+        ("expert", 20_000, 1),
+        ("perfect", 20_000, 2),
+    ] {
+        let ask = json!({"level": level, "nodes": limit});
+        let first = post(&app, "/api/engine", ask.clone()).await;
+        assert_eq!(first.status, StatusCode::OK, "{level}: {}", first.text);
+        let nodes = first.body["nodes"].as_u64().unwrap();
+        assert!(
+            nodes >= limit && nodes <= limit + checks * NODE_CHECK,
+            "{level} {limit}: {nodes} nodes"
+        );
+        assert_eq!(first.body["exact"], false, "{level}: {}", first.text);
+        if level == "hard" {
+            assert!(first.body["depth"].as_u64().unwrap() < 12, "{}", first.text);
+        }
+        for _ in 0..2 {
+            let again = post(&app, "/api/engine", ask.clone()).await;
+            assert_eq!(
+                engine_answer(&again),
+                engine_answer(&first),
+                "{level} {limit}"
+            );
+        }
+    }
+    // A seeded lower level repeats too.
+    let ask = json!({"level": "easy", "nodes": 500, "seed": 3, "moves": "3-6"});
+    let first = post(&app, "/api/engine", ask.clone()).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    assert_eq!(
+        engine_answer(&post(&app, "/api/engine", ask).await),
+        engine_answer(&first)
+    );
+}
+
+/// Both limits apply, whichever comes first, as `kalah play --move-time-ms --move-nodes`; a
+/// node limit alone thinks up to the server's maximum time, not its default one (1 ms here).
+#[tokio::test]
+async fn time_and_node_limits_both_apply() {
+    let app = node_app();
+    // The node limit first.
+    let a = post(
+        &app,
+        "/api/engine",
+        json!({"level": "expert", "time_ms": 10_000, "nodes": 5_000}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let nodes = a.body["nodes"].as_u64().unwrap();
+    assert!((5_000..=5_000 + NODE_CHECK).contains(&nodes), "{nodes}");
+    assert!(a.body["time_ms"].as_u64().unwrap() < 5_000, "{}", a.text);
+    // The time first: `expert` deepens until a limit stops it.
+    let started = std::time::Instant::now();
+    let a = post(
+        &app,
+        "/api/engine",
+        json!({"level": "expert", "time_ms": 20, "nodes": 1_000_000}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert!(a.body["nodes"].as_u64().unwrap() < 1_000_000, "{}", a.text);
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    // A node limit alone: not cut at the default 1 ms.
+    for path in ["/api/engine", "/api/analyze"] {
+        let a = post(&app, path, json!({"level": "expert", "nodes": 200_000})).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        assert!(
+            a.body["nodes"].as_u64().unwrap() >= 200_000,
+            "{path}: {}",
+            a.text
+        );
+    }
+}
+
+/// What a node-limited analysis must repeat.
+fn analysis(a: &Answer) -> Value {
+    let b = &a.body;
+    json!([b["value"], b["exact"], b["moves"], b["best"], b["nodes"]])
+}
+
+/// With a node limit, `/api/analyze` answers the same request the same way, and reports its
+/// nodes: at Kalah(6,4)'s start the exact attempt stops at the limit (`n`), then the estimates
+/// search `n` more, shared among the 6 moves, each search passing its limit by less than one
+/// check's worth; a position proven within the limit reports the proof's nodes.
+#[tokio::test]
+async fn a_node_limited_analysis_repeats_and_keeps_to_the_limit() {
+    let app = node_app();
+    let limit = 20_000;
+    let ask = json!({"nodes": limit});
+    let first = post(&app, "/api/analyze", ask.clone()).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    assert_eq!(first.body["exact"], false, "{}", first.text);
+    let nodes = first.body["nodes"].as_u64().unwrap();
+    assert!(
+        nodes > limit && nodes <= 2 * limit + 7 * NODE_CHECK,
+        "{nodes} nodes"
+    );
+    for _ in 0..2 {
+        let again = post(&app, "/api/analyze", ask.clone()).await;
+        assert_eq!(analysis(&again), analysis(&first));
+    }
+    // Proven within the limit (Kalah(4,2) takes about 27 000 nodes): the values, and the
+    // proof's nodes.
+    let limit = 100_000;
+    let ask = json!({"houses": 4, "seeds": 2, "nodes": limit});
+    let first = post(&app, "/api/analyze", ask.clone()).await;
+    assert_eq!(first.body["exact"], true, "{}", first.text);
+    let nodes = first.body["nodes"].as_u64().unwrap();
+    assert!(nodes > 0 && nodes <= limit, "{nodes} nodes");
+    assert_eq!(
+        analysis(&post(&app, "/api/analyze", ask).await),
+        analysis(&first)
+    );
+    // A finished game: no search.
+    let a = post(
+        &app,
+        "/api/analyze",
+        json!({"position": "0,0,3,1,2,4 S", "nodes": 10}),
+    )
+    .await;
+    assert_eq!(a.body["nodes"], 0, "{}", a.text);
 }
 
 // --- Slow and oversized requests over a real listener ------------------------------------------
