@@ -47,6 +47,9 @@ enum Command {
     Solve(cmd::solve::Args),
     /// The value of every legal move (or whole first turn) of a position.
     Analyze(cmd::analyze::Args),
+    /// Review a saved game: every turn's value against the best turn, the mistakes, and where
+    /// the result changed.
+    Review(cmd::review::Args),
     /// Solve a fixed set of positions; prints the node count (a regression signature).
     Bench(cmd::bench::Args),
     /// Endgame databases: build, info, verify, probe.
@@ -58,14 +61,30 @@ enum Command {
 /// The command line's definition: [`Cli`]'s, with `analyze`'s `--time-ms` told in its own
 /// words (the flag is `solve`'s too, whose help speaks of `--batch`: tester 106).
 fn cli_command() -> clap::Command {
-    Cli::command().mut_subcommand("analyze", |c| {
-        c.mut_arg("time_ms", |a| {
-            a.help(
-                "Give up after MS milliseconds of search (1 to a day), printing the actions or \
-                 turns valued by then and the bounds proven on the others; exit code 1",
-            )
+    Cli::command()
+        .mut_subcommand("analyze", |c| {
+            c.mut_arg("time_ms", |a| {
+                a.help(
+                    "Give up after MS milliseconds of search (1 to a day), printing the actions \
+                     or turns valued by then and the bounds proven on the others; exit code 1",
+                )
+            })
         })
-    })
+        .mut_subcommand("review", |c| {
+            c.mut_arg("time_ms", |a| {
+                a.help(
+                    "Give each position at most MS milliseconds of search (1 to a day); a \
+                     position not solved by then gets the bounds proven on its value, and the \
+                     review ends with exit code 1",
+                )
+            })
+            .mut_arg("nodes", |a| {
+                a.help(
+                    "Give each position at most N nodes, as --time-ms does (checked every 1024 \
+                     nodes; on several threads, each thread counts its own)",
+                )
+            })
+        })
 }
 
 /// Parses the command line. Help and version go to stdout as usual; a usage error becomes one
@@ -250,6 +269,7 @@ fn main() {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Solve(a) => cmd::solve::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Review(a) => cmd::review::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Egdb(a) => cmd::egdb::run(a),
         Command::Serve(a) => cmd::serve::run(a),

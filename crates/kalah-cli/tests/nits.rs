@@ -612,6 +612,7 @@ fn help_texts_carry_no_internal_notes() {
         &["perft"],
         &["solve"],
         &["analyze"],
+        &["review"],
         &["bench"],
         &["serve"],
         &["egdb"],
@@ -687,5 +688,10 @@ fn the_time_limit_is_told_for_each_command() {
     assert!(
         solve.contains("With --batch") && !solve.contains("analyze"),
         "{solve}"
+    );
+    let review = flag_line("review");
+    assert!(
+        review.contains("each position") && !review.contains("batch"),
+        "{review}"
     );
 }

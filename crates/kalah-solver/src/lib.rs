@@ -74,6 +74,7 @@
 #![warn(missing_docs)]
 
 mod parallel;
+pub mod review;
 mod search;
 mod tt;
 

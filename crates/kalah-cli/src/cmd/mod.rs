@@ -6,6 +6,7 @@ pub mod egdb;
 pub mod match_;
 pub mod perft;
 pub mod play;
+pub mod review;
 pub mod serve;
 pub mod show;
 pub mod solve;

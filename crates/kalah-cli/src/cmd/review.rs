@@ -1,0 +1,545 @@
+//! `kalah review`: every whole turn of a saved game valued against the best turn of its
+//! position, the mistakes, and where the game's result changed hands.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+use kalah_core::{GameRecord, Position, Side, Turn};
+use kalah_solver::review::{players, review_game, TurnReview, Valued};
+use kalah_solver::Progress;
+use serde_json::json;
+
+use crate::cmd::egdb::{parse_threads, threads_for};
+use crate::cmd::solve::{make_solver, show_progress, Limits, SearchArgs};
+use crate::output::{plural, print};
+
+/// Arguments of `kalah review`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The game record to review: a file in the text or JSON form that `kalah play --save` and
+    /// `kalah match --save` write (its rules, start and turns are used).
+    #[arg(value_name = "RECORD")]
+    pub record: PathBuf,
+    /// Print JSON: {"rules", "start", "south", "north", "turns": [{"turn", "side", "player",
+    /// "position", "played", "value", "best", "best_value", "loss", ...}], "players", "complete",
+    /// "nodes", "seconds"}.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the game again to FILE with a `# review:` comment after each turn (its value, and
+    /// for a mistake a best turn and the seeds lost), keeping the record's own tags and
+    /// comments. FILE is written to a temporary file first, then renamed into place; it may be
+    /// RECORD itself.
+    #[arg(long, value_name = "FILE")]
+    pub annotate: Option<PathBuf>,
+    /// Threads, 1 to 256 [default: every core]: each position's search is shared among them,
+    /// as `kalah solve --threads` shares it.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub limits: Limits,
+}
+
+/// Runs `kalah review`. Values are final store differences with perfect play, from the view of
+/// the side that played each turn.
+///
+/// # Errors
+/// A record that cannot be read or does not replay; a position not solved within --time-ms or
+/// --nodes (after the review is printed: exit code 1); an annotated record that cannot be
+/// written.
+pub fn run(args: Args) -> Result<()> {
+    let (record, _) = crate::cmd::play::load_record(&args.record)?;
+    let rules = record.rules;
+    let turns: Vec<Turn> = record.turns().into_iter().map(|t| t.turn).collect();
+    let mut start = record.start;
+    start.settle(&rules);
+    let threads = threads_for(args.threads);
+    if let Some(path) = &args.annotate {
+        check_writable_place(path)?;
+    }
+    let (mut solver, bar) = make_solver(
+        &args.search,
+        &rules,
+        &start,
+        &args.limits,
+        "reviewing",
+        None,
+    )?;
+    // The progress line names the position being searched, counted from the game's end.
+    let at = Arc::new(AtomicUsize::new(0));
+    let total = Arc::new(AtomicUsize::new(0));
+    {
+        let (at, total, shown) = (Arc::clone(&at), Arc::clone(&total), bar.clone());
+        solver.set_progress(move |p: &Progress| {
+            if p.elapsed >= Duration::from_secs(1) {
+                show_progress(&shown, progress_message(&at, &total, p));
+            }
+        });
+    }
+    let started = Instant::now();
+    let limits = &args.limits;
+    let reviews = review_game(
+        &mut solver,
+        &start,
+        &turns,
+        threads,
+        || limits.position_limits(),
+        |done, all| {
+            at.store(done + 1, Ordering::Relaxed);
+            total.store(all, Ordering::Relaxed);
+            !crate::signals::received()
+        },
+    )
+    .map_err(|(k, why)| anyhow::anyhow!("turn {k} of the record does not play: {why}"))?;
+    bar.finish_and_clear();
+    crate::cmd::solve::warn_if_damaged(solver.egdb().map(|db| &**db));
+    let secs = started.elapsed().as_secs_f64();
+    let nodes: u64 = reviews.iter().map(|r| r.stats.nodes).sum();
+    let who = players(&reviews, &turns);
+    let interrupted = crate::signals::received();
+    let complete = reviews.len() == turns.len() && !interrupted;
+    if let Some(path) = &args.annotate {
+        // Written before the review is printed: a full disk is said before exit code 0 could be.
+        let text = annotated(&record, &reviews).to_text();
+        crate::cmd::play::save_atomically(path, &text)?;
+    }
+    if args.json {
+        print(&format!(
+            "{}\n",
+            review_json(&record, &start, &reviews, &who, complete, (nodes, secs))
+        ))?;
+    } else {
+        print(&review_text(
+            &record,
+            &start,
+            &turns,
+            &reviews,
+            &who,
+            (nodes, secs),
+        ))?;
+    }
+    if interrupted {
+        if !args.json {
+            stderr_line!(
+                "kalah: {}: the review covers the last {} of {} turns",
+                crate::signals::stopped_by(),
+                reviews.len(),
+                turns.len()
+            );
+        }
+        std::process::exit(crate::signals::exit_code());
+    }
+    let unproven = reviews
+        .iter()
+        .filter(|r| r.best_value.exact().is_none())
+        .count();
+    if unproven > 0 {
+        let flags: Vec<String> = limits
+            .limit_flags()
+            .into_iter()
+            .flatten()
+            .map(|f| f.1)
+            .collect();
+        bail!(
+            "{} of {} positions were not solved within {}",
+            unproven,
+            reviews.len(),
+            flags.join(" and ")
+        );
+    }
+    if let Some(path) = &args.annotate {
+        if !args.json {
+            stderr_line!("kalah: the annotated game is in '{}'", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// Refuses, before a review that may take long, an annotation `path` that cannot be written:
+/// a directory, or a file in a directory that does not exist. (The write itself checks the
+/// rest: permissions, a full disk.)
+///
+/// # Errors
+/// That message.
+fn check_writable_place(path: &std::path::Path) -> Result<()> {
+    if path.is_dir() {
+        bail!(
+            "cannot write the annotated game to '{}': it is a directory",
+            path.display()
+        );
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    if !parent.is_dir() {
+        bail!(
+            "cannot write the annotated game to '{}': there is no directory '{}'",
+            path.display(),
+            parent.display()
+        );
+    }
+    Ok(())
+}
+
+/// The progress line: `reviewing position 3 of 41 (from the game's end): 4853760 nodes, 1.9 M
+/// nodes/s (Ctrl-C stops)`.
+fn progress_message(at: &AtomicUsize, total: &AtomicUsize, p: &Progress) -> String {
+    format!(
+        "reviewing position {} of {} (from the game's end): {} nodes, {:.1} M nodes/s (Ctrl-C stops)",
+        at.load(Ordering::Relaxed),
+        total.load(Ordering::Relaxed),
+        p.nodes,
+        p.nodes_per_second / 1e6
+    )
+}
+
+/// `v` as text: `+8`, or `+4..+8` when only bounded.
+fn valued_text(v: Valued) -> String {
+    match v {
+        Valued::Exact(v) => format!("{v:+}"),
+        Valued::Between(lo, hi) => format!("{lo:+}..{hi:+}"),
+    }
+}
+
+/// The player who began as `side`, by name: `South (alice)`, or `South` without a name.
+fn player_name(record: &GameRecord, side: Side) -> String {
+    let name = match side {
+        Side::South => &record.south,
+        Side::North => &record.north,
+    };
+    if name.is_empty() {
+        side.to_string()
+    } else {
+        format!("{side} ({name})")
+    }
+}
+
+/// What one turn's review says after its value: `=` for a best turn; else a best turn with
+/// its value (`4 (+8)`; `? (+4..+8)` when the position was not solved), the seeds lost (`2`;
+/// `>=2` or `?` when not proven) and a change of the result (`win -> draw`).
+fn verdict(r: &TurnReview) -> (String, String, String) {
+    match r.loss() {
+        Some(0) => ("=".into(), String::new(), String::new()),
+        Some(loss) => (
+            format!(
+                "{} ({})",
+                r.best_turn
+                    .as_ref()
+                    .map_or("?".to_string(), Turn::to_string),
+                valued_text(r.best_value)
+            ),
+            loss.to_string(),
+            r.outcome_change().map_or(String::new(), |(a, b)| {
+                format!("{} -> {}", a.name(), b.name())
+            }),
+        ),
+        None => {
+            let least = r.least_loss();
+            (
+                format!("? ({})", valued_text(r.best_value)),
+                if least > 0 {
+                    format!(">={least}")
+                } else {
+                    "?".into()
+                },
+                String::new(),
+            )
+        }
+    }
+}
+
+/// The review as text: a table of the turns, then each player's mistakes and the result.
+fn review_text(
+    record: &GameRecord,
+    start: &Position,
+    turns: &[Turn],
+    reviews: &[TurnReview],
+    who: &[Side],
+    (nodes, secs): (u64, f64),
+) -> String {
+    let mut s = format!(
+        "game: {} against {}, {}\nstart: {start}\nrules: {}\n",
+        player_name(record, Side::South),
+        player_name(record, Side::North),
+        plural(turns.len() as u64, "turn", "turns"),
+        record.rules
+    );
+    if reviews.is_empty() {
+        s.push_str("nothing to review: the record has no turn\n");
+        return s;
+    }
+    s.push_str(
+        "values: final store difference with perfect play, for the side that played the turn; \
+         '=' marks a best turn\n",
+    );
+    let rows: Vec<[String; 7]> = reviews
+        .iter()
+        .map(|r| {
+            let (best, lost, change) = verdict(r);
+            let played = if r.open {
+                format!("{}-", r.turn)
+            } else {
+                r.turn.to_string()
+            };
+            [
+                r.number.to_string(),
+                r.before.side().letter().to_string(),
+                played,
+                valued_text(r.played_value),
+                best,
+                lost,
+                change,
+            ]
+        })
+        .collect();
+    let head = [
+        "turn",
+        "side",
+        "played",
+        "value",
+        "best (value)",
+        "lost",
+        "",
+    ];
+    let width: Vec<usize> = (0..7)
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].len())
+                .chain([head[c].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: [&str; 7]| {
+        let mut l = format!(
+            "{:>w0$}  {:<w1$}  {:<w2$}  {:>w3$}  {:<w4$}  {:>w5$}  {}",
+            cells[0],
+            cells[1],
+            cells[2],
+            cells[3],
+            cells[4],
+            cells[5],
+            cells[6],
+            w0 = width[0],
+            w1 = width[1],
+            w2 = width[2],
+            w3 = width[3],
+            w4 = width[4],
+            w5 = width[5],
+        );
+        l.truncate(l.trim_end().len());
+        l.push('\n');
+        l
+    };
+    s.push_str(&line(head));
+    for r in &rows {
+        s.push_str(&line([&r[0], &r[1], &r[2], &r[3], &r[4], &r[5], &r[6]]));
+    }
+    if let Some(k) = turns
+        .iter()
+        .position(|t| t.moves() == [kalah_core::Move::Swap])
+    {
+        s.push_str(&format!(
+            "after the swap at turn {}, {} plays South and {} North\n",
+            k + 1,
+            player_name(record, Side::North),
+            player_name(record, Side::South)
+        ));
+    }
+    if reviews.len() < turns.len() {
+        s.push_str(&format!(
+            "(turns 1 to {} not reviewed: the review was stopped)\n",
+            turns.len() - reviews.len()
+        ));
+    }
+    for side in [Side::South, Side::North] {
+        s.push_str(&player_summary(record, reviews, who, side));
+    }
+    if reviews[0].number == 1 {
+        if let Valued::Exact(v) = reviews[0].best_value {
+            s.push_str(&format!(
+                "with perfect play from the start: {}\n",
+                outcome_words(reviews[0].before.side(), v)
+            ));
+        }
+    }
+    let last = reviews.last().expect("a turn");
+    let mut end = last.before;
+    if last.turn.play(&mut end, &record.rules).is_ok() && end.is_over() {
+        s.push_str(&format!(
+            "the game: South {}, North {}\n",
+            end.store(Side::South),
+            end.store(Side::North)
+        ));
+    }
+    s.push_str(&format!("({nodes} nodes, {secs:.3} s)\n"));
+    s
+}
+
+/// `South wins by 8`, `North wins by 2` or `a draw`, for a value `v` from `side`'s view.
+fn outcome_words(side: Side, v: i32) -> String {
+    match v.signum() {
+        0 => "a draw".to_string(),
+        1 => format!("{side} wins by {v}"),
+        _ => format!("{} wins by {}", side.opposite(), -v),
+    }
+}
+
+/// One player's line: `South (alice): 20 turns, 3 mistakes, 8 seeds lost; the result changed
+/// at turn 17 (win -> draw)`.
+fn player_summary(record: &GameRecord, reviews: &[TurnReview], who: &[Side], side: Side) -> String {
+    let mine: Vec<&TurnReview> = reviews
+        .iter()
+        .zip(who)
+        .filter(|(_, w)| **w == side)
+        .map(|(r, _)| r)
+        .collect();
+    let mistakes: Vec<&&TurnReview> = mine.iter().filter(|r| r.loss().unwrap_or(0) > 0).collect();
+    let lost: i32 = mistakes.iter().filter_map(|r| r.loss()).sum();
+    let unproven = mine.iter().filter(|r| r.loss().is_none()).count();
+    let mut s = format!(
+        "{}: {}, {}",
+        player_name(record, side),
+        plural(mine.len() as u64, "turn", "turns"),
+        plural(mistakes.len() as u64, "mistake", "mistakes"),
+    );
+    if lost > 0 {
+        s.push_str(&format!(
+            ", {}",
+            plural(lost as u64, "seed lost", "seeds lost")
+        ));
+    }
+    if unproven > 0 {
+        s.push_str(&format!(", {unproven} not proven"));
+    }
+    let changes: Vec<String> = mistakes
+        .iter()
+        .filter_map(|r| {
+            r.outcome_change()
+                .map(|(a, b)| format!("turn {} ({} -> {})", r.number, a.name(), b.name()))
+        })
+        .collect();
+    if !changes.is_empty() {
+        s.push_str(&format!("; the result changed at {}", changes.join(", ")));
+    }
+    s.push('\n');
+    s
+}
+
+/// The review as JSON (see [`Args::json`]).
+fn review_json(
+    record: &GameRecord,
+    start: &Position,
+    reviews: &[TurnReview],
+    who: &[Side],
+    complete: bool,
+    (nodes, secs): (u64, f64),
+) -> serde_json::Value {
+    let turns: Vec<serde_json::Value> = reviews
+        .iter()
+        .zip(who)
+        .map(|(r, w)| {
+            let mut v = json!({
+                "turn": r.number,
+                "side": r.before.side().letter().to_string(),
+                "player": w.letter().to_string(),
+                "position": r.before.to_string(),
+                "played": r.turn.to_string(),
+                "open": r.open,
+                "value": r.played_value.exact(),
+                "best": r.best_turn.as_ref().map(Turn::to_string),
+                "best_value": r.best_value.exact(),
+                "loss": r.loss(),
+                "nodes": r.stats.nodes,
+            });
+            if let Valued::Between(lo, hi) = r.played_value {
+                v["value_bounds"] = json!([lo, hi]);
+            }
+            if let Valued::Between(lo, hi) = r.best_value {
+                v["best_value_bounds"] = json!([lo, hi]);
+                v["least_loss"] = json!(r.least_loss());
+            }
+            if let Some((a, b)) = r.outcome_change() {
+                v["outcome_change"] = json!([a.name(), b.name()]);
+            }
+            v
+        })
+        .collect();
+    let summary = |side: Side| {
+        let mine: Vec<&TurnReview> = reviews
+            .iter()
+            .zip(who)
+            .filter(|(_, w)| **w == side)
+            .map(|(r, _)| r)
+            .collect();
+        json!({
+            "turns": mine.len(),
+            "mistakes": mine.iter().filter(|r| r.loss().unwrap_or(0) > 0).count(),
+            "loss": mine.iter().filter_map(|r| r.loss()).sum::<i32>(),
+            "unproven": mine.iter().filter(|r| r.loss().is_none()).count(),
+        })
+    };
+    json!({
+        "rules": record.rules.to_string(),
+        "start": start.to_string(),
+        "south": record.south,
+        "north": record.north,
+        "turns": turns,
+        "players": {"south": summary(Side::South), "north": summary(Side::North)},
+        "complete": complete,
+        "nodes": nodes,
+        "seconds": crate::output::json_seconds(secs),
+    })
+}
+
+/// `record` with a `# review:` comment after each reviewed turn (replacing those of an earlier
+/// review): ` review: S 3-6 +8 =` for a
+/// best turn, ` review: N 1 -10; best 4 (-8), 2 lost, draw -> loss` for a mistake.
+fn annotated(record: &GameRecord, reviews: &[TurnReview]) -> GameRecord {
+    let mut out = record.clone();
+    // An earlier review's comments give way to this one's.
+    out.comments
+        .retain(|c| !c.1.trim_start().starts_with("review:"));
+    if let Some(first) = reviews.first().filter(|r| r.number == 1) {
+        if let Valued::Exact(v) = first.best_value {
+            out.comments.push((
+                0,
+                format!(
+                    " review: values with perfect play for the side that played each turn; from \
+                     the start, {}",
+                    outcome_words(first.before.side(), v)
+                ),
+            ));
+        }
+    }
+    for r in reviews {
+        let side = r.before.side().letter();
+        let played = if r.open {
+            format!("{}-", r.turn)
+        } else {
+            r.turn.to_string()
+        };
+        let value = valued_text(r.played_value);
+        let text = match r.loss() {
+            Some(0) => format!(" review: {side} {played} {value} ="),
+            _ => {
+                let (best, lost, change) = verdict(r);
+                let change = if change.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {change}")
+                };
+                format!(" review: {side} {played} {value}; best {best}, {lost} lost{change}")
+            }
+        };
+        out.comments.push((r.number, text));
+    }
+    // Each comment after its turn, the record's own first: a stable sort keeps their order.
+    out.comments.sort_by_key(|c| c.0);
+    out
+}
