@@ -1402,3 +1402,38 @@ fn json_results_name_their_rules() {
         (Some(empty), Some(true))
     );
 }
+
+/// `--fresh-table`: each line's node count is that of a solve of its position alone (tester
+/// 111: with the table kept, a line's count depended on the lines before it).
+#[test]
+fn a_batch_with_fresh_tables_counts_each_position_alone() {
+    // Kalah(4,3) after South's 2-3 (2 ends in the store; 3 sows 4 seeds to North's house 2).
+    let after = "3,0,0,5,2,4,4,3,3,0 N".to_string();
+    let lines = format!("3,3,3,3,0,3,3,3,3,0 S\n{after}\n");
+    let nodes = |extra: &[&str]| -> Vec<u64> {
+        let mut c = kalah(&["solve", "--batch", "-", "--threads", "1", "--json"]);
+        c.args(extra).write_stdin(lines.clone());
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter_map(|v| v.get("line").map(|_| v["nodes"].as_u64().unwrap()))
+            .collect()
+    };
+    let alone: Vec<u64> = ["3,3,3,3,0,3,3,3,3,0 S", after.as_str()]
+        .iter()
+        .map(|p| {
+            json(&["solve", p, "--threads", "1"])["nodes"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    let fresh = nodes(&["--fresh-table"]);
+    assert_eq!(fresh, alone);
+    // Kept, the second position is found in the first one's table.
+    let kept = nodes(&[]);
+    assert_eq!(kept[0], alone[0]);
+    assert!(kept[1] < alone[1] / 10, "{kept:?} {alone:?}");
+}

@@ -45,6 +45,13 @@ pub struct Args {
     /// or a position is given up at --time-ms or --nodes.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves"])]
     pub batch: Option<PathBuf>,
+    /// With --batch: solve each position with an empty transposition table, of the size a
+    /// `kalah solve` of that position alone takes, so that each line's nodes and time are those
+    /// of a solve of its position alone (on one thread, the same node count), whatever the
+    /// lines before it. Without it the table is kept, and a line finds the work of the lines
+    /// before it.
+    #[arg(long, requires = "batch")]
+    pub fresh_table: bool,
     /// Do not list every best turn: the value and a principal variation only (its first turn is
     /// a best one; JSON without "best"). The list can cost far more than the value on wide boards
     /// whose actions come close to it: Kalah(8,2) takes 2 M nodes for the value, 69 M for the list.

@@ -658,10 +658,19 @@ fn solver_for<'a>(
         let cur = solvers.remove(i);
         solvers.push(cur);
         let last = solvers.len() - 1;
+        let mut fresh = false;
         if search.tt_mb.is_none() {
             let top = solvers[last].parts.egdb.as_ref().map(|db| db.max_seeds());
             let wanted = default_tt_for(rules, pos, top, &args.limits);
-            if wanted > solvers[last].parts.tt_mb {
+            // With --fresh-table, the very table `kalah solve` takes for the position alone: a
+            // larger one would change its node count too.
+            let resize = if args.fresh_table {
+                wanted != solvers[last].parts.tt_mb
+            } else {
+                wanted > solvers[last].parts.tt_mb
+            };
+            if resize {
+                fresh = true;
                 let others: usize = solvers[..last].iter().map(|c| c.parts.tt_mb).sum();
                 if others + wanted > budget() {
                     solvers.drain(..last);
@@ -673,7 +682,11 @@ fn solver_for<'a>(
                 cur.solver = with_progress(cur.parts.solver(rules, wanted), solving, bar);
             }
         }
-        return Ok(solvers.last_mut().expect("kept above"));
+        let cur = solvers.last_mut().expect("kept above");
+        if args.fresh_table && !fresh {
+            cur.solver.clear_table();
+        }
+        return Ok(cur);
     }
     // The databases of a board size are opened (and their notes printed) once a batch.
     let egdb = match egdbs.get(&houses) {
