@@ -1437,3 +1437,67 @@ fn a_batch_with_fresh_tables_counts_each_position_alone() {
     assert_eq!(kept[0], alone[0]);
     assert!(kept[1] < alone[1] / 10, "{kept:?} {alone:?}");
 }
+
+/// An expected outcome (W, D, L) instead of a value: checked against the value's sign, and by
+/// the bounds of a position given up at a limit (tester 111: batches took exact values only).
+#[test]
+fn a_batch_checks_expected_outcomes() {
+    // Kalah(4,3) standard: +6 for South. 0,2,0,0,2,0 S: South's only action, 2, puts a seed
+    // in the store and one in North's house 1, emptying South's row; North sweeps 3: -2.
+    let lines = "3,3,3,3,0,3,3,3,3,0 S W\n3,3,3,3,0,3,3,3,3,0 S d\n\
+                 0,2,0,0,2,0 S loss\n0,2,0,0,2,0 S W\n";
+    let out = kalah(&["solve", "--batch", "-", "--threads", "1", "--json"])
+        .write_stdin(lines)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let rows: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let got: Vec<(Value, Value, Value)> = rows[..4]
+        .iter()
+        .map(|r| (r["value"].clone(), r["expected"].clone(), r["ok"].clone()))
+        .collect();
+    use serde_json::json;
+    assert_eq!(
+        got,
+        vec![
+            (json!(6), json!("W"), json!(true)),
+            (json!(6), json!("D"), json!(false)),
+            (json!(-2), json!("L"), json!(true)),
+            (json!(-2), json!("W"), json!(false)),
+        ]
+    );
+    assert_eq!(rows[4]["summary"]["mismatches"], 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("2 values differ from the expected ones"),
+        "{err}"
+    );
+    // Given up at a node limit, bounds that settle the outcome of Kalah(5,4)'s start (South
+    // wins: the first MTD(f) test proves a positive lower bound, after some 3 M nodes today)
+    // make the line ok, still unfinished (exit code 1).
+    let mut settled = false;
+    for nodes in ["1000000", "2000000", "4000000", "8000000"] {
+        let out = kalah(&["solve", "--batch", "-", "--threads", "1", "--nodes", nodes])
+            .write_stdin("4,4,4,4,4,0,4,4,4,4,4,0 S W\n4,4,4,4,4,0,4,4,4,4,4,0 S D\n")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        if lines[0].contains("the value lies between +") {
+            assert!(lines[0].contains("expected W: ok"), "{text}");
+            assert!(lines[1].contains("expected D: MISMATCH"), "{text}");
+            assert_eq!(out.status.code(), Some(1));
+            settled = true;
+            break;
+        }
+        assert!(lines[0].contains("expected W: not proven"), "{text}");
+    }
+    assert!(
+        settled,
+        "no node limit gave bounds above 0 without the value"
+    );
+}

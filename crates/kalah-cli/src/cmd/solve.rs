@@ -37,7 +37,8 @@ pub struct Args {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cmd::egdb::parse_threads)]
     pub threads: Option<usize>,
     /// Solve every position of FILE (`-`: standard input), one a line, each optionally followed
-    /// by its expected value ("4,4,4,4,4,4,0,4,4,4,4,4,4,0 S +8"; blank lines and # comments
+    /// by its expected value ("4,4,4,4,4,4,0,4,4,4,4,4,4,0 S +8") or outcome for the side to
+    /// move (W, D or L: "... S W"; blank lines and # comments
     /// skipped; a byte-order mark opening the file too), with one solver whose table is kept
     /// between positions (one a board size, for the last two sizes used). Prints a result a line
     /// as each is proven (with --json, JSON lines), then a summary: positions, mismatches, mean

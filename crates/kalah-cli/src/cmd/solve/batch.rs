@@ -19,6 +19,7 @@ use anyhow::{bail, Context, Result};
 use indicatif::ProgressBar;
 use kalah_core::{Phase, Position, Rules};
 use kalah_egdb::Egdb;
+use kalah_solver::review::Outcome;
 use kalah_solver::{Progress, SolveError, Solver};
 use serde_json::{json, Value};
 
@@ -29,17 +30,89 @@ use crate::game_args::{opening_rules_note, RulesNamed};
 use crate::input::{read_line, LineRead, WideText};
 use crate::output::{json_round, json_seconds, print};
 
-/// A batch line's words: the position text and the expected value, if the line ends with one.
+/// A batch line's words: the position text and what is expected of its value, if the line
+/// ends with it.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct Entry {
     pub position: String,
-    pub expected: Option<i32>,
+    pub expected: Option<Expected>,
+}
+
+/// What a batch line expects of its position's value (side to move's view): the exact value
+/// (`+8`), or only the outcome (`W`, `D` or `L`: a win, a draw or a loss for the side to move,
+/// as published tables give some positions, e.g. `../shared/reference/published-values.csv`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Expected {
+    /// This exact value.
+    Value(i32),
+    /// A value of this sign: above 0, 0, below 0.
+    Outcome(Outcome),
+}
+
+impl Expected {
+    /// Whether the value `v` is as expected.
+    pub(super) fn holds(self, v: i32) -> bool {
+        match self {
+            Expected::Value(e) => e == v,
+            Expected::Outcome(o) => Outcome::of(v) == o,
+        }
+    }
+
+    /// Whether bounds `lower..=upper` of the value prove it as expected (every value in them
+    /// is), or rule it out (none is): `Some(true)`, `Some(false)`, or `None` when they do not
+    /// tell. A stopped search's bounds can prove an outcome: `W` once the lower bound is above 0.
+    pub(super) fn proven_by(self, lower: i32, upper: i32) -> Option<bool> {
+        if (lower..=upper).all(|v| self.holds(v)) {
+            Some(true)
+        } else if !(lower..=upper).any(|v| self.holds(v)) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// As the line writes it: `+8`, `-2`, `0`; `W`, `D`, `L`.
+    pub(super) fn text(self) -> String {
+        match self {
+            Expected::Value(v) => format!("{v:+}"),
+            Expected::Outcome(o) => outcome_letter(o).to_string(),
+        }
+    }
+
+    /// As JSON: the number, or the letter.
+    pub(super) fn json(self) -> Value {
+        match self {
+            Expected::Value(v) => json!(v),
+            Expected::Outcome(o) => json!(outcome_letter(o)),
+        }
+    }
+}
+
+/// `W`, `D` or `L`.
+fn outcome_letter(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win => "W",
+        Outcome::Draw => "D",
+        Outcome::Loss => "L",
+    }
+}
+
+/// An outcome word of a batch line: `W`, `D`, `L`, `win`, `draw` or `loss`, in any case.
+fn outcome_word(word: &str) -> Option<Outcome> {
+    match word.to_ascii_lowercase().as_str() {
+        "w" | "win" => Some(Outcome::Win),
+        "d" | "draw" => Some(Outcome::Draw),
+        "l" | "loss" => Some(Outcome::Loss),
+        _ => None,
+    }
 }
 
 /// Splits a batch line. `Ok(None)`: a blank line or a comment (`#` first). The last word is the
 /// expected value when it starts with a digit or a sign and the word before it does not end in a
-/// comma (then it is the last count of the bins, written after a space: `4, 4, ..., 0`). A
-/// finished game without a seed is written without a side (`0,0,0,0,0,0 +0`).
+/// comma (then it is the last count of the bins, written after a space: `4, 4, ..., 0`), or the
+/// expected outcome when it is `W`, `D` or `L` (or `win`, `draw`, `loss`, in any case) after at
+/// least one other word. A finished game without a seed is written without a side
+/// (`0,0,0,0,0,0 +0`).
 ///
 /// # Errors
 /// An expected value that is not a whole number within ±255 (`+8x`, `300`).
@@ -60,8 +133,8 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
     for i in 1..words.len() - 1 {
         let value = words[i];
         let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
-        if !digits.is_empty()
-            && digits.bytes().all(|b| b.is_ascii_digit())
+        let number = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+        if (number || outcome_word(value).is_some())
             && words[..i].join(" ").parse::<Position>().is_ok()
         {
             bail!(
@@ -73,6 +146,14 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
     // A last word that is neither a number nor a phase tag after a whole position (`... S
     // six`, `... S pies`): either a bad expected value or a misspelt tag, so the message names
     // both. (A phase tag the position refuses, `S pie`, is left to the position's parser.)
+    if words.len() >= 2 {
+        if let Some(o) = outcome_word(last) {
+            return Ok(Some(Entry {
+                position: words[..words.len() - 1].join(" "),
+                expected: Some(Expected::Outcome(o)),
+            }));
+        }
+    }
     if !numeric
         && words.len() >= 2
         && Phase::from_tag(last).is_none()
@@ -83,7 +164,7 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
             .is_ok()
     {
         bail!(
-            "unexpected '{last}' after the position: an expected value is a whole number from -255 to +255, and after the side only 'opening', 'first-turn' or 'pie' may follow"
+            "unexpected '{last}' after the position: an expected value is a whole number from -255 to +255 (or W, D or L), and after the side only 'opening', 'first-turn' or 'pie' may follow"
         );
     }
     if words.len() < 2 || !numeric || words[words.len() - 2].ends_with(',') {
@@ -101,7 +182,7 @@ pub(super) fn split_line(text: &str) -> Result<Option<Entry>> {
         })?;
     Ok(Some(Entry {
         position: words[..words.len() - 1].join(" "),
-        expected: Some(expected),
+        expected: Some(Expected::Value(expected)),
     }))
 }
 
@@ -456,10 +537,12 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 let secs = t0.elapsed().as_secs_f64();
                 // An expected value the bounds already rule out is a mismatch, proven (tester
                 // 83: it was not counted, nor shown in the text).
-                let ruled_out = entry.expected.filter(|v| *v < lower || *v > upper);
+                let proven = entry.expected.and_then(|e| e.proven_by(lower, upper));
+                let ruled_out = entry.expected.filter(|_| proven == Some(false));
                 // The value proven (stopped while the best turns were listed) and as expected
-                // (tester 84: "expected +14: not proven" after "the value is +14 (proven)").
-                let agrees = lower == upper && entry.expected == Some(lower);
+                // (tester 84: "expected +14: not proven" after "the value is +14 (proven)"), or
+                // an expected outcome the bounds prove.
+                let agrees = proven == Some(true);
                 if args.json {
                     let mut row = super::stop_json(
                         (&pos, &rules),
@@ -469,7 +552,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                     );
                     row["line"] = json!(n);
                     if let Some(v) = entry.expected {
-                        row["expected"] = json!(v);
+                        row["expected"] = v.json();
                     }
                     if ruled_out.is_some() {
                         row["ok"] = json!(false);
@@ -479,9 +562,9 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                     print(&format!("{row}\n"))?;
                 } else {
                     let check = match (entry.expected, ruled_out) {
-                        (Some(v), Some(_)) => format!("  expected {v:+}: MISMATCH"),
-                        (Some(v), None) if agrees => format!("  expected {v:+}: ok"),
-                        (Some(v), None) => format!("  expected {v:+}: not proven"),
+                        (Some(v), Some(_)) => format!("  expected {}: MISMATCH", v.text()),
+                        (Some(v), None) if agrees => format!("  expected {}: ok", v.text()),
+                        (Some(v), None) => format!("  expected {}: not proven", v.text()),
                         (None, _) => String::new(),
                     };
                     print(&format!(
@@ -518,7 +601,7 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
         totals.solved += 1;
         totals.nodes += sol.stats.nodes;
         totals.seconds += secs;
-        let ok = entry.expected.map(|v| v == sol.value);
+        let ok = entry.expected.map(|v| v.holds(sol.value));
         if ok == Some(false) {
             totals.mismatches += 1;
         }
@@ -539,15 +622,15 @@ pub(super) fn run(args: &Args, path: &Path) -> Result<()> {
                 row["best"] = json!(best);
             }
             if let Some(v) = entry.expected {
-                row["expected"] = json!(v);
-                row["ok"] = json!(v == sol.value);
+                row["expected"] = v.json();
+                row["ok"] = json!(v.holds(sol.value));
             }
             print(&format!("{row}\n"))?;
         } else {
             let check = match entry.expected {
                 None => String::new(),
-                Some(v) if v == sol.value => format!("  expected {v:+}: ok"),
-                Some(v) => format!("  expected {v:+}: MISMATCH"),
+                Some(v) if v.holds(sol.value) => format!("  expected {}: ok", v.text()),
+                Some(v) => format!("  expected {}: MISMATCH", v.text()),
             };
             // Without the list (--no-best), the principal variation's first turn.
             let best = match best {
@@ -796,8 +879,61 @@ mod tests {
     fn entry(position: &str, expected: Option<i32>) -> Option<Entry> {
         Some(Entry {
             position: position.to_string(),
-            expected,
+            expected: expected.map(Expected::Value),
         })
+    }
+
+    #[test]
+    fn an_expected_outcome_is_a_letter_or_a_word() {
+        let start = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S";
+        for (word, o) in [
+            ("W", Outcome::Win),
+            ("w", Outcome::Win),
+            ("win", Outcome::Win),
+            ("D", Outcome::Draw),
+            ("Draw", Outcome::Draw),
+            ("L", Outcome::Loss),
+            ("LOSS", Outcome::Loss),
+        ] {
+            assert_eq!(
+                split_line(&format!("{start} {word}")).unwrap(),
+                Some(Entry {
+                    position: start.to_string(),
+                    expected: Some(Expected::Outcome(o)),
+                }),
+                "{word}"
+            );
+        }
+        // After a phase tag too.
+        assert_eq!(
+            split_line("4,4,4,4,4,4,0,4,4,4,4,4,4,0 N pie L").unwrap(),
+            Some(Entry {
+                position: "4,4,4,4,4,4,0,4,4,4,4,4,4,0 N pie".to_string(),
+                expected: Some(Expected::Outcome(Outcome::Loss)),
+            })
+        );
+        let e = split_line(&format!("{start} W extra"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("unexpected 'extra' after the expected value 'W'"),
+            "{e}"
+        );
+        // What bounds prove.
+        let w = Expected::Outcome(Outcome::Win);
+        assert_eq!(w.proven_by(2, 10), Some(true));
+        assert_eq!(w.proven_by(-4, 0), Some(false));
+        assert_eq!(w.proven_by(0, 6), None);
+        let d = Expected::Outcome(Outcome::Draw);
+        assert_eq!(d.proven_by(0, 0), Some(true));
+        assert_eq!(d.proven_by(2, 6), Some(false));
+        assert_eq!(d.proven_by(-2, 2), None);
+        let v = Expected::Value(8);
+        assert_eq!(v.proven_by(8, 8), Some(true));
+        assert_eq!(v.proven_by(-2, 6), Some(false));
+        assert_eq!(v.proven_by(6, 10), None);
+        assert_eq!(v.text(), "+8");
+        assert_eq!(Expected::Outcome(Outcome::Loss).text(), "L");
     }
 
     #[test]
@@ -847,7 +983,7 @@ mod tests {
                 .to_string();
             assert_eq!(
                 e,
-                format!("unexpected '{bad}' after the position: an expected value is a whole number from -255 to +255, and after the side only 'opening', 'first-turn' or 'pie' may follow")
+                format!("unexpected '{bad}' after the position: an expected value is a whole number from -255 to +255 (or W, D or L), and after the side only 'opening', 'first-turn' or 'pie' may follow")
             );
         }
         // A phase tag the position refuses stays the position's fault (tester 12).
