@@ -2335,3 +2335,39 @@ fn a_player_without_a_tag_is_said_unnamed() {
         "{text}"
     );
 }
+
+/// `review` values each turn played so far against the best one (see `kalah review`): the
+/// Kalah(2,1) game checked by hand in cli_review.rs. South's 1 (-2) where 2-1 wins by 2.
+#[test]
+fn review_values_the_turns_played_so_far() {
+    let text = play(
+        &["--layout", "1,1", "--opponent", "human", "--no-egdb"],
+        "review\n1\n1\nreview\nquit\n",
+    );
+    assert!(
+        text.contains("No turn has been played yet: there is nothing to review."),
+        "{text}"
+    );
+    let at = text
+        .find("game: South (human) against North (human), 2 turns")
+        .unwrap_or_else(|| panic!("{text}"));
+    let rows: Vec<Vec<&str>> = text[at..]
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            vec!["1", "S", "1", "-2", "2-1", "(+2)", "4", "win", "->", "loss"],
+            vec!["2", "N", "1", "+2", "="],
+        ],
+        "{text}"
+    );
+    assert!(
+        text.contains("South (human): 1 turn, 1 mistake, 4 seeds lost"),
+        "{text}"
+    );
+    // The game goes on after it.
+    assert!(text.trim_end().ends_with("Bye."), "{text}");
+}

@@ -24,7 +24,7 @@ const GAME: &str = r#"[Rules "capture=standard end=row-empty leftovers=owner maj
 # before the game
 1. S 1
 2. N 1
-# a comment of bob's
+# review: a comment of bob's
 3. S 2
 "#;
 
@@ -135,12 +135,12 @@ fn the_annotated_record_reads_back_with_its_own_comments_and_the_review() {
             (0, " before the game"),
             (
                 0,
-                " review: values with perfect play for the side that played each turn; from the start, South wins by 2"
+                " [kalah review] values with perfect play for the side that played each turn; from the start, South wins by 2"
             ),
-            (1, " review: S 1 -2; best 2-1 (+2), 4 lost, win -> loss"),
-            (2, " a comment of bob's"),
-            (2, " review: N 1 +2 ="),
-            (3, " review: S 2 -2 ="),
+            (1, " [kalah review] S 1 -2; best 2-1 (+2), 4 lost, win -> loss"),
+            (2, " review: a comment of bob's"),
+            (2, " [kalah review] N 1 +2 ="),
+            (3, " [kalah review] S 2 -2 ="),
         ],
         "{text}"
     );
@@ -242,7 +242,10 @@ fn after_a_pie_rule_swap_each_turn_is_put_to_the_player_who_played_it() {
     let out = kalah(&["review", &game]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("after the swap at turn 2, North (ben) plays South and South (ann) North"),
+        text.contains(
+            "after the swap at turn 2, the player who began as North (ben) plays South, and the \
+             one who began as South (ann) plays North"
+        ),
         "{text}"
     );
 }
@@ -255,4 +258,106 @@ fn a_record_without_turns_has_nothing_to_review() {
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("nothing to review"), "{text}");
+}
+
+#[test]
+fn annotate_replaces_only_a_record_of_the_same_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(&dir, "g.txt", GAME);
+    // Notes, and another game's record, are not replaced, and the review does not start.
+    let notes = write(&dir, "notes.txt", "my precious notes\n");
+    let other = write(&dir, "other.txt", "[Start \"1,1,0,1,1,0 S\"]\n\n1. S 2-1\n");
+    for (target, why) in [
+        (&notes, "does not hold a game record"),
+        (&other, "holds another game"),
+        (&"/dev/null".to_string(), "not a regular file"),
+    ] {
+        let out = kalah(&["review", &game, "--annotate", target])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{target}: {err}");
+        assert!(out.stdout.is_empty(), "{out:?}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&notes).unwrap(),
+        "my precious notes\n"
+    );
+    assert!(std::fs::read_to_string(&other)
+        .unwrap()
+        .contains("1. S 2-1"));
+    // An empty file is fine.
+    let empty = write(&dir, "empty.txt", "");
+    let out = kalah(&["review", &game, "--annotate", &empty])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(std::fs::read_to_string(&empty)
+        .unwrap()
+        .contains("[kalah review]"));
+}
+
+#[test]
+fn a_json_record_is_annotated_in_the_json_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = GameRecord::parse(GAME).unwrap().to_json();
+    let game = write(&dir, "g.rec", &json);
+    let out = kalah(&["review", &game, "--annotate", &game])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&game).unwrap();
+    let v: Value = serde_json::from_str(&text).expect("still the JSON form");
+    assert!(
+        v["comments"].to_string().contains("[kalah review] S 1 -2"),
+        "{text}"
+    );
+    // A new file named .json gets the JSON form too.
+    let text_game = write(&dir, "t.txt", GAME);
+    let out_json = dir.path().join("out.json");
+    let out = kalah(&[
+        "review",
+        &text_game,
+        "--annotate",
+        out_json.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let _: Value = serde_json::from_str(&std::fs::read_to_string(&out_json).unwrap()).unwrap();
+}
+
+#[test]
+fn a_stopped_review_leaves_the_annotated_file_as_it_was() {
+    // Kalah(6,4) without databases: the review of even one turn takes seconds.
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(
+        &dir,
+        "g.txt",
+        "[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]\n\n1. S 3-6\n2. N 1\n",
+    );
+    let before = std::fs::read_to_string(&game).unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args([
+            "review",
+            &game,
+            "--annotate",
+            &game,
+            "--no-egdb",
+            "--threads",
+            "1",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = common::interrupt(child, std::time::Duration::from_millis(800));
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("was not written: the review was stopped"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&game).unwrap(), before);
 }

@@ -247,20 +247,30 @@ pub fn review_game(
             }) => (Valued::of(lower, upper), Vec::new(), stats),
         });
     }
+    // A turn is worth at most its position's best: bounds of the turn played raise the lower
+    // bound of a position left unsolved, from the last turn back, so that the turn before it
+    // gets the tighter bound too.
+    for k in (first..n).rev() {
+        let played = match (&values[k], &values[k + 1]) {
+            (Some(_), Some(next)) => {
+                played_value(&positions[k], &positions[k + 1], open[k], next.0)
+            }
+            _ => continue,
+        };
+        if let Some(now) = values[k].as_mut() {
+            let (lo, hi) = now.0.bounds();
+            now.0 = Valued::of(lo.max(played.bounds().0).min(hi), hi);
+        }
+    }
     let mut out = Vec::new();
     for k in first..n {
         let (Some(now), Some(next)) = (&values[k], &values[k + 1]) else {
             continue;
         };
         let before = positions[k];
-        let after = &positions[k + 1];
-        let played_value = if after.is_over() {
-            Valued::Exact(after.store_diff(before.side()))
-        } else if open[k] {
-            next.0
-        } else {
-            next.0.negated()
-        };
+        // ... and at most the best's upper bound.
+        let (lo, hi) = played_value(&before, &positions[k + 1], open[k], next.0).bounds();
+        let played_value = Valued::of(lo.min(now.0.bounds().1), hi.min(now.0.bounds().1));
         out.push(TurnReview {
             number: k + 1,
             before,
@@ -273,6 +283,19 @@ pub fn review_game(
         });
     }
     Ok(out)
+}
+
+/// The value of a turn from `before` to `after` for the side that played it: the final store
+/// difference if it ended the game, the value `next` of `after` if the turn is unfinished (the
+/// same side to move), else minus it (the move handed over, a pie-rule swap too).
+fn played_value(before: &Position, after: &Position, open: bool, next: Valued) -> Valued {
+    if after.is_over() {
+        Valued::Exact(after.store_diff(before.side()))
+    } else if open {
+        next
+    } else {
+        next.negated()
+    }
 }
 
 /// The first whole turn of `pv` from `pos` (its actions up to the first that does not earn an

@@ -227,6 +227,17 @@ fn a_stopped_search_gives_bounds_that_hold_the_value() {
             p.number
         );
         assert!(p.least_loss() <= f.loss().unwrap());
+        // A turn is worth at most its position's best: the bounds say so too.
+        assert!(
+            p.best_value.bounds().0 >= p.played_value.bounds().0,
+            "turn {}",
+            p.number
+        );
+        assert!(
+            p.played_value.bounds().1 <= p.best_value.bounds().1,
+            "turn {}",
+            p.number
+        );
         if p.best_value.exact().is_none() {
             bounded += 1;
             assert_eq!(p.loss(), None);

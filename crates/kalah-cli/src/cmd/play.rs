@@ -21,6 +21,7 @@ use kalah_core::{
 };
 use kalah_egdb::Egdb;
 use kalah_engine::{Engine, Level, Limits};
+use kalah_solver::{SearchLimits, Solver};
 
 use crate::board::{self, BoardLabels, ColorChoice, Paint};
 use crate::game_args::RuleArgs;
@@ -134,6 +135,9 @@ pub struct Args {
     pub no_egdb: bool,
 }
 
+/// Time `review` takes at most, in all.
+const REVIEW_TIME: Duration = Duration::from_secs(10);
+
 /// Time `hint` takes when --move-time-ms is not given.
 const DEFAULT_HINT_TIME: Duration = Duration::from_secs(2);
 
@@ -147,6 +151,8 @@ Commands:
   undo, u     take back your last turn (and the engine's reply to it)
   hint, h     the value of every legal action (the final store difference
               for the side to move)
+  review      every turn so far against the best one: mistakes, seeds lost
+              (up to 10 s; Ctrl-C stops it)
   save FILE   save the game as a game record, the JSON form if FILE ends in
               .json (continue it with --load FILE)
   board, b    draw the board again
@@ -486,6 +492,7 @@ enum Command {
     NoHouse(String, Option<String>),
     Undo,
     Hint,
+    Review,
     Save(String),
     Board,
     Help,
@@ -521,6 +528,7 @@ fn parse_command(line: &str) -> Result<Command, String> {
     match word_lc.as_str() {
         "undo" | "u" => no_arg(Command::Undo),
         "hint" | "h" => no_arg(Command::Hint),
+        "review" => no_arg(Command::Review),
         "board" | "b" => no_arg(Command::Board),
         "help" | "?" => no_arg(Command::Help),
         "quit" | "q" | "exit" => no_arg(Command::Quit),
@@ -1511,7 +1519,7 @@ fn link_chain(path: &Path) -> (Vec<PathBuf>, PathBuf) {
 ///
 /// # Errors
 /// When `path` cannot be opened or read, or is not a regular file.
-fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -1768,6 +1776,91 @@ impl Game {
             s.push('\n');
         }
         print(&s)
+    }
+
+    /// `review`: every whole turn played so far valued against the best turn of its position
+    /// (`kalah review`'s table and summary), within [`REVIEW_TIME`] in all: positions are
+    /// solved from the last back, so when the time runs out (or Ctrl-C stops it) the last
+    /// turns are reviewed and the earlier ones are said not to be.
+    fn review(&mut self) -> Result<()> {
+        let turns: Vec<Turn> = self.record.turns().into_iter().map(|t| t.turn).collect();
+        if turns.is_empty() {
+            return print("No turn has been played yet: there is nothing to review.\n");
+        }
+        let mut start = self.record.start;
+        start.settle(&self.rules);
+        let tt_mb = crate::cmd::solve::default_tt_for(
+            &self.rules,
+            &start,
+            self.egdb.as_ref().map(|db| db.max_seeds()),
+            &crate::cmd::solve::Limits {
+                time_ms: Some(REVIEW_TIME.as_millis() as u64),
+                nodes: None,
+            },
+        );
+        let mut solver = Solver::new(self.rules, tt_mb);
+        solver.set_egdb(self.egdb.clone());
+        solver.set_stop_flag(Arc::clone(&self.ctrl_c.stop));
+        let shown = thinking_line("Reviewing the game (up to 10 s; Ctrl-C stops)...")?;
+        let deadline = Instant::now() + REVIEW_TIME;
+        let reviews = {
+            let _search = self.ctrl_c.search();
+            let stop = Arc::clone(&self.ctrl_c.stop);
+            kalah_solver::review::review_game(
+                &mut solver,
+                &start,
+                &turns,
+                self.threads,
+                || SearchLimits {
+                    deadline: Some(deadline),
+                    nodes: None,
+                },
+                |_, _| Instant::now() < deadline && !stop.load(Ordering::SeqCst),
+            )
+        };
+        erase_thinking_line(shown)?;
+        let reviews = match reviews {
+            Ok(r) => r,
+            // Not expected: the record's turns were played by this game.
+            Err((k, why)) => return print(&format!("! turn {k} cannot be reviewed: {why}\n")),
+        };
+        let who = kalah_solver::review::players(&reviews, &turns);
+        let nodes: u64 = reviews.iter().map(|r| r.stats.nodes).sum();
+        let secs = (REVIEW_TIME.saturating_sub(deadline.saturating_duration_since(Instant::now())))
+            .as_secs_f64();
+        let why = if self.ctrl_c.stopped() {
+            "stopped by Ctrl-C"
+        } else if reviews.is_empty() {
+            "the last position alone takes longer than 10 s to solve; 'save FILE', then \
+             'kalah review FILE' takes the time it needs (endgame databases, 'kalah egdb build', \
+             make it faster)"
+        } else {
+            "out of time"
+        };
+        // The players named as `save` names them (the record's tags are filled in when saved).
+        let mut record = self.record.clone();
+        for (k, tag) in [&mut record.south, &mut record.north]
+            .into_iter()
+            .enumerate()
+        {
+            if tag.is_empty() {
+                *tag = if self.human[k] {
+                    RecordedPlayer::Human
+                } else {
+                    RecordedPlayer::Engine(self.level)
+                }
+                .name();
+            }
+        }
+        print(&crate::cmd::review::review_text(
+            &record,
+            &start,
+            &turns,
+            &reviews,
+            &who,
+            (nodes, secs),
+            why,
+        ))
     }
 
     /// Runs `f` holding [`CtrlC::saving`]: a Ctrl-C that quits meanwhile waits until it is
@@ -2290,6 +2383,7 @@ impl Game {
                 Command::Quit => return print("Bye.\n"),
                 Command::Board => self.draw()?,
                 Command::Hint => self.hint()?,
+                Command::Review => self.review()?,
                 Command::Save(file) => self.save(&file)?,
                 Command::Undo => {
                     let (n, failed) = self.undo();
@@ -2491,7 +2585,7 @@ fn same_game(a: &GameRecord, b: &GameRecord) -> bool {
 
 /// Whether `save FILE` or a new `--save FILE` writes the JSON form: a name ending in `.json`
 /// (any case). An existing record in the JSON form is written back in that form too.
-fn wants_json(path: &Path) -> bool {
+pub(crate) fn wants_json(path: &Path) -> bool {
     path.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use kalah_core::{GameRecord, Position, Side, Turn};
 use kalah_solver::review::{players, review_game, TurnReview, Valued};
 use kalah_solver::Progress;
@@ -19,8 +19,8 @@ use crate::output::{plural, print};
 /// Arguments of `kalah review`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game record to review: a file in the text or JSON form that `kalah play --save` and
-    /// `kalah match --save` write (its rules, start and turns are used).
+    /// The game record to review: a file in the text or JSON form, as `kalah play --save` and
+    /// `save` write it (its rules, start and turns are used).
     #[arg(value_name = "RECORD")]
     pub record: PathBuf,
     /// Print JSON: {"rules", "start", "south", "north", "turns": [{"turn", "side", "player",
@@ -28,10 +28,12 @@ pub struct Args {
     /// "nodes", "seconds"}.
     #[arg(long)]
     pub json: bool,
-    /// Write the game again to FILE with a `# review:` comment after each turn (its value, and
-    /// for a mistake a best turn and the seeds lost), keeping the record's own tags and
-    /// comments. FILE is written to a temporary file first, then renamed into place; it may be
-    /// RECORD itself.
+    /// Write the game again to FILE with a `# [kalah review]` comment after each turn (its
+    /// value, and for a mistake a best turn and the seeds lost), keeping the record's own tags
+    /// and comments; the JSON form if FILE ends in .json or holds a JSON record. FILE may be
+    /// new, empty, or a record of this same game (RECORD itself, or an earlier annotation, whose
+    /// review comments are replaced); anything else is refused before the review. It is written
+    /// through a temporary file renamed into place, and not at all if the review is stopped.
     #[arg(long, value_name = "FILE")]
     pub annotate: Option<PathBuf>,
     /// Threads, 1 to 256 [default: every core]: each position's search is shared among them,
@@ -58,9 +60,11 @@ pub fn run(args: Args) -> Result<()> {
     let mut start = record.start;
     start.settle(&rules);
     let threads = threads_for(args.threads);
-    if let Some(path) = &args.annotate {
-        check_writable_place(path)?;
-    }
+    // Checked before a review that may take long; `None` without --annotate.
+    let target = match &args.annotate {
+        Some(path) => Some(AnnotationTarget::check(path, &record)?),
+        None => None,
+    };
     let (mut solver, bar) = make_solver(
         &args.search,
         &rules,
@@ -102,16 +106,13 @@ pub fn run(args: Args) -> Result<()> {
     let who = players(&reviews, &turns);
     let interrupted = crate::signals::received();
     let complete = reviews.len() == turns.len() && !interrupted;
-    if let Some(path) = &args.annotate {
-        // Written before the review is printed: a full disk is said before exit code 0 could be.
-        let text = annotated(&record, &reviews).to_text();
-        crate::cmd::play::save_atomically(path, &text)?;
-    }
     if args.json {
-        print(&format!(
-            "{}\n",
-            review_json(&record, &start, &reviews, &who, complete, (nodes, secs))
-        ))?;
+        let mut v = review_json(&record, &start, &reviews, &who, complete, (nodes, secs));
+        if interrupted {
+            v["stopped"] = json!(true);
+            v["signal"] = json!(crate::signals::signal_name());
+        }
+        print(&format!("{v}\n"))?;
     } else {
         print(&review_text(
             &record,
@@ -120,6 +121,7 @@ pub fn run(args: Args) -> Result<()> {
             &reviews,
             &who,
             (nodes, secs),
+            "the review was stopped",
         ))?;
     }
     if interrupted {
@@ -131,7 +133,19 @@ pub fn run(args: Args) -> Result<()> {
                 turns.len()
             );
         }
+        if let Some(t) = &target {
+            // A part of a review would replace a whole one's comments: the file is left as it
+            // was.
+            stderr_line!(
+                "kalah: '{}' was not written: the review was stopped",
+                t.path.display()
+            );
+        }
         std::process::exit(crate::signals::exit_code());
+    }
+    // Written once the review is printed, so that a write that fails loses nothing of it.
+    if let Some(t) = &target {
+        t.write(&annotated(&record, &reviews))?;
     }
     let unproven = reviews
         .iter()
@@ -151,40 +165,145 @@ pub fn run(args: Args) -> Result<()> {
             flags.join(" and ")
         );
     }
-    if let Some(path) = &args.annotate {
-        if !args.json {
-            stderr_line!("kalah: the annotated game is in '{}'", path.display());
-        }
-    }
     Ok(())
 }
 
-/// Refuses, before a review that may take long, an annotation `path` that cannot be written:
-/// a directory, or a file in a directory that does not exist. (The write itself checks the
-/// rest: permissions, a full disk.)
-///
-/// # Errors
-/// That message.
-fn check_writable_place(path: &std::path::Path) -> Result<()> {
-    if path.is_dir() {
-        bail!(
-            "cannot write the annotated game to '{}': it is a directory",
-            path.display()
-        );
-    }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => std::path::Path::new("."),
-    };
-    if !parent.is_dir() {
-        bail!(
-            "cannot write the annotated game to '{}': there is no directory '{}'",
-            path.display(),
-            parent.display()
-        );
-    }
-    Ok(())
+/// Where `--annotate` writes, checked before the review (which may take long): a new file, an
+/// empty one, or a record of this very game (the record itself, or an earlier annotation of
+/// it), in a directory the user may write. Anything else is refused, as `kalah play`'s `save`
+/// refuses to replace notes or another game.
+struct AnnotationTarget {
+    path: PathBuf,
+    /// What the file held when checked (`None`: it did not exist): it must still hold that
+    /// when written, or someone changed it meanwhile.
+    held: Option<Vec<u8>>,
+    /// Write the JSON form: the name ends in `.json`, or the file holds a JSON record.
+    json: bool,
 }
+
+impl AnnotationTarget {
+    /// Checks `path` for the annotation of `record`.
+    ///
+    /// # Errors
+    /// A directory, a missing directory, a device or pipe, a file that is not a record of this
+    /// game, or a file or directory the user may not write.
+    fn check(path: &std::path::Path, record: &GameRecord) -> Result<AnnotationTarget> {
+        let name = path.display();
+        let refuse = |why: &str| -> Result<AnnotationTarget> {
+            bail!("cannot write the annotated game to '{name}': {why}")
+        };
+        if path.is_dir() {
+            return refuse("it is a directory");
+        }
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => std::path::Path::new("."),
+        };
+        if !parent.is_dir() {
+            return refuse(&format!("there is no directory '{}'", parent.display()));
+        }
+        let mut json = crate::cmd::play::wants_json(path);
+        let held = match std::fs::metadata(path) {
+            Err(_) => None,
+            Ok(m) if !m.is_file() => {
+                return refuse("it is not a regular file (a device, a pipe or a socket)")
+            }
+            Ok(_) => {
+                let bytes = crate::cmd::play::read_regular(path)
+                    .with_context(|| format!("cannot read '{name}'"))?;
+                if !bytes.is_empty() {
+                    match crate::cmd::play::load_record(path) {
+                        Err(_) => {
+                            return refuse(
+                                "it exists and does not hold a game record, so it is not \
+                                 replaced: name another file (or delete it first)",
+                            )
+                        }
+                        Ok((other, other_json)) => {
+                            if other.rules != record.rules
+                                || other.start != record.start
+                                || other.moves() != record.moves()
+                            {
+                                return refuse(
+                                    "it holds another game, so it is not replaced: name another \
+                                     file (or delete it first)",
+                                );
+                            }
+                            json |= other_json;
+                        }
+                    }
+                }
+                Some(bytes)
+            }
+        };
+        if let Some(why) = not_writable(path, parent, held.is_some()) {
+            return refuse(&why);
+        }
+        Ok(AnnotationTarget {
+            path: path.to_path_buf(),
+            held,
+            json,
+        })
+    }
+
+    /// Writes `record` (through a temporary file, then a rename), unless the file changed since
+    /// it was checked.
+    ///
+    /// # Errors
+    /// The file changed meanwhile, or the write failed.
+    fn write(&self, record: &GameRecord) -> Result<()> {
+        let name = self.path.display();
+        let now = crate::cmd::play::read_regular(&self.path).ok();
+        if now != self.held {
+            bail!(
+                "'{name}' was not written: it changed while the review ran (another program or \
+                 an editor wrote it); review again to annotate it"
+            );
+        }
+        let text = if self.json {
+            record.to_json()
+        } else {
+            record.to_text()
+        };
+        crate::cmd::play::save_atomically(&self.path, &text)
+            .with_context(|| format!("cannot write the annotated game to '{name}'"))?;
+        stderr_line!("kalah: the annotated game is in '{name}'");
+        Ok(())
+    }
+}
+
+/// Why the user may not write `path` (which exists if `exists`) in `parent`, or `None`: the
+/// replacement is a new file renamed over it, so the directory must be writable, and an
+/// existing file too (as `kalah play`'s `save` requires).
+fn not_writable(path: &std::path::Path, parent: &std::path::Path, exists: bool) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let access = |p: &std::path::Path, mode: libc::c_int| -> bool {
+            let Ok(c) = std::ffi::CString::new(p.as_os_str().as_bytes()) else {
+                return false;
+            };
+            // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
+            unsafe { libc::access(c.as_ptr(), mode) == 0 }
+        };
+        if exists && !access(path, libc::W_OK) {
+            return Some("you may not write it".into());
+        }
+        if !access(parent, libc::W_OK | libc::X_OK) {
+            return Some(format!(
+                "you may not write in its directory '{}'",
+                parent.display()
+            ));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (path, parent, exists);
+    None
+}
+
+/// What opens every comment `--annotate` writes, so that a later review replaces these and
+/// only these (a comment of the record's own that says "review:" is kept).
+const ANNOTATION_MARK: &str = "[kalah review]";
 
 /// The progress line: `reviewing position 3 of 41 (from the game's end): 4853760 nodes, 1.9 M
 /// nodes/s (Ctrl-C stops)`.
@@ -254,13 +373,16 @@ fn verdict(r: &TurnReview) -> (String, String, String) {
 }
 
 /// The review as text: a table of the turns, then each player's mistakes and the result.
-fn review_text(
+/// `why_short`: why turns were left out, when `reviews` does not hold them all (`the review was
+/// stopped`).
+pub(crate) fn review_text(
     record: &GameRecord,
     start: &Position,
     turns: &[Turn],
     reviews: &[TurnReview],
     who: &[Side],
     (nodes, secs): (u64, f64),
+    why_short: &str,
 ) -> String {
     let mut s = format!(
         "game: {} against {}, {}\nstart: {start}\nrules: {}\n",
@@ -269,8 +391,12 @@ fn review_text(
         plural(turns.len() as u64, "turn", "turns"),
         record.rules
     );
-    if reviews.is_empty() {
+    if turns.is_empty() {
         s.push_str("nothing to review: the record has no turn\n");
+        return s;
+    }
+    if reviews.is_empty() {
+        s.push_str(&format!("no turn reviewed: {why_short}\n"));
         return s;
     }
     s.push_str(
@@ -345,7 +471,8 @@ fn review_text(
         .position(|t| t.moves() == [kalah_core::Move::Swap])
     {
         s.push_str(&format!(
-            "after the swap at turn {}, {} plays South and {} North\n",
+            "after the swap at turn {}, the player who began as {} plays South, and the one \
+             who began as {} plays North\n",
             k + 1,
             player_name(record, Side::North),
             player_name(record, Side::South)
@@ -353,7 +480,7 @@ fn review_text(
     }
     if reviews.len() < turns.len() {
         s.push_str(&format!(
-            "(turns 1 to {} not reviewed: the review was stopped)\n",
+            "(turns 1 to {} not reviewed: {why_short})\n",
             turns.len() - reviews.len()
         ));
     }
@@ -497,20 +624,20 @@ fn review_json(
     })
 }
 
-/// `record` with a `# review:` comment after each reviewed turn (replacing those of an earlier
-/// review): ` review: S 3-6 +8 =` for a
-/// best turn, ` review: N 1 -10; best 4 (-8), 2 lost, draw -> loss` for a mistake.
+/// `record` with a `# [kalah review]` comment after each reviewed turn (replacing those of an
+/// earlier review): ` [kalah review] S 3-6 +8 =` for a best turn, ` [kalah review] N 1 -10; best
+/// 4 (-8), 2 lost, draw -> loss` for a mistake.
 fn annotated(record: &GameRecord, reviews: &[TurnReview]) -> GameRecord {
     let mut out = record.clone();
     // An earlier review's comments give way to this one's.
     out.comments
-        .retain(|c| !c.1.trim_start().starts_with("review:"));
+        .retain(|c| !c.1.trim_start().starts_with(ANNOTATION_MARK));
     if let Some(first) = reviews.first().filter(|r| r.number == 1) {
         if let Valued::Exact(v) = first.best_value {
             out.comments.push((
                 0,
                 format!(
-                    " review: values with perfect play for the side that played each turn; from \
+                    " {ANNOTATION_MARK} values with perfect play for the side that played each turn; from \
                      the start, {}",
                     outcome_words(first.before.side(), v)
                 ),
@@ -526,7 +653,7 @@ fn annotated(record: &GameRecord, reviews: &[TurnReview]) -> GameRecord {
         };
         let value = valued_text(r.played_value);
         let text = match r.loss() {
-            Some(0) => format!(" review: {side} {played} {value} ="),
+            Some(0) => format!(" {ANNOTATION_MARK} {side} {played} {value} ="),
             _ => {
                 let (best, lost, change) = verdict(r);
                 let change = if change.is_empty() {
@@ -534,7 +661,9 @@ fn annotated(record: &GameRecord, reviews: &[TurnReview]) -> GameRecord {
                 } else {
                     format!(", {change}")
                 };
-                format!(" review: {side} {played} {value}; best {best}, {lost} lost{change}")
+                format!(
+                    " {ANNOTATION_MARK} {side} {played} {value}; best {best}, {lost} lost{change}"
+                )
             }
         };
         out.comments.push((r.number, text));

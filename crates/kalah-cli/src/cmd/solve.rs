@@ -496,7 +496,12 @@ impl SolverParts {
 /// `top` ([`default_tt_mib`]), at most half the machine's memory, and at most
 /// [`time_cap_mib`] and [`node_cap_mib`] for a search limited by `limits` (`--time-ms`,
 /// `--nodes`).
-fn default_tt_for(rules: &Rules, pos: &Position, top: Option<u32>, limits: &Limits) -> usize {
+pub(crate) fn default_tt_for(
+    rules: &Rules,
+    pos: &Position,
+    top: Option<u32>,
+    limits: &Limits,
+) -> usize {
     default_tt_mib(pos.seeds_in_houses(), pos.houses(), top, |mib| {
         kalah_solver::entry_bytes(rules, pos.houses(), pos.total_seeds() as usize, mib)
     })
