@@ -1270,6 +1270,9 @@ fn after_extra_turn(rest: &[(usize, String)], side: Side) -> Option<Result<&str,
         match tok.parse::<Side>() {
             Ok(label) if label == side => continue,
             Ok(_) => return Some(Err(tok.as_str())),
+            // A swap is North's answer to South's first turn, never part of a turn (tester
+            // 112: the advice was '1-swap', which is refused in turn).
+            Err(_) if tok.eq_ignore_ascii_case("swap") => return None,
             Err(_) => return Some(Ok(tok.as_str())),
         }
     }
@@ -1575,6 +1578,19 @@ mod tests {
         // `swap` is a turn, in any case.
         let pie = "[Rules \"pie=on\"]\n1. S 1\n2. N Swap\n";
         assert!(GameRecord::parse_text(pie).is_ok());
+    }
+
+    #[test]
+    fn a_swap_after_an_unfinished_turn_is_not_advised_to_join_it() {
+        // Kalah(3,3): South's 1 ends in the store. Joining North's swap to it is no advice.
+        for text in [
+            r#"{"rules":"pie=on","start":"3,3,3,0,3,3,3,0 S opening","turns":["1","swap"]}"#,
+            "[Rules \"pie=on\"]\n[Start \"3,3,3,0,3,3,3,0 S opening\"]\n\n1. S 1\n2. swap\n",
+        ] {
+            let e = GameRecord::parse(text).unwrap_err().to_string();
+            assert!(!e.contains("1-swap"), "{e}");
+            assert!(e.contains("earns an extra turn"), "{e}");
+        }
     }
 
     #[test]
