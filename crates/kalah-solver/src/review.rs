@@ -331,3 +331,90 @@ pub fn players(reviews: &[TurnReview], turns: &[Turn]) -> Vec<Side> {
         })
         .collect()
 }
+
+/// One reviewed turn as the front ends write it in JSON (`kalah review --json`, the web API's
+/// `/api/review`): `{"turn", "side", "player", "position", "played", "open", "value", "best",
+/// "best_value", "loss", "nodes"}`, and where only bounds were proven `"value_bounds"`,
+/// `"best_value_bounds"` (`[lower, upper]`) and `"least_loss"`, and for a turn that changed the
+/// result `"outcome_change"` (`["win", "draw"]`). `side` is the board side that played it (`S`
+/// or `N`), `player` the side its player began on (they differ after a pie-rule swap; see
+/// [`players`]); values are final store differences for the side that played the turn, `null`
+/// where not proven.
+#[derive(Clone, Copy, Debug)]
+pub struct TurnReport<'a> {
+    /// The turn.
+    pub review: &'a TurnReview,
+    /// The side its player began on.
+    pub player: Side,
+}
+
+impl Serialize for TurnReport<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let r = self.review;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("turn", &r.number)?;
+        m.serialize_entry("side", &r.before.side().letter().to_string())?;
+        m.serialize_entry("player", &self.player.letter().to_string())?;
+        m.serialize_entry("position", &r.before.to_string())?;
+        m.serialize_entry("played", &r.turn.to_string())?;
+        m.serialize_entry("open", &r.open)?;
+        m.serialize_entry("value", &r.played_value.exact())?;
+        m.serialize_entry("best", &r.best_turn.as_ref().map(Turn::to_string))?;
+        m.serialize_entry("best_value", &r.best_value.exact())?;
+        m.serialize_entry("loss", &r.loss())?;
+        m.serialize_entry("nodes", &r.stats.nodes)?;
+        if let Valued::Between(lo, hi) = r.played_value {
+            m.serialize_entry("value_bounds", &[lo, hi])?;
+        }
+        if let Valued::Between(lo, hi) = r.best_value {
+            m.serialize_entry("best_value_bounds", &[lo, hi])?;
+            m.serialize_entry("least_loss", &r.least_loss())?;
+        }
+        if let Some((a, b)) = r.outcome_change() {
+            m.serialize_entry("outcome_change", &[a.name(), b.name()])?;
+        }
+        m.end()
+    }
+}
+
+/// One player's account of a review, as the front ends write it in JSON: his turns, mistakes
+/// (turns that lost seeds), the seeds lost, the turns whose loss is not proven, and the numbers
+/// of the turns that changed the result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerSummary {
+    /// Turns reviewed.
+    pub turns: usize,
+    /// Turns that lost seeds (proven).
+    pub mistakes: usize,
+    /// Seeds of final store difference lost in all (proven losses only).
+    pub loss: i32,
+    /// Turns whose loss is not proven (bounds only).
+    pub unproven: usize,
+    /// Numbers of the turns that changed the result ([`TurnReview::outcome_change`]).
+    pub outcome_changes: Vec<usize>,
+}
+
+impl PlayerSummary {
+    /// The account of the player who began as `side`, from `reviews` and their players `who`
+    /// ([`players`]).
+    pub fn of(reviews: &[TurnReview], who: &[Side], side: Side) -> PlayerSummary {
+        let mine: Vec<&TurnReview> = reviews
+            .iter()
+            .zip(who)
+            .filter(|(_, w)| **w == side)
+            .map(|(r, _)| r)
+            .collect();
+        PlayerSummary {
+            turns: mine.len(),
+            mistakes: mine.iter().filter(|r| r.loss().unwrap_or(0) > 0).count(),
+            loss: mine.iter().filter_map(|r| r.loss()).sum(),
+            unproven: mine.iter().filter(|r| r.loss().is_none()).count(),
+            outcome_changes: mine
+                .iter()
+                .filter(|r| r.outcome_change().is_some())
+                .map(|r| r.number)
+                .collect(),
+        }
+    }
+}

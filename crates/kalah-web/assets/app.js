@@ -485,6 +485,7 @@ function stopForOtherTab() {
   elsewhere = true;
   generation++;
   queue.clear();
+  if (review) stopReview('');
   busy = false;
   clearTimeout(analysisTimer);
   setEvent('');
@@ -708,6 +709,8 @@ function render() {
   setText($('event'), lastEvent);
   renderStatus();
   renderDropped();
+  syncReview();
+  renderReview();
   renderMoves();
   renderGraph();
   const review = !atEnd() && !S.analysis;
@@ -820,7 +823,7 @@ function renderMoves() {
   // sowings: none was marked).
   const inTurn = S.cursor > 0 ? G.turns.find((t) => t.first < S.cursor && S.cursor <= turnEnd(t)) : null;
   const currentTarget = inTurn ? turnEnd(inTurn) : S.cursor;
-  const item = (label, target, aria) => {
+  const item = (label, target, aria, verdict = null) => {
     const li = document.createElement('li');
     const b = document.createElement('button');
     b.type = 'button';
@@ -833,12 +836,25 @@ function renderMoves() {
     }
     b.addEventListener('click', () => jump(target));
     li.appendChild(b);
+    // The review's verdict, under the turn: said in words in the button's name (the line's
+    // signs and arrows are read badly), so the line itself is hidden from screen readers.
+    if (verdict) {
+      const v = document.createElement('span');
+      v.className = 'verdict';
+      v.setAttribute('aria-hidden', 'true');
+      v.textContent = verdict.text;
+      li.appendChild(v);
+      li.classList.add(...verdict.classes);
+    }
     ol.appendChild(li);
   };
   item('start', 0, 'Go to the start position');
+  const reviewed = reviewShown();
   for (const t of G.turns) {
     const end = turnEnd(t);
-    item(`${t.number}. ${t.side} ${t.turn}`, end, `Turn ${t.number}, ${sideName(t.side)} ${t.turn}: go to the position after it`);
+    const verdict = reviewed ? turnVerdict(reviewed.turns.find((r) => r.turn === t.number)) : null;
+    const words = verdict ? `: ${verdict.words}` : '';
+    item(`${t.number}. ${t.side} ${t.turn}`, end, `Turn ${t.number}, ${sideName(t.side)} ${t.turn}${words}: go to the position after it`, verdict);
     // Inside a turn, the intermediate positions are reachable with the arrow keys.
   }
   // Keep the current move in view inside the list, without scrolling the page.
@@ -862,6 +878,195 @@ function renderGraph() {
   // (Its positions named in turns, as the move list counts: its axis said "move 7" at the end
   // of a list of 5.)
   drawGraph($('graph'), vals, S.cursor, jump, { at: (i) => place(G.turns, i), end: `turn ${G.turns.length}` });
+}
+
+// ---- Game review ----------------------------------------------------------------------------
+
+/** The longest time the page gives a review (the server cuts it to its own maximum, and the
+ * page gives it that, `max_time_ms` of /api/info, when it is less). */
+const REVIEW_MAX_MS = 30000;
+/** The review's time budget, for the whole game (/api/review's `time_ms`). */
+let reviewTime = 10000;
+// The game review of this tab (not saved): {key (the game reviewed, `reviewKey`), running,
+// abort (an AbortController), data (/api/review's answer), error}, or null. A review belongs to
+// the game it was asked for: a move, a line brought back or a new game drops it (`syncReview`),
+// stopping it if it runs (the server then stops its search and frees the slot).
+let review = null;
+// What is said once a review is dropped unfinished ({key: the game it is said for, text}).
+let reviewNote = null;
+
+/** The game a review is for: its rules, start and moves (with a move being sown). */
+const reviewKey = () => JSON.stringify([S.rules, S.start, written().moves]);
+
+/** `ms` in seconds, as the page says times: "10 s", "0.5 s". */
+const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
+
+/** The review's answer for the game on the board, if there is one. */
+function reviewShown() {
+  return review && !review.running && review.data && review.key === reviewKey() ? review.data : null;
+}
+
+/** The Review button: asks for the review of the whole game (every turn played, whatever
+ * position is viewed); pressed again while it runs, stops it. It does not hold up play: a move
+ * meanwhile drops it. */
+async function startReview() {
+  if (!G || elsewhere) return;
+  if (review && review.running) {
+    stopReview('The review was stopped.');
+    render();
+    return;
+  }
+  if (busy || !G.turns.length) return;
+  const mine = { key: reviewKey(), running: true, abort: new AbortController(), data: null, error: null };
+  review = mine;
+  reviewNote = null;
+  render();
+  try {
+    // A busy server is asked once more (a search the page has just cancelled frees its slot
+    // within a few tenths of a second; the graph's search gives its slot up), then told.
+    const body = gameBody({ time_ms: reviewTime });
+    mine.data = await post('/api/review', body, { signal: mine.abort.signal, retries: 1, onBusy: () => queue.yieldBackground() });
+  } catch (e) {
+    mine.error = e;
+  }
+  // (Stopped or dropped meanwhile: said there.)
+  if (review !== mine) return;
+  mine.running = false;
+  render();
+}
+
+/** Drops the review, stopping it if it runs; `text` is said in its place (for this game). */
+function stopReview(text) {
+  if (review && review.running) review.abort.abort();
+  review = null;
+  reviewNote = text ? { key: reviewKey(), text } : null;
+}
+
+/** Drops a review of another game than the one on the board (a move played, a line brought
+ * back, a new game or record). */
+function syncReview() {
+  if (review && review.key !== reviewKey()) stopReview(review.running ? 'The review was stopped: the game changed. Press Review again to review the game as it is now.' : '');
+  if (reviewNote && reviewNote.key !== reviewKey()) reviewNote = null;
+}
+
+/** "a win", "a draw", "a loss". */
+const outcomeWords = (o) => `a ${o}`;
+
+/** A value of a review turn: exact (`+2`), or its bounds (`-4..+8`); in words, "between -4
+ * and +8". */
+function valued(v, bounds, words = false) {
+  if (v !== null && v !== undefined) return signed(v);
+  if (!bounds) return '?';
+  return words ? `between ${signed(bounds[0])} and ${signed(bounds[1])}` : `${signed(bounds[0])}..${signed(bounds[1])}`;
+}
+
+/** What the review says of turn `r` (an item of /api/review's `turns`; none: not reviewed):
+ * `text` for the line under the turn, `words` for its button's name, and the classes of its
+ * list item (`mistake`, `changed` for a turn that changed the result). */
+function turnVerdict(r) {
+  if (!r) return { text: 'not reviewed', words: 'not reviewed (the review ran out of time)', classes: ['unreviewed'] };
+  const value = valued(r.value, r.value_bounds);
+  const valueWords = valued(r.value, r.value_bounds, true);
+  if (r.loss === 0) return { text: `${value} · best`, words: `value ${valueWords}, a best turn`, classes: ['best'] };
+  const best = `best ${r.best ?? '?'} (${valued(r.best_value, r.best_value_bounds)})`;
+  const bestWords = `the best was ${r.best ? `${r.best}, worth ` : 'worth '}${valued(r.best_value, r.best_value_bounds, true)}`;
+  if (r.loss === null || r.loss === undefined) {
+    // Bounds only: the seeds lost are proven at least `least_loss`, or not at all.
+    const least = r.least_loss ?? 0;
+    const lost = least > 0 ? `≥${least} lost` : 'loss not proven';
+    const lostWords = least > 0 ? `at least ${plural(least, 'seed')} lost` : 'whether seeds were lost is not proven';
+    return {
+      text: `${value} · ${r.best ? best : `best ${valued(r.best_value, r.best_value_bounds)}`}, ${lost}`,
+      words: `value ${valueWords}; ${bestWords}; ${lostWords}`,
+      classes: least > 0 ? ['unproven', 'mistake'] : ['unproven'],
+    };
+  }
+  const change = r.outcome_change;
+  return {
+    text: `${value} · mistake: ${best}, ${r.loss} lost${change ? ` · ${change[0]} → ${change[1]}` : ''}`,
+    words: `value ${valueWords}; a mistake: ${bestWords}; ${plural(r.loss, 'seed')} lost${change ? `; the result changed from ${outcomeWords(change[0])} to ${outcomeWords(change[1])}` : ''}`,
+    classes: change ? ['mistake', 'changed'] : ['mistake'],
+  };
+}
+
+/** The person who began as side `p` (`player` of a review's turn), as the review's summary
+ * names them, in the board's words: "South — you", "North — engine (easy)", "South — player
+ * 1"; after a swap "You, who began as South" (a record's name as it is written). */
+function reviewPlayer(p) {
+  const human = S.opponent === 'human';
+  const who = human ? names(0)[p] : controller(p, 0) === 'human' ? 'you' : `engine (${S.level})`;
+  if (!S.moves.includes('swap')) return `${sideName(p)} — ${who}`;
+  const recorded = human && !!S.record?.names?.[p === 'S' ? 'south' : 'north']?.trim();
+  const named = recorded ? who : capital(who === `engine (${S.level})` ? `the engine (${S.level})` : who);
+  return `${named}, who began as ${sideName(p)}`;
+}
+
+/** One player's line of a review's summary (`d`: /api/review's answer): "South — you: 4 turns,
+ * 2 mistakes, 26 seeds lost; the result changed at turn 1 (win to loss)." */
+function reviewSummaryLine(d, p) {
+  const s = d.players[p === 'S' ? 'south' : 'north'];
+  let line = `${reviewPlayer(p)}: ${plural(s.turns, 'turn')}${d.complete ? '' : ' reviewed'}, ${plural(s.mistakes, 'mistake')}`;
+  if (s.loss > 0) line += `, ${plural(s.loss, 'seed')} lost`;
+  if (s.unproven > 0) line += `, ${s.unproven} not proven`;
+  if (s.outcome_changes.length) {
+    const at = s.outcome_changes.map((n) => {
+      const c = d.turns.find((t) => t.turn === n).outcome_change;
+      return `${n} (${c[0]} to ${c[1]})`;
+    });
+    line += `; the result changed at turn${at.length > 1 ? 's' : ''} ${at.join(', ')}`;
+  }
+  return `${line}.`;
+}
+
+/** What the review says above the move list, as a sentence or two. */
+function reviewSays() {
+  if (!review) return reviewNote && reviewNote.key === reviewKey() ? reviewNote.text : '';
+  if (review.running) return `Reviewing the game: every turn against the best one with perfect play, from the last turn back (up to ${seconds(reviewTime)})…`;
+  const e = review.error;
+  if (e) {
+    // (A 503 is also a search that overran its time: said in the server's words.)
+    if (e.status === 503 && /busy/.test(e.message)) return 'The server is busy (every engine slot is in use), so the game was not reviewed. Press Review again in a moment.';
+    return sentence(`The game could not be reviewed: ${e.message}`);
+  }
+  const d = review.data;
+  const said = [];
+  const got = d.turns.length;
+  if (!d.complete) {
+    const missing = got ? d.turns[0].turn - 1 : d.game_turns;
+    const which = missing === 1 ? 'turn 1 was' : `turns 1 to ${missing} were`;
+    said.push(got
+      ? `Time ran out (${seconds(d.time_limit_ms)}) before the whole game was reviewed: ${which} not reviewed, only the last ${plural(got, 'turn')}.`
+      : `Time ran out (${seconds(d.time_limit_ms)}) before any turn was reviewed.`);
+  }
+  const ranges = d.turns.filter((t) => t.value === null || t.best_value === null).length;
+  if (ranges) said.push(`${ranges === 1 ? '1 turn has' : `${ranges} turns have`} a range of values, not solved in time.`);
+  if (got) said.push('Values: the final store difference with perfect play after each turn, for the side that played it.');
+  return said.join(' ');
+}
+
+/** Draws the Review button, what the review says and its summary (the move list draws its
+ * values: `renderMoves`). */
+function renderReview() {
+  const btn = $('btn-review');
+  const running = !!review && review.running;
+  setText(btn, running ? 'Stop the review' : 'Review');
+  btn.disabled = elsewhere || (!running && (busy || !G.turns.length));
+  // (A keyboard player on it goes on from the board: the focus fell to the page's body.)
+  if (btn.disabled && document.activeElement === btn) focusBoard();
+  const note = $('review-note');
+  const says = reviewSays();
+  setText(note, says);
+  note.classList.toggle('trouble', !!review && !review.running && (!!review.error || !review.data.complete || !review.data.exact));
+  const d = reviewShown();
+  const lines = d ? ['S', 'N'].map((p) => reviewSummaryLine(d, p)) : [];
+  const ul = $('review-summary');
+  if ([...ul.children].map((li) => li.textContent).join('\n') !== lines.join('\n')) {
+    ul.replaceChildren(...lines.map((text) => {
+      const li = document.createElement('li');
+      li.textContent = text;
+      return li;
+    }));
+  }
 }
 
 // ---- Analysis (values, hints, graph) ------------------------------------------------------
@@ -2023,6 +2228,7 @@ function wire() {
   $('btn-copy').addEventListener('click', ready(() => copyText($('posstr').value, 'Position')));
   $('btn-playon').addEventListener('click', ready(playOn));
   $('btn-restore').addEventListener('click', ready(restoreDropped));
+  $('btn-review').addEventListener('click', ready(startReview));
   $('nav-first').addEventListener('click', ready(() => jump(0)));
   $('nav-prev').addEventListener('click', ready(() => jump(S.cursor - 1)));
   $('nav-next').addEventListener('click', ready(() => jump(S.cursor + 1)));
@@ -2195,6 +2401,7 @@ async function boot() {
     const i = await info();
     if (i && i.levels) levels = i.levels;
     if (i && Number.isInteger(i.max_seeds)) maxSeeds = i.max_seeds;
+    if (i && Number.isInteger(i.max_time_ms) && i.max_time_ms > 0) reviewTime = Math.min(i.max_time_ms, REVIEW_MAX_MS);
   } catch {
     /* keep the built-in list */
   }

@@ -7,8 +7,10 @@ use std::time::{Duration, Instant};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request, State};
 use axum::{Extension, Json};
-use kalah_core::{GameRecord, Move, MoveError, Outcome, Position, Rules, Side};
+use kalah_core::{GameRecord, Move, MoveError, Outcome, Position, Rules, Side, Turn};
 use kalah_engine::{Engine, Level, Limits};
+use kalah_solver::review::{players, review_game, PlayerSummary, TurnReport};
+use kalah_solver::{SearchLimits, Solver, DEFAULT_TT_MIB};
 use serde::Serialize;
 use serde_json::{json, Number, Value};
 
@@ -568,6 +570,103 @@ pub(crate) async fn analyze(
     Ok(Json(v))
 }
 
+const REVIEW_FIELDS: &[&str] = &[
+    "rules", "position", "houses", "seeds", "layout", "mirrored", "moves", "time_ms", "nodes",
+];
+
+/// The time budget of a whole review: `time_ms` as [`thinking_time`] reads it (1 ms up, cut to
+/// the server's maximum), or, left out, the server's maximum
+/// ([`Config::max_time`](crate::Config::max_time)), not its default: the default is one move's
+/// thinking time, and a review solves a position for every turn of the game.
+///
+/// # Errors
+/// `422` naming `time_ms` for 0, a negative or a fractional time.
+fn review_time(time_ms: Option<Number>, state: &AppState) -> Result<Duration, ApiError> {
+    match time_ms {
+        None => Ok(state.config.max_time),
+        given => thinking_time(given, state),
+    }
+}
+
+/// `POST /api/review`: every whole turn of the game valued against the best turn of its
+/// position, as `kalah review --json` gives it ([`kalah_solver::review::review_game`]).
+///
+/// The positions are solved from the game's end back to its start, within one time budget
+/// (`time_ms`) for the whole review: each search may run until the budget's end, and no search
+/// starts once it is spent. So the last turns are solved first; the position being searched
+/// when the time runs out gives bounds, and the turns before it are left out (`complete`
+/// false). `nodes` bounds each position's search.
+pub(crate) async fn review(
+    State(state): State<AppState>,
+    peer: Option<Extension<Peer>>,
+    body: ReqBody,
+) -> ApiResult {
+    let (mut body, game) = game_request(body, REVIEW_FIELDS)?;
+    let time = body.take_number("time_ms")?;
+    let nodes = body.take_number("nodes")?;
+    body.finish()?;
+    let game = game.build()?;
+    let budget = review_time(time, &state)?;
+    let nodes = nodes
+        .map(|n| whole_in("nodes", &n, 1, max_nodes(&state.config)))
+        .transpose()?;
+    let record = game.record()?;
+    let turns: Vec<Turn> = record.turns().into_iter().map(|t| t.turn).collect();
+    let start = game.positions[0];
+    let rules = game.rules;
+    let started = Instant::now();
+    let reviews = if turns.is_empty() {
+        // Nothing to review, nothing to search (the start's value is no turn's).
+        Vec::new()
+    } else {
+        let st = state.clone();
+        let played = turns.clone();
+        let deadline = started + budget;
+        run_engine(&state, budget, peer, move |stop| {
+            let mut solver = Solver::new(rules, DEFAULT_TT_MIB);
+            solver.set_egdb(st.egdb(start.houses(), &rules));
+            solver.set_stop_flag(Arc::clone(&stop));
+            review_game(
+                &mut solver,
+                &start,
+                &played,
+                1,
+                || SearchLimits {
+                    deadline: Some(deadline),
+                    nodes,
+                },
+                |_, _| !stop.load(Ordering::SeqCst) && Instant::now() < deadline,
+            )
+        })
+        .await?
+        .map_err(|(k, why)| {
+            ApiError::Internal(format!("turn {k} of the game does not replay: {why}"))
+        })?
+    };
+    let elapsed = started.elapsed();
+    let who = players(&reviews, &turns);
+    let json_turns: Vec<TurnReport> = reviews
+        .iter()
+        .zip(&who)
+        .map(|(review, &player)| TurnReport { review, player })
+        .collect();
+    let summary = |side: Side| PlayerSummary::of(&reviews, &who, side);
+    let exact = reviews
+        .iter()
+        .all(|r| r.best_value.exact().is_some() && r.played_value.exact().is_some());
+    Ok(Json(json!({
+        "start": start.to_string(),
+        "game_turns": turns.len(),
+        "turns": json_turns,
+        "players": {"south": summary(Side::South), "north": summary(Side::North)},
+        "complete": reviews.len() == turns.len(),
+        "exact": exact,
+        "nodes": reviews.iter().map(|r| r.stats.nodes).sum::<u64>(),
+        "time_ms": elapsed.as_millis() as u64,
+        "time_limit_ms": budget.as_millis() as u64,
+    })))
+}
+
 const EXPORT_FIELDS: &[&str] = &[
     "rules", "position", "houses", "seeds", "layout", "mirrored", "moves", "south", "north",
     "tags", "comments",
@@ -810,7 +909,7 @@ pub(crate) async fn not_found(State(state): State<AppState>, req: Request) -> Ap
         Err(e) => return e,
     };
     ApiError::NotFound(format!(
-        "no such page or endpoint: {} (the API is under /api/: info, legal, play, game, engine, analyze, record/export, record/import)",
+        "no such page or endpoint: {} (the API is under /api/: info, legal, play, game, engine, analyze, review, record/export, record/import)",
         uri.path()
     ))
 }

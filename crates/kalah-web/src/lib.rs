@@ -4,9 +4,9 @@
 //! stateless JSON API over [`kalah_core`] and the [`kalah_engine`] façade.
 //!
 //! Every API request carries the rules and the position (or a start and the moves played from it),
-//! so any number of servers can answer behind a load balancer. Engine work (engine moves, analysis)
-//! runs on tokio's blocking pool with a time limit per request (and the node limit a request may
-//! add, [`Config::max_nodes`]) and a bound on the number of searches running at once
+//! so any number of servers can answer behind a load balancer. Engine work (engine moves, analysis,
+//! game reviews) runs on tokio's blocking pool with a time limit per request (and the node limit a
+//! request may add, [`Config::max_nodes`]) and a bound on the number of searches running at once
 //! ([`Config::engine_slots`]); past the bound the server answers `503 Service Unavailable` at once
 //! instead of queueing. A search whose answer nobody waits for any more (the client hung up, or the
 //! search overran its time) is stopped and gives its slot back within a few tenths of a second.
@@ -65,7 +65,7 @@ pub const DEFAULT_MAX_NODES: u64 = 2_000_000;
 /// Server settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// Most engine searches (engine moves and analyses) running at once; a request past the
+    /// Most engine searches (engine moves, analyses, reviews) running at once; a request past the
     /// bound is answered `503` at once. 0 refuses every engine request.
     pub engine_slots: usize,
     /// Thinking time of an engine request that does not ask for one.
@@ -73,7 +73,8 @@ pub struct Config {
     /// Most thinking time one engine request may ask for (larger requests are cut to it). Also
     /// the time limit of a request that gives a node limit (`nodes`) without a time (`time_ms`):
     /// as on the command line, its node limit is meant to be the one that stops the search,
-    /// but the server never searches without a time limit.
+    /// but the server never searches without a time limit. And the time of a review
+    /// (`/api/review`) that does not ask for one: the time for the whole game, not one move.
     pub max_time: Duration,
     /// Most nodes one engine request may ask for with `nodes`, its node limit: from 1 to this
     /// many (0 counts as 1); any other value is refused with `422`. The default,
@@ -311,6 +312,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/game", post(api::game))
         .route("/api/engine", post(api::engine))
         .route("/api/analyze", post(api::analyze))
+        .route("/api/review", post(api::review))
         .route("/api/record/export", post(api::record_export))
         .route("/api/record/import", post(api::record_import))
         .fallback(api::not_found)

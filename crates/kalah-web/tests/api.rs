@@ -3066,3 +3066,339 @@ async fn the_engine_gives_its_pv_in_whole_turns_too() {
     }
     assert!(several > 0, "some variation has a turn of several actions");
 }
+
+// ---- POST /api/review ------------------------------------------------------------------------
+
+/// A game of Kalah(2,1) from 1,1,0,1,1,0 S, checked by hand (as in the CLI's `kalah review`
+/// tests): South's 1 is worth -2 where 2-1 (house 2 into the store, then house 1 into the empty
+/// house 2, capturing North's house 1) wins by 2: 4 seeds lost, a win turned into a loss;
+/// North's 1 is a best turn (+2), and South's forced 2 as well.
+#[tokio::test]
+async fn review_values_every_turn_against_the_best_turn() {
+    let app = app();
+    let a = post(
+        &app,
+        "/api/review",
+        json!({"position": "1,1,0,1,1,0 S", "houses": null, "moves": [1, 1, 2]}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let v = &a.body;
+    assert_eq!(v["start"], "1,1,0,1,1,0 S");
+    assert_eq!(
+        (v["complete"].clone(), v["exact"].clone()),
+        (json!(true), json!(true))
+    );
+    assert_eq!(v["game_turns"], 3);
+    // The server's maximum time (500 ms here) when `time_ms` is left out.
+    assert_eq!(v["time_limit_ms"], 500);
+    let t = v["turns"].as_array().unwrap();
+    assert_eq!(t.len(), 3);
+    let first = &t[0];
+    for (key, want) in [
+        ("turn", json!(1)),
+        ("side", json!("S")),
+        ("player", json!("S")),
+        ("position", json!("1,1,0,1,1,0 S")),
+        ("played", json!("1")),
+        ("open", json!(false)),
+        ("value", json!(-2)),
+        ("best", json!("2-1")),
+        ("best_value", json!(2)),
+        ("loss", json!(4)),
+        ("outcome_change", json!(["win", "loss"])),
+    ] {
+        assert_eq!(first[key], want, "turn 1 {key}: {first}");
+    }
+    assert!(first.get("value_bounds").is_none() && first.get("least_loss").is_none());
+    assert_eq!(
+        (
+            t[1]["side"].clone(),
+            t[1]["position"].clone(),
+            t[1]["value"].clone(),
+            t[1]["loss"].clone()
+        ),
+        (json!("N"), json!("0,2,0,1,1,0 N"), json!(2), json!(0))
+    );
+    assert!(t[1].get("outcome_change").is_none());
+    assert_eq!(
+        (t[2]["turn"].clone(), t[2]["loss"].clone()),
+        (json!(3), json!(0))
+    );
+    assert_eq!(
+        v["players"],
+        json!({
+            "south": {"turns": 2, "mistakes": 1, "loss": 4, "unproven": 0, "outcome_changes": [1]},
+            "north": {"turns": 1, "mistakes": 0, "loss": 0, "unproven": 0, "outcome_changes": []},
+        })
+    );
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    // The game given as a whole-turn text, or its start from houses and seeds, is the same game.
+    for body in [
+        json!({"position": "1,1,0,1,1,0 S", "moves": "1 1 2"}),
+        json!({"houses": 2, "seeds": 1, "moves": ["1", "1", "2"]}),
+    ] {
+        let b = post(&app, "/api/review", body.clone()).await;
+        assert_eq!(b.status, StatusCode::OK, "{body}: {}", b.text);
+        assert_eq!(b.body["turns"], v["turns"], "{body}");
+    }
+    // A game that stops inside a turn: its last turn is open, valued as the position it reached
+    // (South's 2 earns an extra turn: still South's best, +2).
+    let b = post(
+        &app,
+        "/api/review",
+        json!({"houses": 2, "seeds": 1, "moves": [2]}),
+    )
+    .await;
+    assert_eq!(b.status, StatusCode::OK, "{}", b.text);
+    let t = &b.body["turns"][0];
+    assert_eq!(
+        (
+            t["played"].clone(),
+            t["open"].clone(),
+            t["value"].clone(),
+            t["loss"].clone()
+        ),
+        (json!("2"), json!(true), json!(2), json!(0))
+    );
+    // No turn yet: nothing to review (and no engine slot taken).
+    let busy = router(Config {
+        engine_slots: 0,
+        ..config()
+    });
+    let b = post(&busy, "/api/review", json!({"houses": 2, "seeds": 1})).await;
+    assert_eq!(b.status, StatusCode::OK, "{}", b.text);
+    assert_eq!(
+        (
+            b.body["turns"].clone(),
+            b.body["complete"].clone(),
+            b.body["game_turns"].clone()
+        ),
+        (json!([]), json!(true), json!(0))
+    );
+}
+
+/// Under the pie rule each turn is put to the person who played it: after North's swap the
+/// person who began as North plays South (`player` "N" on South's turns). Kalah(3,3): ann opens
+/// 2, ben swaps (North's best there, +2: `kalah analyze --pie --houses 3 --seeds 3 --moves 2
+/// --turns`), then ann plays North's 1 and ben South's 1.
+#[tokio::test]
+async fn a_review_puts_each_turn_to_its_player_after_a_swap() {
+    let app = app();
+    let a = post(
+        &app,
+        "/api/review",
+        json!({"rules": "pie=on", "position": "3,3,3,0,3,3,3,0 S opening", "moves": "2 swap 1 1"}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let who: Vec<(&str, &str)> = a.body["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["side"].as_str().unwrap(), t["player"].as_str().unwrap()))
+        .collect();
+    assert_eq!(who, vec![("S", "S"), ("N", "N"), ("N", "S"), ("S", "N")]);
+    let swap = &a.body["turns"][1];
+    assert_eq!(
+        (
+            swap["played"].clone(),
+            swap["value"].clone(),
+            swap["loss"].clone()
+        ),
+        (json!("swap"), json!(2), json!(0))
+    );
+    assert_eq!(a.body["players"]["south"]["turns"], 2);
+    assert_eq!(a.body["players"]["north"]["turns"], 2);
+    assert_eq!(a.body["complete"], true);
+}
+
+/// A game of Kalah(6,4) from the start, each side sowing its first house that can be sown,
+/// until no more than `left` seeds are in the houses: its moves.
+fn first_house_game(left: u32) -> Vec<String> {
+    let rules = kalah_core::Rules::default();
+    let mut pos = kalah_core::Position::start(&kalah_core::Start::uniform(6, 4).unwrap(), &rules);
+    let mut moves = Vec::new();
+    while !pos.is_over() && pos.seeds_in_houses() > left {
+        let mv = pos.legal_moves(&rules)[0];
+        pos.play(&rules, mv).unwrap();
+        moves.push(mv.to_string());
+    }
+    moves
+}
+
+/// The whole review shares one time budget: the positions are solved from the game's end, so
+/// a Kalah(6,4) game whose opening cannot be solved in 300 ms is answered within about that
+/// time, its last turns reviewed, its first ones left out (`complete` false), the position
+/// searched when the time ran out with bounds, if any.
+#[tokio::test]
+async fn a_time_limited_review_holds_the_last_turns() {
+    let app = app();
+    let moves = first_house_game(12);
+    let started = std::time::Instant::now();
+    let a = post(&app, "/api/review", json!({"moves": moves, "time_ms": 300})).await;
+    let took = started.elapsed();
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let v = &a.body;
+    assert!(took < Duration::from_millis(300 + 1200), "{took:?}");
+    assert!(
+        v["time_ms"].as_u64().unwrap() <= 300 + 1000,
+        "{}",
+        v["time_ms"]
+    );
+    assert_eq!(v["time_limit_ms"], 300);
+    assert_eq!(v["complete"], false, "{}", a.text);
+    let n = v["game_turns"].as_u64().unwrap();
+    let turns = v["turns"].as_array().unwrap();
+    assert!(
+        !turns.is_empty() && (turns.len() as u64) < n,
+        "{} of {n}",
+        turns.len()
+    );
+    // The last turns, in order, up to the game's last.
+    let numbers: Vec<u64> = turns.iter().map(|t| t["turn"].as_u64().unwrap()).collect();
+    let first = numbers[0];
+    assert!(first > 1);
+    assert_eq!(numbers, (first..=n).collect::<Vec<_>>());
+    // Each turn reviewed has its values, exact or between bounds.
+    for t in turns {
+        for (value, bounds) in [
+            ("value", "value_bounds"),
+            ("best_value", "best_value_bounds"),
+        ] {
+            match (t[value].as_i64(), t.get(bounds)) {
+                (Some(_), None) => {}
+                (None, Some(b)) => {
+                    let b = b.as_array().unwrap();
+                    assert!(b[0].as_i64() < b[1].as_i64(), "{t}");
+                    assert_eq!(t["loss"], Value::Null);
+                }
+                _ => panic!("{value} and {bounds}: {t}"),
+            }
+        }
+    }
+    // The server's maximum cuts a longer time (500 ms here).
+    let a = post(
+        &app,
+        "/api/review",
+        json!({"moves": moves, "time_ms": 1e12}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["time_limit_ms"], 500);
+}
+
+/// `nodes` bounds each position's search: every turn of the game is reviewed, those of
+/// positions not solved within it with bounds (`exact` false), and the answer repeats.
+#[tokio::test]
+async fn a_node_limited_review_bounds_each_position_and_repeats() {
+    let app = node_app();
+    let moves = first_house_game(20);
+    let body = json!({"moves": moves, "nodes": 2000});
+    let a = post(&app, "/api/review", body.clone()).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let v = &a.body;
+    assert_eq!(
+        (v["complete"].clone(), v["exact"].clone()),
+        (json!(true), json!(false)),
+        "{}",
+        a.text
+    );
+    let turns = v["turns"].as_array().unwrap();
+    assert_eq!(turns.len() as u64, v["game_turns"].as_u64().unwrap());
+    assert_eq!(turns[0]["turn"], 1);
+    for t in turns {
+        assert!(t["nodes"].as_u64().unwrap() <= 2000 + 1024, "{t}");
+    }
+    assert!(
+        turns[0]["value"].is_null() && turns[0]["best_value_bounds"].is_array(),
+        "{}",
+        turns[0]
+    );
+    let unproven = v["players"]["south"]["unproven"].as_u64().unwrap()
+        + v["players"]["north"]["unproven"].as_u64().unwrap();
+    assert!(unproven > 0);
+    let b = post(&app, "/api/review", body).await;
+    assert_eq!(b.body["turns"], v["turns"]);
+    assert_eq!(b.body["nodes"], v["nodes"]);
+}
+
+/// Bad fields are named as on the other game endpoints: a wrong type or an unknown field is a
+/// 400, a value out of range (`time_ms`, `nodes`) or an illegal move a 422; every engine slot
+/// taken is a 503 at once.
+#[tokio::test]
+async fn bad_review_requests_are_refused_naming_the_field() {
+    let app = app();
+    let cases = [
+        (json!({"moves": [1], "time_ms": 0}), StatusCode::UNPROCESSABLE_ENTITY, "field 'time_ms' must be a whole number from 1 to 500 ms (longer times are cut to 500), not 0"),
+        (json!({"moves": [1], "time_ms": -5}), StatusCode::UNPROCESSABLE_ENTITY, "field 'time_ms'"),
+        (json!({"moves": [1], "time_ms": "300"}), StatusCode::BAD_REQUEST, "field 'time_ms' must be a number, not a string"),
+        (json!({"moves": [1], "nodes": 0}), StatusCode::UNPROCESSABLE_ENTITY, "field 'nodes' must be a whole number from 1 to 1000000, not 0"),
+        (json!({"moves": [1], "nodes": 1000001}), StatusCode::UNPROCESSABLE_ENTITY, "field 'nodes' must be a whole number from 1 to 1000000, not 1000001"),
+        (json!({"moves": [1], "nodes": true}), StatusCode::BAD_REQUEST, "field 'nodes' must be a number, not a boolean"),
+        (json!({"moves": [1], "level": "perfect"}), StatusCode::BAD_REQUEST, "unknown field 'level' (this endpoint takes: rules, position, houses, seeds, layout, mirrored, moves, time_ms, nodes)"),
+        (json!({"moves": [3, 3]}), StatusCode::UNPROCESSABLE_ENTITY, "move 2 ('3') of 'moves'"),
+        (json!({"moves": [7]}), StatusCode::UNPROCESSABLE_ENTITY, "there is no house 7"),
+        (json!({"moves": "3-6-1"}), StatusCode::UNPROCESSABLE_ENTITY, "'3-6-1' goes on after action 2 (house 6), which ends the turn"),
+        (json!({"houses": 13, "moves": [1]}), StatusCode::UNPROCESSABLE_ENTITY, "field 'houses' must be a whole number from 1 to 12, not 13"),
+        (json!({"position": "4,4 S", "houses": 6}), StatusCode::BAD_REQUEST, "give either 'position' or 'houses'"),
+        (json!({"rules": "capture=sometimes"}), StatusCode::BAD_REQUEST, "field 'rules'"),
+        // A malformed field is named before any impossible value.
+        (json!({"moves": [7], "time_ms": "x"}), StatusCode::BAD_REQUEST, "field 'time_ms' must be a number"),
+    ];
+    for (body, status, words) in cases {
+        assert_error(
+            &post(&app, "/api/review", body.clone()).await,
+            status,
+            &[words],
+        );
+    }
+    let full = router(Config {
+        engine_slots: 0,
+        ..config()
+    });
+    let a = post(&full, "/api/review", json!({"moves": [1]})).await;
+    assert_error(
+        &a,
+        StatusCode::SERVICE_UNAVAILABLE,
+        &["busy", "every engine slot is in use (0 in all)"],
+    );
+    assert_eq!(a.headers[header::RETRY_AFTER], "1");
+    // A GET is the wrong method; the 404's list names the endpoint.
+    assert_error(
+        &send(&app, "GET", "/api/review", "").await,
+        StatusCode::METHOD_NOT_ALLOWED,
+        &["/api/review takes POST"],
+    );
+    assert_error(
+        &post(&app, "/api/reviews", json!({})).await,
+        StatusCode::NOT_FOUND,
+        &["analyze, review, record/export"],
+    );
+}
+
+/// A client that hangs up during a review gives its engine slot back at once, as for an
+/// analysis: the review's searches are stopped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_hangs_up_stops_its_review() {
+    use tokio::io::AsyncWriteExt;
+    let server = one_slot_server().await;
+    let addr = server.addr;
+    let body = json!({"moves": first_house_game(40), "time_ms": 8000}).to_string();
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = request_text(addr, "POST", "/api/review", &body, false);
+    s.write_all(req.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(slots_free(addr).await, 0, "the review holds the only slot");
+    drop(s);
+    let hung_up = std::time::Instant::now();
+    while slots_free(addr).await == 0 {
+        assert!(
+            hung_up.elapsed() < Duration::from_secs(3),
+            "the slot is still taken {:?} after the client hung up",
+            hung_up.elapsed()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    server.stop().await;
+}

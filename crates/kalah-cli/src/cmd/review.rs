@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use kalah_core::{GameRecord, Position, Side, Turn};
-use kalah_solver::review::{players, review_game, TurnReview, Valued};
+use kalah_solver::review::{players, review_game, PlayerSummary, TurnReport, TurnReview, Valued};
 use kalah_solver::Progress;
 use serde_json::json;
 
@@ -567,50 +567,12 @@ fn review_json(
     complete: bool,
     (nodes, secs): (u64, f64),
 ) -> serde_json::Value {
-    let turns: Vec<serde_json::Value> = reviews
+    let turns: Vec<TurnReport> = reviews
         .iter()
         .zip(who)
-        .map(|(r, w)| {
-            let mut v = json!({
-                "turn": r.number,
-                "side": r.before.side().letter().to_string(),
-                "player": w.letter().to_string(),
-                "position": r.before.to_string(),
-                "played": r.turn.to_string(),
-                "open": r.open,
-                "value": r.played_value.exact(),
-                "best": r.best_turn.as_ref().map(Turn::to_string),
-                "best_value": r.best_value.exact(),
-                "loss": r.loss(),
-                "nodes": r.stats.nodes,
-            });
-            if let Valued::Between(lo, hi) = r.played_value {
-                v["value_bounds"] = json!([lo, hi]);
-            }
-            if let Valued::Between(lo, hi) = r.best_value {
-                v["best_value_bounds"] = json!([lo, hi]);
-                v["least_loss"] = json!(r.least_loss());
-            }
-            if let Some((a, b)) = r.outcome_change() {
-                v["outcome_change"] = json!([a.name(), b.name()]);
-            }
-            v
-        })
+        .map(|(review, &player)| TurnReport { review, player })
         .collect();
-    let summary = |side: Side| {
-        let mine: Vec<&TurnReview> = reviews
-            .iter()
-            .zip(who)
-            .filter(|(_, w)| **w == side)
-            .map(|(r, _)| r)
-            .collect();
-        json!({
-            "turns": mine.len(),
-            "mistakes": mine.iter().filter(|r| r.loss().unwrap_or(0) > 0).count(),
-            "loss": mine.iter().filter_map(|r| r.loss()).sum::<i32>(),
-            "unproven": mine.iter().filter(|r| r.loss().is_none()).count(),
-        })
-    };
+    let summary = |side: Side| PlayerSummary::of(reviews, who, side);
     json!({
         "rules": record.rules.to_string(),
         "start": start.to_string(),

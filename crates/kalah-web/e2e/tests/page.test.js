@@ -2312,3 +2312,230 @@ test('a window zoomed to 200 % (640 x 400 CSS pixels): the status is in view whi
   }
   assert.deepEqual(page.errors, []);
 });
+
+// ---- Game review ---------------------------------------------------------------------------
+
+/** The review's lines under the turns of the move list. */
+const verdicts = (page) => page.$$eval('#moves .verdict', (els) => els.map((e) => e.textContent));
+/** The review's line per player. */
+const summary = (page) => page.$$eval('#review-summary li', (els) => els.map((e) => e.textContent));
+/** Presses Review (by the keyboard) and waits until the review is in, or has failed. */
+async function reviewGame(page) {
+  await page.focus('#btn-review');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.getElementById('btn-review').textContent === 'Review' && document.getElementById('review-note').textContent !== '', null, { timeout: 60000 });
+}
+
+/** The game of `kalah review`'s example in docs/SOLVE.md: Kalah(4,3), a person (South) against
+ * the engine, 8 turns. */
+const REVIEWED_GAME = '[Rules "capture=standard end=row-empty leftovers=owner majority-end=off pie=off first-move-extra-turn=on"]\n[Start "3,3,3,3,0,3,3,3,3,0 S"]\n[South "human"]\n[North "kalah engine easy"]\n\n1. S 1\n2. N 3\n3. S 2\n4. N 2-1-4\n5. S 3\n6. N 4-2\n7. S 4-2\n8. N 1\n';
+
+test('Review: every turn valued in the move list, a mistake with a best turn and the seeds lost, a result changed marked, a line per player; a new line or a new game clears it', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  // Kalah(2,1), checked by hand (crates/kalah-cli/tests/cli_review.rs): South's 1 is worth -2
+  // where 2-1 wins by 2.
+  await newGame(page, { houses: 2, seeds: 1, opponent: 'human' });
+  assert.ok(await page.isDisabled('#btn-review'), 'no turn yet: nothing to review');
+  for (const k of ['1', '1', '2']) {
+    await page.keyboard.press(k);
+    await waitIdle(page);
+  }
+  assert.match(await status(page), /^Game over/);
+  await reviewGame(page);
+  assert.deepEqual(await verdicts(page), ['-2 · mistake: best 2-1 (+2), 4 lost · win → loss', '+2 · best', '-2 · best']);
+  const items = await page.$$eval('#moves li', (els) => els.map((li) => [li.className, li.querySelector('button').getAttribute('aria-label'), li.querySelector('.verdict')?.getAttribute('aria-hidden') ?? null]));
+  assert.deepEqual(items, [
+    ['', 'Go to the start position', null],
+    ['mistake changed', 'Turn 1, South 1: value -2; a mistake: the best was 2-1, worth +2; 4 seeds lost; the result changed from a win to a loss: go to the position after it', 'true'],
+    ['best', 'Turn 2, North 1: value +2, a best turn: go to the position after it', 'true'],
+    ['best', 'Turn 3, South 2: value -2, a best turn: go to the position after it', 'true'],
+  ]);
+  assert.deepEqual(await summary(page), [
+    'South — player 1: 2 turns, 1 mistake, 4 seeds lost; the result changed at turn 1 (win to loss).',
+    'North — player 2: 1 turn, 0 mistakes.',
+  ]);
+  assert.equal(await page.textContent('#review-note'), 'Values: the final store difference with perfect play after each turn, for the side that played it.');
+  // Said to a screen reader as it comes; the focus stays on the button.
+  assert.equal(await page.getAttribute('#review-out', 'aria-live'), 'polite');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'btn-review');
+  // Stepping through the history keeps it (the game is the same).
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await verdicts(page)).length, 3);
+  // Another move there (North's 2 after South's 1) is a new line: the review is gone.
+  await page.keyboard.press('2');
+  await waitIdle(page);
+  assert.deepEqual(await verdicts(page), []);
+  assert.deepEqual(await summary(page), []);
+  assert.equal(await page.textContent('#review-note'), '');
+  // Reviewed again, then a new game: gone too, and nothing to review.
+  await reviewGame(page);
+  assert.ok((await verdicts(page)).length >= 2);
+  await newGame(page, { houses: 2, seeds: 1, opponent: 'human' });
+  assert.deepEqual(await verdicts(page), []);
+  assert.deepEqual(await summary(page), []);
+  assert.ok(await page.isDisabled('#btn-review'));
+  assert.deepEqual(page.errors, []);
+});
+
+test('Review during a game against the engine, after a pie-rule swap: each line names the person who began on that side', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.click('#btn-records');
+  await page.waitForSelector('#dlg-records[open]');
+  await page.fill('#rec-text', '[Rules "pie=on"]\n[Start "3,3,3,0,3,3,3,0 S opening"]\n[South "human"]\n[North "kalah engine medium"]\n\n1. S 1-2\n2. N swap\n');
+  await loadRecord(page);
+  await waitIdle(page);
+  assert.match(await status(page), /^Your move \(North\)/);
+  await reviewGame(page);
+  const lines = await summary(page);
+  assert.equal(lines.length, 2);
+  assert.match(lines[0], /^You, who began as South: 1 turn, /);
+  assert.match(lines[1], /^The engine \(medium\), who began as North: 1 turn, 0 mistakes\.$/);
+  // The swap is North's best there (+2: docs/API.md).
+  assert.deepEqual((await verdicts(page))[1], '+2 · best');
+  // Play goes on: the review does not hold it up, and the next move clears it.
+  await page.locator('#board button.pit.playable').first().click();
+  await waitIdle(page);
+  assert.deepEqual(await verdicts(page), []);
+  assert.deepEqual(page.errors, []);
+});
+
+test('Review: a busy server (503), a review cut short by its time, one stopped by a move or by its button are said plainly', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await newGame(page, { houses: 2, seeds: 1, opponent: 'human' });
+  await page.keyboard.press('1');
+  await waitIdle(page);
+  // Every engine slot busy: asked once more, then said.
+  let asked = 0;
+  const busy = (route) => {
+    asked++;
+    return route.fulfill({ status: 503, headers: { 'Retry-After': '1' }, contentType: 'application/json', body: JSON.stringify({ error: 'the server is busy' }) });
+  };
+  await page.route('**/api/review', busy);
+  await reviewGame(page);
+  await page.unroute('**/api/review', busy);
+  assert.equal(asked, 2);
+  assert.equal(await page.textContent('#review-note'), 'The server is busy (every engine slot is in use), so the game was not reviewed. Press Review again in a moment.');
+  assert.deepEqual(await verdicts(page), []);
+  // A review running when a move is played: stopped (its request cancelled, so the server stops
+  // its search), its answer dropped, and said.
+  let release;
+  const failed = [];
+  page.on('requestfailed', (r) => { if (r.url().endsWith('/api/review')) failed.push(r.url()); });
+  const hold = async (route) => {
+    await new Promise((r) => { release = r; });
+    try { await route.continue(); } catch { /* cancelled by the page */ }
+  };
+  await page.route('**/api/review', hold);
+  await page.focus('#btn-review');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.getElementById('btn-review').textContent === 'Stop the review');
+  assert.match(await page.textContent('#review-note'), /^Reviewing the game: every turn against the best one with perfect play, from the last turn back \(up to \d+(\.\d)? s\)…$/);
+  await page.keyboard.press('1');
+  await waitIdle(page);
+  assert.equal(await page.textContent('#review-note'), 'The review was stopped: the game changed. Press Review again to review the game as it is now.');
+  assert.equal(await page.textContent('#btn-review'), 'Review');
+  release();
+  await sleep(300);
+  assert.deepEqual(await verdicts(page), []);
+  assert.equal(failed.length, 1, 'the review request was cancelled');
+  // Stopped by its own button (pressed again).
+  await page.click('#btn-review');
+  await page.waitForFunction(() => document.getElementById('btn-review').textContent === 'Stop the review');
+  await page.click('#btn-review');
+  assert.equal(await page.textContent('#review-note'), 'The review was stopped.');
+  release();
+  await page.unroute('**/api/review', hold);
+  // A review cut short by its time: a Kalah(6,4) game played to its end, reviewed in 300 ms
+  // (the request's time made short): the last turns are reviewed, the first ones not, and the
+  // page says so.
+  await newGame(page, { houses: 6, seeds: 4, opponent: 'human' });
+  for (let guard = 0; guard < 200 && !/^Game over/.test(await status(page)); guard++) {
+    await page.locator('#board button.pit.playable').first().click();
+    await waitIdle(page);
+  }
+  const short = (route) => {
+    const body = JSON.parse(route.request().postData());
+    return route.continue({ postData: JSON.stringify({ ...body, time_ms: 300 }) });
+  };
+  await page.route('**/api/review', short);
+  await reviewGame(page);
+  await page.unroute('**/api/review', short);
+  const note = await page.textContent('#review-note');
+  assert.match(note, /^Time ran out \(0\.3 s\) before the whole game was reviewed: turns 1 to \d+ were not reviewed, only the last \d+ turns?\./, note);
+  assert.ok(await page.$eval('#review-note', (e) => e.classList.contains('trouble')));
+  const lines = await verdicts(page);
+  assert.equal(lines[0], 'not reviewed');
+  assert.notEqual(lines[lines.length - 1], 'not reviewed');
+  for (const line of await summary(page)) assert.match(line, /^(South|North) — player [12]: \d+ turns? reviewed, /);
+  assert.deepEqual(page.errors, []);
+});
+
+test('Review: legible in the light and dark schemes and with forced colours (the changed result marked by a bar, not by colour alone)', async () => {
+  const page = await openApp(browser.context);
+  await setSpeed(page, 'instant');
+  await page.click('#btn-records');
+  await page.waitForSelector('#dlg-records[open]');
+  await page.fill('#rec-text', REVIEWED_GAME);
+  await loadRecord(page);
+  await waitIdle(page);
+  await reviewGame(page);
+  // As `kalah review` gives it (docs/SOLVE.md).
+  assert.deepEqual(await verdicts(page), [
+    '-6 · mistake: best 2-3 (+6), 12 lost · win → loss', '+4 · mistake: best 2-4 (+6), 2 lost', '-4 · best', '+4 · best',
+    '-18 · mistake: best 2 (-4), 14 lost', '+18 · best', '-18 · best', '+18 · best',
+  ]);
+  assert.deepEqual(await summary(page), [
+    'South — you: 4 turns, 2 mistakes, 26 seeds lost; the result changed at turn 1 (win to loss).',
+    'North — engine (easy): 4 turns, 1 mistake, 2 seeds lost.',
+  ]);
+  // (The list at its start, the board at the first turn's mistake.)
+  await page.click('#moves li:nth-child(2) button');
+  await page.waitForFunction(() => document.querySelectorAll('#graph circle').length === 9, null, { timeout: 60000 });
+  await screenshot(page, 'review.png');
+  const text = [
+    ['review button', '#btn-review', 'text'],
+    ['review note', '#review-note', 'text'],
+    ['summary', '#review-summary li', 'text'],
+    ['a best turn', '#moves li.best .verdict', 'text'],
+    ['a mistake', '#moves li.mistake:not(.changed) .verdict', 'text'],
+    ['a changed result', '#moves li.changed .verdict', 'text'],
+  ];
+  const bar = () => page.evaluate(() => {
+    const li = document.querySelector('#moves li.changed');
+    const s = getComputedStyle(li);
+    return { width: parseFloat(s.borderLeftWidth), style: s.borderLeftStyle, colour: s.borderLeftColor, panel: getComputedStyle(li.closest('section')).backgroundColor };
+  });
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const pairs = [...await colourPairs(page, text), ...await colourPairs(page, [['review button border', '#btn-review', 'border']])];
+    for (const [name, c, b] of pairs) {
+      assert.notEqual(c, 'missing', name);
+      const need = /border/.test(name) ? 3 : 4.5;
+      assert.ok(contrast(c, b) >= need, `${scheme}: ${name}: ${c} on ${b}, ${contrast(c, b).toFixed(2)}:1`);
+    }
+    const b = await bar();
+    assert.ok(b.width >= 3 && b.style === 'solid' && contrast(b.colour, b.panel) >= 3, `${scheme}: ${JSON.stringify(b)}`);
+  }
+  await page.emulateMedia({ colorScheme: null, forcedColors: 'active' });
+  try {
+    const b = await bar();
+    const canvasText = await page.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.style.color = 'CanvasText';
+      document.body.appendChild(probe);
+      const c = getComputedStyle(probe).color;
+      probe.remove();
+      return c;
+    });
+    // The bar stays, in the text's colour (the error colour is gone); the words say the rest.
+    assert.deepEqual([b.width >= 3, b.style, b.colour], [true, 'solid', canvasText]);
+    assert.match((await verdicts(page))[0], /mistake: .* win → loss$/);
+  } finally {
+    await page.emulateMedia({ forcedColors: 'none' });
+  }
+  assert.deepEqual(page.errors, []);
+});
