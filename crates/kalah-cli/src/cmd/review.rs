@@ -520,32 +520,25 @@ fn outcome_words(side: Side, v: i32) -> String {
 /// One player's line: `South (alice): 20 turns, 3 mistakes, 8 seeds lost; the result changed
 /// at turn 17 (win -> draw)`.
 fn player_summary(record: &GameRecord, reviews: &[TurnReview], who: &[Side], side: Side) -> String {
-    let mine: Vec<&TurnReview> = reviews
-        .iter()
-        .zip(who)
-        .filter(|(_, w)| **w == side)
-        .map(|(r, _)| r)
-        .collect();
-    let mistakes: Vec<&&TurnReview> = mine.iter().filter(|r| r.loss().unwrap_or(0) > 0).collect();
-    let lost: i32 = mistakes.iter().filter_map(|r| r.loss()).sum();
-    let unproven = mine.iter().filter(|r| r.loss().is_none()).count();
+    let sum = PlayerSummary::of(reviews, who, side);
     let mut s = format!(
         "{}: {}, {}",
         player_name(record, side),
-        plural(mine.len() as u64, "turn", "turns"),
-        plural(mistakes.len() as u64, "mistake", "mistakes"),
+        plural(sum.turns as u64, "turn", "turns"),
+        plural(sum.mistakes as u64, "mistake", "mistakes"),
     );
-    if lost > 0 {
+    if sum.loss > 0 {
         s.push_str(&format!(
             ", {}",
-            plural(lost as u64, "seed lost", "seeds lost")
+            plural(sum.loss as u64, "seed lost", "seeds lost")
         ));
     }
-    if unproven > 0 {
-        s.push_str(&format!(", {unproven} not proven"));
+    if sum.unproven > 0 {
+        s.push_str(&format!(", {} not proven", sum.unproven));
     }
-    let changes: Vec<String> = mistakes
+    let changes: Vec<String> = reviews
         .iter()
+        .filter(|r| sum.outcome_changes.contains(&r.number))
         .filter_map(|r| {
             r.outcome_change()
                 .map(|(a, b)| format!("turn {} ({} -> {})", r.number, a.name(), b.name()))
