@@ -474,10 +474,10 @@ fn after_the_end_a_huge_number_is_told_the_game_is_over() {
     // The slave is the game's stdin; the test types on the master.
     let mut keys = std::fs::File::from(master);
     keys.write_all(b"1\n").unwrap();
-    s.wait_for("The game is over: undo, save FILE or quit> ", 1);
+    s.wait_for("The game is over: undo, review, save FILE or quit> ", 1);
     for typed in ["99999999999999999999", "1"] {
         keys.write_all(format!("{typed}\n").as_bytes()).unwrap();
-        s.wait_for("! the game is over: undo, save FILE or quit", 1);
+        s.wait_for("! the game is over: undo, review, save FILE or quit", 1);
         let out = s.output();
         assert!(!out.contains("houses are numbered"), "{typed}: {out}");
         s.out.lock().unwrap().clear();

@@ -41,8 +41,8 @@ impl Valued {
         }
     }
 
-    /// `lower..=upper` as a `Valued`: exact when they meet.
-    fn of(lower: i32, upper: i32) -> Valued {
+    /// `lower..=upper` (`lower <= upper`) as a `Valued`: exact when they meet.
+    pub fn from_bounds(lower: i32, upper: i32) -> Valued {
         if lower == upper {
             Valued::Exact(lower)
         } else {
@@ -53,7 +53,7 @@ impl Valued {
     /// The same value from the opponent's view.
     fn negated(self) -> Valued {
         let (lo, hi) = self.bounds();
-        Valued::of(-hi, -lo)
+        Valued::from_bounds(-hi, -lo)
     }
 }
 
@@ -183,8 +183,11 @@ pub fn replay_turns(
 ///
 /// `keep_going(done, total)` is called before each search (`done` positions searched of
 /// `total`); when it returns `false` (say, the user pressed Ctrl-C, which the solver's stop flag
-/// also sees) the review ends there: the result then holds the game's last turns only, those
-/// whose positions were reached (a turn whose own search was stopped has bounds).
+/// also sees, or a deadline for the whole review has passed) the review ends there: the result
+/// then holds the game's last turns only, those whose following position was reached. A turn
+/// whose own search was stopped has the bounds it proved; the turn before the first position
+/// searched (the one `keep_going` refused) has the bounds its seeds in play give
+/// ([`crate::seed_bounds`]), tightened by the value of the turn played.
 ///
 /// # Errors
 /// The number of the first turn (from 1) that does not play, with the reason (see
@@ -196,7 +199,7 @@ pub fn review_game(
     threads: usize,
     limits: impl Fn() -> SearchLimits,
     mut keep_going: impl FnMut(usize, usize) -> bool,
-) -> Result<Vec<TurnReview>, (usize, String)> {
+) -> Result<GameReview, (usize, String)> {
     let rules = *solver.rules();
     let (positions, open) = replay_turns(start, &rules, turns)?;
     let n = turns.len();
@@ -212,6 +215,7 @@ pub fn review_game(
     }
     let total = (0..=n).filter(|&k| !positions[k].is_over()).count();
     let mut done = 0;
+    let mut nodes = 0;
     let mut first = n + 1;
     for k in (0..=n).rev() {
         // The last position needs a search only when the game goes on from it.
@@ -228,6 +232,13 @@ pub fn review_game(
             continue;
         }
         if !keep_going(done, total) {
+            // The turn played from here still has a value (bounded) if the position after it
+            // was reached: not searched, this position has the bounds of its seeds.
+            if k < n && values[k + 1].is_some() {
+                let (lo, hi) = crate::search::seed_bounds(&positions[k], &rules);
+                values[k] = Some((Valued::from_bounds(lo, hi), Vec::new(), Stats::default()));
+                first = k;
+            }
             break;
         }
         solver.set_limits(limits());
@@ -238,13 +249,17 @@ pub fn review_game(
         };
         done += 1;
         first = k;
+        nodes += match &result {
+            Ok(p) => p.stats.nodes,
+            Err(SolveError::Stopped { stats, .. }) => stats.nodes,
+        };
         values[k] = Some(match result {
             Ok(p) => (Valued::Exact(p.value), p.pv, p.stats),
             Err(SolveError::Stopped {
                 lower,
                 upper,
                 stats,
-            }) => (Valued::of(lower, upper), Vec::new(), stats),
+            }) => (Valued::from_bounds(lower, upper), Vec::new(), stats),
         });
     }
     // A turn is worth at most its position's best: bounds of the turn played raise the lower
@@ -259,7 +274,7 @@ pub fn review_game(
         };
         if let Some(now) = values[k].as_mut() {
             let (lo, hi) = now.0.bounds();
-            now.0 = Valued::of(lo.max(played.bounds().0).min(hi), hi);
+            now.0 = Valued::from_bounds(lo.max(played.bounds().0).min(hi), hi);
         }
     }
     let mut out = Vec::new();
@@ -270,7 +285,7 @@ pub fn review_game(
         let before = positions[k];
         // ... and at most the best's upper bound.
         let (lo, hi) = played_value(&before, &positions[k + 1], open[k], next.0).bounds();
-        let played_value = Valued::of(lo.min(now.0.bounds().1), hi.min(now.0.bounds().1));
+        let played_value = Valued::from_bounds(lo.min(now.0.bounds().1), hi.min(now.0.bounds().1));
         out.push(TurnReview {
             number: k + 1,
             before,
@@ -282,7 +297,18 @@ pub fn review_game(
             stats: now.2,
         });
     }
-    Ok(out)
+    Ok(GameReview { turns: out, nodes })
+}
+
+/// What [`review_game`] found: the turns reviewed, and the work of every search made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameReview {
+    /// The turns reviewed, in the game's order: all of them, or its last ones when the review
+    /// was ended early.
+    pub turns: Vec<TurnReview>,
+    /// Nodes searched in all, including the search of the position after the last turn, which
+    /// no turn's `stats` holds, and a search that was stopped.
+    pub nodes: u64,
 }
 
 /// The value of a turn from `before` to `after` for the side that played it: the final store

@@ -80,7 +80,8 @@ fn each_turns_values_are_those_of_an_analysis_of_its_position() {
                 SearchLimits::default,
                 |_, _| true,
             )
-            .unwrap();
+            .unwrap()
+            .turns;
             assert_eq!(reviews.len(), turns.len(), "{rules:?} {turns:?}");
             for r in &reviews {
                 let all = oracle.analyze_turns(&r.before).unwrap();
@@ -153,7 +154,8 @@ fn a_hand_checked_game_of_kalah_2_1() {
         SearchLimits::default,
         |_, _| true,
     )
-    .unwrap();
+    .unwrap()
+    .turns;
     assert_eq!(reviews.len(), 1);
     let r = &reviews[0];
     assert_eq!(r.number, 1);
@@ -173,7 +175,8 @@ fn a_hand_checked_game_of_kalah_2_1() {
         SearchLimits::default,
         |_, _| true,
     )
-    .unwrap();
+    .unwrap()
+    .turns;
     assert_eq!(reviews[0].played_value, Valued::Exact(2));
     assert_eq!(reviews[0].loss(), Some(0));
     assert_eq!(reviews[0].outcome_change(), None);
@@ -198,7 +201,8 @@ fn a_stopped_search_gives_bounds_that_hold_the_value() {
         SearchLimits::default,
         |_, _| true,
     )
-    .unwrap();
+    .unwrap()
+    .turns;
     let mut limited = Solver::new(rules, 16);
     let part = review_game(
         &mut limited,
@@ -208,7 +212,8 @@ fn a_stopped_search_gives_bounds_that_hold_the_value() {
         || SearchLimits::new(None, Some(2_000)),
         |_, _| true,
     )
-    .unwrap();
+    .unwrap()
+    .turns;
     assert_eq!(part.len(), full.len());
     let mut bounded = 0;
     for (p, f) in part.iter().zip(&full) {
@@ -273,15 +278,27 @@ fn a_review_stopped_early_keeps_the_last_turns() {
             done < 2
         },
     )
-    .unwrap();
-    // Two positions searched, the last two turns reviewed (the last position is over).
+    .unwrap()
+    .turns;
+    // Two positions searched, the last two turns reviewed (the last position is over), and
+    // the turn before them, whose position was not searched: the bounds of its seeds, raised
+    // to the value of the turn played there.
     let n = turns.len();
     assert_eq!(
         reviews.iter().map(|r| r.number).collect::<Vec<_>>(),
-        vec![n - 1, n]
+        vec![n - 2, n - 1, n]
     );
     assert_eq!(calls.len(), 3);
     assert_eq!(calls[0], (0, n));
+    let r = &reviews[0];
+    let played = r
+        .played_value
+        .exact()
+        .expect("the position after it was solved");
+    let (_, hi) = kalah_solver::seed_bounds(&r.before, &rules);
+    assert_eq!(r.best_value, Valued::from_bounds(played, hi));
+    assert_eq!(r.best_turn, None);
+    assert_eq!(r.stats.nodes, 0);
 }
 
 #[test]
@@ -305,7 +322,8 @@ fn players_follow_a_pie_rule_swap() {
         SearchLimits::default,
         |_, _| true,
     )
-    .unwrap();
+    .unwrap()
+    .turns;
     assert_eq!(reviews.len(), 4);
     let sides: Vec<Side> = reviews.iter().map(|r| r.before.side()).collect();
     let who = players(&reviews, &turns);

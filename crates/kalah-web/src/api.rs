@@ -9,7 +9,7 @@ use axum::extract::{FromRequest, Request, State};
 use axum::{Extension, Json};
 use kalah_core::{GameRecord, Move, MoveError, Outcome, Position, Rules, Side, Turn};
 use kalah_engine::{Engine, Level, Limits};
-use kalah_solver::review::{players, review_game, PlayerSummary, TurnReport};
+use kalah_solver::review::{players, review_game, GameReview, PlayerSummary, TurnReport};
 use kalah_solver::{SearchLimits, Solver, DEFAULT_TT_MIB};
 use serde::Serialize;
 use serde_json::{json, Number, Value};
@@ -615,9 +615,12 @@ pub(crate) async fn review(
     let start = game.positions[0];
     let rules = game.rules;
     let started = Instant::now();
-    let reviews = if turns.is_empty() {
+    let review = if turns.is_empty() {
         // Nothing to review, nothing to search (the start's value is no turn's).
-        Vec::new()
+        GameReview {
+            turns: Vec::new(),
+            nodes: 0,
+        }
     } else {
         let st = state.clone();
         let played = turns.clone();
@@ -644,13 +647,14 @@ pub(crate) async fn review(
         })?
     };
     let elapsed = started.elapsed();
-    let who = players(&reviews, &turns);
+    let reviews = &review.turns;
+    let who = players(reviews, &turns);
     let json_turns: Vec<TurnReport> = reviews
         .iter()
         .zip(&who)
         .map(|(review, &player)| TurnReport { review, player })
         .collect();
-    let summary = |side: Side| PlayerSummary::of(&reviews, &who, side);
+    let summary = |side: Side| PlayerSummary::of(reviews, &who, side);
     let exact = reviews
         .iter()
         .all(|r| r.best_value.exact().is_some() && r.played_value.exact().is_some());
@@ -661,7 +665,7 @@ pub(crate) async fn review(
         "players": {"south": summary(Side::South), "north": summary(Side::North)},
         "complete": reviews.len() == turns.len(),
         "exact": exact,
-        "nodes": reviews.iter().map(|r| r.stats.nodes).sum::<u64>(),
+        "nodes": review.nodes,
         "time_ms": elapsed.as_millis() as u64,
         "time_limit_ms": budget.as_millis() as u64,
     })))

@@ -3286,6 +3286,22 @@ async fn a_time_limited_review_holds_the_last_turns() {
     .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     assert_eq!(a.body["time_limit_ms"], 500);
+    // One turn of Kalah(6,4), whose following position alone takes far more than the time
+    // (tester 113: the answer had no turn, "exact": true and 0 nodes): the turn is there,
+    // with the bounds proven of the turn played and those of its position's seeds.
+    let a = post(&app, "/api/review", json!({"moves": "1", "time_ms": 200})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let v = &a.body;
+    assert_eq!(v["turns"].as_array().unwrap().len(), 1, "{}", a.text);
+    assert_eq!(v["exact"], false, "{}", a.text);
+    assert!(v["nodes"].as_u64().unwrap() > 0, "{}", a.text);
+    let t = &v["turns"][0];
+    assert_eq!(t["value"], Value::Null, "{t}");
+    assert_eq!(t["best_value"], Value::Null, "{t}");
+    assert!(
+        t["value_bounds"].is_array() && t["best_value_bounds"].is_array(),
+        "{t}"
+    );
 }
 
 /// `nodes` bounds each position's search: every turn of the game is reviewed, those of

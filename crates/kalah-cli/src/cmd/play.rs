@@ -1819,13 +1819,12 @@ impl Game {
             )
         };
         erase_thinking_line(shown)?;
-        let reviews = match reviews {
-            Ok(r) => r,
+        let (reviews, nodes) = match reviews {
+            Ok(r) => (r.turns, r.nodes),
             // Not expected: the record's turns were played by this game.
             Err((k, why)) => return print(&format!("! turn {k} cannot be reviewed: {why}\n")),
         };
         let who = kalah_solver::review::players(&reviews, &turns);
-        let nodes: u64 = reviews.iter().map(|r| r.stats.nodes).sum();
         let secs = (REVIEW_TIME.saturating_sub(deadline.saturating_duration_since(Instant::now())))
             .as_secs_f64();
         let why = if self.ctrl_c.stopped() {
@@ -2275,7 +2274,7 @@ impl Game {
                 return Ok(());
             }
             let prompt = if over {
-                "The game is over: undo, save FILE or quit> ".to_string()
+                "The game is over: undo, review, save FILE or quit> ".to_string()
             } else {
                 self.prompt(&pos)
             };
@@ -2336,7 +2335,7 @@ impl Game {
                 Command::NoHouse(..) if over => {
                     // As any other action once the game is over (tester 94: a huge number
                     // was told the board's houses instead).
-                    self.complain("the game is over: undo, save FILE or quit")?;
+                    self.complain("the game is over: undo, review, save FILE or quit")?;
                 }
                 Command::NoHouse(word, turn) => {
                     // After other actions (`3-99999`): those are checked first, as in any
@@ -2404,7 +2403,7 @@ impl Game {
                 }
                 Command::Turn(turn, end) => {
                     if over {
-                        self.complain("the game is over: undo, save FILE or quit")?;
+                        self.complain("the game is over: undo, review, save FILE or quit")?;
                         continue;
                     }
                     // The whole turn is checked before any of it is played. It may stop
@@ -2446,7 +2445,7 @@ impl Game {
                 }
                 Command::Action(mv) => {
                     if over {
-                        self.complain("the game is over: undo, save FILE or quit")?;
+                        self.complain("the game is over: undo, review, save FILE or quit")?;
                         continue;
                     }
                     if let Err(e) = self.act(mv)? {

@@ -99,10 +99,10 @@ pub fn run(args: Args) -> Result<()> {
         },
     )
     .map_err(|(k, why)| anyhow::anyhow!("turn {k} of the record does not play: {why}"))?;
+    let (reviews, nodes) = (reviews.turns, reviews.nodes);
     bar.finish_and_clear();
     crate::cmd::solve::warn_if_damaged(solver.egdb().map(|db| &**db));
     let secs = started.elapsed().as_secs_f64();
-    let nodes: u64 = reviews.iter().map(|r| r.stats.nodes).sum();
     let who = players(&reviews, &turns);
     let interrupted = crate::signals::received();
     let complete = reviews.len() == turns.len() && !interrupted;
