@@ -64,6 +64,10 @@ pub struct TurnReview {
     pub number: usize,
     /// The position before the turn; its side to move ([`Position::side`]) played it.
     pub before: Position,
+    /// The person who played it, by the side he began on (the record's `South` or `North`
+    /// tag): the side to move in `before`, or the other one after a pie-rule swap, when each
+    /// person plays the other side.
+    pub player: Side,
     /// The turn played.
     pub turn: Turn,
     /// Whether the turn is unfinished: the game's last turn, stopped with an extra turn still to
@@ -277,6 +281,9 @@ pub fn review_game(
             now.0 = Valued::from_bounds(lo.max(played.bounds().0).min(hi), hi);
         }
     }
+    // The swapping turn is played by the person who began as North, from North; after it,
+    // each person plays the other side.
+    let swap_at = turns.iter().position(|t| t.moves().contains(&Move::Swap));
     let mut out = Vec::new();
     for k in first..n {
         let (Some(now), Some(next)) = (&values[k], &values[k + 1]) else {
@@ -289,6 +296,10 @@ pub fn review_game(
         out.push(TurnReview {
             number: k + 1,
             before,
+            player: match swap_at {
+                Some(s) if k > s => before.side().opposite(),
+                _ => before.side(),
+            },
             turn: turns[k].clone(),
             open: open[k],
             best_value: now.0,
@@ -339,49 +350,21 @@ fn first_turn(pos: &Position, rules: &Rules, pv: &[Move]) -> Option<Turn> {
     (!turn.is_empty()).then_some(Turn(turn))
 }
 
-/// The player of each turn of a game from `start`: the person who began as `South` or as
-/// `North` (the record's player tags), which after a pie-rule swap is the other board side's.
-/// `reviews` as [`review_game`] gives them; the swap is found in the turns played.
-pub fn players(reviews: &[TurnReview], turns: &[Turn]) -> Vec<Side> {
-    let swap_at = turns.iter().position(|t| t.moves().contains(&Move::Swap));
-    reviews
-        .iter()
-        .map(|r| {
-            let side = r.before.side();
-            match swap_at {
-                // The swapping turn is played by the person who began as North, from North;
-                // after it, each person plays the other side.
-                Some(s) if r.number > s + 1 => side.opposite(),
-                _ => side,
-            }
-        })
-        .collect()
-}
-
-/// One reviewed turn as the front ends write it in JSON (`kalah review --json`, the web API's
+/// A reviewed turn as the front ends write it in JSON (`kalah review --json`, the web API's
 /// `/api/review`): `{"turn", "side", "player", "position", "played", "open", "value", "best",
 /// "best_value", "loss", "nodes"}`, and where only bounds were proven `"value_bounds"`,
 /// `"best_value_bounds"` (`[lower, upper]`) and `"least_loss"`, and for a turn that changed the
 /// result `"outcome_change"` (`["win", "draw"]`). `side` is the board side that played it (`S`
-/// or `N`), `player` the side its player began on (they differ after a pie-rule swap; see
-/// [`players`]); values are final store differences for the side that played the turn, `null`
-/// where not proven.
-#[derive(Clone, Copy, Debug)]
-pub struct TurnReport<'a> {
-    /// The turn.
-    pub review: &'a TurnReview,
-    /// The side its player began on.
-    pub player: Side,
-}
-
-impl Serialize for TurnReport<'_> {
+/// or `N`), `player` the side its player began on ([`TurnReview::player`]); values are final
+/// store differences for the side that played the turn, `null` where not proven.
+impl Serialize for TurnReview {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let r = self.review;
+        let r = self;
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("turn", &r.number)?;
         m.serialize_entry("side", &r.before.side().letter().to_string())?;
-        m.serialize_entry("player", &self.player.letter().to_string())?;
+        m.serialize_entry("player", &r.player.letter().to_string())?;
         m.serialize_entry("position", &r.before.to_string())?;
         m.serialize_entry("played", &r.turn.to_string())?;
         m.serialize_entry("open", &r.open)?;
@@ -422,15 +405,9 @@ pub struct PlayerSummary {
 }
 
 impl PlayerSummary {
-    /// The account of the player who began as `side`, from `reviews` and their players `who`
-    /// ([`players`]).
-    pub fn of(reviews: &[TurnReview], who: &[Side], side: Side) -> PlayerSummary {
-        let mine: Vec<&TurnReview> = reviews
-            .iter()
-            .zip(who)
-            .filter(|(_, w)| **w == side)
-            .map(|(r, _)| r)
-            .collect();
+    /// The account of the player who began as `side` ([`TurnReview::player`]) in `reviews`.
+    pub fn of(reviews: &[TurnReview], side: Side) -> PlayerSummary {
+        let mine: Vec<&TurnReview> = reviews.iter().filter(|r| r.player == side).collect();
         PlayerSummary {
             turns: mine.len(),
             mistakes: mine.iter().filter(|r| r.loss().unwrap_or(0) > 0).count(),

@@ -2,7 +2,7 @@
 //! position, under every rule variant with whole turns, unfinished last turns and pie-rule swaps.
 
 use kalah_core::{CaptureRule, EndRule, LeftoverRule, Move, Position, Rules, Side, Start, Turn};
-use kalah_solver::review::{players, replay_turns, review_game, Outcome, TurnReview, Valued};
+use kalah_solver::review::{replay_turns, review_game, Outcome, TurnReview, Valued};
 use kalah_solver::{SearchLimits, Solver};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -326,7 +326,7 @@ fn players_follow_a_pie_rule_swap() {
     .turns;
     assert_eq!(reviews.len(), 4);
     let sides: Vec<Side> = reviews.iter().map(|r| r.before.side()).collect();
-    let who = players(&reviews, &turns);
+    let who: Vec<Side> = reviews.iter().map(|r| r.player).collect();
     // The person who began as North swaps, then plays South; the other plays North.
     assert_eq!(who[0], Side::South);
     assert_eq!(who[1], Side::North);
@@ -361,6 +361,7 @@ fn outcome_changes_are_named() {
     let r = |best: i32, played: i32| TurnReview {
         number: 1,
         before: "1,1,0,1,1,0 S".parse().unwrap(),
+        player: Side::South,
         turn: Turn(vec![Move::Sow(1)]),
         open: false,
         best_value: Valued::Exact(best),

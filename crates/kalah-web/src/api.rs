@@ -9,7 +9,7 @@ use axum::extract::{FromRequest, Request, State};
 use axum::{Extension, Json};
 use kalah_core::{GameRecord, Move, MoveError, Outcome, Position, Rules, Side, Turn};
 use kalah_engine::{Engine, Level, Limits};
-use kalah_solver::review::{players, review_game, GameReview, PlayerSummary, TurnReport};
+use kalah_solver::review::{review_game, GameReview, PlayerSummary};
 use kalah_solver::{SearchLimits, Solver, DEFAULT_TT_MIB};
 use serde::Serialize;
 use serde_json::{json, Number, Value};
@@ -594,8 +594,9 @@ fn review_time(time_ms: Option<Number>, state: &AppState) -> Result<Duration, Ap
 /// The positions are solved from the game's end back to its start, within one time budget
 /// (`time_ms`) for the whole review: each search may run until the budget's end, and no search
 /// starts once it is spent. So the last turns are solved first; the position being searched
-/// when the time runs out gives bounds, and the turns before it are left out (`complete`
-/// false). `nodes` bounds each position's search.
+/// when the time runs out gives bounds, the turn before it is listed with the bounds that
+/// follow, and the turns before that are left out (`complete` false). `nodes` bounds each
+/// position's search.
 pub(crate) async fn review(
     State(state): State<AppState>,
     peer: Option<Extension<Peer>>,
@@ -648,20 +649,14 @@ pub(crate) async fn review(
     };
     let elapsed = started.elapsed();
     let reviews = &review.turns;
-    let who = players(reviews, &turns);
-    let json_turns: Vec<TurnReport> = reviews
-        .iter()
-        .zip(&who)
-        .map(|(review, &player)| TurnReport { review, player })
-        .collect();
-    let summary = |side: Side| PlayerSummary::of(reviews, &who, side);
+    let summary = |side: Side| PlayerSummary::of(reviews, side);
     let exact = reviews
         .iter()
         .all(|r| r.best_value.exact().is_some() && r.played_value.exact().is_some());
     Ok(Json(json!({
         "start": start.to_string(),
         "game_turns": turns.len(),
-        "turns": json_turns,
+        "turns": reviews,
         "players": {"south": summary(Side::South), "north": summary(Side::North)},
         "complete": reviews.len() == turns.len(),
         "exact": exact,

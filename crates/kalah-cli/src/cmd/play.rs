@@ -135,6 +135,26 @@ pub struct Args {
     pub no_egdb: bool,
 }
 
+/// Names the players of a session (`human`: South's and North's; `level`: the engine's) in
+/// `record`'s South and North tags, as `save` writes them: an empty tag, or one as `save`
+/// writes it (a loaded game, perhaps played on with other --opponent/--side/--level), names
+/// this session's player; a hand-written name is kept.
+fn name_players_in(record: &mut GameRecord, human: [bool; 2], level: Level) {
+    for (k, tag) in [&mut record.south, &mut record.north]
+        .into_iter()
+        .enumerate()
+    {
+        if tag.is_empty() || RecordedPlayer::parse(tag).is_some() {
+            *tag = if human[k] {
+                RecordedPlayer::Human
+            } else {
+                RecordedPlayer::Engine(level)
+            }
+            .name();
+        }
+    }
+}
+
 /// Time `review` takes at most, in all.
 const REVIEW_TIME: Duration = Duration::from_secs(10);
 
@@ -1824,7 +1844,6 @@ impl Game {
             // Not expected: the record's turns were played by this game.
             Err((k, why)) => return print(&format!("! turn {k} cannot be reviewed: {why}\n")),
         };
-        let who = kalah_solver::review::players(&reviews, &turns);
         let secs = (REVIEW_TIME.saturating_sub(deadline.saturating_duration_since(Instant::now())))
             .as_secs_f64();
         let why = if self.ctrl_c.stopped() {
@@ -1838,25 +1857,12 @@ impl Game {
         };
         // The players named as `save` names them (the record's tags are filled in when saved).
         let mut record = self.record.clone();
-        for (k, tag) in [&mut record.south, &mut record.north]
-            .into_iter()
-            .enumerate()
-        {
-            if tag.is_empty() {
-                *tag = if self.human[k] {
-                    RecordedPlayer::Human
-                } else {
-                    RecordedPlayer::Engine(self.level)
-                }
-                .name();
-            }
-        }
+        name_players_in(&mut record, self.human, self.level);
         print(&crate::cmd::review::review_text(
             &record,
             &start,
             &turns,
             &reviews,
-            &who,
             (nodes, secs),
             why,
         ))
@@ -1873,22 +1879,7 @@ impl Game {
     /// Names this session's players in the record's South and North tags, as `save` writes
     /// them.
     fn name_players(&mut self) {
-        // An empty tag, or one as `save` writes it (a loaded game, perhaps played on with
-        // other --opponent/--side/--level), names this session's player; a hand-written name
-        // is kept.
-        for (k, tag) in [&mut self.record.south, &mut self.record.north]
-            .into_iter()
-            .enumerate()
-        {
-            if tag.is_empty() || RecordedPlayer::parse(tag).is_some() {
-                *tag = if self.human[k] {
-                    RecordedPlayer::Human
-                } else {
-                    RecordedPlayer::Engine(self.level)
-                }
-                .name();
-            }
-        }
+        name_players_in(&mut self.record, self.human, self.level);
     }
 
     /// `--save FILE`: writes the record to FILE (in the form it was loaded in), silently,

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use kalah_core::{GameRecord, Position, Side, Turn};
-use kalah_solver::review::{players, review_game, PlayerSummary, TurnReport, TurnReview, Valued};
+use kalah_solver::review::{review_game, PlayerSummary, TurnReview, Valued};
 use kalah_solver::Progress;
 use serde_json::json;
 
@@ -103,11 +103,10 @@ pub fn run(args: Args) -> Result<()> {
     bar.finish_and_clear();
     crate::cmd::solve::warn_if_damaged(solver.egdb().map(|db| &**db));
     let secs = started.elapsed().as_secs_f64();
-    let who = players(&reviews, &turns);
     let interrupted = crate::signals::received();
     let complete = reviews.len() == turns.len() && !interrupted;
     if args.json {
-        let mut v = review_json(&record, &start, &reviews, &who, complete, (nodes, secs));
+        let mut v = review_json(&record, &start, &reviews, complete, (nodes, secs));
         if interrupted {
             v["stopped"] = json!(true);
             v["signal"] = json!(crate::signals::signal_name());
@@ -119,7 +118,6 @@ pub fn run(args: Args) -> Result<()> {
             &start,
             &turns,
             &reviews,
-            &who,
             (nodes, secs),
             "the review was stopped",
         ))?;
@@ -212,14 +210,15 @@ impl AnnotationTarget {
                 let bytes = crate::cmd::play::read_regular(path)
                     .with_context(|| format!("cannot read '{name}'"))?;
                 if !bytes.is_empty() {
-                    match crate::cmd::play::load_record(path) {
-                        Err(_) => {
+                    let text = std::str::from_utf8(&bytes).ok();
+                    match text.map(|t| (GameRecord::parse(t), GameRecord::is_json_form(t))) {
+                        None | Some((Err(_), _)) => {
                             return refuse(
                                 "it exists and does not hold a game record, so it is not \
                                  replaced: name another file (or delete it first)",
                             )
                         }
-                        Ok((other, other_json)) => {
+                        Some((Ok(other), other_json)) => {
                             if other.rules != record.rules
                                 || other.start != record.start
                                 || other.moves() != record.moves()
@@ -317,6 +316,15 @@ fn progress_message(at: &AtomicUsize, total: &AtomicUsize, p: &Progress) -> Stri
     )
 }
 
+/// The turn played as records write it: `3-6`, or `3-` for an unfinished last turn.
+fn played_text(r: &TurnReview) -> String {
+    if r.open {
+        format!("{}-", r.turn)
+    } else {
+        r.turn.to_string()
+    }
+}
+
 /// `v` as text: `+8`, or `+4..+8` when only bounded.
 fn valued_text(v: Valued) -> String {
     match v {
@@ -380,7 +388,6 @@ pub(crate) fn review_text(
     start: &Position,
     turns: &[Turn],
     reviews: &[TurnReview],
-    who: &[Side],
     (nodes, secs): (u64, f64),
     why_short: &str,
 ) -> String {
@@ -407,15 +414,10 @@ pub(crate) fn review_text(
         .iter()
         .map(|r| {
             let (best, lost, change) = verdict(r);
-            let played = if r.open {
-                format!("{}-", r.turn)
-            } else {
-                r.turn.to_string()
-            };
             [
                 r.number.to_string(),
                 r.before.side().letter().to_string(),
-                played,
+                played_text(r),
                 valued_text(r.played_value),
                 best,
                 lost,
@@ -485,7 +487,7 @@ pub(crate) fn review_text(
         ));
     }
     for side in [Side::South, Side::North] {
-        s.push_str(&player_summary(record, reviews, who, side));
+        s.push_str(&player_summary(record, reviews, side));
     }
     if reviews[0].number == 1 {
         if let Valued::Exact(v) = reviews[0].best_value {
@@ -495,9 +497,8 @@ pub(crate) fn review_text(
             ));
         }
     }
-    let last = reviews.last().expect("a turn");
-    let mut end = last.before;
-    if last.turn.play(&mut end, &record.rules).is_ok() && end.is_over() {
+    let end = record.position();
+    if end.is_over() {
         s.push_str(&format!(
             "the game: South {}, North {}\n",
             end.store(Side::South),
@@ -519,8 +520,8 @@ fn outcome_words(side: Side, v: i32) -> String {
 
 /// One player's line: `South (alice): 20 turns, 3 mistakes, 8 seeds lost; the result changed
 /// at turn 17 (win -> draw)`.
-fn player_summary(record: &GameRecord, reviews: &[TurnReview], who: &[Side], side: Side) -> String {
-    let sum = PlayerSummary::of(reviews, who, side);
+fn player_summary(record: &GameRecord, reviews: &[TurnReview], side: Side) -> String {
+    let sum = PlayerSummary::of(reviews, side);
     let mut s = format!(
         "{}: {}, {}",
         player_name(record, side),
@@ -538,7 +539,7 @@ fn player_summary(record: &GameRecord, reviews: &[TurnReview], who: &[Side], sid
     }
     let changes: Vec<String> = reviews
         .iter()
-        .filter(|r| sum.outcome_changes.contains(&r.number))
+        .filter(|r| r.player == side)
         .filter_map(|r| {
             r.outcome_change()
                 .map(|(a, b)| format!("turn {} ({} -> {})", r.number, a.name(), b.name()))
@@ -556,22 +557,16 @@ fn review_json(
     record: &GameRecord,
     start: &Position,
     reviews: &[TurnReview],
-    who: &[Side],
     complete: bool,
     (nodes, secs): (u64, f64),
 ) -> serde_json::Value {
-    let turns: Vec<TurnReport> = reviews
-        .iter()
-        .zip(who)
-        .map(|(review, &player)| TurnReport { review, player })
-        .collect();
-    let summary = |side: Side| PlayerSummary::of(reviews, who, side);
+    let summary = |side: Side| PlayerSummary::of(reviews, side);
     json!({
         "rules": record.rules.to_string(),
         "start": start.to_string(),
         "south": record.south,
         "north": record.north,
-        "turns": turns,
+        "turns": reviews,
         "players": {"south": summary(Side::South), "north": summary(Side::North)},
         "complete": complete,
         "nodes": nodes,
@@ -601,11 +596,7 @@ fn annotated(record: &GameRecord, reviews: &[TurnReview]) -> GameRecord {
     }
     for r in reviews {
         let side = r.before.side().letter();
-        let played = if r.open {
-            format!("{}-", r.turn)
-        } else {
-            r.turn.to_string()
-        };
+        let played = played_text(r);
         let value = valued_text(r.played_value);
         let text = match r.loss() {
             Some(0) => format!(" {ANNOTATION_MARK} {side} {played} {value} ="),
