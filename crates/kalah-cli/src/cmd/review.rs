@@ -481,10 +481,13 @@ pub(crate) fn review_text(
         ));
     }
     if reviews.len() < turns.len() {
-        s.push_str(&format!(
-            "(turns 1 to {} not reviewed: {why_short})\n",
-            turns.len() - reviews.len()
-        ));
+        let missing = turns.len() - reviews.len();
+        let which = if missing == 1 {
+            "turn 1".to_string()
+        } else {
+            format!("turns 1 to {missing}")
+        };
+        s.push_str(&format!("({which} not reviewed: {why_short})\n"));
     }
     for side in [Side::South, Side::North] {
         s.push_str(&player_summary(record, reviews, side));
@@ -617,4 +620,52 @@ fn annotated(record: &GameRecord, reviews: &[TurnReview]) -> GameRecord {
     // Each comment after its turn, the record's own first: a stable sort keeps their order.
     out.comments.sort_by_key(|c| c.0);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_solver::{SearchLimits, Solver};
+
+    /// The text of a review that lacks its first `missing` turns, as a stopped one does.
+    fn text_without_first(record_text: &str, missing: usize) -> String {
+        let record = GameRecord::parse(record_text).unwrap();
+        let turns: Vec<Turn> = record.turns().into_iter().map(|t| t.turn).collect();
+        let mut solver = Solver::new(record.rules, 1);
+        let review = review_game(
+            &mut solver,
+            &record.start,
+            &turns,
+            1,
+            SearchLimits::default,
+            |_, _| true,
+        )
+        .unwrap();
+        assert_eq!(review.turns.len(), turns.len());
+        review_text(
+            &record,
+            &record.start,
+            &turns,
+            &review.turns[missing..],
+            (review.nodes, 0.0),
+            "the review was stopped",
+        )
+    }
+
+    #[test]
+    fn the_turns_left_out_are_named_in_the_singular_for_one() {
+        let game = "[Start \"3,3,3,0,3,3,3,0 S\"]\n\n1. S 2\n2. N 2\n3. S 3\n";
+        let one = text_without_first(game, 1);
+        assert!(
+            one.contains("(turn 1 not reviewed: the review was stopped)\n"),
+            "{one}"
+        );
+        let two = text_without_first(game, 2);
+        assert!(
+            two.contains("(turns 1 to 2 not reviewed: the review was stopped)\n"),
+            "{two}"
+        );
+        let none = text_without_first(game, 0);
+        assert!(!none.contains("not reviewed"), "{none}");
+    }
 }
