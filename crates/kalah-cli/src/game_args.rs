@@ -97,12 +97,12 @@ pub(crate) fn whole_number(s: &str, lo: u64, hi: u64, unit: &str) -> Result<u64,
 /// Parses `--seeds`: 0 to 255, what a house can hold (the board's limits are checked with the
 /// rest of the start: `--seeds 0`, or more than 255 seeds on the board, is a bad start, exit
 /// code 1).
-fn parse_seeds(s: &str) -> Result<u32, String> {
+pub(crate) fn parse_seeds(s: &str) -> Result<u32, String> {
     whole_number(s, 0, u8::MAX.into(), "seeds").map(|n| n as u32)
 }
 
 /// Parses `--houses`: 1 to [`kalah_core::MAX_HOUSES`].
-fn parse_houses(s: &str) -> Result<usize, String> {
+pub(crate) fn parse_houses(s: &str) -> Result<usize, String> {
     whole_number(s, 1, kalah_core::MAX_HOUSES as u64, "houses").map(|n| n as usize)
 }
 

@@ -56,6 +56,12 @@ enum Command {
     Egdb(cmd::egdb::Args),
     /// Serve the web page and JSON API on a local address.
     Serve(cmd::serve::Args),
+    /// Play as an agent of the Manchester Kalah game engine: its messages on standard input,
+    /// the engine's actions on standard output (default: Kalah(7,7), the pie rule).
+    Agent(cmd::agent::Args),
+    /// Referee games between two agent programs that speak the Manchester protocol (each a
+    /// command line), as the Manchester game engine does.
+    Referee(cmd::referee::Args),
 }
 
 /// The command line's definition: [`Cli`]'s, with `analyze`'s `--time-ms` told in its own
@@ -273,6 +279,8 @@ fn main() {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Egdb(a) => cmd::egdb::run(a),
         Command::Serve(a) => cmd::serve::run(a),
+        Command::Agent(a) => cmd::agent::run(a),
+        Command::Referee(a) => cmd::referee::run(a),
     };
     if let Err(e) = result {
         // The reader of stdout went away (e.g. `| head -1`): one line, the same for every
