@@ -232,3 +232,59 @@ fn agents_that_break_the_protocol_forfeit() {
         );
     }
 }
+
+mod common;
+
+/// Whether a process whose command line contains `marker` is running.
+#[cfg(unix)]
+fn running(marker: &str) -> bool {
+    std::process::Command::new("pgrep")
+        .args(["-f", marker])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+/// An agent's leftover processes end with its game, and Ctrl-C ends the referee and every
+/// agent.
+#[cfg(unix)]
+#[test]
+fn no_agent_process_outlives_its_game_or_a_ctrl_c() {
+    let me = env!("CARGO_BIN_EXE_kalah");
+    let good = format!("{me} agent --level easy --no-egdb");
+    // The shell's background child is in the agent's process group.
+    // Waited for as a process (not for its output, which a leftover child would hold open).
+    let status = std::process::Command::new(me)
+        .args([
+            "referee",
+            "sleep 67.25 & read l; echo hello",
+            &good,
+            "--games",
+            "1",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        !running("sleep 67.25"),
+        "the forfeiting agent's child is left running"
+    );
+
+    let agent = format!("{me} agent --level expert --no-egdb --seed 424242");
+    let child = std::process::Command::new(me)
+        .args(["referee", &agent, &agent, "--games", "4"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = common::interrupt(child, std::time::Duration::from_millis(1500));
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains(
+        "kalah: interrupted (Ctrl-C): the referee stopped; the game being played is not saved"
+    ));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(!running("seed 424242"), "an agent outlived the referee");
+}

@@ -95,12 +95,17 @@ impl Agent {
             c.arg("-c").arg(command);
             c
         };
+        // Each agent in a process group of its own, so that whatever it starts (a shell's
+        // child, a bot's helpers) ends with it ([`Agent::finish`], and on Ctrl-C).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
             .with_context(|| format!("cannot start the agent `{command}`"))?;
+        groups::add(child.id());
         let stdin = child.stdin.take();
         let stdout = child
             .stdout
@@ -185,18 +190,67 @@ impl Agent {
         "it closed its output without an action".to_string()
     }
 
-    /// Closes its input, gives it a second to end, then kills it.
+    /// Closes its input, gives it a second to end, then kills it and what it started.
     fn finish(mut self) {
         drop(self.stdin.take());
         let deadline = Instant::now() + Duration::from_secs(1);
+        let mut ended = false;
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                ended = true;
+                break;
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        let _ = self.child.kill();
+        // Its process group too: a process it left behind is still in it.
+        groups::kill(self.child.id());
+        if !ended {
+            let _ = self.child.kill();
+        }
         let _ = self.child.wait();
+        groups::remove(self.child.id());
+    }
+}
+
+/// The process groups of the running agents (each agent leads one, its group id its process
+/// id), killed when the agent's game ends and when a signal stops the referee.
+mod groups {
+    use std::sync::Mutex;
+
+    static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+    fn live() -> std::sync::MutexGuard<'static, Vec<u32>> {
+        LIVE.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    pub(super) fn add(id: u32) {
+        live().push(id);
+    }
+
+    pub(super) fn remove(id: u32) {
+        live().retain(|&g| g != id);
+    }
+
+    /// Kills the process group `id` (SIGKILL), if it still has a process.
+    pub(super) fn kill(id: u32) {
+        #[cfg(unix)]
+        if let Ok(pgid) = i32::try_from(id) {
+            // SAFETY: kill(2) with a negative id signals that process group; it touches no
+            // memory of ours.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = id;
+    }
+
+    /// Kills every live agent's group (a signal stops the referee).
+    pub(super) fn kill_all() {
+        for &id in live().iter() {
+            kill(id);
+        }
     }
 }
 
@@ -296,6 +350,16 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(dir) = &args.save_dir {
         check_save_dir(dir, args.games)?;
     }
+    // Ctrl-C (or SIGTERM, SIGHUP) ends the agents, which have process groups of their own,
+    // then the referee: the records saved so far are whole, the game being played is lost.
+    let _ = crate::signals::on_stop(|_| {
+        groups::kill_all();
+        stderr_line!(
+            "kalah: {}: the referee stopped; the game being played is not saved",
+            crate::signals::stopped_by()
+        );
+        std::process::exit(crate::signals::exit_code());
+    });
     if !args.json {
         print(&format!(
             "referee: A = `{}`, B = `{}`; Kalah({},{}), {rules}; {} game{}, {} ms an action at most\n",
@@ -416,7 +480,15 @@ fn play(
     let mut record = GameRecord::new(*rules, start);
     record.south = commands[0].clone();
     record.north = commands[1].clone();
-    let mut agents = [Agent::spawn(commands[0])?, Agent::spawn(commands[1])?];
+    let first = Agent::spawn(commands[0])?;
+    let second = match Agent::spawn(commands[1]) {
+        Ok(a) => a,
+        Err(e) => {
+            first.finish();
+            return Err(e);
+        }
+    };
+    let mut agents = [first, second];
     let mut clocks = [Clock::default(); 2];
     let houses = start.houses();
     let end = 'game: {
