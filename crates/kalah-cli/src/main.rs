@@ -8,11 +8,14 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 /// `eprintln!` that never panics: a line that cannot be written to stderr (closed, or a full
 /// device) is dropped, so the command still ends with its own exit code (tester 52: with
 /// `2>/dev/full` every error was a panic, exit code 101). Every module of this crate writes
-/// its messages to stderr with it.
+/// its messages to stderr with it. The line is written in one piece, so that lines of
+/// processes sharing a stderr (two `kalah agent`s under one referee) do not mix mid-line.
 macro_rules! stderr_line {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let mut line = format!($($arg)*);
+        line.push('\n');
+        let _ = std::io::stderr().write_all(line.as_bytes());
     }};
 }
 

@@ -64,7 +64,7 @@ fn the_agent_answers_as_north_and_notes_a_referee_with_other_rules() {
     assert_eq!(stdout.lines().count(), 2, "{stdout}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.starts_with("kalah: note: after 1 the referee's board is")
+        stderr.starts_with("kalah: note: after action 1 the referee gives the board")
             && stderr.contains("following the referee"),
         "{stderr}"
     );
@@ -90,7 +90,7 @@ fn bad_messages_stop_the_agent_with_the_reason() {
     let (code, err) = run(&[], "START;North\n");
     assert_eq!(code, Some(1));
     assert!(
-        err.contains("the referee's input ended before END (after 1 lines)"),
+        err.contains("the referee's input ended before END (after 1 line)"),
         "{err}"
     );
     let (code, err) = run(
@@ -216,7 +216,7 @@ fn agents_that_break_the_protocol_forfeit() {
         ("read l; echo 'MOVE;8'; sleep 2", "the house is a number from 1 to 7"),
         ("read l; sleep 3", "A forfeits after 0 actions (it sent no action within 300 ms)"),
         ("exit 3", "A forfeits after 0 actions (it ended (exit status: 3)"),
-        ("echo 'MOVE;1'; echo 'MOVE;2'; sleep 3", "A forfeits after 2 actions (it sent 'MOVE;2' when it was not its turn)"),
+        ("echo 'MOVE;1'; echo 'MOVE;2'; sleep 3", "A forfeits after 1 action (it sent 'MOVE;2' when it was not its turn)"),
     ];
     for (bad, expected) in cases {
         let out = kalah(&["referee", bad, &good, "--games", "1", "--timeout-ms", "300"])
@@ -275,16 +275,112 @@ fn no_agent_process_outlives_its_game_or_a_ctrl_c() {
 
     let agent = format!("{me} agent --level expert --no-egdb --seed 424242");
     let child = std::process::Command::new(me)
-        .args(["referee", &agent, &agent, "--games", "4"])
+        .args(["referee", &agent, &agent, "--games", "4", "--json"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let out = common::interrupt(child, std::time::Duration::from_millis(1500));
     assert_eq!(out.status.code(), Some(130), "{out:?}");
+    // The summary of the games played (none), marked as stopped.
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["summary"]["stopped"], true);
+    assert_eq!(v["summary"]["signal"], "SIGINT");
+    assert_eq!(v["summary"]["games"], 0);
     assert!(String::from_utf8_lossy(&out.stderr).contains(
-        "kalah: interrupted (Ctrl-C): the referee stopped; the game being played is not saved"
+        "kalah: interrupted (Ctrl-C): the referee stopped after 0 of 4 games; the game being played is not saved"
     ));
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert!(!running("seed 424242"), "an agent outlived the referee");
+}
+
+/// Tester 115's cases: an agent that sends a line out of turn is blamed even while the agent
+/// to move hangs; a game ended by a legal action stands though its agent has gone; lines are
+/// shown with their control characters escaped; bad referee flags are refused before a game.
+#[cfg(unix)]
+#[test]
+fn the_first_to_break_the_protocol_is_blamed_and_a_finished_game_stands() {
+    // South hangs; North sends an action at once, out of turn.
+    let out = kalah(&[
+        "referee",
+        "sleep 3",
+        "echo 'MOVE;1'; sleep 3",
+        "--games",
+        "1",
+        "--timeout-ms",
+        "1500",
+    ])
+    .output()
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("game 1: B forfeits after 0 actions (it sent 'MOVE;1' when it was not its turn): A wins"),
+        "{text}"
+    );
+    // Kalah(1,1): South's only sowing ends the game (1 – 1); its agent has closed its input
+    // before, so the news of the end cannot reach it.
+    let out = kalah(&[
+        "referee",
+        "read l; exec 0<&-; echo 'MOVE;1'; sleep 1",
+        "read l; sleep 1",
+        "--houses",
+        "1",
+        "--seeds",
+        "1",
+        "--rules",
+        "pie=off",
+        "--games",
+        "1",
+    ])
+    .output()
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("game 1: A (South) 1 – 1 B (North): a draw; 1 action\n"),
+        "{text}"
+    );
+    // An escape sequence in a bad line is shown escaped.
+    let out = kalah(&[
+        "referee",
+        "read l; printf 'MOVE;1\\033[2J\\n'; sleep 1",
+        "read l; sleep 1",
+        "--games",
+        "1",
+    ])
+    .output()
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains('\u{1b}'), "{text}");
+    assert!(text.contains("'MOVE;1\\u{1b}[2J'"), "{text}");
+    // Flags.
+    let run = |args: &[&str]| {
+        let out = kalah(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.stdout.is_empty(),
+        )
+    };
+    let (code, err, quiet) = run(&["referee", "", "sleep 1"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("AGENT_A is empty"), "{err}");
+    assert!(quiet);
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let (code, err, quiet) = run(&[
+        "referee",
+        "sleep 1",
+        "sleep 1",
+        "--save-dir",
+        file.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("not a directory"), "{err}");
+    assert!(quiet);
+    if std::path::Path::new("/proc/self").is_dir() {
+        let (code, err, quiet) =
+            run(&["referee", "sleep 1", "sleep 1", "--save-dir", "/proc/self"]);
+        assert_eq!(code, Some(1));
+        assert!(err.contains("the records cannot be written there"), "{err}");
+        assert!(quiet, "no game is played");
+    }
 }

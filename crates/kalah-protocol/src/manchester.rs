@@ -52,8 +52,8 @@ pub fn rules() -> Rules {
     }
 }
 
-/// The longest line read from a referee, in bytes: a state of 12 houses a side with three-digit
-/// counts is under 120 bytes.
+/// The longest line read from a referee or an agent, in bytes, not counting its line end: a
+/// state of 12 houses a side with three-digit counts is under 120 bytes.
 pub const MAX_LINE: usize = 1024;
 
 /// Who moves after a `CHANGE` (its last argument).
@@ -109,23 +109,58 @@ pub struct ParseError {
 
 impl ParseError {
     fn new(line: &str, why: impl Into<String>) -> ParseError {
-        let mut shown: String = line.chars().take(80).collect();
-        if shown.len() < line.len() {
-            shown.push_str("...");
-        }
+        // The reason quotes parts of the line: their control characters escaped too.
+        let why: String = why
+            .into()
+            .chars()
+            .flat_map(|c| {
+                let escaped: Vec<char> = if c.is_control() {
+                    c.escape_default().collect()
+                } else {
+                    vec![c]
+                };
+                escaped
+            })
+            .collect();
         ParseError {
-            line: shown,
-            why: why.into(),
+            line: printable(line),
+            why,
         }
     }
 }
 
-/// Reads a house number of the protocol: plain digits, 1 to `houses`.
+/// A line read from another program as a message may show it: without its line end, control
+/// characters escaped (`\u{1b}`, `\t`; a terminal would act on them), cut to 80 characters
+/// (`...` after).
+pub fn printable(line: &str) -> String {
+    let text = line.strip_suffix('\n').unwrap_or(line);
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    let mut shown = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == 80 {
+            shown.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
+}
+
+/// Reads a house number of the protocol: plain digits (leading zeros allowed, as Java's
+/// `Integer.parseInt` reads them; no sign), 1 to `houses`.
 fn house(text: &str, houses: usize) -> Option<u8> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || text.len() > 3 {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let h: usize = text.parse().ok()?;
+    let digits = text.trim_start_matches('0');
+    if digits.is_empty() || digits.len() > 3 {
+        return None;
+    }
+    let h: usize = digits.parse().ok()?;
     (1..=houses).contains(&h).then_some(h as u8)
 }
 
@@ -170,8 +205,9 @@ fn state_pits(text: &str) -> Result<Vec<u8>, String> {
     Ok(pits)
 }
 
-/// `pits` (bin order) as the protocol writes a state: North's half first.
-fn state_text(pits: &[u8]) -> String {
+/// `pits` (bin order) as the protocol writes a state: North's half first
+/// (`7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1`).
+pub fn state_text(pits: &[u8]) -> String {
     let half = pits.len() / 2;
     pits[half..]
         .iter()
@@ -388,6 +424,8 @@ pub struct Agent {
     ended: bool,
     /// The sowing this agent sent last, until the referee's `CHANGE` for it.
     sent: Option<Move>,
+    /// This agent sent `SWAP`, and no message came since (an echo of it is then recognised).
+    sent_swap: bool,
 }
 
 impl Agent {
@@ -402,6 +440,7 @@ impl Agent {
             over: false,
             ended: false,
             sent: None,
+            sent_swap: false,
         }
     }
 
@@ -488,9 +527,25 @@ impl Agent {
                     )),
                     _ => None,
                 };
+                // A referee that echoes this agent's own swap (the Manchester engine does not):
+                // the swap is already played, and the sides already exchanged.
+                let echoed_swap = std::mem::take(&mut self.sent_swap) && *action == Move::Swap;
+                let echo_note = if echoed_swap {
+                    Some(
+                        "the referee echoed this agent's own SWAP (the Manchester engine does \
+                         not): taken as the swap already made"
+                            .to_string(),
+                    )
+                } else {
+                    echo_note
+                };
                 let mut mine = self.pos;
-                let played = mine.play(&self.rules, *action);
-                if *action == Move::Swap {
+                let played = if echoed_swap {
+                    Ok(())
+                } else {
+                    mine.play(&self.rules, *action).map(|_| ())
+                };
+                if *action == Move::Swap && !echoed_swap {
                     self.side = Some(me.opposite());
                 }
                 let me = self.side.unwrap_or(me);
@@ -508,17 +563,20 @@ impl Agent {
                 }
                 let what = match (played, mover) {
                     (Err(e), Some(side)) => format!(
-                        "{} is not legal for {side} in {} under {} ({e})",
+                        "action {} is not legal for {side} on the board {} under {} ({e})",
                         action_text(*action),
-                        self.pos,
+                        state_text(self.pos.pits()),
                         self.rules
                     ),
                     (Err(e), None) => {
-                        format!("{} came after the game's end ({e})", action_text(*action))
+                        format!(
+                            "action {} came after the game's end ({e})",
+                            action_text(*action)
+                        )
                     }
-                    (Ok(_), _) => format!(
-                        "after {} the referee's board is {} with {} to move, where these rules \
-                         ({}) give {} with {}",
+                    (Ok(()), _) => format!(
+                        "after action {} the referee gives the board {} and the turn {}, where \
+                         these rules ({}) give {} and {}",
                         action_text(*action),
                         state_text(pits),
                         next.word(),
@@ -579,6 +637,7 @@ impl Agent {
     /// swap, the change of sides it makes (the referee does not echo an agent's own swap; a
     /// sowing is echoed by a `CHANGE` and played then).
     pub fn send(&mut self, mv: Move) -> String {
+        self.sent_swap = mv == Move::Swap;
         if mv == Move::Swap {
             if self.pos.play(&self.rules, Move::Swap).is_ok() {
                 self.side = self.side.map(Side::opposite);
@@ -692,6 +751,12 @@ impl Referee {
     }
 }
 
+/// The length of a line read with its line end (`\n` or `\r\n`, if any), without it.
+pub fn content_len(line: &[u8]) -> usize {
+    let text = line.strip_suffix(b"\n").unwrap_or(line);
+    text.strip_suffix(b"\r").unwrap_or(text).len()
+}
+
 /// Why [`run_agent`] stopped before the referee's `END`.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -718,7 +783,7 @@ pub enum RunError {
         why: String,
     },
     /// The input ended before `END`.
-    #[error("the referee's input ended before END (after {0} lines)")]
+    #[error("the referee's input ended before END (after {0} line{s})", s = if *.0 == 1 { "" } else { "s" })]
     Closed(u64),
 }
 
@@ -740,13 +805,13 @@ pub fn run_agent<R: BufRead, W: Write>(
     let mut n = 0u64;
     loop {
         line.clear();
-        let read = <&mut R as std::io::Read>::take(&mut input, MAX_LINE as u64 + 1)
+        let read = <&mut R as std::io::Read>::take(&mut input, MAX_LINE as u64 + 2)
             .read_until(b'\n', &mut line)?;
         if read == 0 {
             return Err(RunError::Closed(n));
         }
         n += 1;
-        if line.len() > MAX_LINE {
+        if content_len(&line) > MAX_LINE {
             return Err(RunError::TooLong(n));
         }
         let text = String::from_utf8_lossy(&line);
@@ -972,7 +1037,7 @@ mod tests {
         let (step, note) = a.handle(&change("1", AFTER_S1, "YOU")).unwrap();
         let note = note.expect("a note");
         assert!(
-            note.contains("the referee's board is 7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1 with YOU to move, where these rules"),
+            note.contains("after action 1 the referee gives the board 7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1 and the turn YOU, where these rules"),
             "{note}"
         );
         assert!(note.ends_with(": following the referee"), "{note}");
@@ -997,7 +1062,12 @@ mod tests {
             .handle(&change("1", "0,8,8,8,8,8,8,1,0,8,8,8,8,8,8,1", "OPP"))
             .unwrap();
         let note = note.expect("a note");
-        assert!(note.starts_with("1 is not legal for North in "), "{note}");
+        assert!(
+            note.starts_with(
+                "action 1 is not legal for North on the board 0,8,8,8,8,8,8,1,0,8,8,8,8,8,8,1 under "
+            ),
+            "{note}"
+        );
         assert_eq!(step, Step::Wait);
         assert_eq!(a.position().side(), Side::South);
     }
@@ -1160,7 +1230,7 @@ mod tests {
         };
         assert_eq!(
             run("START;North\n"),
-            "the referee's input ended before END (after 1 lines)"
+            "the referee's input ended before END (after 1 line)"
         );
         assert_eq!(
             run("START;North\nHELLO\n"),
@@ -1187,5 +1257,62 @@ mod tests {
             "{e}"
         );
         assert!(out.is_empty());
+    }
+
+    /// A referee that echoes the agent's own swap: taken as the swap made, the side kept.
+    #[test]
+    fn an_echo_of_the_agents_own_swap_is_not_a_second_swap() {
+        let mut a = Agent::manchester();
+        a.handle(&Message::Start(Side::North)).unwrap();
+        a.handle(&change("1", AFTER_S1, "YOU")).unwrap();
+        a.send(Move::Swap);
+        assert_eq!(a.side(), Some(Side::South));
+        let (step, note) = a.handle(&change("SWAP", AFTER_S1, "OPP")).unwrap();
+        assert!(note
+            .unwrap()
+            .starts_with("the referee echoed this agent's own SWAP"));
+        assert_eq!(step, Step::Wait);
+        assert_eq!(a.side(), Some(Side::South));
+        // The opponent (North) sows its house 2; then this agent, South, moves.
+        let (step, note) = a
+            .handle(&change("2", "7,0,8,8,8,8,8,1,1,8,8,8,8,8,8,1", "YOU"))
+            .unwrap();
+        assert_eq!(note, None);
+        assert!(matches!(step, Step::Act(p) if p.side() == Side::South));
+    }
+
+    /// Lines are shown with their control characters escaped; house numbers may have leading
+    /// zeros; a line of MAX_LINE bytes (without its line end) is read, one byte more is not.
+    #[test]
+    fn lines_are_shown_escaped_and_read_up_to_the_limit() {
+        assert_eq!(printable("a\u{1b}[2Jb\r\n"), "a\\u{1b}[2Jb");
+        let e = Message::parse("START;\u{7}x").unwrap_err().to_string();
+        assert!(!e.contains('\u{7}'), "{e}");
+        assert!(e.contains("not '\\u{7}x'"), "{e}");
+        assert_eq!(parse_reply("MOVE;007", 7), Ok(Move::Sow(7)));
+        assert!(parse_reply("MOVE;0000", 7).is_err());
+        assert!(parse_reply("MOVE;+1", 7).is_err());
+        let run = |line: String| {
+            let mut a = Agent::manchester();
+            let input = format!("START;North\n{line}\r\nEND\n");
+            run_agent(
+                &mut a,
+                input.as_bytes(),
+                Vec::new(),
+                |p, r| p.legal_moves(r)[0],
+                |_| {},
+            )
+            .map_err(|e| e.to_string())
+        };
+        // A CHANGE padded with leading zeros to exactly MAX_LINE bytes.
+        let body = format!("CHANGE;1;{AFTER_S1};OPP");
+        let padded = format!(
+            "CHANGE;{}1;{AFTER_S1};OPP",
+            "0".repeat(MAX_LINE - body.len())
+        );
+        assert_eq!(padded.len(), MAX_LINE);
+        assert_eq!(run(padded.clone()), Ok(()));
+        let e = run(format!("CHANGE;0{}", &padded[7..])).unwrap_err();
+        assert!(e.contains("longer than 1024 bytes"), "{e}");
     }
 }

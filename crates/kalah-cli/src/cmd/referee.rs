@@ -9,12 +9,15 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use kalah_core::{GameRecord, Position, Rules, Side, Start};
-use kalah_protocol::manchester::{self, parse_reply, Message, Referee, MAX_LINE};
+use kalah_protocol::manchester::{
+    self, content_len, parse_reply, printable, state_text, Message, Referee, MAX_LINE,
+};
 use serde_json::json;
 
 use crate::game_args::{parse_houses, parse_seeds};
@@ -75,17 +78,21 @@ enum Read {
     Failed(String),
 }
 
-/// An agent's running process.
+/// An agent's running process. Its output is read on a thread of its own into the game's
+/// channel, tagged with the agent's index, so that the referee sees the lines of both agents
+/// in the order they come (a line out of turn is blamed on its sender even while the other
+/// agent thinks).
 struct Agent {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Read>,
+    /// Its output closed (seen while the other agent was to act): said when it is next asked.
+    closed: bool,
 }
 
 impl Agent {
     /// Starts `command` with the shell, its standard input and output piped to the referee,
-    /// its standard error the referee's.
-    fn spawn(command: &str) -> Result<Agent> {
+    /// its standard error the referee's; its lines go to `tx` tagged `k`.
+    fn spawn(command: &str, k: usize, tx: Sender<(usize, Read)>) -> Result<Agent> {
         let mut cmd = if cfg!(windows) {
             let mut c = Command::new("cmd");
             c.arg("/C").arg(command);
@@ -111,22 +118,21 @@ impl Agent {
             .stdout
             .take()
             .context("the agent's output is not piped")?;
-        let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
             let mut out = BufReader::new(stdout);
             let mut buf = Vec::new();
             loop {
                 buf.clear();
                 let read =
-                    std::io::Read::take(&mut out, MAX_LINE as u64 + 1).read_until(b'\n', &mut buf);
+                    std::io::Read::take(&mut out, MAX_LINE as u64 + 2).read_until(b'\n', &mut buf);
                 let event = match read {
                     Ok(0) => Read::Closed,
-                    Ok(_) if buf.len() > MAX_LINE => Read::TooLong,
+                    Ok(_) if content_len(&buf) > MAX_LINE => Read::TooLong,
                     Ok(_) => Read::Line(String::from_utf8_lossy(&buf).into_owned()),
                     Err(e) => Read::Failed(e.to_string()),
                 };
                 let last = !matches!(event, Read::Line(_));
-                if tx.send(event).is_err() || last {
+                if tx.send((k, event)).is_err() || last {
                     return;
                 }
             }
@@ -134,7 +140,7 @@ impl Agent {
         Ok(Agent {
             child,
             stdin,
-            lines,
+            closed: false,
         })
     }
 
@@ -153,31 +159,6 @@ impl Agent {
         })
     }
 
-    /// The agent's next line within `timeout`. `Err`: why there is none.
-    fn reply(&mut self, timeout: Duration) -> Result<String, String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(Read::Line(line)) => Ok(line),
-            Ok(Read::TooLong) => Err(format!("it sent a line longer than {MAX_LINE} bytes")),
-            Ok(Read::Closed) | Err(RecvTimeoutError::Disconnected) => Err(self.closed_why()),
-            Ok(Read::Failed(e)) => Err(format!("its output could not be read ({e})")),
-            Err(RecvTimeoutError::Timeout) => Err(format!(
-                "it sent no action within {} ms",
-                timeout.as_millis()
-            )),
-        }
-    }
-
-    /// A line the agent sent when it was not its turn, if any.
-    fn unasked(&mut self) -> Option<String> {
-        match self.lines.try_recv() {
-            Ok(Read::Line(line)) => Some(line),
-            Ok(Read::TooLong) => Some(format!("(a line longer than {MAX_LINE} bytes)")),
-            // Closing its output is seen when the agent is next asked.
-            Ok(Read::Closed | Read::Failed(_))
-            | Err(TryRecvError::Empty | TryRecvError::Disconnected) => None,
-        }
-    }
-
     /// Why the agent's output closed: its exit status, if it has ended.
     fn closed_why(&mut self) -> String {
         // A moment for the process to be reaped after its output closed.
@@ -188,6 +169,19 @@ impl Agent {
             std::thread::sleep(Duration::from_millis(10));
         }
         "it closed its output without an action".to_string()
+    }
+
+    /// Why no action came within `timeout`: the time, and the exit status if the agent ended
+    /// (a process it started then held its output open).
+    fn timeout_why(&mut self, timeout: Duration) -> String {
+        match self.child.try_wait() {
+            Ok(Some(status)) => format!(
+                "it ended ({status}) without an action, and a process it started kept its \
+                 output open for the {} ms it had",
+                timeout.as_millis()
+            ),
+            _ => format!("it sent no action within {} ms", timeout.as_millis()),
+        }
     }
 
     /// Closes its input, gives it a second to end, then kills it and what it started.
@@ -342,6 +336,11 @@ impl Game {
 
 /// Runs `kalah referee`.
 pub fn run(args: Args) -> Result<()> {
+    for (name, command) in [("AGENT_A", &args.a), ("AGENT_B", &args.b)] {
+        if command.trim().is_empty() {
+            crate::output::usage_bail!("{name} is empty: give the command line of an agent");
+        }
+    }
     let rules = args.rules.unwrap_or_else(manchester::rules);
     let layout = Start::uniform(args.houses, args.seeds)
         .with_context(|| format!("no Kalah({},{}) board", args.houses, args.seeds))?;
@@ -350,16 +349,27 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(dir) = &args.save_dir {
         check_save_dir(dir, args.games)?;
     }
+    let games: Arc<Mutex<Vec<Game>>> = Arc::default();
     // Ctrl-C (or SIGTERM, SIGHUP) ends the agents, which have process groups of their own,
-    // then the referee: the records saved so far are whole, the game being played is lost.
-    let _ = crate::signals::on_stop(|_| {
-        groups::kill_all();
-        stderr_line!(
-            "kalah: {}: the referee stopped; the game being played is not saved",
-            crate::signals::stopped_by()
-        );
-        std::process::exit(crate::signals::exit_code());
-    });
+    // then the referee, with the summary of the games played: the records saved so far are
+    // whole, the game being played is lost.
+    {
+        let games = Arc::clone(&games);
+        let summary = Summary::of(&args, &rules);
+        let _ = crate::signals::on_stop(move |_| {
+            groups::kill_all();
+            let played = lock(&games);
+            let _ = summary.print(&played, true);
+            stderr_line!(
+                "kalah: {}: the referee stopped after {} of {} games; the game being played is \
+                 not saved",
+                crate::signals::stopped_by(),
+                played.len(),
+                summary.games
+            );
+            std::process::exit(crate::signals::exit_code());
+        });
+    }
     if !args.json {
         print(&format!(
             "referee: A = `{}`, B = `{}`; Kalah({},{}), {rules}; {} game{}, {} ms an action at most\n",
@@ -372,7 +382,6 @@ pub fn run(args: Args) -> Result<()> {
             timeout.as_millis()
         ))?;
     }
-    let mut games = Vec::new();
     for number in 1..=args.games {
         let a_south = number % 2 == 1;
         let (south, north) = if a_south {
@@ -381,42 +390,79 @@ pub fn run(args: Args) -> Result<()> {
             (&args.b, &args.a)
         };
         let game = play(number, a_south, [south, north], &rules, start, timeout)?;
-        if let Some(dir) = &args.save_dir {
-            let path = dir.join(format!("game-{number}.txt"));
-            crate::cmd::play::save_new_atomically(&path, &game.record.to_text())
-                .with_context(|| format!("cannot save game {number} to {}", path.display()))?;
-        }
+        // The result first: a record that cannot be saved does not lose it.
         if !args.json {
             print(&format!("{}\n", game_line(&game)))?;
         }
-        games.push(game);
+        let text = game.record.to_text();
+        lock(&games).push(game);
+        if let Some(dir) = &args.save_dir {
+            let path = dir.join(format!("game-{number}.txt"));
+            crate::cmd::play::save_new_atomically(&path, &text)
+                .with_context(|| format!("cannot save game {number} to {}", path.display()))?;
+        }
     }
-    let (points, wins, draws, losses) = games.iter().fold((0.0, 0, 0, 0), |(p, w, d, l), g| {
-        let x = g.a_points();
-        (
-            p + x,
-            w + u64::from(x == 1.0),
-            d + u64::from(x == 0.5),
-            l + u64::from(x == 0.0),
-        )
-    });
-    let mut clocks = [Clock::default(); 2];
-    for g in &games {
-        clocks[0].merge(&g.clocks[g.a()]);
-        clocks[1].merge(&g.clocks[1 - g.a()]);
+    let played = lock(&games);
+    Summary::of(&args, &rules).print(&played, false)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// What the summary says besides the games: the agents, the board, the rules.
+struct Summary {
+    a: String,
+    b: String,
+    houses: usize,
+    seeds: u32,
+    rules: Rules,
+    timeout_ms: u64,
+    games: u64,
+    json: bool,
+}
+
+impl Summary {
+    fn of(args: &Args, rules: &Rules) -> Summary {
+        Summary {
+            a: args.a.clone(),
+            b: args.b.clone(),
+            houses: args.houses,
+            seeds: args.seeds,
+            rules: *rules,
+            timeout_ms: args.timeout_ms,
+            games: args.games,
+            json: args.json,
+        }
     }
-    let n = games.len() as f64;
-    if args.json {
-        let list: Vec<_> = games.iter().map(game_json).collect();
-        print(&format!(
-            "{}\n",
-            json!({
-                "a": args.a,
-                "b": args.b,
-                "houses": args.houses,
-                "seeds": args.seeds,
-                "rules": rules.to_string(),
-                "timeout_ms": args.timeout_ms,
+
+    /// Prints the summary of `games` (with `--json`, the whole object); `stopped`: a signal
+    /// stopped the referee before its last game.
+    fn print(&self, games: &[Game], stopped: bool) -> Result<()> {
+        let (points, wins, draws, losses) = games.iter().fold((0.0, 0, 0, 0), |(p, w, d, l), g| {
+            let x = g.a_points();
+            (
+                p + x,
+                w + u64::from(x == 1.0),
+                d + u64::from(x == 0.5),
+                l + u64::from(x == 0.0),
+            )
+        });
+        let mut clocks = [Clock::default(); 2];
+        for g in games {
+            clocks[0].merge(&g.clocks[g.a()]);
+            clocks[1].merge(&g.clocks[1 - g.a()]);
+        }
+        let n = games.len() as f64;
+        if self.json {
+            let list: Vec<_> = games.iter().map(game_json).collect();
+            let mut v = json!({
+                "a": self.a,
+                "b": self.b,
+                "houses": self.houses,
+                "seeds": self.seeds,
+                "rules": self.rules.to_string(),
+                "timeout_ms": self.timeout_ms,
                 "games": list,
                 "summary": {
                     "games": games.len(),
@@ -428,9 +474,16 @@ pub fn run(args: Args) -> Result<()> {
                     "a_clock": clocks[0].json(),
                     "b_clock": clocks[1].json(),
                 }
-            })
-        ))?;
-    } else {
+            });
+            if stopped {
+                v["summary"]["stopped"] = json!(true);
+                v["summary"]["signal"] = json!(crate::signals::signal_name());
+            }
+            return print(&format!("{v}\n"));
+        }
+        if games.is_empty() {
+            return Ok(());
+        }
         print(&format!(
             "A: {wins} win{}, {draws} draw{}, {losses} loss{}: {points} of {n} points ({:.1} %)\ntime: {}; {}\n",
             if wins == 1 { "" } else { "s" },
@@ -439,18 +492,21 @@ pub fn run(args: Args) -> Result<()> {
             100.0 * points / n,
             clock_line("A", &clocks[0]),
             clock_line("B", &clocks[1]),
-        ))?;
+        ))
     }
-    Ok(())
 }
 
-/// Refuses a save directory that is not a directory, or that holds a game file already.
+/// Refuses a save directory that is not a directory or cannot take a file, or that holds a game
+/// file already.
 fn check_save_dir(dir: &std::path::Path, games: u64) -> Result<()> {
-    if !dir.is_dir() {
+    if !dir.exists() {
         bail!(
-            "--save-dir {}: not a directory (make it first)",
+            "--save-dir {}: no such directory (make it first)",
             dir.display()
         );
+    }
+    if !dir.is_dir() {
+        bail!("--save-dir {}: not a directory", dir.display());
     }
     for number in 1..=games {
         let path = dir.join(format!("game-{number}.txt"));
@@ -463,7 +519,69 @@ fn check_save_dir(dir: &std::path::Path, games: u64) -> Result<()> {
             );
         }
     }
-    Ok(())
+    // A file made and removed: a directory that cannot take the records is refused before the
+    // first game (`/proc/self` is a directory, but no file can be made in it).
+    let probe = dir.join(format!(".kalah-referee-{}.tmp", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => bail!(
+            "--save-dir {}: the records cannot be written there: {e}",
+            dir.display()
+        ),
+    }
+}
+
+/// The action line of agent `k` within `timeout`, from the game's channel `rx`. `Err`: the
+/// agent that forfeits and why: `k` (no line in time, a line too long, its output closed), or
+/// the other agent, when a line of its comes first (out of turn).
+fn reply(
+    agents: &mut [Agent; 2],
+    rx: &Receiver<(usize, Read)>,
+    k: usize,
+    timeout: Duration,
+) -> Result<String, (usize, String)> {
+    if agents[k].closed {
+        return Err((k, agents[k].closed_why()));
+    }
+    let deadline = Instant::now() + timeout;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok((j, Read::Line(line))) if j == k => return Ok(line),
+            Ok((j, Read::Line(line))) => {
+                return Err((
+                    j,
+                    format!("it sent '{}' when it was not its turn", printable(&line)),
+                ))
+            }
+            Ok((j, Read::TooLong)) => {
+                let when = if j == k {
+                    ""
+                } else {
+                    " when it was not its turn"
+                };
+                return Err((
+                    j,
+                    format!("it sent a line longer than {MAX_LINE} bytes{when}"),
+                ));
+            }
+            Ok((j, Read::Closed)) if j == k => return Err((k, agents[k].closed_why())),
+            Ok((j, Read::Failed(e))) if j == k => {
+                return Err((k, format!("its output could not be read ({e})")))
+            }
+            // The other agent's output closed: said when it is asked next.
+            Ok((j, Read::Closed | Read::Failed(_))) => agents[j].closed = true,
+            Err(RecvTimeoutError::Timeout) => return Err((k, agents[k].timeout_why(timeout))),
+            Err(RecvTimeoutError::Disconnected) => return Err((k, agents[k].closed_why())),
+        }
+    }
 }
 
 /// Plays game `number`: `commands[0]` begins as South.
@@ -480,8 +598,9 @@ fn play(
     let mut record = GameRecord::new(*rules, start);
     record.south = commands[0].clone();
     record.north = commands[1].clone();
-    let first = Agent::spawn(commands[0])?;
-    let second = match Agent::spawn(commands[1]) {
+    let (tx, rx) = mpsc::channel();
+    let first = Agent::spawn(commands[0], 0, tx.clone())?;
+    let second = match Agent::spawn(commands[1], 1, tx) {
         Ok(a) => a,
         Err(e) => {
             first.finish();
@@ -499,9 +618,9 @@ fn play(
         }
         while let Some(k) = referee.to_act() {
             let asked = Instant::now();
-            let line = match agents[k].reply(timeout) {
+            let line = match reply(&mut agents, &rx, k, timeout) {
                 Ok(line) => line,
-                Err(why) => break 'game End::Forfeit { loser: k, why },
+                Err((loser, why)) => break 'game End::Forfeit { loser, why },
             };
             clocks[k].add(asked.elapsed());
             let mv = match parse_reply(&line, houses) {
@@ -519,23 +638,25 @@ fn play(
                 Err(e) => {
                     break 'game End::Forfeit {
                         loser: k,
-                        why: format!("its action {} is illegal in {pos}: {e}", line.trim_end()),
+                        why: format!(
+                            "its action {} is illegal: {e} (the board {}, {} to move)",
+                            printable(&line),
+                            state_text(pos.pits()),
+                            pos.side()
+                        ),
                     }
                 }
             };
             // The referee's position took the action: the record takes it too.
             let _ = record.push(mv);
-            let other = 1 - k;
-            if let Some(line) = agents[other].unasked() {
-                break 'game End::Forfeit {
-                    loser: other,
-                    why: format!("it sent '{}' when it was not its turn", line.trim_end()),
-                };
-            }
             for (j, msg) in heard.iter().enumerate() {
                 if let Some(msg) = msg {
+                    // Once an action has ended the game, its result stands: an agent that
+                    // has already gone misses only the news.
                     if let Err(why) = agents[j].send(msg) {
-                        break 'game End::Forfeit { loser: j, why };
+                        if !referee.is_over() {
+                            break 'game End::Forfeit { loser: j, why };
+                        }
                     }
                 }
             }
@@ -595,8 +716,11 @@ fn game_line(g: &Game) -> String {
                 None => String::new(),
             };
             format!(
-                "game {}: {south} (South) {} – {} {north} (North): {verdict}; {actions} actions",
-                g.number, stores[0], stores[1]
+                "game {}: {south} (South) {} – {} {north} (North): {verdict}; {actions} action{}",
+                g.number,
+                stores[0],
+                stores[1],
+                if actions == 1 { "" } else { "s" }
             )
         }
         End::Forfeit { loser, why } => format!(
