@@ -991,27 +991,39 @@ mod tests {
         assert!(a.handle(&Message::End).is_err());
     }
 
-    /// The agent's own swap is not echoed: it changes sides when it sends it.
+    /// The agent's own swap is not echoed: it changes sides when it sends it. A referee that
+    /// echoes it anyway is noted, and the echo is not a second swap.
     #[test]
     fn the_agents_own_swap_changes_its_side() {
-        let mut a = Agent::manchester();
-        assert_eq!(
-            a.handle(&Message::Start(Side::North)).unwrap().0,
-            Step::Wait
-        );
-        let (step, _) = a.handle(&change("1", AFTER_S1, "YOU")).unwrap();
-        let Step::Act(pos) = step else {
-            panic!("North answers: {step:?}")
-        };
-        assert!(pos.legal_moves(a.rules()).contains(&Move::Swap));
-        assert_eq!(a.send(Move::Swap), "SWAP");
-        assert_eq!(a.side(), Some(Side::South));
-        // The opponent, now North, sows its house 2 (see above); then this agent, South, moves.
-        let (step, note) = a
-            .handle(&change("2", "7,0,8,8,8,8,8,1,1,8,8,8,8,8,8,1", "YOU"))
-            .unwrap();
-        assert_eq!(note, None);
-        assert!(matches!(step, Step::Act(p) if p.side() == Side::South));
+        for echoed in [false, true] {
+            let mut a = Agent::manchester();
+            assert_eq!(
+                a.handle(&Message::Start(Side::North)).unwrap().0,
+                Step::Wait
+            );
+            let (step, _) = a.handle(&change("1", AFTER_S1, "YOU")).unwrap();
+            let Step::Act(pos) = step else {
+                panic!("North answers: {step:?}")
+            };
+            assert!(pos.legal_moves(a.rules()).contains(&Move::Swap));
+            assert_eq!(a.send(Move::Swap), "SWAP");
+            assert_eq!(a.side(), Some(Side::South));
+            if echoed {
+                let (step, note) = a.handle(&change("SWAP", AFTER_S1, "OPP")).unwrap();
+                assert!(note
+                    .unwrap()
+                    .starts_with("the referee echoed this agent's own SWAP"));
+                assert_eq!(step, Step::Wait);
+                assert_eq!(a.side(), Some(Side::South));
+            }
+            // The opponent, now North, sows its house 2 (see above); then this agent, South,
+            // moves.
+            let (step, note) = a
+                .handle(&change("2", "7,0,8,8,8,8,8,1,1,8,8,8,8,8,8,1", "YOU"))
+                .unwrap();
+            assert_eq!(note, None);
+            assert!(matches!(step, Step::Act(p) if p.side() == Side::South));
+        }
     }
 
     /// The referee's echo of another house than the agent sent is noted.
@@ -1257,28 +1269,6 @@ mod tests {
             "{e}"
         );
         assert!(out.is_empty());
-    }
-
-    /// A referee that echoes the agent's own swap: taken as the swap made, the side kept.
-    #[test]
-    fn an_echo_of_the_agents_own_swap_is_not_a_second_swap() {
-        let mut a = Agent::manchester();
-        a.handle(&Message::Start(Side::North)).unwrap();
-        a.handle(&change("1", AFTER_S1, "YOU")).unwrap();
-        a.send(Move::Swap);
-        assert_eq!(a.side(), Some(Side::South));
-        let (step, note) = a.handle(&change("SWAP", AFTER_S1, "OPP")).unwrap();
-        assert!(note
-            .unwrap()
-            .starts_with("the referee echoed this agent's own SWAP"));
-        assert_eq!(step, Step::Wait);
-        assert_eq!(a.side(), Some(Side::South));
-        // The opponent (North) sows its house 2; then this agent, South, moves.
-        let (step, note) = a
-            .handle(&change("2", "7,0,8,8,8,8,8,1,1,8,8,8,8,8,8,1", "YOU"))
-            .unwrap();
-        assert_eq!(note, None);
-        assert!(matches!(step, Step::Act(p) if p.side() == Side::South));
     }
 
     /// Lines are shown with their control characters escaped; house numbers may have leading
