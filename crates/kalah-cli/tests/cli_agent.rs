@@ -64,7 +64,7 @@ fn the_agent_answers_as_north_and_notes_a_referee_with_other_rules() {
     assert_eq!(stdout.lines().count(), 2, "{stdout}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.starts_with("kalah: note: after action 1 the referee gives the board")
+        stderr.starts_with("kalah: note: after South's house 1 the referee gives the board")
             && stderr.contains("following the referee"),
         "{stderr}"
     );
@@ -227,7 +227,7 @@ fn agents_that_break_the_protocol_forfeit() {
         assert!(text.contains(expected), "{bad}: {text}");
         assert!(text.contains("): B wins"), "{bad}: {text}");
         assert!(
-            text.contains("A: 0 wins, 0 draws, 1 loss: 0 of 1 points"),
+            text.contains("A: 0 wins, 0 draws, 1 loss: 0 points of 1"),
             "{text}"
         );
     }
@@ -383,4 +383,74 @@ fn the_first_to_break_the_protocol_is_blamed_and_a_finished_game_stands() {
         assert!(err.contains("the records cannot be written there"), "{err}");
         assert!(quiet, "no game is played");
     }
+}
+
+/// Tester 116's cases: an agent that quits while the other is to act loses at once (not the
+/// other, for what it does after); a stray `\r` is shown in the quote; a record that cannot be
+/// saved mid-run still leaves the games played reported.
+#[cfg(unix)]
+#[test]
+fn a_quitter_loses_and_a_failed_save_keeps_the_results() {
+    let out = kalah(&[
+        "referee",
+        "read l; echo 'MOVE;1'; read l; exit 1",
+        "read l; read l; sleep 1; echo 'MOVE;9'; sleep 1",
+        "--games",
+        "1",
+    ])
+    .output()
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("game 1: A forfeits after 1 action (it ended (exit status: 1) before the game's end): B wins"),
+        "{text}"
+    );
+    let out = kalah(&[
+        "referee",
+        "read l; printf 'SWAP\\r\\r\\n'; sleep 1",
+        "read l; sleep 1",
+        "--games",
+        "1",
+    ])
+    .output()
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("('SWAP\\r' is not a message"), "{text}");
+
+    // Agent A makes game-2.txt itself when it starts, after the referee's checks.
+    let dir = tempfile::tempdir().unwrap();
+    let me = env!("CARGO_BIN_EXE_kalah");
+    let d = dir.path().to_str().unwrap();
+    let agent = format!("{me} agent --houses 3 --seeds 3 --rules pie=on --level easy --no-egdb");
+    let out = kalah(&[
+        "referee",
+        &format!("touch {d}/game-2.txt; exec {agent}"),
+        &agent,
+        "--houses",
+        "3",
+        "--seeds",
+        "3",
+        "--rules",
+        "pie=on",
+        "--games",
+        "3",
+        "--save-dir",
+        d,
+        "--json",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["summary"]["games"], 2, "{v}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot save game 2") && err.contains("the referee stopped after it"),
+        "{err}"
+    );
+    assert!(dir.path().join("game-1.txt").exists());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("game-2.txt")).unwrap(),
+        ""
+    );
 }

@@ -258,6 +258,20 @@ fn a_record_without_turns_has_nothing_to_review() {
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("nothing to review"), "{text}");
+    // Nothing is searched (tester 116: the start of Kalah(6,4) was solved, without end; here
+    // a node limit would make that search fail).
+    let game = write(
+        &dir,
+        "g64.txt",
+        "[Start \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"]\n",
+    );
+    let out = kalah(&["review", &game, "--nodes", "1000", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["nodes"], 0, "{v}");
+    assert_eq!(v["turns"].as_array().map(Vec::len), Some(0), "{v}");
 }
 
 #[test]

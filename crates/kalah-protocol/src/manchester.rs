@@ -123,7 +123,7 @@ impl ParseError {
             })
             .collect();
         ParseError {
-            line: printable(line),
+            line: escaped(line),
             why,
         }
     }
@@ -134,7 +134,11 @@ impl ParseError {
 /// (`...` after).
 pub fn printable(line: &str) -> String {
     let text = line.strip_suffix('\n').unwrap_or(line);
-    let text = text.strip_suffix('\r').unwrap_or(text);
+    escaped(text.strip_suffix('\r').unwrap_or(text))
+}
+
+/// `text` with its control characters escaped (a stray `\r` too), cut to 80 characters.
+fn escaped(text: &str) -> String {
     let mut shown = String::new();
     for (i, c) in text.chars().enumerate() {
         if i == 80 {
@@ -561,6 +565,11 @@ impl Agent {
                     self.over = *next == Next::End;
                     return Ok((self.step_for_turn(), echo_note));
                 }
+                let action_words = match (action, mover) {
+                    (Move::Swap, _) => "the swap".to_string(),
+                    (Move::Sow(h), Some(side)) => format!("{side}'s house {h}"),
+                    (Move::Sow(h), None) => format!("house {h}"),
+                };
                 let what = match (played, mover) {
                     (Err(e), Some(side)) => format!(
                         "action {} is not legal for {side} on the board {} under {} ({e})",
@@ -575,9 +584,8 @@ impl Agent {
                         )
                     }
                     (Ok(()), _) => format!(
-                        "after action {} the referee gives the board {} and the turn {}, where \
-                         these rules ({}) give {} and {}",
-                        action_text(*action),
+                        "after {action_words} the referee gives the board {} and the turn {}, \
+                         where these rules ({}) give {} and {}",
                         state_text(pits),
                         next.word(),
                         self.rules,
@@ -607,10 +615,16 @@ impl Agent {
                     state: state_text(pits),
                     why: e.to_string(),
                 })?;
-                if self.pos.is_over() {
+                // A row empty: the game is over under these rules, yet the referee gives a turn.
+                let mut settled = self.pos;
+                if settled.settle(&self.rules).is_some() || self.pos.is_over() {
                     return Err(AgentError::BadState {
                         state: state_text(pits),
-                        why: format!("every house is empty, and the turn is {}", next.word()),
+                        why: format!(
+                            "the game is over on that board under these rules (a row is \
+                             empty), and the turn is {}",
+                            next.word()
+                        ),
                     });
                 }
                 Ok((self.step_for_turn(), Some(note)))
@@ -1049,7 +1063,7 @@ mod tests {
         let (step, note) = a.handle(&change("1", AFTER_S1, "YOU")).unwrap();
         let note = note.expect("a note");
         assert!(
-            note.contains("after action 1 the referee gives the board 7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1 and the turn YOU, where these rules"),
+            note.contains("after South's house 1 the referee gives the board 7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1 and the turn YOU, where these rules"),
             "{note}"
         );
         assert!(note.ends_with(": following the referee"), "{note}");

@@ -85,8 +85,6 @@ enum Read {
 struct Agent {
     child: Child,
     stdin: Option<ChildStdin>,
-    /// Its output closed (seen while the other agent was to act): said when it is next asked.
-    closed: bool,
 }
 
 impl Agent {
@@ -137,11 +135,7 @@ impl Agent {
                 }
             }
         });
-        Ok(Agent {
-            child,
-            stdin,
-            closed: false,
-        })
+        Ok(Agent { child, stdin })
     }
 
     /// Writes one message. `Err`: why not (the agent closed its input).
@@ -160,15 +154,16 @@ impl Agent {
     }
 
     /// Why the agent's output closed: its exit status, if it has ended.
-    fn closed_why(&mut self) -> String {
+    /// `when`: `without an action` (it was to act) or `before the game's end`.
+    fn closed_why(&mut self, when: &str) -> String {
         // A moment for the process to be reaped after its output closed.
         for _ in 0..20 {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return format!("it ended ({status}) without an action");
+                return format!("it ended ({status}) {when}");
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        "it closed its output without an action".to_string()
+        format!("it closed its output {when}")
     }
 
     /// Why no action came within `timeout`: the time, and the exit status if the agent ended
@@ -373,8 +368,8 @@ pub fn run(args: Args) -> Result<()> {
     if !args.json {
         print(&format!(
             "referee: A = `{}`, B = `{}`; Kalah({},{}), {rules}; {} game{}, {} ms an action at most\n",
-            args.a,
-            args.b,
+            printable(&args.a),
+            printable(&args.b),
             args.houses,
             args.seeds,
             args.games,
@@ -398,8 +393,15 @@ pub fn run(args: Args) -> Result<()> {
         lock(&games).push(game);
         if let Some(dir) = &args.save_dir {
             let path = dir.join(format!("game-{number}.txt"));
-            crate::cmd::play::save_new_atomically(&path, &text)
-                .with_context(|| format!("cannot save game {number} to {}", path.display()))?;
+            if let Err(e) = crate::cmd::play::save_new_atomically(&path, &text) {
+                // The games played are reported before the error (tester 116: the JSON of
+                // two games played was lost).
+                Summary::of(&args, &rules).print(&lock(&games), false)?;
+                return Err(e.context(format!(
+                    "cannot save game {number} to {}; the referee stopped after it",
+                    path.display()
+                )));
+            }
         }
     }
     let played = lock(&games);
@@ -485,10 +487,11 @@ impl Summary {
             return Ok(());
         }
         print(&format!(
-            "A: {wins} win{}, {draws} draw{}, {losses} loss{}: {points} of {n} points ({:.1} %)\ntime: {}; {}\n",
+            "A: {wins} win{}, {draws} draw{}, {losses} loss{}: {points} point{} of {n} ({:.1} %)\ntime: {}; {}\n",
             if wins == 1 { "" } else { "s" },
             if draws == 1 { "" } else { "s" },
             if losses == 1 { "" } else { "es" },
+            if points == 1.0 { "" } else { "s" },
             100.0 * points / n,
             clock_line("A", &clocks[0]),
             clock_line("B", &clocks[1]),
@@ -540,47 +543,39 @@ fn check_save_dir(dir: &std::path::Path, games: u64) -> Result<()> {
 
 /// The action line of agent `k` within `timeout`, from the game's channel `rx`. `Err`: the
 /// agent that forfeits and why: `k` (no line in time, a line too long, its output closed), or
-/// the other agent, when a line of its comes first (out of turn).
+/// the other agent, when a line of its comes first (out of turn) or its output closes first
+/// (it quit before the game's end).
 fn reply(
     agents: &mut [Agent; 2],
     rx: &Receiver<(usize, Read)>,
     k: usize,
     timeout: Duration,
 ) -> Result<String, (usize, String)> {
-    if agents[k].closed {
-        return Err((k, agents[k].closed_why()));
-    }
-    let deadline = Instant::now() + timeout;
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok((j, Read::Line(line))) if j == k => return Ok(line),
-            Ok((j, Read::Line(line))) => {
-                return Err((
-                    j,
-                    format!("it sent '{}' when it was not its turn", printable(&line)),
-                ))
-            }
-            Ok((j, Read::TooLong)) => {
-                let when = if j == k {
-                    ""
-                } else {
-                    " when it was not its turn"
-                };
-                return Err((
-                    j,
-                    format!("it sent a line longer than {MAX_LINE} bytes{when}"),
-                ));
-            }
-            Ok((j, Read::Closed)) if j == k => return Err((k, agents[k].closed_why())),
-            Ok((j, Read::Failed(e))) if j == k => {
-                return Err((k, format!("its output could not be read ({e})")))
-            }
-            // The other agent's output closed: said when it is asked next.
-            Ok((j, Read::Closed | Read::Failed(_))) => agents[j].closed = true,
-            Err(RecvTimeoutError::Timeout) => return Err((k, agents[k].timeout_why(timeout))),
-            Err(RecvTimeoutError::Disconnected) => return Err((k, agents[k].closed_why())),
+    // Whatever comes first decides: the line of the agent to act, or any event of the other.
+    match rx.recv_timeout(timeout) {
+        Ok((j, Read::Line(line))) if j == k => Ok(line),
+        Ok((j, Read::Line(line))) => Err((
+            j,
+            format!("it sent '{}' when it was not its turn", printable(&line)),
+        )),
+        Ok((j, Read::TooLong)) => {
+            let when = if j == k {
+                ""
+            } else {
+                " when it was not its turn"
+            };
+            Err((
+                j,
+                format!("it sent a line longer than {MAX_LINE} bytes{when}"),
+            ))
         }
+        Ok((j, Read::Closed)) if j == k => Err((k, agents[k].closed_why("without an action"))),
+        // The other agent's output closed while the game goes on: it has quit, and loses then,
+        // whatever the agent to act does after (tester 116).
+        Ok((j, Read::Closed)) => Err((j, agents[j].closed_why("before the game's end"))),
+        Ok((j, Read::Failed(e))) => Err((j, format!("its output could not be read ({e})"))),
+        Err(RecvTimeoutError::Timeout) => Err((k, agents[k].timeout_why(timeout))),
+        Err(RecvTimeoutError::Disconnected) => Err((k, agents[k].closed_why("without an action"))),
     }
 }
 

@@ -59,6 +59,22 @@ pub fn run(args: Args) -> Result<()> {
     let turns: Vec<Turn> = record.turns().into_iter().map(|t| t.turn).collect();
     let mut start = record.start;
     start.settle(&rules);
+    // Nothing to search (tester 116: a record without a turn said so, then solved its start
+    // position, without end on Kalah(6,4)).
+    if turns.is_empty() {
+        if args.json {
+            let v = review_json(&record, &start, &[], true, (0, 0.0));
+            return print(&format!("{v}\n"));
+        }
+        return print(&review_text(
+            &record,
+            &start,
+            &turns,
+            &[],
+            (0, 0.0),
+            "nothing to review",
+        ));
+    }
     let threads = threads_for(args.threads);
     // Checked before a review that may take long; `None` without --annotate.
     let target = match &args.annotate {

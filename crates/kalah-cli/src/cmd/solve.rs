@@ -915,16 +915,22 @@ pub(crate) fn turns_text(pos: &Position, rules: &Rules, moves: &[Move]) -> Strin
 /// right, and only damaged endgame databases can make them disagree (a damaged byte that still
 /// holds a possible value is not caught by the probe: see `Egdb::probe`).
 ///
+/// The principal variation must agree too: played out to the end of the game, it must end at
+/// the value found (tester 114: a database value lowered by 2, its checksums forged, gave +6
+/// with the PV `2`, which ends the game at +8).
+///
 /// # Errors
-/// That message, naming the position and the value, when no turn keeps it.
+/// That message, naming the position and the value, when no turn keeps it, or when the
+/// principal variation ends the game at another final store difference.
 pub(crate) fn check_best_turns(
     solver: &Solver,
     pos: &Position,
     value: i32,
     (best, pv): (Option<&[Turn]>, &[Move]),
 ) -> Result<()> {
+    let rules = solver.rules();
     let mut p = *pos;
-    p.settle(solver.rules());
+    p.settle(rules);
     let none = best.map_or(pv.is_empty(), <[Turn]>::is_empty);
     if none && !p.is_over() {
         anyhow::bail!(
@@ -932,6 +938,19 @@ pub(crate) fn check_best_turns(
              hold wrong values (check them with 'kalah egdb verify'); solve with --no-egdb",
             pos
         );
+    }
+    let mut end = p;
+    let replays = pv.iter().all(|&mv| end.play(rules, mv).is_ok());
+    end.settle(rules);
+    if !pv.is_empty() && replays && end.is_over() {
+        let got = end.store_diff(p.side());
+        if got != value {
+            anyhow::bail!(
+                "the principal variation of {pos} ends the game at {got:+}, not at the value \
+                 {value:+} found for it: the endgame databases used hold wrong values (check \
+                 them with 'kalah egdb verify'); solve with --no-egdb"
+            );
+        }
     }
     Ok(())
 }
@@ -1003,6 +1022,25 @@ pub fn run(args: Args) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Tester 114's forged database gave 0,1,0,0,7,0,0,0 S the value +6 with the best turn
+    /// and PV `2`, which ends the game at +8 (South's house 2 into the empty house 3, capturing
+    /// North's house 1: 8 – 0): the PV's end must be the value.
+    #[test]
+    fn a_principal_variation_that_ends_elsewhere_than_the_value_is_refused() {
+        let solver = Solver::new(Rules::default(), 1);
+        let pos: Position = "0,1,0,0,7,0,0,0 S".parse().unwrap();
+        let pv = [Move::Sow(2)];
+        assert!(check_best_turns(&solver, &pos, 8, (None, &pv)).is_ok());
+        let e = check_best_turns(&solver, &pos, 6, (None, &pv)).unwrap_err();
+        assert!(
+            e.to_string().starts_with(
+                "the principal variation of 0,1,0,0,7,0,0,0 S ends the game at +8, not at the \
+                 value +6 found for it"
+            ),
+            "{e}"
+        );
+    }
 
     fn progress(lower: i32, upper: i32) -> Progress {
         Progress {
