@@ -943,7 +943,14 @@ pub(crate) fn check_best_turns(
     let replays = pv.iter().all(|&mv| end.play(rules, mv).is_ok());
     end.settle(rules);
     if !pv.is_empty() && replays && end.is_over() {
-        let got = end.store_diff(p.side());
+        // The value is the player's to move: after a swap (pie rule) he plays the other side.
+        let swaps = pv.iter().filter(|&&mv| mv == Move::Swap).count();
+        let side = if swaps % 2 == 1 {
+            p.side().opposite()
+        } else {
+            p.side()
+        };
+        let got = end.store_diff(side);
         if got != value {
             anyhow::bail!(
                 "the principal variation of {pos} ends the game at {got:+}, not at the value \
