@@ -106,6 +106,17 @@ pub(crate) fn parse_houses(s: &str) -> Result<usize, String> {
     whole_number(s, 1, kalah_core::MAX_HOUSES as u64, "houses").map(|n| n as usize)
 }
 
+/// Parses `--seed`: any whole number from 0 to 2^64 - 1 (`play`, `match`, `agent`).
+pub(crate) fn parse_seed(s: &str) -> Result<u64, String> {
+    whole_number(s, 0, u64::MAX, "")
+}
+
+/// Parses `--rules`: the whole rule set in the text form (`capture=empty pie=on`; keys left out
+/// take the standard rule), as `agent` and `referee` take it.
+pub(crate) fn parse_rules(s: &str) -> Result<kalah_core::Rules, String> {
+    s.parse().map_err(|e: kalah_core::RulesError| e.to_string())
+}
+
 fn parse_capture(s: &str) -> Result<CaptureRule, String> {
     s.parse().map_err(|e: kalah_core::RulesError| e.to_string())
 }

@@ -11,6 +11,12 @@ fn kalah(args: &[&str]) -> Command {
     c
 }
 
+/// What `kalah ARGS` prints on its standard output, as text.
+fn stdout_of(args: &[&str]) -> String {
+    let out = kalah(args).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// Kalah(2,1) under the standard rules, checked by hand: from 1,1,0,1,1,0 S, South's best turn
 /// is 2-1 (house 2 into the store, then house 1 into the empty house 2, capturing North's house
 /// 1, which faces it): 3 to 1. The perfect agent finds it; the referee's states are written
@@ -301,7 +307,7 @@ fn no_agent_process_outlives_its_game_or_a_ctrl_c() {
 #[test]
 fn the_first_to_break_the_protocol_is_blamed_and_a_finished_game_stands() {
     // South hangs; North sends an action at once, out of turn.
-    let out = kalah(&[
+    let text = stdout_of(&[
         "referee",
         "sleep 3",
         "echo 'MOVE;1'; sleep 3",
@@ -309,17 +315,14 @@ fn the_first_to_break_the_protocol_is_blamed_and_a_finished_game_stands() {
         "1",
         "--timeout-ms",
         "1500",
-    ])
-    .output()
-    .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    ]);
     assert!(
         text.contains("game 1: B forfeits after 0 actions (it sent 'MOVE;1' when it was not its turn): A wins"),
         "{text}"
     );
     // Kalah(1,1): South's only sowing ends the game (1 – 1); its agent has closed its input
     // before, so the news of the end cannot reach it.
-    let out = kalah(&[
+    let text = stdout_of(&[
         "referee",
         "read l; exec 0<&-; echo 'MOVE;1'; sleep 1",
         "read l; sleep 1",
@@ -331,25 +334,19 @@ fn the_first_to_break_the_protocol_is_blamed_and_a_finished_game_stands() {
         "pie=off",
         "--games",
         "1",
-    ])
-    .output()
-    .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    ]);
     assert!(
         text.contains("game 1: A (South) 1 – 1 B (North): a draw; 1 action\n"),
         "{text}"
     );
     // An escape sequence in a bad line is shown escaped.
-    let out = kalah(&[
+    let text = stdout_of(&[
         "referee",
         "read l; printf 'MOVE;1\\033[2J\\n'; sleep 1",
         "read l; sleep 1",
         "--games",
         "1",
-    ])
-    .output()
-    .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    ]);
     assert!(!text.contains('\u{1b}'), "{text}");
     assert!(text.contains("'MOVE;1\\u{1b}[2J'"), "{text}");
     // Flags.
@@ -391,30 +388,24 @@ fn the_first_to_break_the_protocol_is_blamed_and_a_finished_game_stands() {
 #[cfg(unix)]
 #[test]
 fn a_quitter_loses_and_a_failed_save_keeps_the_results() {
-    let out = kalah(&[
+    let text = stdout_of(&[
         "referee",
         "read l; echo 'MOVE;1'; read l; exit 1",
         "read l; read l; sleep 1; echo 'MOVE;9'; sleep 1",
         "--games",
         "1",
-    ])
-    .output()
-    .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    ]);
     assert!(
         text.contains("game 1: A forfeits after 1 action (it ended (exit status: 1) before the game's end): B wins"),
         "{text}"
     );
-    let out = kalah(&[
+    let text = stdout_of(&[
         "referee",
         "read l; printf 'SWAP\\r\\r\\n'; sleep 1",
         "read l; sleep 1",
         "--games",
         "1",
-    ])
-    .output()
-    .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    ]);
     assert!(text.contains("('SWAP\\r' is not a message"), "{text}");
 
     // Agent A makes game-2.txt itself when it starts, after the referee's checks.

@@ -11,7 +11,7 @@ use kalah_engine::{Engine, Level};
 use kalah_protocol::manchester::{self, Agent};
 
 use crate::cmd::play::{engine_limits, parse_move_nodes};
-use crate::game_args::{parse_houses, parse_seeds};
+use crate::game_args::{parse_houses, parse_rules, parse_seed, parse_seeds};
 
 /// Arguments of `kalah agent`.
 #[derive(clap::Args, Debug)]
@@ -56,14 +56,6 @@ pub struct Args {
     /// Do not use endgame databases even if present.
     #[arg(long, conflicts_with = "egdb_dir")]
     pub no_egdb: bool,
-}
-
-pub(crate) fn parse_rules(s: &str) -> Result<Rules, String> {
-    s.parse().map_err(|e: kalah_core::RulesError| e.to_string())
-}
-
-fn parse_seed(s: &str) -> Result<u64, String> {
-    crate::game_args::whole_number(s, 0, u64::MAX, "")
 }
 
 /// Runs `kalah agent`: one game, from the referee's `START` to its `END`.

@@ -23,7 +23,7 @@ use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
 use crate::cmd::play::{engine_limits, parse_move_nodes};
-use crate::game_args::RuleArgs;
+use crate::game_args::{parse_seed, RuleArgs};
 use crate::output::{plural, print};
 
 /// Arguments of `kalah match`.
@@ -110,11 +110,6 @@ fn parse_games(s: &str) -> Result<u64, String> {
 
 fn parse_opening_plies(s: &str) -> Result<usize, String> {
     crate::game_args::whole_number(s, 0, MAX_OPENING_PLIES, "plies").map(|n| n as usize)
-}
-
-/// Parses `--seed`: any whole number from 0 to 2^64 - 1 (as `kalah play --seed`).
-fn parse_seed(s: &str) -> Result<u64, String> {
-    crate::game_args::whole_number(s, 0, u64::MAX, "")
 }
 
 /// A seed for stream `stream` (0: openings; 1 and 2: the engines starting South and North) and

@@ -24,7 +24,7 @@ use kalah_engine::{Engine, Level, Limits};
 use kalah_solver::{SearchLimits, Solver};
 
 use crate::board::{self, BoardLabels, ColorChoice, Paint};
-use crate::game_args::RuleArgs;
+use crate::game_args::{parse_seed, RuleArgs};
 use crate::input::WideText;
 use crate::output::{print, printable};
 
@@ -822,11 +822,6 @@ pub(crate) fn engine_limits(time_ms: Option<u64>, nodes: Option<u64>) -> Limits 
 /// Parses `--move-nodes`: a whole number of nodes from 1 to 2^64 - 1.
 pub(crate) fn parse_move_nodes(s: &str) -> Result<u64, String> {
     crate::game_args::whole_number(s, 1, u64::MAX, "nodes")
-}
-
-/// Parses `--seed`: any whole number from 0 to 2^64 - 1.
-fn parse_seed(s: &str) -> Result<u64, String> {
-    crate::game_args::whole_number(s, 0, u64::MAX, "")
 }
 
 /// A player as `save` names him in a record's South or North tag.

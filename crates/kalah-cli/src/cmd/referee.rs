@@ -44,7 +44,7 @@ pub struct Args {
     pub seeds: u32,
     /// The rules, in the text form (`capture=standard pie=on ...`; keys left out take the
     /// standard rule) [default: the Manchester rules, `pie=on first-move-extra-turn=off`].
-    #[arg(long, value_name = "TEXT", value_parser = crate::cmd::agent::parse_rules)]
+    #[arg(long, value_name = "TEXT", value_parser = crate::game_args::parse_rules)]
     pub rules: Option<Rules>,
     /// Most time an agent may take for one action, in milliseconds, counted from the message
     /// that asks for it; an agent over it loses the game.
