@@ -110,38 +110,38 @@ pub struct ParseError {
 impl ParseError {
     fn new(line: &str, why: impl Into<String>) -> ParseError {
         // The reason quotes parts of the line: their control characters escaped too.
-        let why: String = why
-            .into()
-            .chars()
-            .flat_map(|c| {
-                let escaped: Vec<char> = if c.is_control() {
-                    c.escape_default().collect()
-                } else {
-                    vec![c]
-                };
-                escaped
-            })
-            .collect();
         ParseError {
-            line: escaped(line),
-            why,
+            line: escaped(line, 80),
+            why: escaped(&why.into(), usize::MAX),
         }
     }
+}
+
+/// `line` without its line end: a `\n`, and a `\r` before it.
+fn without_line_end(line: &str) -> &str {
+    let text = line.strip_suffix('\n').unwrap_or(line);
+    text.strip_suffix('\r').unwrap_or(text)
+}
+
+/// The length of a line read with its line end (`\n` or `\r\n`, if any), without it.
+pub fn content_len(line: &[u8]) -> usize {
+    let text = line.strip_suffix(b"\n").unwrap_or(line);
+    text.strip_suffix(b"\r").unwrap_or(text).len()
 }
 
 /// A line read from another program as a message may show it: without its line end, control
 /// characters escaped (`\u{1b}`, `\t`; a terminal would act on them), cut to 80 characters
 /// (`...` after).
 pub fn printable(line: &str) -> String {
-    let text = line.strip_suffix('\n').unwrap_or(line);
-    escaped(text.strip_suffix('\r').unwrap_or(text))
+    escaped(without_line_end(line), 80)
 }
 
-/// `text` with its control characters escaped (a stray `\r` too), cut to 80 characters.
-fn escaped(text: &str) -> String {
+/// `text` with its control characters escaped (a stray `\r` too), cut to `most` characters
+/// (`...` after).
+fn escaped(text: &str, most: usize) -> String {
     let mut shown = String::new();
     for (i, c) in text.chars().enumerate() {
-        if i == 80 {
+        if i == most {
             shown.push_str("...");
             break;
         }
@@ -230,8 +230,7 @@ impl Message {
     /// board, a state that is not 2m+2 counts of 0 to 255 (1 ≤ m ≤ 12), a turn other than
     /// `YOU`, `OPP` or `END`.
     pub fn parse(line: &str) -> Result<Message, ParseError> {
-        let text = line.strip_suffix('\n').unwrap_or(line);
-        let text = text.strip_suffix('\r').unwrap_or(text);
+        let text = without_line_end(line);
         let parts: Vec<&str> = text.split(';').collect();
         let args = |n: usize| -> Result<(), ParseError> {
             if parts.len() == n + 1 {
@@ -342,8 +341,7 @@ pub fn reply_line(mv: Move) -> String {
 /// # Errors
 /// [`ParseError`] for anything else, naming the problem.
 pub fn parse_reply(line: &str, houses: usize) -> Result<Move, ParseError> {
-    let text = line.strip_suffix('\n').unwrap_or(line);
-    let text = text.strip_suffix('\r').unwrap_or(text);
+    let text = without_line_end(line);
     match text.split_once(';') {
         None if text == "SWAP" => Ok(Move::Swap),
         Some(("MOVE", h)) => house(h, houses).map(Move::Sow).ok_or_else(|| {
@@ -426,10 +424,9 @@ pub struct Agent {
     /// `CHANGE...;END` or `END` came.
     over: bool,
     ended: bool,
-    /// The sowing this agent sent last, until the referee's `CHANGE` for it.
+    /// The action this agent sent last, until the next `CHANGE` (the echo of a sowing, or
+    /// the opponent's answer to a swap, which is not echoed).
     sent: Option<Move>,
-    /// This agent sent `SWAP`, and no message came since (an echo of it is then recognised).
-    sent_swap: bool,
 }
 
 impl Agent {
@@ -444,7 +441,6 @@ impl Agent {
             over: false,
             ended: false,
             sent: None,
-            sent_swap: false,
         }
     }
 
@@ -519,29 +515,24 @@ impl Agent {
                         agent: self.pos.houses(),
                     });
                 }
-                // The opponent's swap: this agent changes sides (its own is never echoed).
                 let mover = self.pos.to_move();
-                // The referee's echo of this agent's sowing names the house it sent.
                 let sent = self.sent.take();
+                // A referee that echoes this agent's own swap (the Manchester engine does not):
+                // the swap is already played, and the sides already exchanged.
+                let echoed_swap = sent == Some(Move::Swap) && *action == Move::Swap;
                 let echo_note = match sent {
-                    Some(mv) if mover == Some(me) && mv != *action => Some(format!(
+                    _ if echoed_swap => Some(
+                        "the referee echoed this agent's own SWAP (the Manchester engine does \
+                         not): taken as the swap already made"
+                            .to_string(),
+                    ),
+                    // The referee's echo of this agent's sowing names the house it sent.
+                    Some(mv @ Move::Sow(_)) if mover == Some(me) && mv != *action => Some(format!(
                         "the referee played {} for this agent, which sent {}",
                         action_text(*action),
                         reply_line(mv)
                     )),
                     _ => None,
-                };
-                // A referee that echoes this agent's own swap (the Manchester engine does not):
-                // the swap is already played, and the sides already exchanged.
-                let echoed_swap = std::mem::take(&mut self.sent_swap) && *action == Move::Swap;
-                let echo_note = if echoed_swap {
-                    Some(
-                        "the referee echoed this agent's own SWAP (the Manchester engine does \
-                         not): taken as the swap already made"
-                            .to_string(),
-                    )
-                } else {
-                    echo_note
                 };
                 let mut mine = self.pos;
                 let played = if echoed_swap {
@@ -549,6 +540,7 @@ impl Agent {
                 } else {
                     mine.play(&self.rules, *action).map(|_| ())
                 };
+                // The opponent's swap: this agent changes sides.
                 if *action == Move::Swap && !echoed_swap {
                     self.side = Some(me.opposite());
                 }
@@ -651,13 +643,9 @@ impl Agent {
     /// swap, the change of sides it makes (the referee does not echo an agent's own swap; a
     /// sowing is echoed by a `CHANGE` and played then).
     pub fn send(&mut self, mv: Move) -> String {
-        self.sent_swap = mv == Move::Swap;
-        if mv == Move::Swap {
-            if self.pos.play(&self.rules, Move::Swap).is_ok() {
-                self.side = self.side.map(Side::opposite);
-            }
-        } else {
-            self.sent = Some(mv);
+        self.sent = Some(mv);
+        if mv == Move::Swap && self.pos.play(&self.rules, Move::Swap).is_ok() {
+            self.side = self.side.map(Side::opposite);
         }
         reply_line(mv)
     }
@@ -683,7 +671,6 @@ pub struct Referee {
     pos: Position,
     /// The agent on South and the agent on North.
     owner: [usize; 2],
-    swapped: bool,
 }
 
 impl Referee {
@@ -695,7 +682,6 @@ impl Referee {
             rules,
             pos,
             owner: [0, 1],
-            swapped: false,
         }
     }
 
@@ -721,7 +707,7 @@ impl Referee {
 
     /// Whether North swapped (then agent 0 plays North and agent 1 South).
     pub fn swapped(&self) -> bool {
-        self.swapped
+        self.owner[0] == 1
     }
 
     /// Whether the game is over: `END` is due to both agents.
@@ -744,7 +730,6 @@ impl Referee {
         self.pos.play(&self.rules, mv)?;
         if mv == Move::Swap {
             self.owner.swap(0, 1);
-            self.swapped = !self.swapped;
         }
         let hear = |k: usize| -> Option<Message> {
             if mv == Move::Swap && mover == Some(k) {
@@ -763,12 +748,6 @@ impl Referee {
         };
         Ok([hear(0), hear(1)])
     }
-}
-
-/// The length of a line read with its line end (`\n` or `\r\n`, if any), without it.
-pub fn content_len(line: &[u8]) -> usize {
-    let text = line.strip_suffix(b"\n").unwrap_or(line);
-    text.strip_suffix(b"\r").unwrap_or(text).len()
 }
 
 /// Why [`run_agent`] stopped before the referee's `END`.
