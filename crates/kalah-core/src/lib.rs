@@ -36,7 +36,7 @@ pub use perft::{divide, perft, perft_full, perft_stoppable};
 pub use position::{
     EndReason, MoveList, Outcome, Phase, PhaseTagProblem, Position, Setup, Side, Status,
 };
-pub use record::{GameRecord, RecordError, RecordedTurn};
+pub use record::{turn_texts, GameRecord, RecordError, RecordedTurn};
 pub use rules::{CaptureRule, EndRule, LeftoverRule, PhaseNeeds, Rules, Start};
 
 /// Most houses a side.

@@ -247,6 +247,25 @@ pub struct GameRecord {
     moves: Vec<Move>,
 }
 
+/// A sequence of actions from `pos` written as whole turns (`["2-3", "1", "4-"]`), as `kalah
+/// solve`'s principal variations and the web API write them: the actions of one player's turn
+/// joined by `-`, and a last turn that the sequence leaves unfinished (its mover still to move)
+/// ending in `-`. The first item is the rest of the turn going on in `pos`. An action that
+/// cannot be played ends the list (tester 74: from single actions a bot could not tell where
+/// turns end without replaying them).
+pub fn turn_texts(pos: &Position, rules: &Rules, moves: &[Move]) -> Vec<String> {
+    let mut rec = GameRecord::new(*rules, *pos);
+    for &mv in moves {
+        if rec.push(mv).is_err() {
+            break;
+        }
+    }
+    rec.turns()
+        .into_iter()
+        .map(|t| format!("{}{}", t.turn, if t.open { "-" } else { "" }))
+        .collect()
+}
+
 /// One turn of a replayed record: the side that played it and its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordedTurn {

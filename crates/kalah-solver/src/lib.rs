@@ -76,6 +76,7 @@
 mod parallel;
 pub mod review;
 mod search;
+mod table_size;
 mod tt;
 
 pub use parallel::{
@@ -84,6 +85,7 @@ pub use parallel::{
     ParallelProgressFn,
 };
 
+pub use table_size::{default_table_mib, egdb_reaches, memory_mib, EGDB_REACH, EGDB_TT_MIB};
 pub use tt::entry_bytes;
 
 pub use search::{

@@ -480,29 +480,9 @@ pub(crate) async fn engine(
     v["depth"] = json!(choice.depth);
     v["nodes"] = json!(choice.nodes);
     v["pv"] = json!(choice.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>());
-    v["pv_turns"] = json!(pv_turns(&pos, &rules, &choice.pv));
+    v["pv_turns"] = json!(kalah_core::turn_texts(&pos, &rules, &choice.pv));
     v["time_ms"] = json!(elapsed.as_millis() as u64);
     Ok(Json(v))
-}
-
-/// The principal variation `pv` from `pos` in whole turns, as `kalah solve` writes them
-/// (`["2-3", "1", "4-"]`): the actions of one player's turn joined by `-`, and a last turn that
-/// the variation leaves unfinished (its mover still to move) ending in `-`. The first item is
-/// the rest of the turn going on in `pos`. An action that cannot be played (none should) ends
-/// the list. Tester 74: from `pv`'s single actions a bot could not tell where turns end without
-/// replaying them.
-fn pv_turns(pos: &Position, rules: &Rules, pv: &[Move]) -> Vec<String> {
-    // A record's grouping into turns (GameRecord::turns), from `pos`.
-    let mut rec = GameRecord::new(*rules, *pos);
-    for &mv in pv {
-        if rec.push(mv).is_err() {
-            break;
-        }
-    }
-    rec.turns()
-        .into_iter()
-        .map(|t| format!("{}{}", t.turn, if t.open { "-" } else { "" }))
-        .collect()
 }
 
 const ANALYZE_FIELDS: &[&str] = &[

@@ -940,7 +940,7 @@ fn layers_past_gap(db: &Egdb) -> Vec<u32> {
 /// stays in memory until the build ends (one byte a position): a build bigger than the
 /// machine's memory would only end in swapping or the OOM killer, after hours.
 fn too_big_to_build(total: u64) -> Option<String> {
-    let have = crate::cmd::solve::memory_mib()? as u64 * 1024 * 1024;
+    let have = kalah_solver::memory_mib()? as u64 * 1024 * 1024;
     (total > have).then(|| {
         format!(
             "need {} of memory during the build; this machine has {}",

@@ -735,7 +735,7 @@ fn solver_for<'a>(
     let search = &args.target.search;
     let houses = pos.houses();
     // What the kept tables may take together.
-    let budget = || super::memory_mib().map_or(usize::MAX, |m| (m / 2).max(1));
+    let budget = || kalah_solver::memory_mib().map_or(usize::MAX, |m| (m / 2).max(1));
     if let Some(i) = solvers.iter().position(|c| c.houses == houses) {
         // The most recently used last.
         let cur = solvers.remove(i);
