@@ -94,6 +94,27 @@ class Position:
     def turns(self) -> List[Tuple[str, "Position"]]: ...
     def flipped(self) -> "Position": ...
 
+class Egdb:
+    """Endgame databases of one board size and rule set (kalah egdb build)."""
+
+    def __init__(self, dir: Optional[str] = None, houses: int = 6, rules: RulesLike = None) -> None: ...
+    @staticmethod
+    def build(
+        dir: Optional[str] = None,
+        houses: int = 6,
+        max_seeds: int = 16,
+        rules: RulesLike = None,
+        *,
+        threads: Optional[int] = None,
+    ) -> "Egdb": ...
+    @property
+    def houses(self) -> int: ...
+    @property
+    def max_seeds(self) -> int: ...
+    @property
+    def dir(self) -> str: ...
+    def probe(self, position: Position) -> Optional[int]: ...
+
 class Solution:
     """The exact solution of a position."""
 
@@ -134,6 +155,7 @@ class Engine:
         seed: Optional[int] = None,
         threads: int = 1,
         table_mib: Optional[int] = None,
+        egdb: Optional[Egdb] = None,
     ) -> None: ...
     @property
     def level(self) -> str: ...
@@ -190,6 +212,7 @@ def solve(
     table_mib: Optional[int] = None,
     time_limit: Optional[float] = None,
     node_limit: Optional[int] = None,
+    egdb: Optional[Egdb] = None,
 ) -> Solution: ...
 def analyze(
     position: Position,
@@ -199,6 +222,9 @@ def analyze(
     table_mib: Optional[int] = None,
     time_limit: Optional[float] = None,
     node_limit: Optional[int] = None,
+    egdb: Optional[Egdb] = None,
 ) -> List[Tuple[Action, int]]: ...
-def search(position: Position, depth: int, *, table_mib: Optional[int] = None) -> SearchResult: ...
+def search(
+    position: Position, depth: int, *, table_mib: Optional[int] = None, egdb: Optional[Egdb] = None
+) -> SearchResult: ...
 def perft(position: Position, depth: int) -> int: ...

@@ -13,6 +13,7 @@
 //! `kalah.pyi` the type stubs.
 
 use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
@@ -21,13 +22,16 @@ use kalah_core::{
     turn_texts, CaptureRule, EndRule, GameRecord, LeftoverRule, Move, Outcome, Position, Rules,
     Side, Start, Turn,
 };
+use kalah_egdb::{BuildPlan, Egdb};
 use kalah_engine::{Engine, Level, Limits};
 use kalah_solver::{
     analyze_moves_parallel, analyze_turns_parallel, ParallelOptions, SearchLimits, SolveError,
     Solver, MAX_THREADS,
 };
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyException, PyFileNotFoundError, PyOSError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString, PyTuple};
 
@@ -481,6 +485,212 @@ fn py_bool(b: bool) -> &'static str {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Endgame databases
+
+/// Endgame databases of one board size and rule set, built by `kalah egdb build`, opened
+/// (memory-mapped) for `solve`, `analyze`, `Engine` and `probe`: `Egdb(houses=6,
+/// rules="capture=empty")` opens the set in the per-user directory (`~/.local/share/kalah/egdb`
+/// on Linux), `Egdb(dir="/data/egdb")` one in another root. Only the capture, end and leftover
+/// rules choose the set; the majority end has none.
+///
+/// Raises FileNotFoundError when there is no such set (the message names the build command),
+/// ValueError for a damaged, truncated or outdated file.
+#[pyclass(module = "kalah", name = "Egdb", frozen)]
+struct PyEgdb(Arc<Egdb>);
+
+#[pymethods]
+impl PyEgdb {
+    #[new]
+    #[pyo3(signature = (dir=None, houses=6, rules=None))]
+    fn new(
+        py: Python<'_>,
+        dir: Option<PathBuf>,
+        houses: usize,
+        rules: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let rules = rules_arg(rules)?;
+        if !(1..=kalah_core::MAX_HOUSES).contains(&houses) {
+            return Err(PyValueError::new_err(format!(
+                "houses must be from 1 to {}, not {houses}",
+                kalah_core::MAX_HOUSES
+            )));
+        }
+        if rules.outcome_depends_on_stores() {
+            return Err(PyValueError::new_err(
+                "there are no endgame databases for the majority end (its outcome depends on \
+                 the stores)",
+            ));
+        }
+        let root = match dir {
+            Some(d) => d,
+            None => kalah_egdb::default_dir()
+                .ok_or_else(|| PyFileNotFoundError::new_err("no home directory: give dir="))?,
+        };
+        if !root.is_dir() {
+            return Err(PyFileNotFoundError::new_err(format!(
+                "{} is not a directory of endgame databases",
+                root.display()
+            )));
+        }
+        let opened = py.detach(|| Egdb::open(&root, houses, &rules));
+        match opened {
+            Ok(Some(db)) => Ok(PyEgdb(Arc::new(db))),
+            Ok(None) => Err(PyFileNotFoundError::new_err(format!(
+                "no endgame databases of Kalah({houses},·) under {} in {}: `{}` builds them \
+                 (docs/EGDB.md)",
+                set_rules_text(&rules),
+                root.display(),
+                build_command(houses, &rules)
+            ))),
+            Err(e) => Err(egdb_error(e)),
+        }
+    }
+
+    /// Builds the set's layers 0..=max_seeds (seeds in the houses) in `dir` (default: the
+    /// per-user directory), as `kalah egdb build` does, and opens it. Layers already built are
+    /// kept, so a larger `max_seeds` later builds only the new ones. Kalah(6,·) to 16 seeds
+    /// takes a few seconds and 30 MB, to 20 seeds about 20 s a core and 226 MB (docs/EGDB.md);
+    /// the build holds every layer in memory. `threads`: default every core. Ctrl-C stops it (the layers
+    /// finished stay) and raises KeyboardInterrupt.
+    ///
+    /// Raises ValueError for a plan that cannot be built (the majority end, too many seeds, more
+    /// memory than the machine has), OSError when the files cannot be written.
+    #[staticmethod]
+    #[pyo3(signature = (dir=None, houses=6, max_seeds=16, rules=None, *, threads=None))]
+    fn build(
+        py: Python<'_>,
+        dir: Option<PathBuf>,
+        houses: usize,
+        max_seeds: u32,
+        rules: Option<&Bound<'_, PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let rules = rules_arg(rules)?;
+        let root = match dir {
+            Some(d) => d,
+            None => kalah_egdb::default_dir()
+                .ok_or_else(|| PyFileNotFoundError::new_err("no home directory: give dir="))?,
+        };
+        if let Some(t) = threads {
+            threads_arg(t)?;
+        }
+        let plan = BuildPlan {
+            root: root.clone(),
+            houses,
+            rules,
+            max_seeds,
+            threads,
+        };
+        let need = plan.total_positions().map_err(egdb_error)?;
+        if let Some(mib) = kalah_solver::memory_mib() {
+            let have = mib as u64 * (1 << 20);
+            if need > have / 4 * 3 {
+                return Err(PyValueError::new_err(format!(
+                    "layers 0..={max_seeds} of Kalah({houses},·) need {} MB of memory to build, \
+                     and this machine has {} MB",
+                    need / 1_000_000,
+                    have / 1_000_000
+                )));
+            }
+        }
+        let stop = AtomicBool::new(false);
+        run_detached(py, &stop, || plan.run(&stop, &|_| {}))?.map_err(egdb_error)?;
+        let rules_obj = PyRules(rules).into_pyobject(py)?.into_any();
+        PyEgdb::new(py, Some(root), houses, Some(&rules_obj))
+    }
+
+    /// Houses a side of the set's board.
+    #[getter]
+    fn houses(&self) -> usize {
+        self.0.houses()
+    }
+
+    /// The largest layer: positions with at most this many seeds in the houses are answered.
+    #[getter]
+    fn max_seeds(&self) -> u32 {
+        self.0.max_seeds()
+    }
+
+    /// The set's directory.
+    #[getter]
+    fn dir(&self) -> PathBuf {
+        self.0.dir().to_path_buf()
+    }
+
+    /// The value of `position` (final store difference, side to move minus opponent, with
+    /// perfect play) read from the databases, or `None` when they do not cover it (more seeds
+    /// in the houses than `max_seeds`, another board or rule set, a finished game, an opening
+    /// phase of the pie rule or the Manchester first move).
+    fn probe(&self, position: &PyPosition) -> Option<i32> {
+        let mut p = position.pos;
+        p.settle(&position.rules);
+        if p.is_over() {
+            return None;
+        }
+        let gain = self.0.probe(&p, &position.rules)?;
+        Some(p.store_diff(p.side()) + gain)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Egdb(dir='{}', houses={}, max_seeds={})",
+            self.0.dir().display(),
+            self.0.houses(),
+            self.0.max_seeds()
+        )
+    }
+}
+
+/// An `OSError` for a database file that cannot be read or written, else a `ValueError`.
+fn egdb_error(e: kalah_egdb::EgdbError) -> PyErr {
+    match e {
+        kalah_egdb::EgdbError::Io { .. } => PyOSError::new_err(e.to_string()),
+        _ => value_error(e),
+    }
+}
+
+/// The rules that choose a database set, as text (`capture=empty end=row-empty leftovers=owner`).
+fn set_rules_text(rules: &Rules) -> String {
+    format!(
+        "capture={} end={} leftovers={}",
+        rules.capture, rules.end, rules.leftovers
+    )
+}
+
+/// The `kalah egdb build` command for a set of `houses` under `rules` (to 20 seeds, 226 MB for
+/// 6 houses).
+fn build_command(houses: usize, rules: &Rules) -> String {
+    let mut cmd = format!("kalah egdb build --houses {houses} --max-seeds 20");
+    if rules.capture != CaptureRule::Standard {
+        cmd += &format!(" --capture {}", rules.capture);
+    }
+    if rules.end != EndRule::RowEmpty {
+        cmd += &format!(" --end {}", rules.end);
+    }
+    if rules.leftovers != LeftoverRule::Owner {
+        cmd += &format!(" --leftovers {}", rules.leftovers);
+    }
+    cmd
+}
+
+/// The databases given to a search, checked against the position's board and rules.
+fn egdb_arg(egdb: Option<&PyEgdb>, p: &PyPosition) -> PyResult<Option<Arc<Egdb>>> {
+    let Some(db) = egdb else {
+        return Ok(None);
+    };
+    if db.0.houses() != p.pos.houses() || !db.0.serves(&p.rules) {
+        return Err(PyValueError::new_err(format!(
+            "the databases serve Kalah({},·) under {}, not this position's Kalah({},·) under {}",
+            db.0.houses(),
+            set_rules_text(db.0.rules()),
+            p.pos.houses(),
+            p.rules
+        )));
+    }
+    Ok(Some(Arc::clone(&db.0)))
+}
+
+// ---------------------------------------------------------------------------------------------
 // Searches: on a thread of their own, the GIL released, stopped by Ctrl-C
 
 /// Runs `work` on a scoped thread with the GIL released, checking for signals (Ctrl-C) every
@@ -557,8 +767,13 @@ fn threads_arg(threads: usize) -> PyResult<usize> {
 }
 
 /// The table size in MiB: `table_mib` if given (at least 1, at most the machine's memory), or
-/// the solver's default for the position and the limits.
-fn table_arg(table_mib: Option<usize>, p: &PyPosition, limits: &Limits) -> PyResult<usize> {
+/// the solver's default for the position, the databases' largest layer `top` and the limits.
+fn table_arg(
+    table_mib: Option<usize>,
+    p: &PyPosition,
+    top: Option<u32>,
+    limits: &Limits,
+) -> PyResult<usize> {
     match table_mib {
         Some(0) => Err(PyValueError::new_err(
             "table_mib must be at least 1 (MiB of transposition table)",
@@ -572,7 +787,7 @@ fn table_arg(table_mib: Option<usize>, p: &PyPosition, limits: &Limits) -> PyRes
         None => Ok(kalah_solver::default_table_mib(
             &p.rules,
             &p.pos,
-            None,
+            top,
             limits
                 .time
                 .map(|t| t.as_millis().try_into().unwrap_or(u64::MAX)),
@@ -581,25 +796,40 @@ fn table_arg(table_mib: Option<usize>, p: &PyPosition, limits: &Limits) -> PyRes
     }
 }
 
-/// `threads` solvers for `p` sharing one table, with the limits and one stop flag.
-fn solvers(
-    p: &PyPosition,
+/// What a search is given besides its position: threads, table, limits, databases.
+struct SearchArgs<'a> {
     threads: usize,
     table_mib: Option<usize>,
-    limits: &Limits,
-    stop: &Arc<AtomicBool>,
-) -> PyResult<Vec<Solver>> {
-    let mib = table_arg(table_mib, p, limits)?;
-    let mut first = Solver::new(p.rules, mib);
-    first.set_limits(SearchLimits::new(limits.time, limits.nodes));
-    first.set_stop_flag(Arc::clone(stop));
-    let mut all = vec![];
-    for _ in 1..threads {
-        let mut s = first.with_shared_table();
-        s.set_limits(SearchLimits::new(limits.time, limits.nodes));
+    limits: Limits,
+    egdb: Option<&'a PyEgdb>,
+}
+
+/// `args.threads` solvers for `p`, with the limits, the databases and one stop flag. They
+/// share one table, except for the small default table of databases that reach the position:
+/// then each has its own, as `kalah analyze` does (docs/BENCHMARKS.md, "Table size with
+/// databases").
+fn solvers(p: &PyPosition, args: &SearchArgs, stop: &Arc<AtomicBool>) -> PyResult<Vec<Solver>> {
+    let egdb = egdb_arg(args.egdb, p)?;
+    let top = egdb.as_ref().map(|db| db.max_seeds());
+    let mib = table_arg(args.table_mib, p, top, &args.limits)?;
+    let own_tables =
+        args.table_mib.is_none() && kalah_solver::egdb_reaches(p.pos.seeds_in_houses(), top);
+    let new_solver = |first: Option<&Solver>| {
+        let mut s = match first {
+            Some(f) if !own_tables => f.with_shared_table(),
+            _ => Solver::new(p.rules, mib),
+        };
+        if let Some(db) = &egdb {
+            s.set_egdb(Some(Arc::clone(db)));
+        }
+        s.set_limits(SearchLimits::new(args.limits.time, args.limits.nodes));
         s.set_stop_flag(Arc::clone(stop));
-        all.push(s);
-    }
+        s
+    };
+    let first = new_solver(None);
+    let mut all: Vec<Solver> = (1..args.threads)
+        .map(|_| new_solver(Some(&first)))
+        .collect();
     all.insert(0, first);
     Ok(all)
 }
@@ -658,8 +888,9 @@ impl PySolution {
 /// `threads` share one transposition table of `table_mib` MiB (default: by the position, as
 /// `kalah solve`). `time_limit` (seconds) and `node_limit` stop the search: it then raises
 /// SearchStopped with the bounds proven. Ctrl-C stops it and raises KeyboardInterrupt.
+/// `egdb` (an `Egdb` of the position's board and rules) answers positions of few seeds.
 #[pyfunction]
-#[pyo3(signature = (position, *, threads=1, table_mib=None, time_limit=None, node_limit=None))]
+#[pyo3(signature = (position, *, threads=1, table_mib=None, time_limit=None, node_limit=None, egdb=None))]
 fn solve(
     py: Python<'_>,
     position: &PyPosition,
@@ -667,11 +898,17 @@ fn solve(
     table_mib: Option<usize>,
     time_limit: Option<f64>,
     node_limit: Option<u64>,
+    egdb: Option<&PyEgdb>,
 ) -> PyResult<PySolution> {
+    let args = SearchArgs {
+        threads: 1,
+        table_mib,
+        limits: limits_arg(time_limit, node_limit)?,
+        egdb,
+    };
     let threads = threads_arg(threads)?;
-    let limits = limits_arg(time_limit, node_limit)?;
     let stop = Arc::new(AtomicBool::new(false));
-    let mut solver = solvers(position, 1, table_mib, &limits, &stop)?.remove(0);
+    let mut solver = solvers(position, &args, &stop)?.remove(0);
     let pos = position.pos;
     let result = run_detached(py, &stop, || solver.solve_with_best_turns(&pos, threads))?;
     let (sol, best) = result.map_err(|e| stopped_error(py, e))?;
@@ -691,9 +928,9 @@ fn solve(
 /// numbers or `"swap"`), or with `turns=True` of every whole turn (`[("3-6", 10), ...]`), in
 /// legal-move order. Values are from the view of the side to move in `position`.
 ///
-/// Limits and threads as `solve`; a stop by a limit raises SearchStopped.
+/// Limits, threads and databases as `solve`; a stop by a limit raises SearchStopped.
 #[pyfunction]
-#[pyo3(signature = (position, *, turns=false, threads=1, table_mib=None, time_limit=None, node_limit=None))]
+#[pyo3(signature = (position, *, turns=false, threads=1, table_mib=None, time_limit=None, node_limit=None, egdb=None))]
 #[allow(clippy::too_many_arguments)]
 fn analyze(
     py: Python<'_>,
@@ -703,11 +940,16 @@ fn analyze(
     table_mib: Option<usize>,
     time_limit: Option<f64>,
     node_limit: Option<u64>,
+    egdb: Option<&PyEgdb>,
 ) -> PyResult<Vec<(Py<PyAny>, i32)>> {
-    let threads = threads_arg(threads)?;
-    let limits = limits_arg(time_limit, node_limit)?;
+    let args = SearchArgs {
+        threads: threads_arg(threads)?,
+        table_mib,
+        limits: limits_arg(time_limit, node_limit)?,
+        egdb,
+    };
     let stop = Arc::new(AtomicBool::new(false));
-    let mut all = solvers(position, threads, table_mib, &limits, &stop)?;
+    let mut all = solvers(position, &args, &stop)?;
     let pos = position.pos;
     let opts = ParallelOptions {
         stop: Some(Arc::clone(&stop)),
@@ -772,12 +1014,13 @@ impl PySearchResult {
 /// evaluation (store difference and seeds on each side): for positions the exact search cannot
 /// finish in time.
 #[pyfunction]
-#[pyo3(signature = (position, depth, *, table_mib=None))]
+#[pyo3(signature = (position, depth, *, table_mib=None, egdb=None))]
 fn search(
     py: Python<'_>,
     position: &PyPosition,
     depth: u32,
     table_mib: Option<usize>,
+    egdb: Option<&PyEgdb>,
 ) -> PyResult<PySearchResult> {
     if depth == 0 || depth > kalah_solver::MAX_DEPTH {
         return Err(PyValueError::new_err(format!(
@@ -785,9 +1028,14 @@ fn search(
             kalah_solver::MAX_DEPTH
         )));
     }
-    let limits = Limits::default();
+    let args = SearchArgs {
+        threads: 1,
+        table_mib: table_mib.or(Some(16)),
+        limits: Limits::default(),
+        egdb,
+    };
     let stop = Arc::new(AtomicBool::new(false));
-    let mut solver = solvers(position, 1, table_mib.or(Some(16)), &limits, &stop)?.remove(0);
+    let mut solver = solvers(position, &args, &stop)?.remove(0);
     let pos = position.pos;
     let r = run_detached(py, &stop, || solver.search_depth(&pos, depth))?
         .map_err(|e| stopped_error(py, e))?;
@@ -855,7 +1103,8 @@ impl PyChoice {
 
 /// A player: `Engine("expert")`. Levels, weakest first: `beginner`, `easy`, `medium`, `hard`,
 /// `expert`, `perfect` (plays a proven-best action whenever the exact solver finishes within
-/// the limit, else as `expert`). `seed` fixes the random choices of the lower levels.
+/// the limit, else as `expert`). `seed` fixes the random choices of the lower levels; `egdb`
+/// (an `Egdb`) serves the games of its board and rules.
 #[pyclass(module = "kalah", name = "Engine")]
 struct PyEngine {
     engine: Engine,
@@ -865,12 +1114,13 @@ struct PyEngine {
 #[pymethods]
 impl PyEngine {
     #[new]
-    #[pyo3(signature = (level="perfect", *, seed=None, threads=1, table_mib=None))]
+    #[pyo3(signature = (level="perfect", *, seed=None, threads=1, table_mib=None, egdb=None))]
     fn new(
         level: &str,
         seed: Option<u64>,
         threads: usize,
         table_mib: Option<usize>,
+        egdb: Option<&PyEgdb>,
     ) -> PyResult<Self> {
         let level: Level = level.parse().map_err(value_error)?;
         let threads = threads_arg(threads)?;
@@ -887,6 +1137,8 @@ impl PyEngine {
             }
             engine.set_table_mib(mib);
         }
+        // The engine uses them only where their board and rules are the game's.
+        engine.set_egdb(egdb.map(|db| Arc::clone(&db.0)));
         let stop = Arc::new(AtomicBool::new(false));
         engine.set_stop_flag(Arc::clone(&stop));
         Ok(PyEngine { engine, stop })
@@ -1113,6 +1365,7 @@ fn kalah(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyChoice>()?;
     m.add_class::<PyEngine>()?;
     m.add_class::<PyGameRecord>()?;
+    m.add_class::<PyEgdb>()?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(search, m)?)?;

@@ -15,6 +15,7 @@ import os
 import pickle
 import random
 import signal
+import tempfile
 import threading
 import time
 import unittest
@@ -431,6 +432,74 @@ class EngineTest(unittest.TestCase):
             kalah.Engine(threads=0)
         with self.assertRaises(ValueError):
             kalah.Engine().choose(kalah.Position.start(), time_limit=-1)
+
+
+class EgdbTest(unittest.TestCase):
+    def test_build_probe_and_solve_with_databases(self):
+        with tempfile.TemporaryDirectory() as root:
+            for rules in ["", "capture=empty end=mover-blocked leftovers=emptier"]:
+                db = kalah.Egdb.build(root, houses=4, max_seeds=14, rules=rules, threads=1)
+                self.assertEqual((db.houses, db.max_seeds), (4, 14))
+                self.assertEqual(kalah.Egdb(root, 4, rules).max_seeds, 14)
+                rng = random.Random(5)
+                probed = 0
+                for _ in range(60):
+                    p = kalah.Position.start(4, 3, rules)
+                    for _ in range(rng.randrange(4, 24)):
+                        if p.is_over:
+                            break
+                        p = p.play(rng.choice(p.legal_moves()))
+                    if p.is_over:
+                        self.assertIsNone(db.probe(p))
+                        continue
+                    value = kalah.solve(p).value
+                    got = db.probe(p)
+                    if sum(p.row("S")) + sum(p.row("N")) <= 14:
+                        self.assertEqual(got, value, str(p))
+                        probed += 1
+                    else:
+                        self.assertIsNone(got)
+                    self.assertEqual(kalah.solve(p, egdb=db).value, value, str(p))
+                    self.assertEqual(kalah.analyze(p, egdb=db), kalah.analyze(p), str(p))
+                self.assertGreater(probed, 5)
+                # Layers already built are kept: building to 15 builds one more.
+                k014 = Path(db.dir) / "k014.egdb"
+                before = k014.stat().st_mtime_ns
+                self.assertEqual(kalah.Egdb.build(root, 4, 15, rules, threads=1).max_seeds, 15)
+                self.assertEqual(k014.stat().st_mtime_ns, before)
+            # The engine uses them where they serve the game.
+            db = kalah.Egdb(root, 4)
+            c = kalah.Engine("perfect", egdb=db).choose(kalah.Position.start(4, 3), time_limit=5)
+            self.assertTrue(c.exact)
+            self.assertEqual(c.value, 6)
+
+    def test_bad_databases(self):
+        with tempfile.TemporaryDirectory() as root:
+            with self.assertRaises(FileNotFoundError) as c:
+                kalah.Egdb(root, 6, "capture=empty")
+            self.assertIn("kalah egdb build --houses 6 --max-seeds 20 --capture empty", str(c.exception))
+            with self.assertRaises(FileNotFoundError):
+                kalah.Egdb(os.path.join(root, "missing"))
+            with self.assertRaises(ValueError):
+                kalah.Egdb(root, 6, "majority-end=on")
+            with self.assertRaises(ValueError):
+                kalah.Egdb.build(root, 6, 16, "majority-end=on")
+            with self.assertRaises(ValueError):
+                kalah.Egdb(root, 13)
+            db = kalah.Egdb.build(root, houses=3, max_seeds=4, threads=1)
+            # Databases of another board or rule set are refused by the searches.
+            with self.assertRaises(ValueError) as c:
+                kalah.solve(kalah.Position.start(4, 3), egdb=db)
+            self.assertIn("Kalah(3", str(c.exception))
+            with self.assertRaises(ValueError):
+                kalah.solve(kalah.Position.start(3, 3, "capture=empty"), egdb=db)
+            self.assertIsNone(db.probe(kalah.Position.start(4, 1)))
+            # A damaged layer file is refused with a message naming it.
+            layer = next(Path(root).glob("*/k004.egdb"))
+            layer.write_bytes(layer.read_bytes()[:40])
+            with self.assertRaises(ValueError) as c:
+                kalah.Egdb(root, 3)
+            self.assertIn("k004.egdb", str(c.exception))
 
 
 class GameRecordTest(unittest.TestCase):
