@@ -659,6 +659,49 @@ fn output_to_a_full_device_is_an_error() {
     }
 }
 
+/// Regression (tester 114): `kalah egdb build > /dev/full` failed at its first line but left
+/// the set's directory it had made (empty but for the lock file); it is removed now, and a set
+/// directory that was there before is left alone.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_build_whose_output_fails_leaves_no_set_directory() {
+    let full = std::path::Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let build = |max: &str| {
+        let dev = std::fs::OpenOptions::new().write(true).open(full).unwrap();
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("kalah"))
+            .args([
+                "egdb",
+                "build",
+                "--houses",
+                "3",
+                "--max-seeds",
+                max,
+                "--egdb-dir",
+            ])
+            .arg(root.path())
+            .stdout(dev)
+            .output()
+            .expect("runs")
+    };
+    let out = build("4");
+    assert_eq!(out.status.code(), Some(1));
+    let left: Vec<_> = std::fs::read_dir(root.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    // A set built before keeps its directory and layers.
+    let set = root.path().join("m3-standard-row-empty-owner");
+    std::fs::create_dir(&set).unwrap();
+    std::fs::write(set.join("notes.txt"), "mine").unwrap();
+    assert_eq!(build("4").status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(set.join("notes.txt")).unwrap(),
+        "mine"
+    );
+}
+
 /// Regression (tester 52): with stderr a full device every message was a panic (exit code
 /// 101, "failed printing to stderr"); the command's own exit code stands now.
 #[cfg(target_os = "linux")]

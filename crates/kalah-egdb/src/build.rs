@@ -114,15 +114,31 @@ fn write_check(dir: &std::path::Path) -> std::io::Result<()> {
         .open(&probe);
     match made {
         Ok(_) => std::fs::remove_file(&probe),
-        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-            Err(std::io::Error::other(format!(
-                "{e}: this user may not write in the set's directory (a build writes each \
-                 layer there, then renames it into place): build as a user who may, or in \
-                 another --egdb-dir; nothing was built"
-            )))
-        }
-        Err(e) => Err(e),
+        Err(e) => Err(cannot_write(e)),
     }
+}
+
+/// `e`, a failure to create a file in the set's directory, with what to do about it when it is
+/// a permission or a read-only file system (tester 114: a set's directory already there on a
+/// read-only mount gave a bare "Read-only file system (os error 30)").
+fn cannot_write(e: std::io::Error) -> std::io::Error {
+    match e.kind() {
+        std::io::ErrorKind::PermissionDenied => std::io::Error::other(format!(
+            "{e}: this user may not write in the set's directory (a build writes each layer \
+             there, then renames it into place): build as a user who may, or in another \
+             --egdb-dir; nothing was built"
+        )),
+        std::io::ErrorKind::ReadOnlyFilesystem => read_only(e),
+        _ => e,
+    }
+}
+
+/// `e`, a read-only file system, with what to do about it (tester 73: a read-only mount gave a
+/// bare "Read-only file system (os error 30)").
+fn read_only(e: std::io::Error) -> std::io::Error {
+    std::io::Error::other(format!(
+        "{e}: a build writes its layers here; build in another --egdb-dir; nothing was built"
+    ))
 }
 
 /// A [`BuildPlan`] holding its set's build lock ([`BuildPlan::lock`]): no other build of the
@@ -245,13 +261,6 @@ impl BuildPlan {
     /// [`EgdbError::Busy`] if another build holds the lock; bad plans and I/O errors as
     /// [`BuildPlan::run`].
     pub fn lock(&self) -> Result<BuildLock<'_>, EgdbError> {
-        // Tester 73: a read-only mount gave a bare "Read-only file system (os error 30)".
-        fn read_only(e: std::io::Error) -> std::io::Error {
-            std::io::Error::other(format!(
-                "{e}: a build writes its layers here; build in another --egdb-dir; nothing was \
-                 built"
-            ))
-        }
         let ix = self.check()?;
         let dir = self.root.join(file::set_dir_name(self.houses, &self.rules));
         let io = |p: &std::path::Path, e| EgdbError::Io {
@@ -613,5 +622,29 @@ fn in_the_way(e: EgdbError) -> EgdbError {
             what: e.whole_file_what().unwrap_or_default(),
         },
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A set's directory that cannot be written says what to do, whether for a permission or a
+    /// read-only file system (tester 114: the set's directory already there on a read-only
+    /// mount gave a bare "Read-only file system (os error 30)"); other errors pass unchanged.
+    #[test]
+    fn a_directory_that_cannot_be_written_says_what_to_do() {
+        use std::io::{Error, ErrorKind};
+        let ro = cannot_write(Error::from(ErrorKind::ReadOnlyFilesystem)).to_string();
+        assert!(ro.contains("build in another --egdb-dir"), "{ro}");
+        assert!(ro.contains("nothing was built"), "{ro}");
+        let denied = cannot_write(Error::from(ErrorKind::PermissionDenied)).to_string();
+        assert!(
+            denied.contains("may not write in the set's directory"),
+            "{denied}"
+        );
+        let full = cannot_write(Error::from(ErrorKind::StorageFull));
+        assert_eq!(full.kind(), ErrorKind::StorageFull);
+        assert!(!full.to_string().contains("--egdb-dir"));
     }
 }

@@ -244,6 +244,32 @@ fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     stop
 }
 
+/// The plan of a build, printed before it starts: the set, the size and time, the directory.
+fn announce_build(plan: &BuildPlan, total: u64, est: f64, threads: usize) -> Result<()> {
+    let (m, rules) = (plan.houses, &plan.rules);
+    outln!(
+        "Kalah({m},·) capture={} end={} leftovers={}: {} seeds, {}",
+        rules.capture,
+        rules.end,
+        rules.leftovers,
+        layers_up_to(plan.max_seeds),
+        plural(total, "position", "positions")
+    )?;
+    outln!(
+        "size on disk and memory needed: {}; estimated time on {threads} thread(s): {} (layers already built are kept)",
+        human_bytes(plan.total_bytes()?),
+        human_secs(est)
+    )?;
+    outln!(
+        "into {}",
+        kalah_egdb::file::layer_path(&plan.root, m, rules, 0)
+            .parent()
+            .unwrap_or(&plan.root)
+            .display()
+    )?;
+    Ok(())
+}
+
 fn build(a: BuildArgs) -> Result<()> {
     let m = houses(&a.rules)?;
     let rules = a.rules.rules();
@@ -274,29 +300,21 @@ fn build(a: BuildArgs) -> Result<()> {
         );
     }
     // A second build of the same set is refused before the plan is printed.
+    let set_dir = plan.root.join(kalah_egdb::file::set_dir_name(m, &rules));
+    let new_set_dir = !set_dir.exists();
     let lock = plan.lock()?;
     let threads = threads_for(a.threads).max(1);
     let est = total as f64 / (RATE_PER_THREAD * threads as f64);
-    outln!(
-        "Kalah({m},·) capture={} end={} leftovers={}: {} seeds, {}",
-        rules.capture,
-        rules.end,
-        rules.leftovers,
-        layers_up_to(a.max_seeds),
-        plural(total, "position", "positions")
-    )?;
-    outln!(
-        "size on disk and memory needed: {}; estimated time on {threads} thread(s): {} (layers already built are kept)",
-        human_bytes(plan.total_bytes()?),
-        human_secs(est)
-    )?;
-    outln!(
-        "into {}",
-        kalah_egdb::file::layer_path(&plan.root, m, &rules, 0)
-            .parent()
-            .unwrap_or(&plan.root)
-            .display()
-    )?;
+    if let Err(e) = announce_build(&plan, total, est, threads) {
+        if new_set_dir {
+            // Nothing was built: the set's directory this build made goes again (tester 114:
+            // a build whose output failed, `> /dev/full`, left it empty but for the lock file).
+            drop(lock);
+            let _ = std::fs::remove_file(set_dir.join(".build.lock"));
+            let _ = std::fs::remove_dir(&set_dir);
+        }
+        return Err(e);
+    }
     let stop = stop_on_ctrl_c();
     let bar = if a.quiet {
         ProgressBar::hidden()
