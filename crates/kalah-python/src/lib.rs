@@ -33,7 +33,7 @@ use pyo3::exceptions::{
     PyException, PyFileNotFoundError, PyOSError, PyRuntimeError, PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyString, PyTuple};
+use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
 
 create_exception!(
     kalah,
@@ -184,19 +184,20 @@ fn rules_arg(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
 // ---------------------------------------------------------------------------------------------
 // Actions
 
-/// An action from Python: a house number (`int`, 1..m in the mover's sowing order), its text
-/// (`"3"`), or `"swap"`.
+/// An action from Python: a house number (`int`, or any integer with `__index__`, such as
+/// numpy's; 1..m in the mover's sowing order), its text (`"3"`), or `"swap"`.
 fn move_arg(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
     if obj.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err(
             "an action is a house number (int) or 'swap', not a bool",
         ));
     }
-    if let Ok(h) = obj.extract::<i64>() {
-        return match u8::try_from(h) {
-            Ok(h) => Ok(Move::Sow(h)),
-            Err(_) => Err(IllegalMoveError::new_err(format!(
-                "there is no house {h}: houses are numbered from 1 to the houses a side"
+    // An int, or an integer of another kind (numpy's, say): anything with `__index__`.
+    if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")? {
+        return match obj.extract::<i64>().ok().and_then(|h| u8::try_from(h).ok()) {
+            Some(h) => Ok(Move::Sow(h)),
+            None => Err(IllegalMoveError::new_err(format!(
+                "there is no house {obj}: houses are numbered from 1 to the houses a side"
             ))),
         };
     }

@@ -205,11 +205,22 @@ class PositionTest(unittest.TestCase):
             with self.subTest(houses=houses, seeds=seeds), self.assertRaises(ValueError):
                 kalah.Position.start(houses, seeds)
         p = kalah.Position.start()
-        for bad in [0, 7, 300, -1, "x", "seven", "", "1-2"]:
+        for bad in [0, 7, 300, -1, 2**70, -(2**70), "x", "seven", "", "1-2", "99999999999999999999"]:
             with self.subTest(action=bad), self.assertRaises(kalah.IllegalMoveError) as c:
                 p.play(bad)
             self.assertIsInstance(c.exception, ValueError)
             self.assertTrue(str(c.exception))
+        # Integers of other kinds (numpy's, say) are house numbers too.
+        class Index:
+            def __init__(self, n):
+                self.n = n
+
+            def __index__(self):
+                return self.n
+
+        self.assertEqual(p.play(Index(3)), p.play(3))
+        with self.assertRaises(kalah.IllegalMoveError):
+            p.play(Index(9))
         for bad in [None, 3.0, True, [3]]:
             with self.subTest(action=bad), self.assertRaises(TypeError):
                 p.play(bad)
