@@ -16,7 +16,11 @@ class IllegalMoveError(ValueError):
     """An action or a turn that cannot be played in the position."""
 
 class SearchStopped(Exception):
-    """A search stopped by its time or node limit before it proved the value."""
+    """A search stopped by its time or node limit before it finished.
+
+    lower and upper bound the value (equal when the value was proven but the best turns, or the
+    other actions' values, were not finished); nodes is the work done.
+    """
 
     lower: int
     upper: int

@@ -7,7 +7,7 @@
 //! sowing order) or `"swap"`, whole turns are text (`"3-6"`), positions are immutable, hashable
 //! and picklable, and bad input raises `ValueError` (or `IllegalMoveError`, a subclass) with
 //! the same message the command line gives. Searches run with the GIL released, on a thread of
-//! their own, and stop on Ctrl-C (`KeyboardInterrupt`) within 50 ms.
+//! their own, and stop on Ctrl-C (`KeyboardInterrupt`): the signal is looked at every 50 ms.
 //!
 //! Built with maturin (`pip install ./crates/kalah-python`); docs/PYTHON.md is the user's guide,
 //! `kalah.pyi` the type stubs.
@@ -34,6 +34,7 @@ use pyo3::exceptions::{
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
+use pyo3::Borrowed;
 
 create_exception!(
     kalah,
@@ -45,9 +46,10 @@ create_exception!(
     kalah,
     SearchStopped,
     PyException,
-    "A search stopped by its time or node limit before it proved the value. Attributes: lower \
-     and upper, the bounds it proved for the value (final store difference, side to move's \
-     view), and nodes, the work done."
+    "A search stopped by its time or node limit before it finished. Attributes: lower and \
+     upper, the bounds it proved for the value of the position searched (final store \
+     difference, side to move's view; equal when the value was proven but the best turns, or \
+     the other actions' values, were not finished), and nodes, the work done."
 );
 
 /// A `ValueError` carrying `err`'s message.
@@ -74,7 +76,7 @@ impl PyRules {
     #[pyo3(signature = (text=None, *, capture=None, end=None, leftovers=None, majority_end=None, pie=None, first_move_extra_turn=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        text: Option<&str>,
+        text: Option<&Bound<'_, PyAny>>,
         capture: Option<&str>,
         end: Option<&str>,
         leftovers: Option<&str>,
@@ -82,10 +84,7 @@ impl PyRules {
         pie: Option<bool>,
         first_move_extra_turn: Option<bool>,
     ) -> PyResult<Self> {
-        let mut rules = match text {
-            Some(t) => t.parse::<Rules>().map_err(value_error)?,
-            None => Rules::STANDARD,
-        };
+        let mut rules = rules_arg(text)?;
         if let Some(c) = capture {
             rules.capture = c.parse::<CaptureRule>().map_err(value_error)?;
         }
@@ -186,7 +185,7 @@ fn rules_arg(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
 
 /// An action from Python: a house number (`int`, or any integer with `__index__`, such as
 /// numpy's; 1..m in the mover's sowing order), its text (`"3"`), or `"swap"`.
-fn move_arg(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
+fn move_arg(obj: &Bound<'_, PyAny>, houses: usize) -> PyResult<Move> {
     if obj.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err(
             "an action is a house number (int) or 'swap', not a bool",
@@ -197,7 +196,7 @@ fn move_arg(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
         return match obj.extract::<i64>().ok().and_then(|h| u8::try_from(h).ok()) {
             Some(h) => Ok(Move::Sow(h)),
             None => Err(IllegalMoveError::new_err(format!(
-                "there is no house {obj}: houses are numbered from 1 to the houses a side"
+                "there is no house {obj}: houses are numbered 1 to {houses}"
             ))),
         };
     }
@@ -271,18 +270,30 @@ impl PyPosition {
     /// the seeds of South's houses 1..m (North's the same from its own side, or facing South's
     /// with `mirrored=True`), and then `houses` and `seeds` are not used.
     #[staticmethod]
-    #[pyo3(signature = (houses=6, seeds=4, rules=None, *, layout=None, mirrored=false))]
+    #[pyo3(
+        signature = (houses=Int(6), seeds=Int(4), rules=None, *, layout=None, mirrored=false),
+        text_signature = "(houses=6, seeds=4, rules=None, *, layout=None, mirrored=False)"
+    )]
     fn start(
-        houses: usize,
-        seeds: u32,
+        houses: Int,
+        seeds: Int,
         rules: Option<&Bound<'_, PyAny>>,
-        layout: Option<Vec<u8>>,
+        layout: Option<Vec<Int>>,
         mirrored: bool,
     ) -> PyResult<Self> {
         let rules = rules_arg(rules)?;
         let start = match layout {
-            Some(l) => Start::layout(&l, mirrored),
-            None => Start::uniform(houses, seeds),
+            Some(l) => {
+                let l = l
+                    .into_iter()
+                    .map(|n| n.within("a layout's seeds", 0, 255))
+                    .collect::<PyResult<Vec<u8>>>()?;
+                Start::layout(&l, mirrored)
+            }
+            None => Start::uniform(
+                houses.within("houses", 1, kalah_core::MAX_HOUSES as i128)?,
+                seeds.within("seeds", 0, 255)?,
+            ),
         }
         .map_err(value_error)?;
         Ok(PyPosition {
@@ -373,7 +384,7 @@ impl PyPosition {
     ///
     /// Raises IllegalMoveError (a ValueError) for an action that cannot be played.
     fn step(&self, action: &Bound<'_, PyAny>) -> PyResult<(PyPosition, PyOutcome)> {
-        let mv = move_arg(action)?;
+        let mv = move_arg(action, self.pos.houses())?;
         let mut p = self.pos;
         p.settle(&self.rules);
         let out = p
@@ -383,16 +394,17 @@ impl PyPosition {
     }
 
     /// The position after a whole turn written as text (`"3-6"`: the actions of one player's
-    /// turn, each but the last earning an extra turn).
+    /// turn, each but the last earning an extra turn), or after the start of one (`"3-"`: its
+    /// last action earns an extra turn, as principal variations and records write a turn they
+    /// leave unfinished).
     ///
     /// Raises IllegalMoveError (a ValueError) for a turn that cannot be played as written.
     fn play_turn(&self, turn: &str) -> PyResult<PyPosition> {
-        let t: Turn = turn
-            .parse()
+        let (t, end) = Turn::parse_written(turn)
             .map_err(|e: kalah_core::MoveError| IllegalMoveError::new_err(e.to_string()))?;
         let mut p = self.pos;
         p.settle(&self.rules);
-        t.play(&mut p, &self.rules)
+        t.play_as(&mut p, &self.rules, end)
             .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
         Ok(self.of(p))
     }
@@ -409,8 +421,20 @@ impl PyPosition {
     }
 
     /// The same position with South and North exchanged (the value is unchanged).
-    fn flipped(&self) -> PyPosition {
-        self.of(self.pos.flipped())
+    ///
+    /// Raises ValueError for a position in an opening phase of the pie rule or the Manchester
+    /// first move: those rules name South and North, so no flipped position has the same value
+    /// (tester 117: the phase was dropped, and the value changed).
+    fn flipped(&self) -> PyResult<PyPosition> {
+        if !self.pos.is_over() {
+            if let Some(tag) = self.pos.phase().tag() {
+                return Err(PyValueError::new_err(format!(
+                    "a position in the opening phase '{tag}' cannot be flipped: the opening \
+                     rules (pie rule, first move) name South and North"
+                )));
+            }
+        }
+        Ok(self.of(self.pos.flipped()))
     }
 
     fn __str__(&self) -> String {
@@ -463,6 +487,24 @@ impl PyOutcome {
 
 #[pymethods]
 impl PyOutcome {
+    /// An outcome from its fields (for pickle).
+    #[new]
+    fn new(sown: u8, extra_turn: bool, captured: u8, swapped: bool, ended: Option<String>) -> Self {
+        PyOutcome {
+            sown,
+            extra_turn,
+            captured,
+            swapped,
+            ended,
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let m = slf.get();
+        let fields = (m.sown, m.extra_turn, m.captured, m.swapped, m.ended.clone());
+        (slf.get_type(), fields).into_pyobject(slf.py())
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Outcome(sown={}, extra_turn={}, captured={}, swapped={}, ended={})",
@@ -502,20 +544,18 @@ struct PyEgdb(Arc<Egdb>);
 #[pymethods]
 impl PyEgdb {
     #[new]
-    #[pyo3(signature = (dir=None, houses=6, rules=None))]
+    #[pyo3(
+        signature = (dir=None, houses=Int(6), rules=None),
+        text_signature = "(dir=None, houses=6, rules=None)"
+    )]
     fn new(
         py: Python<'_>,
         dir: Option<PathBuf>,
-        houses: usize,
+        houses: Int,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let rules = rules_arg(rules)?;
-        if !(1..=kalah_core::MAX_HOUSES).contains(&houses) {
-            return Err(PyValueError::new_err(format!(
-                "houses must be from 1 to {}, not {houses}",
-                kalah_core::MAX_HOUSES
-            )));
-        }
+        let houses: usize = houses.within("houses", 1, kalah_core::MAX_HOUSES as i128)?;
         if rules.outcome_depends_on_stores() {
             return Err(PyValueError::new_err(
                 "there are no endgame databases for the majority end (its outcome depends on \
@@ -557,24 +597,27 @@ impl PyEgdb {
     /// Raises ValueError for a plan that cannot be built (the majority end, too many seeds, more
     /// memory than the machine has), OSError when the files cannot be written.
     #[staticmethod]
-    #[pyo3(signature = (dir=None, houses=6, max_seeds=16, rules=None, *, threads=None))]
+    #[pyo3(
+        signature = (dir=None, houses=Int(6), max_seeds=Int(16), rules=None, *, threads=None),
+        text_signature = "(dir=None, houses=6, max_seeds=16, rules=None, *, threads=None)"
+    )]
     fn build(
         py: Python<'_>,
         dir: Option<PathBuf>,
-        houses: usize,
-        max_seeds: u32,
+        houses: Int,
+        max_seeds: Int,
         rules: Option<&Bound<'_, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<Int>,
     ) -> PyResult<Self> {
         let rules = rules_arg(rules)?;
+        let houses: usize = houses.within("houses", 1, kalah_core::MAX_HOUSES as i128)?;
+        let max_seeds: u32 = max_seeds.within("max_seeds", 0, 255)?;
+        let threads = threads.map(threads_arg).transpose()?;
         let root = match dir {
             Some(d) => d,
             None => kalah_egdb::default_dir()
                 .ok_or_else(|| PyFileNotFoundError::new_err("no home directory: give dir="))?,
         };
-        if let Some(t) = threads {
-            threads_arg(t)?;
-        }
         let plan = BuildPlan {
             root: root.clone(),
             houses,
@@ -597,7 +640,7 @@ impl PyEgdb {
         let stop = AtomicBool::new(false);
         run_detached(py, &stop, || plan.run(&stop, &|_| {}))?.map_err(egdb_error)?;
         let rules_obj = PyRules(rules).into_pyobject(py)?.into_any();
-        PyEgdb::new(py, Some(root), houses, Some(&rules_obj))
+        PyEgdb::new(py, Some(root), Int(houses as i128), Some(&rules_obj))
     }
 
     /// Houses a side of the set's board.
@@ -737,13 +780,70 @@ fn run_detached<T: Send>(
     })
 }
 
-/// A search's limits from Python: `time_limit` in seconds, `node_limit` in nodes.
-fn limits_arg(time_limit: Option<f64>, node_limit: Option<u64>) -> PyResult<Limits> {
-    let time = match time_limit {
+/// An integer argument: an `int`, or any integer with `__index__` (numpy's), never a `bool`
+/// (`True` would pass for 1). Its range is checked where it is used, with the argument's name
+/// ([`Int::within`]), so that a negative or huge number is a `ValueError` naming it (pyo3's
+/// unsigned conversions raised a bare `OverflowError`: tester 117).
+#[derive(Clone, Copy)]
+struct Int(i128);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err("expected an int, not a bool"));
+        }
+        if !(obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")?) {
+            return Err(PyTypeError::new_err(format!(
+                "expected an int, not {}",
+                obj.get_type().name()?
+            )));
+        }
+        obj.extract::<i128>()
+            .map(Int)
+            .map_err(|_| PyValueError::new_err(format!("{} is out of range", &*obj)))
+    }
+}
+
+impl Int {
+    /// The value as a `T`, if it lies in `lo..=hi`; else a `ValueError` naming the argument.
+    fn within<T: TryFrom<i128>>(self, name: &str, lo: i128, hi: i128) -> PyResult<T> {
+        let out =
+            || PyValueError::new_err(format!("{name} must be from {lo} to {hi}, not {}", self.0));
+        if self.0 < lo || self.0 > hi {
+            return Err(out());
+        }
+        T::try_from(self.0).map_err(|_| out())
+    }
+}
+
+/// A time limit in seconds: an `int` or a `float`, never a `bool`.
+#[derive(Clone, Copy)]
+struct Seconds(f64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Seconds {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err(
+                "expected a number of seconds, not a bool",
+            ));
+        }
+        obj.extract::<f64>().map(Seconds)
+    }
+}
+
+/// A search's limits from Python: `time_limit` in seconds (infinity: none), `node_limit` in
+/// nodes.
+fn limits_arg(time_limit: Option<Seconds>, node_limit: Option<Int>) -> PyResult<Limits> {
+    let time = match time_limit.map(|t| t.0) {
         None => None,
+        Some(t) if t == f64::INFINITY => None,
         Some(t) if t.is_finite() && t > 0.0 => Some(
             Duration::try_from_secs_f64(t)
-                .map_err(|_| PyValueError::new_err(format!("time_limit {t} s is too long")))?,
+                .map_err(|_| PyValueError::new_err(format!("time_limit {t:e} s is too long")))?,
         ),
         Some(t) => {
             return Err(PyValueError::new_err(format!(
@@ -751,20 +851,22 @@ fn limits_arg(time_limit: Option<f64>, node_limit: Option<u64>) -> PyResult<Limi
             )))
         }
     };
-    Ok(Limits {
-        time,
-        nodes: node_limit,
-    })
+    let nodes = match node_limit {
+        None => None,
+        Some(n) => Some(n.within("node_limit", 1, i128::from(u64::MAX))?),
+    };
+    Ok(Limits { time, nodes })
 }
 
-fn threads_arg(threads: usize) -> PyResult<usize> {
-    if (1..=MAX_THREADS).contains(&threads) {
-        Ok(threads)
-    } else {
-        Err(PyValueError::new_err(format!(
-            "threads must be from 1 to {MAX_THREADS}, not {threads}"
-        )))
-    }
+fn threads_arg(threads: Int) -> PyResult<usize> {
+    threads.within("threads", 1, MAX_THREADS as i128)
+}
+
+/// A `table_mib` argument: at least 1 (see [`table_arg`] for the upper bound).
+fn table_mib_arg(table_mib: Option<Int>) -> PyResult<Option<usize>> {
+    table_mib
+        .map(|n| n.within("table_mib", 1, i128::from(u64::MAX)))
+        .transpose()
 }
 
 /// The table size in MiB: `table_mib` if given (at least 1, at most the machine's memory), or
@@ -852,7 +954,17 @@ fn stopped_error(py: Python<'_>, err: SolveError) -> PyErr {
 }
 
 fn err_text(lower: i32, upper: i32, nodes: u64) -> String {
-    format!("search stopped after {nodes} nodes; the value lies between {lower:+} and {upper:+}")
+    if lower == upper {
+        // Tester 117: "the value lies between +10 and +10".
+        format!(
+            "search stopped after {nodes} nodes: the value is {lower:+} (proven), but the rest \
+             (every best turn, or the other actions' values) was not finished"
+        )
+    } else {
+        format!(
+            "search stopped after {nodes} nodes; the value lies between {lower:+} and {upper:+}"
+        )
+    }
 }
 
 /// The exact solution of a position.
@@ -875,6 +987,39 @@ struct PySolution {
 
 #[pymethods]
 impl PySolution {
+    /// A solution from its fields (for pickle).
+    #[new]
+    fn new(
+        value: i32,
+        best: Vec<String>,
+        pv: Vec<String>,
+        nodes: u64,
+        tt_hits: u64,
+        seconds: f64,
+    ) -> Self {
+        PySolution {
+            value,
+            best,
+            pv,
+            nodes,
+            tt_hits,
+            seconds,
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let m = slf.get();
+        let fields = (
+            m.value,
+            m.best.clone(),
+            m.pv.clone(),
+            m.nodes,
+            m.tt_hits,
+            m.seconds,
+        );
+        (slf.get_type(), fields).into_pyobject(slf.py())
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Solution(value={:+}, best={:?}, pv={:?}, nodes={}, seconds={:.3})",
@@ -891,19 +1036,22 @@ impl PySolution {
 /// SearchStopped with the bounds proven. Ctrl-C stops it and raises KeyboardInterrupt.
 /// `egdb` (an `Egdb` of the position's board and rules) answers positions of few seeds.
 #[pyfunction]
-#[pyo3(signature = (position, *, threads=1, table_mib=None, time_limit=None, node_limit=None, egdb=None))]
+#[pyo3(
+    signature = (position, *, threads=Int(1), table_mib=None, time_limit=None, node_limit=None, egdb=None),
+    text_signature = "(position, *, threads=1, table_mib=None, time_limit=None, node_limit=None, egdb=None)"
+)]
 fn solve(
     py: Python<'_>,
     position: &PyPosition,
-    threads: usize,
-    table_mib: Option<usize>,
-    time_limit: Option<f64>,
-    node_limit: Option<u64>,
+    threads: Int,
+    table_mib: Option<Int>,
+    time_limit: Option<Seconds>,
+    node_limit: Option<Int>,
     egdb: Option<&PyEgdb>,
 ) -> PyResult<PySolution> {
     let args = SearchArgs {
         threads: 1,
-        table_mib,
+        table_mib: table_mib_arg(table_mib)?,
         limits: limits_arg(time_limit, node_limit)?,
         egdb,
     };
@@ -931,21 +1079,24 @@ fn solve(
 ///
 /// Limits, threads and databases as `solve`; a stop by a limit raises SearchStopped.
 #[pyfunction]
-#[pyo3(signature = (position, *, turns=false, threads=1, table_mib=None, time_limit=None, node_limit=None, egdb=None))]
+#[pyo3(
+    signature = (position, *, turns=false, threads=Int(1), table_mib=None, time_limit=None, node_limit=None, egdb=None),
+    text_signature = "(position, *, turns=False, threads=1, table_mib=None, time_limit=None, node_limit=None, egdb=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn analyze(
     py: Python<'_>,
     position: &PyPosition,
     turns: bool,
-    threads: usize,
-    table_mib: Option<usize>,
-    time_limit: Option<f64>,
-    node_limit: Option<u64>,
+    threads: Int,
+    table_mib: Option<Int>,
+    time_limit: Option<Seconds>,
+    node_limit: Option<Int>,
     egdb: Option<&PyEgdb>,
 ) -> PyResult<Vec<(Py<PyAny>, i32)>> {
     let args = SearchArgs {
         threads: threads_arg(threads)?,
-        table_mib,
+        table_mib: table_mib_arg(table_mib)?,
         limits: limits_arg(time_limit, node_limit)?,
         egdb,
     };
@@ -995,6 +1146,34 @@ struct PySearchResult {
 
 #[pymethods]
 impl PySearchResult {
+    /// A result from its fields (for pickle).
+    #[new]
+    fn new(
+        value: i32,
+        exact: bool,
+        best: Option<Py<PyAny>>,
+        pv: Vec<String>,
+        depth: u32,
+        nodes: u64,
+    ) -> Self {
+        PySearchResult {
+            value,
+            exact,
+            best,
+            pv,
+            depth,
+            nodes,
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let m = slf.get();
+        let best = m.best.as_ref().map(|b| b.clone_ref(py));
+        let fields = (m.value, m.exact, best, m.pv.clone(), m.depth, m.nodes);
+        (slf.get_type(), fields).into_pyobject(py)
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let best = match &self.best {
             Some(b) => b.bind(py).repr()?.to_string(),
@@ -1019,19 +1198,14 @@ impl PySearchResult {
 fn search(
     py: Python<'_>,
     position: &PyPosition,
-    depth: u32,
-    table_mib: Option<usize>,
+    depth: Int,
+    table_mib: Option<Int>,
     egdb: Option<&PyEgdb>,
 ) -> PyResult<PySearchResult> {
-    if depth == 0 || depth > kalah_solver::MAX_DEPTH {
-        return Err(PyValueError::new_err(format!(
-            "depth must be from 1 to {}, not {depth}",
-            kalah_solver::MAX_DEPTH
-        )));
-    }
+    let depth: u32 = depth.within("depth", 1, i128::from(kalah_solver::MAX_DEPTH))?;
     let args = SearchArgs {
         threads: 1,
-        table_mib: table_mib.or(Some(16)),
+        table_mib: table_mib_arg(table_mib)?.or(Some(16)),
         limits: Limits::default(),
         egdb,
     };
@@ -1055,7 +1229,8 @@ fn search(
 /// The number of action sequences of `depth` actions from `position` (perft: each action,
 /// an extra turn's included, is one ply; a finished game is a leaf). Ctrl-C stops it.
 #[pyfunction]
-fn perft(py: Python<'_>, position: &PyPosition, depth: u32) -> PyResult<u64> {
+fn perft(py: Python<'_>, position: &PyPosition, depth: Int) -> PyResult<u64> {
+    let depth: u32 = depth.within("depth", 0, 1000)?;
     let stop = AtomicBool::new(false);
     let mut pos = position.pos;
     pos.settle(&position.rules);
@@ -1089,6 +1264,40 @@ struct PyChoice {
 
 #[pymethods]
 impl PyChoice {
+    /// A choice from its fields (for pickle).
+    #[new]
+    fn new(
+        action: Py<PyAny>,
+        value: Option<i32>,
+        exact: bool,
+        depth: u32,
+        nodes: u64,
+        pv: Vec<String>,
+    ) -> Self {
+        PyChoice {
+            action,
+            value,
+            exact,
+            depth,
+            nodes,
+            pv,
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let m = slf.get();
+        let fields = (
+            m.action.clone_ref(py),
+            m.value,
+            m.exact,
+            m.depth,
+            m.nodes,
+            m.pv.clone(),
+        );
+        (slf.get_type(), fields).into_pyobject(py)
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let value = self.value.map_or("None".to_string(), |v| format!("{v:+}"));
         Ok(format!(
@@ -1115,27 +1324,25 @@ struct PyEngine {
 #[pymethods]
 impl PyEngine {
     #[new]
-    #[pyo3(signature = (level="perfect", *, seed=None, threads=1, table_mib=None, egdb=None))]
+    #[pyo3(
+        signature = (level="perfect", *, seed=None, threads=Int(1), table_mib=None, egdb=None),
+        text_signature = "(level='perfect', *, seed=None, threads=1, table_mib=None, egdb=None)"
+    )]
     fn new(
         level: &str,
-        seed: Option<u64>,
-        threads: usize,
-        table_mib: Option<usize>,
+        seed: Option<Int>,
+        threads: Int,
+        table_mib: Option<Int>,
         egdb: Option<&PyEgdb>,
     ) -> PyResult<Self> {
         let level: Level = level.parse().map_err(value_error)?;
         let threads = threads_arg(threads)?;
         let mut engine = match seed {
-            Some(s) => Engine::with_seed(level, s),
+            Some(s) => Engine::with_seed(level, s.within("seed", 0, i128::from(u64::MAX))?),
             None => Engine::new(level),
         };
         engine.set_threads(threads);
-        if let Some(mib) = table_mib {
-            if mib == 0 {
-                return Err(PyValueError::new_err(
-                    "table_mib must be at least 1 (MiB of transposition table)",
-                ));
-            }
+        if let Some(mib) = table_mib_arg(table_mib)? {
             engine.set_table_mib(mib);
         }
         // The engine uses them only where their board and rules are the game's.
@@ -1155,26 +1362,27 @@ impl PyEngine {
     /// (default: the level's time, 2 s at `perfect`); `None` once the game is over.
     #[pyo3(signature = (position, *, time_limit=None, node_limit=None))]
     fn choose(
-        &mut self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         position: &PyPosition,
-        time_limit: Option<f64>,
-        node_limit: Option<u64>,
+        time_limit: Option<Seconds>,
+        node_limit: Option<Int>,
     ) -> PyResult<Option<PyChoice>> {
+        let py = slf.py();
         let limits = limits_arg(time_limit, node_limit)?;
+        let mut me = busy(slf)?;
+        let PyEngine { engine, stop } = &mut *me;
         let limits = Limits {
             time: limits.time.or_else(|| {
                 limits
                     .nodes
                     .is_none()
-                    .then(|| self.engine.level().default_time())
+                    .then(|| engine.level().default_time())
             }),
             nodes: limits.nodes,
         };
-        self.stop.store(false, Ordering::Relaxed);
+        stop.store(false, Ordering::Relaxed);
         let (pos, rules) = (position.pos, position.rules);
-        let engine = &mut self.engine;
-        let choice = run_detached(py, &self.stop, || engine.choose_with(&pos, &rules, limits))?;
+        let choice = run_detached(py, stop, || engine.choose_with(&pos, &rules, limits))?;
         let Some(c) = choice else {
             return Ok(None);
         };
@@ -1194,17 +1402,18 @@ impl PyEngine {
     /// where the solver proves them within the limit (default 1 s), else estimated.
     #[pyo3(signature = (position, *, time_limit=None, node_limit=None))]
     fn hint(
-        &mut self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         position: &PyPosition,
-        time_limit: Option<f64>,
-        node_limit: Option<u64>,
+        time_limit: Option<Seconds>,
+        node_limit: Option<Int>,
     ) -> PyResult<Vec<(Py<PyAny>, i32, bool)>> {
+        let py = slf.py();
         let limits = limits_arg(time_limit, node_limit)?;
-        self.stop.store(false, Ordering::Relaxed);
+        let mut me = busy(slf)?;
+        let PyEngine { engine, stop } = &mut *me;
+        stop.store(false, Ordering::Relaxed);
         let (pos, rules) = (position.pos, position.rules);
-        let engine = &mut self.engine;
-        let values = run_detached(py, &self.stop, || engine.hint(&pos, &rules, limits))?;
+        let values = run_detached(py, stop, || engine.hint(&pos, &rules, limits))?;
         values
             .into_iter()
             .map(|v| Ok((move_py(py, v.mv)?, v.value, v.exact)))
@@ -1214,6 +1423,17 @@ impl PyEngine {
     fn __repr__(&self) -> String {
         format!("Engine('{}')", self.engine.level())
     }
+}
+
+/// The engine, for one search: a `RuntimeError` saying so when another thread's search holds
+/// it (tester 117: pyo3's own "Already borrowed").
+fn busy<'py>(slf: &Bound<'py, PyEngine>) -> PyResult<PyRefMut<'py, PyEngine>> {
+    slf.try_borrow_mut().map_err(|_| {
+        PyRuntimeError::new_err(
+            "this Engine is searching in another thread: an Engine serves one thread at a time; \
+             give each thread its own",
+        )
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1317,7 +1537,7 @@ impl PyGameRecord {
     /// Raises IllegalMoveError (a ValueError) for an action that cannot be played; the record
     /// is then unchanged.
     fn push(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mv = move_arg(action)?;
+        let mv = move_arg(action, self.0.start.houses())?;
         self.0
             .push(mv)
             .map_err(|e| IllegalMoveError::new_err(e.to_string()))
@@ -1340,6 +1560,12 @@ impl PyGameRecord {
 
     fn __len__(&self) -> usize {
         self.0.moves().len()
+    }
+
+    /// Pickled as its JSON form, which keeps everything (players, tags, comments).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let parse = slf.get_type().getattr("parse")?;
+        (parse, (slf.borrow().0.to_json(),)).into_pyobject(slf.py())
     }
 
     fn __repr__(&self) -> String {

@@ -179,6 +179,10 @@ class PositionTest(unittest.TestCase):
         self.assertEqual(turns["3-6"], p.play_turn("3-6"))
         for text, after in turns.items():
             self.assertEqual(p.play_turn(text), after)
+        # A turn left unfinished, as principal variations and records write it (tester 117).
+        self.assertEqual(p.play_turn("3-"), p.play(3))
+        with self.assertRaises(kalah.IllegalMoveError):
+            p.play_turn("1-")  # 1 gives no extra turn
 
     def test_pie_rule(self):
         p = kalah.Position.start(rules="pie=on").play(1)
@@ -196,6 +200,12 @@ class PositionTest(unittest.TestCase):
         self.assertEqual(f.to_move, "S")
         self.assertEqual(f.row("S"), p.row("N"))
         self.assertEqual(f.flipped(), p)
+        self.assertEqual(kalah.solve(kalah.Position.start(4, 2).flipped()).value, kalah.solve(kalah.Position.start(4, 2)).value)
+        # Opening phases name South and North: such positions are not flipped (tester 117: the
+        # phase was dropped and the value changed).
+        for p in [kalah.Position.start(4, 2, "pie=on"), kalah.Position.start(4, 2, "pie=on").play(1), kalah.Position.start(4, 3, "first-move-extra-turn=off")]:
+            with self.subTest(p=str(p)), self.assertRaises(ValueError):
+                p.flipped()
 
     def test_bad_input_raises_value_errors_naming_the_problem(self):
         for text in ["", "4,4,4 S", "4,4,4,4,4,4,0,4,4,4,4,4,4,0 X", "a,b S", "4,4,4,4,4,4,0,4,4,4,4,4,4,0"]:
@@ -224,6 +234,19 @@ class PositionTest(unittest.TestCase):
         for bad in [None, 3.0, True, [3]]:
             with self.subTest(action=bad), self.assertRaises(TypeError):
                 p.play(bad)
+        with self.assertRaises(kalah.IllegalMoveError) as c:
+            p.play(-1)
+        self.assertIn("1 to 6", str(c.exception))
+        # Numbers out of range are ValueErrors naming the argument (tester 117: OverflowError),
+        # bools are refused where an int is asked for.
+        for kw in [dict(houses=-6), dict(seeds=-1), dict(houses=2**70), dict(layout=[256, 1]), dict(layout=[-1, 2])]:
+            with self.subTest(**kw), self.assertRaises(ValueError) as c:
+                kalah.Position.start(**kw)
+            self.assertNotIsInstance(c.exception, OverflowError)
+        for kw in [dict(houses=True), dict(seeds=4.0), dict(layout=[True, 2])]:
+            with self.subTest(**kw), self.assertRaises(TypeError):
+                kalah.Position.start(**kw)
+        self.assertEqual(kalah.Rules(kalah.Rules("pie=on")), kalah.Rules("pie=on"))
         with self.assertRaises(kalah.IllegalMoveError) as c:
             kalah.Position("0,4,4,4,4,4,0,4,4,4,4,4,4,0 S").play(1)
         self.assertIn("1", str(c.exception))
@@ -338,6 +361,22 @@ class SolverTest(unittest.TestCase):
         sol = kalah.solve(kalah.Position("0,0,0,0,0,0,30,0,0,0,0,0,0,18 N"))
         self.assertEqual((sol.value, sol.best, sol.pv), (-12, [], []))
 
+    def test_a_stop_after_the_value_says_it_is_proven(self):
+        # Kalah(4,3) takes 220 613 nodes, the last few thousand listing the best turns: a stop
+        # there has the value as both bounds, and says so (tester 117: "between +10 and +10").
+        with self.assertRaises(kalah.SearchStopped) as c:
+            kalah.solve(kalah.Position.start(4, 3), table_mib=64, node_limit=216_613)
+        e = c.exception
+        self.assertEqual((e.lower, e.upper), (6, 6))
+        self.assertIn("+6 (proven)", str(e))
+
+    def test_results_pickle(self):
+        p = kalah.Position.start(4, 3)
+        for obj in [kalah.solve(p), kalah.search(p, 4), kalah.Engine("expert").choose(p, node_limit=5000), p.step(3)[1]]:
+            back = pickle.loads(pickle.dumps(obj))
+            self.assertEqual(type(back), type(obj))
+            self.assertEqual(repr(back), repr(obj))
+
     def test_limits_raise_search_stopped_with_bounds(self):
         with self.assertRaises(kalah.SearchStopped) as c:
             kalah.solve(kalah.Position.start(), node_limit=5000)
@@ -351,17 +390,33 @@ class SolverTest(unittest.TestCase):
 
     def test_bad_search_arguments(self):
         p = kalah.Position.start(3, 3)
-        for kw in [{"threads": 0}, {"threads": 1000}, {"table_mib": 0}, {"table_mib": 1 << 40}, {"time_limit": 0}, {"time_limit": -1.0}, {"time_limit": float("nan")}, {"time_limit": 1e300}]:
-            with self.subTest(**kw), self.assertRaises(ValueError):
+        for kw in [{"threads": 0}, {"threads": -1}, {"threads": 1000}, {"table_mib": 0}, {"table_mib": -5}, {"table_mib": 1 << 40}, {"node_limit": -1}, {"node_limit": 2**70}, {"time_limit": 0}, {"time_limit": -1.0}, {"time_limit": float("nan")}, {"time_limit": 1e300}]:
+            with self.subTest(**kw), self.assertRaises(ValueError) as c:
                 kalah.solve(p, **kw)
+            self.assertNotIsInstance(c.exception, OverflowError)
+            self.assertLess(len(str(c.exception)), 120)
+            self.assertIn(next(iter(kw)), str(c.exception))
+        for kw in [{"threads": True}, {"node_limit": True}, {"time_limit": True}, {"table_mib": 1.5}]:
+            with self.subTest(**kw), self.assertRaises(TypeError):
+                kalah.solve(p, **kw)
+        # An infinite time limit is no limit.
+        self.assertEqual(kalah.solve(p, time_limit=float("inf")).value, kalah.solve(p).value)
+        for depth in [0, -1, 2**70]:
+            with self.assertRaises(ValueError):
+                kalah.search(p, depth)
         with self.assertRaises(ValueError):
-            kalah.search(p, 0)
+            kalah.perft(p, -1)
+        with self.assertRaises(TypeError):
+            kalah.perft(p, True)
 
     def test_depth_limited_search(self):
         r = kalah.search(kalah.Position.start(), 6)
         self.assertFalse(r.exact)
         self.assertIn(r.best, kalah.Position.start().legal_moves())
         self.assertEqual(r.depth, 6)
+        q = kalah.Position.start()
+        for turn in r.pv:
+            q = q.play_turn(turn)  # the PV replays, an unfinished last turn included
         exact = kalah.search(kalah.Position.start(3, 2), 200)
         self.assertTrue(exact.exact)
         self.assertEqual(exact.value, kalah.solve(kalah.Position.start(3, 2)).value)
@@ -435,12 +490,35 @@ class EngineTest(unittest.TestCase):
         self.assertEqual([(m, v) for m, v, _ in hint], kalah.analyze(p))
         self.assertTrue(all(exact for _, _, exact in hint))
 
+    def test_one_engine_in_two_threads_says_so(self):
+        e = kalah.Engine("expert")
+        started = threading.Event()
+        result = []
+
+        def long_choice():
+            started.set()
+            result.append(e.choose(kalah.Position.start(), time_limit=1.5))
+
+        t = threading.Thread(target=long_choice)
+        t.start()
+        started.wait()
+        time.sleep(0.3)
+        try:
+            with self.assertRaises(RuntimeError) as c:
+                e.choose(kalah.Position.start(), node_limit=1000)
+            self.assertIn("another thread", str(c.exception))
+        finally:
+            t.join()
+        self.assertIn(result[0].action, range(1, 7))
+
     def test_bad_engine_arguments(self):
         with self.assertRaises(ValueError) as c:
             kalah.Engine("grandmaster")
         self.assertIn("grandmaster", str(c.exception))
         with self.assertRaises(ValueError):
             kalah.Engine(threads=0)
+        with self.assertRaises(ValueError):
+            kalah.Engine(seed=-1)
         with self.assertRaises(ValueError):
             kalah.Engine().choose(kalah.Position.start(), time_limit=-1)
 
@@ -531,6 +609,8 @@ class GameRecordTest(unittest.TestCase):
             self.assertEqual(back.moves, g.moves)
             self.assertEqual(back.rules, g.rules)
             self.assertEqual(back.position, g.position)
+        back = pickle.loads(pickle.dumps(g))
+        self.assertEqual((back.moves, back.rules, back.to_text()), (g.moves, g.rules, g.to_text()))
         self.assertEqual(g.pop(), 1)
         self.assertEqual(len(g), 3)
         self.assertIsNone(g.result)
