@@ -511,6 +511,33 @@ pub(crate) fn check_rules(rules: &Rules) -> Result<(), EgdbError> {
     Ok(())
 }
 
+/// The `kalah egdb build` command that builds layers 0..=`max_seeds` of the set of `houses`
+/// under `rules` (only its capture, end and leftover rules, each flag only when not standard),
+/// with `--egdb-dir DIR` when `egdb_dir` is given (written as the shell should read it), for
+/// messages that say how to build or mend a set.
+pub fn build_command(
+    houses: usize,
+    rules: &Rules,
+    max_seeds: impl std::fmt::Display,
+    egdb_dir: Option<&str>,
+) -> String {
+    let standard = Rules::STANDARD;
+    let mut cmd = format!("kalah egdb build --houses {houses} --max-seeds {max_seeds}");
+    if rules.capture != standard.capture {
+        cmd += &format!(" --capture {}", rules.capture);
+    }
+    if rules.end != standard.end {
+        cmd += &format!(" --end {}", rules.end);
+    }
+    if rules.leftovers != standard.leftovers {
+        cmd += &format!(" --leftovers {}", rules.leftovers);
+    }
+    if let Some(dir) = egdb_dir {
+        cmd += &format!(" --egdb-dir {dir}");
+    }
+    cmd
+}
+
 /// The default database root: `egdb` under the per-user data directory (e.g.
 /// `~/.local/share/kalah/egdb` on Linux). `None` if the platform has no home directory.
 pub fn default_dir() -> Option<PathBuf> {

@@ -186,29 +186,25 @@ fn rules_arg(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
 /// An action from Python: a house number (`int`, or any integer with `__index__`, such as
 /// numpy's; 1..m in the mover's sowing order), its text (`"3"`), or `"swap"`.
 fn move_arg(obj: &Bound<'_, PyAny>, houses: usize) -> PyResult<Move> {
-    if obj.is_instance_of::<PyBool>() {
-        return Err(PyTypeError::new_err(
-            "an action is a house number (int) or 'swap', not a bool",
-        ));
-    }
-    // An int, or an integer of another kind (numpy's, say): anything with `__index__`.
-    if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")? {
-        return match obj.extract::<i64>().ok().and_then(|h| u8::try_from(h).ok()) {
-            Some(h) => Ok(Move::Sow(h)),
-            None => Err(IllegalMoveError::new_err(format!(
-                "there is no house {obj}: houses are numbered 1 to {houses}"
-            ))),
-        };
-    }
     if let Ok(text) = obj.cast::<PyString>() {
         return text
             .to_str()?
             .parse::<Move>()
             .map_err(|e| IllegalMoveError::new_err(e.to_string()));
     }
-    Err(PyTypeError::new_err(
-        "an action is a house number (int) or 'swap'",
-    ))
+    let no_house = || {
+        IllegalMoveError::new_err(format!(
+            "there is no house {obj}: houses are numbered 1 to {houses}"
+        ))
+    };
+    match obj.extract::<Int>() {
+        Ok(Int(h)) => u8::try_from(h).map(Move::Sow).map_err(|_| no_house()),
+        Err(e) if e.is_instance_of::<PyTypeError>(obj.py()) => Err(PyTypeError::new_err(format!(
+            "an action is a house number (int) or 'swap': {}",
+            e.value(obj.py())
+        ))),
+        Err(_) => Err(no_house()),
+    }
 }
 
 /// An action for Python: the house number as an `int`, or `"swap"`.
@@ -250,6 +246,20 @@ impl PyPosition {
             pos,
             rules: self.rules,
         }
+    }
+
+    /// The position with the rules' end applied: a position written with an empty row (under
+    /// the standard end) is over, its leftovers swept. What every query and search starts from;
+    /// `str()` keeps the position as written.
+    fn settled(&self) -> Position {
+        let mut p = self.pos;
+        p.settle(&self.rules);
+        p
+    }
+
+    /// A line of actions from this position (a principal variation) in whole turns.
+    fn turn_texts(&self, line: &[Move]) -> Vec<String> {
+        turn_texts(&self.settled(), &self.rules, line)
     }
 }
 
@@ -341,18 +351,14 @@ impl PyPosition {
     /// The side to move, `"S"` or `"N"`, or `None` once the game is over.
     #[getter(to_move)]
     fn side_to_move(&self) -> Option<String> {
-        let mut p = self.pos;
-        p.settle(&self.rules);
-        p.to_move().map(|s| s.letter().to_string())
+        self.settled().to_move().map(|s| s.letter().to_string())
     }
 
     /// Whether the game is over (under the rules: a position written with an empty row is
     /// over under the standard end rule even before its sweep).
     #[getter]
     fn is_over(&self) -> bool {
-        let mut p = self.pos;
-        p.settle(&self.rules);
-        p.is_over()
+        self.settled().is_over()
     }
 
     /// The final stores `(south, north)` once the game is over (after the sweep), else `None`.
@@ -364,9 +370,8 @@ impl PyPosition {
     /// The legal actions: house numbers of the side to move, then `"swap"` where the pie
     /// rule allows it; empty once the game is over.
     fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
-        let mut p = self.pos;
-        p.settle(&self.rules);
-        p.legal_moves(&self.rules)
+        self.settled()
+            .legal_moves(&self.rules)
             .iter()
             .map(|&mv| move_py(py, mv))
             .collect()
@@ -385,8 +390,7 @@ impl PyPosition {
     /// Raises IllegalMoveError (a ValueError) for an action that cannot be played.
     fn step(&self, action: &Bound<'_, PyAny>) -> PyResult<(PyPosition, PyOutcome)> {
         let mv = move_arg(action, self.pos.houses())?;
-        let mut p = self.pos;
-        p.settle(&self.rules);
+        let mut p = self.settled();
         let out = p
             .play(&self.rules, mv)
             .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
@@ -402,8 +406,7 @@ impl PyPosition {
     fn play_turn(&self, turn: &str) -> PyResult<PyPosition> {
         let (t, end) = Turn::parse_written(turn)
             .map_err(|e: kalah_core::MoveError| IllegalMoveError::new_err(e.to_string()))?;
-        let mut p = self.pos;
-        p.settle(&self.rules);
+        let mut p = self.settled();
         t.play_as(&mut p, &self.rules, end)
             .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
         Ok(self.of(p))
@@ -412,9 +415,7 @@ impl PyPosition {
     /// Every whole turn of the side to move (chains of extra turns expanded) with the position
     /// after it: `[("1", Position), ("3-6", Position), ...]`.
     fn turns(&self) -> Vec<(String, PyPosition)> {
-        let mut p = self.pos;
-        p.settle(&self.rules);
-        Turn::all(&p, &self.rules)
+        Turn::all(&self.settled(), &self.rules)
             .into_iter()
             .map(|(t, after)| (t.to_string(), self.of(after)))
             .collect()
@@ -562,11 +563,7 @@ impl PyEgdb {
                  the stores)",
             ));
         }
-        let root = match dir {
-            Some(d) => d,
-            None => kalah_egdb::default_dir()
-                .ok_or_else(|| PyFileNotFoundError::new_err("no home directory: give dir="))?,
-        };
+        let root = root_arg(dir)?;
         if !root.is_dir() {
             return Err(PyFileNotFoundError::new_err(format!(
                 "{} is not a directory of endgame databases",
@@ -581,7 +578,8 @@ impl PyEgdb {
                  (docs/EGDB.md)",
                 set_rules_text(&rules),
                 root.display(),
-                build_command(houses, &rules)
+                // To 20 seeds: 226 MB for 6 houses, the build docs/EGDB.md starts with.
+                kalah_egdb::build_command(houses, &rules, 20, None)
             ))),
             Err(e) => Err(egdb_error(e)),
         }
@@ -613,11 +611,7 @@ impl PyEgdb {
         let houses: usize = houses.within("houses", 1, kalah_core::MAX_HOUSES as i128)?;
         let max_seeds: u32 = max_seeds.within("max_seeds", 0, 255)?;
         let threads = threads.map(threads_arg).transpose()?;
-        let root = match dir {
-            Some(d) => d,
-            None => kalah_egdb::default_dir()
-                .ok_or_else(|| PyFileNotFoundError::new_err("no home directory: give dir="))?,
-        };
+        let root = root_arg(dir)?;
         let plan = BuildPlan {
             root: root.clone(),
             houses,
@@ -666,8 +660,7 @@ impl PyEgdb {
     /// in the houses than `max_seeds`, another board or rule set, a finished game, an opening
     /// phase of the pie rule or the Manchester first move).
     fn probe(&self, position: &PyPosition) -> Option<i32> {
-        let mut p = position.pos;
-        p.settle(&position.rules);
+        let p = position.settled();
         if p.is_over() {
             return None;
         }
@@ -685,6 +678,15 @@ impl PyEgdb {
     }
 }
 
+/// The database root: `dir`, or the per-user directory.
+fn root_arg(dir: Option<PathBuf>) -> PyResult<PathBuf> {
+    match dir {
+        Some(d) => Ok(d),
+        None => kalah_egdb::default_dir()
+            .ok_or_else(|| PyFileNotFoundError::new_err("no home directory: give dir=")),
+    }
+}
+
 /// An `OSError` for a database file that cannot be read or written, else a `ValueError`.
 fn egdb_error(e: kalah_egdb::EgdbError) -> PyErr {
     match e {
@@ -699,22 +701,6 @@ fn set_rules_text(rules: &Rules) -> String {
         "capture={} end={} leftovers={}",
         rules.capture, rules.end, rules.leftovers
     )
-}
-
-/// The `kalah egdb build` command for a set of `houses` under `rules` (to 20 seeds, 226 MB for
-/// 6 houses).
-fn build_command(houses: usize, rules: &Rules) -> String {
-    let mut cmd = format!("kalah egdb build --houses {houses} --max-seeds 20");
-    if rules.capture != CaptureRule::Standard {
-        cmd += &format!(" --capture {}", rules.capture);
-    }
-    if rules.end != EndRule::RowEmpty {
-        cmd += &format!(" --end {}", rules.end);
-    }
-    if rules.leftovers != LeftoverRule::Owner {
-        cmd += &format!(" --leftovers {}", rules.leftovers);
-    }
-    cmd
 }
 
 /// The databases given to a search, checked against the position's board and rules.
@@ -1049,24 +1035,23 @@ fn solve(
     node_limit: Option<Int>,
     egdb: Option<&PyEgdb>,
 ) -> PyResult<PySolution> {
+    let threads = threads_arg(threads)?;
+    // One solver: `solve_with_best_turns` makes its other threads' solvers itself, on its table.
     let args = SearchArgs {
         threads: 1,
         table_mib: table_mib_arg(table_mib)?,
         limits: limits_arg(time_limit, node_limit)?,
         egdb,
     };
-    let threads = threads_arg(threads)?;
     let stop = Arc::new(AtomicBool::new(false));
     let mut solver = solvers(position, &args, &stop)?.remove(0);
     let pos = position.pos;
     let result = run_detached(py, &stop, || solver.solve_with_best_turns(&pos, threads))?;
     let (sol, best) = result.map_err(|e| stopped_error(py, e))?;
-    let mut settled = pos;
-    settled.settle(&position.rules);
     Ok(PySolution {
         value: sol.value,
         best: best.iter().map(Turn::to_string).collect(),
-        pv: turn_texts(&settled, &position.rules, &sol.pv),
+        pv: position.turn_texts(&sol.pv),
         nodes: sol.stats.nodes,
         tt_hits: sol.stats.tt_hits,
         seconds: sol.stats.elapsed.as_secs_f64(),
@@ -1214,13 +1199,11 @@ fn search(
     let pos = position.pos;
     let r = run_detached(py, &stop, || solver.search_depth(&pos, depth))?
         .map_err(|e| stopped_error(py, e))?;
-    let mut settled = pos;
-    settled.settle(&position.rules);
     Ok(PySearchResult {
         value: r.value,
         exact: r.exact,
         best: r.best.map(|mv| move_py(py, mv)).transpose()?,
-        pv: turn_texts(&settled, &position.rules, &r.pv),
+        pv: position.turn_texts(&r.pv),
         depth: r.depth,
         nodes: r.stats.nodes,
     })
@@ -1232,8 +1215,7 @@ fn search(
 fn perft(py: Python<'_>, position: &PyPosition, depth: Int) -> PyResult<u64> {
     let depth: u32 = depth.within("depth", 0, 1000)?;
     let stop = AtomicBool::new(false);
-    let mut pos = position.pos;
-    pos.settle(&position.rules);
+    let pos = position.settled();
     let rules = position.rules;
     let n = run_detached(py, &stop, || {
         kalah_core::perft_stoppable(&pos, &rules, depth, &stop)
@@ -1386,15 +1368,13 @@ impl PyEngine {
         let Some(c) = choice else {
             return Ok(None);
         };
-        let mut settled = pos;
-        settled.settle(&rules);
         Ok(Some(PyChoice {
             action: move_py(py, c.mv)?,
             value: c.value,
             exact: c.exact,
             depth: c.depth,
             nodes: c.nodes,
-            pv: turn_texts(&settled, &rules, &c.pv),
+            pv: position.turn_texts(&c.pv),
         }))
     }
 

@@ -1012,24 +1012,8 @@ fn build_command(
     max_seeds: impl std::fmt::Display,
     given: Option<&Path>,
 ) -> String {
-    let default = kalah_core::Rules::default();
-    let mut cmd = format!("kalah egdb build --houses {m} --max-seeds {max_seeds}");
-    if rules.capture != default.capture {
-        cmd += &format!(" --capture {}", rules.capture);
-    }
-    if rules.end != default.end {
-        cmd += &format!(" --end {}", rules.end);
-    }
-    if rules.leftovers != default.leftovers {
-        cmd += &format!(" --leftovers {}", rules.leftovers);
-    }
-    if let Some(dir) = given {
-        cmd += &format!(
-            " --egdb-dir {}",
-            crate::output::shell_path(&dir.to_string_lossy())
-        );
-    }
-    cmd
+    let dir = given.map(|d| crate::output::shell_path(&d.to_string_lossy()));
+    kalah_egdb::build_command(m, rules, max_seeds, dir.as_deref())
 }
 
 /// What is wrong with a layer file whose header reads well, as far as its length and place tell
